@@ -1,0 +1,121 @@
+"""Farrapos state layout, params layout and action encoding.
+
+One flat ``int32`` array (after the engine header of ``core/header.py``)::
+
+    PHASE        1..11 (1835..1845)
+    TURN         1..4 within the phase (sides alternate: Republic, Empire, ...)
+    SIDE         the side whose turn it is (the actor may differ: chance, a loser)
+    MODE         what is being decided (M_*)
+    TARGET       city attacked or moved to (-1 none)
+    ROUND        battle rounds fought in the current attack
+    DIE_A/DIE_D  the last attack / defence die (0 none)
+    STR_A/STR_D  the last attack / defence strength
+    IDX_A/IDX_D  the last battle-table indices read
+    LOSS_A/LOSS_D 1 while the attacker / defender still has to flip a unit
+    SEA_USED     units carried by sea (port transport) in the move being composed
+    WINNER       -1 playing, 0 Republic, 1 Empire, 2 draw
+    VP[2]        victory points (Republic, Empire)
+    OWNER[C]     side holding each city (-1 none): the side with a piece in it
+    LOC[P]       city of each piece; LOC_RESERVE not yet in play, LOC_ELIMINATED
+    STEP[P]      0 full face, 1 reduced face
+    SEL[P]       0, or SEL_LAND / SEL_SEA: chosen for the attack or move being composed
+
+Pieces are the 48 MU then the 8 militia (data order). ``rules.py`` and
+``reference.py`` use only these names.
+"""
+
+from __future__ import annotations
+
+from boardsim.core.header import HEADER_SIZE, PARAMS_HEADER
+from boardsim.games.farrapos.data import NUM_CITIES, NUM_PIECES, NUM_UNITS
+
+C = NUM_CITIES
+P = NUM_PIECES
+MAX_PLAYERS = 2
+
+# ---------------------------------------------------------------- state
+PHASE = HEADER_SIZE
+TURN = PHASE + 1
+SIDE = PHASE + 2
+MODE = PHASE + 3
+TARGET = PHASE + 4
+ROUND = PHASE + 5
+DIE_A = PHASE + 6
+DIE_D = PHASE + 7
+STR_A = PHASE + 8
+STR_D = PHASE + 9
+IDX_A = PHASE + 10
+IDX_D = PHASE + 11
+LOSS_A = PHASE + 12
+LOSS_D = PHASE + 13
+SEA_USED = PHASE + 14
+WINNER = PHASE + 15
+VP = PHASE + 16
+OWNER = VP + MAX_PLAYERS
+LOC = OWNER + C
+STEP = LOC + P
+SEL = STEP + P
+STATE_SIZE = SEL + P
+
+VP_SLICE = slice(VP, VP + MAX_PLAYERS)
+OWNER_SLICE = slice(OWNER, OWNER + C)
+LOC_SLICE = slice(LOC, LOC + P)
+STEP_SLICE = slice(STEP, STEP + P)
+SEL_SLICE = slice(SEL, SEL + P)
+
+LOC_RESERVE = -1  # not yet arrived (MU) or not yet placed (militia)
+LOC_ELIMINATED = -2
+SEL_LAND = 1
+SEL_SEA = 2  # carried between two held ports (advanced rule)
+NO_WINNER = -1
+DRAW = 2
+
+# modes: what the actor decides
+M_REINFORCE = 0  # place the next arriving unit: CITY c
+M_MILITIA = 1  # place a militia (CITY c) or PASS (done)
+M_MAIN = 2  # CITY c (attack an enemy city / move or invade to another), or PASS
+M_ATTACK = 3  # toggle attacking units (UNIT u), CONFIRM, CANCEL
+M_MOVE = 4  # toggle moving units (UNIT u), CONFIRM, CANCEL
+M_DICE = 5  # chance nodes: the attack die, then the defence die
+M_LOSS = 6  # the loser (actor) picks a unit to flip or eliminate: UNIT u
+M_CONTINUE = 7  # the attacker: CONTINUE or STOP
+M_OVER = 8
+MODE_NAMES = (
+    "reinforce", "militia", "main", "attack", "move", "dice", "loss", "continue", "over",
+)  # fmt: skip
+
+CHANCE_ATTACK_DIE = 1
+CHANCE_DEFENCE_DIE = 2
+
+# ---------------------------------------------------------------- params (after the header)
+P_SIEGE = PARAMS_HEADER  # 1: advanced rule, a city surrounded by the enemy loses its extra defence
+P_PORT_TRANSPORT = PARAMS_HEADER + 1  # 1: advanced rule, carry 2 MU a turn between held ports
+P_REWARD = PARAMS_HEADER + 2  # 0: +1/-1/0 at the end; 1: also the VP difference / 24, dense
+P_FINAL_TIE = PARAMS_HEADER + 3  # 0: equal VP at the end is a draw; 1: the Empire wins it
+P_VICTORY_VP = PARAMS_HEADER + 4  # sudden-death VP before the last phase (24)
+PARAMS_SIZE = PARAMS_HEADER + 5
+
+# ---------------------------------------------------------------- actions
+A_CITY = 0  # A_CITY + c: city c
+A_UNIT = A_CITY + C  # A_UNIT + u: piece u
+A_CONFIRM = A_UNIT + P
+A_CANCEL = A_CONFIRM + 1
+A_PASS = A_CONFIRM + 2
+A_CONTINUE = A_CONFIRM + 3
+A_STOP = A_CONFIRM + 4
+NUM_ACTIONS = A_CONFIRM + 5
+
+MAX_CHANCE_OUTCOMES = 6  # a die: outcomes 1..6
+
+# ---------------------------------------------------------------- observation
+# Seen from ``player`` ("mine" / "theirs"); everything in Farrapos is public.
+OBS_CITY = 0  # C rows of CITY_FEATURES
+CITY_FEATURES = 9  # mine, theirs, vp/4, my full MU, my reduced MU, my militia, theirs x3
+OBS_PIECE = OBS_CITY + C * CITY_FEATURES  # P rows of PIECE_FEATURES
+PIECE_FEATURES = 6  # mine, on board, reduced, eliminated, selected, loc/(C-1)
+OBS_GLOBAL = OBS_PIECE + P * PIECE_FEATURES
+GLOBAL_FEATURES = 8 + len(MODE_NAMES)  # phase, turn, my turn, my decision, vp x2, strengths
+OBS_TARGET = OBS_GLOBAL + GLOBAL_FEATURES  # one-hot target city
+OBS_SIZE = OBS_TARGET + C
+
+assert NUM_UNITS < P
