@@ -1,0 +1,26 @@
+"""boardsim: numba-compiled RL environments for three historical board games."""
+
+from __future__ import annotations
+
+from boardsim.api import list_games, make_env, make_game, make_gym_env, make_vec_env, rollout
+from boardsim.core.errors import DataError, IllegalActionError, OptionError, StateFormatError
+from boardsim.core.game import CHANCE, TERMINAL, Game, State
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "DataError",
+    "Game",
+    "IllegalActionError",
+    "OptionError",
+    "State",
+    "StateFormatError",
+    "list_games",
+    "make_env",
+    "make_game",
+    "make_gym_env",
+    "make_vec_env",
+    "rollout",
+]

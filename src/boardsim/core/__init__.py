@@ -1,0 +1,1 @@
+"""Shared machinery of every game: header, generator, engine, Game/State, errors."""

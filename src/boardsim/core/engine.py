@@ -1,0 +1,58 @@
+"""Bind the generic engine (``engine_template.py``) into a game's rules namespace.
+
+numba caches a compiled function on disk only when it is a plain module-level
+function of a real source file; a closure over a game's kernels, or a kernel
+passed as an argument, is compiled anew in every process. So the generic
+functions are compiled from one source text into each game's ``rules`` module,
+with that module's file as their home: each game gets its own cached copies,
+calling its own kernels directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+_TEMPLATE = Path(__file__).with_name("engine_template.py")
+
+ENGINE_FUNCTIONS = (
+    "resolve_chance",
+    "new_game",
+    "step_into",
+    "step",
+    "chance_outcomes",
+    "random_legal",
+    "batch_reset",
+    "batch_step",
+    "batch_observe",
+    "rollout_random",
+)
+
+_REQUIRED = (
+    "STATE_SIZE",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "MAX_CHANCE_OUTCOMES",
+    "MAX_PLAYERS",
+    "init",
+    "legal_mask",
+    "apply_action",
+    "chance_weights",
+    "apply_chance",
+    "observe",
+    "returns",
+)
+
+
+def bind_engine(namespace: dict[str, Any]) -> None:
+    """Compile the generic engine into ``namespace`` (a rules module's ``globals()``)."""
+    missing = [name for name in _REQUIRED if name not in namespace]
+    if missing:
+        raise TypeError(f"{namespace.get('__name__')}: rules module lacks {', '.join(missing)}")
+    clash = [name for name in ENGINE_FUNCTIONS if name in namespace]
+    if clash:
+        raise TypeError(f"{namespace.get('__name__')}: defines engine names {', '.join(clash)}")
+    doc = namespace.get("__doc__")
+    code = compile(_TEMPLATE.read_text(encoding="utf-8"), namespace["__file__"], "exec")
+    exec(code, namespace)
+    namespace["__doc__"] = doc

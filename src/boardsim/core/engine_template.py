@@ -1,0 +1,269 @@
+# ruff: noqa: F821
+"""The generic engine, compiled once per game inside that game's rules namespace.
+
+This file is not imported as a module. :func:`boardsim.core.engine.bind_engine`
+compiles its source into the namespace of a game's ``rules.py``, so that every
+function below calls that game's kernels directly (numba inlines and caches
+them; a closure or a function argument would defeat numba's on-disk cache).
+
+A game's ``rules.py`` provides, before binding:
+
+- constants ``STATE_SIZE``, ``NUM_ACTIONS``, ``OBS_SIZE``, ``MAX_CHANCE_OUTCOMES``,
+  ``MAX_PLAYERS``;
+- ``init(state, params, seed)``: lay out a new game on a zeroed state (the
+  generator is already seeded); it may leave a chance node pending;
+- ``legal_mask(state, params, mask) -> int``: fill ``mask`` (uint8), return the count;
+- ``apply_action(state, params, action)``: one decision of the player to move;
+- ``chance_weights(state, params, outcomes, weights) -> int``: at a chance node,
+  the possible outcomes and their integer weights;
+- ``apply_chance(state, params, outcome)``: make one outcome happen;
+- ``observe(state, params, player, out)``: what ``player`` may see (float32);
+- ``returns(state, params, out)``: the players' cumulative returns (float64).
+
+Every function here reads only the header of ``core/header.py``.
+"""
+
+import numpy as np
+from numba import prange
+
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_DECISIONS,
+    H_FLAGS,
+    H_RNG,
+    P_EXPLICIT_CHANCE,
+    P_MAX_DECISIONS,
+    TERMINAL,
+)
+from boardsim.core.jit import jit, jit_parallel
+from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
+
+
+@jit
+def resolve_chance(state, params, outcomes, weights):
+    """Draw every pending chance node from the state's generator (unless explicit)."""
+    if params[P_EXPLICIT_CHANCE] != 0:
+        return
+    while state[H_ACTOR] == CHANCE:
+        n = chance_weights(state, params, outcomes, weights)
+        i = rng_weighted(state, H_RNG, weights, n)
+        apply_chance(state, params, outcomes[i])
+
+
+@jit
+def new_game(state, params, seed, outcomes, weights):
+    """A fresh game in ``state``: zeroed, seeded, set up, chance resolved."""
+    state[:] = 0
+    rng_seed(state, H_RNG, seed)
+    init(state, params, seed)
+    resolve_chance(state, params, outcomes, weights)
+
+
+@jit
+def _truncate_if_due(state, params):
+    limit = params[P_MAX_DECISIONS]
+    if limit > 0 and state[H_DECISIONS] >= limit and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
+        state[H_FLAGS] |= FLAG_TERMINAL | FLAG_TRUNCATED
+        state[H_ACTOR] = TERMINAL
+
+
+@jit
+def step_into(state, params, action, rewards, before, after, outcomes, weights):
+    """Apply one decision, resolve chance, write each player's reward; return terminal.
+
+    A chance outcome may be given as the action at an explicit chance node.
+    ``before``/``after``/``outcomes``/``weights`` are caller-owned scratch.
+    """
+    returns(state, params, before)
+    if state[H_ACTOR] == CHANCE:
+        apply_chance(state, params, action)
+    else:
+        apply_action(state, params, action)
+        state[H_DECISIONS] += 1
+    resolve_chance(state, params, outcomes, weights)
+    _truncate_if_due(state, params)
+    returns(state, params, after)
+    for p in range(rewards.shape[0]):
+        rewards[p] = after[p] - before[p]
+    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+
+
+@jit
+def step(state, params, action, rewards):
+    """Apply one decision (or chance outcome), resolve chance, write rewards; return terminal."""
+    before = np.zeros(MAX_PLAYERS, np.float64)
+    after = np.zeros(MAX_PLAYERS, np.float64)
+    outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+    return step_into(state, params, action, rewards, before, after, outcomes, weights)
+
+
+@jit
+def chance_outcomes(state, params, outcomes, probs):
+    """At a chance node: the outcomes and their probabilities; returns how many."""
+    weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+    n = chance_weights(state, params, outcomes, weights)
+    total = 0
+    for i in range(n):
+        total += weights[i]
+    for i in range(n):
+        probs[i] = weights[i] / total
+    return n
+
+
+@jit
+def random_legal(state, params, mask, policy_rng):
+    """A uniformly random legal action, drawn from the two words of ``policy_rng``."""
+    n = legal_mask(state, params, mask)
+    k = rng_below(policy_rng, 0, n)
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@jit_parallel
+def batch_reset(states, params, master_seed, game_index, policy_rngs):
+    """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``."""
+    for i in prange(states.shape[0]):
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        seed = derive_seed(master_seed, game_index[i])
+        new_game(states[i], params, seed, outcomes, weights)
+        rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
+
+
+@jit
+def _play_opponents(state, params, seat, rewards, tmp, before, after, outcomes, weights, mask, prng):
+    """Random-legal play for every seat but ``seat`` until ``seat`` decides or the game ends."""
+    done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    while not done and state[H_ACTOR] != seat:
+        a = random_legal(state, params, mask, prng)
+        done = step_into(state, params, a, tmp, before, after, outcomes, weights)
+        for p in range(rewards.shape[0]):
+            rewards[p] += tmp[p]
+    return done
+
+
+@jit_parallel
+def batch_step(
+    states,
+    params,
+    actions,
+    seat,
+    master_seed,
+    game_index,
+    next_game,
+    policy_rngs,
+    rewards,
+    terminated,
+    truncated,
+    final_obs,
+    obs,
+    masks,
+):
+    """Step every row: the learner's action, then (``seat >= 0``) the random opponents.
+
+    ``seat < 0``: plain multi-agent stepping, one decision a row. A finished row is
+    observed into ``final_obs``, restarted as game ``next_game + k`` (k counting the
+    rows that finished before it, in row order, so threads do not matter), and its
+    new observation and mask are written. Returns nothing; everything goes to the
+    preallocated output arrays.
+    """
+    n = states.shape[0]
+    # game numbers for the rows that finish are assigned after the parallel step
+    for i in prange(n):
+        state = states[i]
+        tmp = np.zeros(MAX_PLAYERS, np.float32)
+        before = np.zeros(MAX_PLAYERS, np.float64)
+        after = np.zeros(MAX_PLAYERS, np.float64)
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        rw = rewards[i]
+        rw[:] = 0
+        done = step_into(state, params, actions[i], tmp, before, after, outcomes, weights)
+        for p in range(rw.shape[0]):
+            rw[p] += tmp[p]
+        if seat >= 0 and not done:
+            done = _play_opponents(
+                state, params, seat, rw, tmp, before, after, outcomes, weights, mask, policy_rngs[i]
+            )
+        terminated[i] = done and (state[H_FLAGS] & FLAG_TRUNCATED) == 0
+        truncated[i] = (state[H_FLAGS] & FLAG_TRUNCATED) != 0
+    k = next_game
+    for i in range(n):
+        if terminated[i] or truncated[i]:
+            game_index[i] = k
+            k += 1
+    for i in prange(n):
+        state = states[i]
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        tmp = np.zeros(MAX_PLAYERS, np.float32)
+        before = np.zeros(MAX_PLAYERS, np.float64)
+        after = np.zeros(MAX_PLAYERS, np.float64)
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        who = seat if seat >= 0 else 0
+        if terminated[i] or truncated[i]:
+            observe(state, params, who, final_obs[i])
+            seed = derive_seed(master_seed, game_index[i])
+            new_game(state, params, seed, outcomes, weights)
+            rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
+            if seat >= 0:
+                _play_opponents(
+                    state, params, seat, tmp, tmp, before, after, outcomes, weights, mask,
+                    policy_rngs[i],
+                )
+        actor = state[H_ACTOR]
+        observe(state, params, seat if seat >= 0 else max(actor, 0), obs[i])
+        legal_mask(state, params, masks[i])
+    return k
+
+
+@jit_parallel
+def batch_observe(states, params, seat, obs, masks):
+    """Observation (of ``seat``, or of the player to move when ``seat < 0``) and mask per row."""
+    for i in prange(states.shape[0]):
+        actor = states[i][H_ACTOR]
+        observe(states[i], params, seat if seat >= 0 else max(actor, 0), obs[i])
+        legal_mask(states[i], params, masks[i])
+
+
+@jit_parallel
+def rollout_random(states, params, num_steps, master_seed, decisions, games):
+    """Uniform-random self-play: ``num_steps`` decisions in every row, restarting finished games.
+
+    Row ``i`` plays games seeded ``derive_seed(master_seed, i * 2**32 + g)``, so the
+    result does not depend on how rows are split among threads.
+    """
+    for i in prange(states.shape[0]):
+        state = states[i]
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        tmp = np.zeros(MAX_PLAYERS, np.float32)
+        before = np.zeros(MAX_PLAYERS, np.float64)
+        after = np.zeros(MAX_PLAYERS, np.float64)
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        prng = np.zeros(2, np.int32)
+        g = 0
+        base = np.int64(i) << np.int64(32)
+        seed = derive_seed(master_seed, base)
+        new_game(state, params, seed, outcomes, weights)
+        rng_seed(prng, 0, derive_seed(seed, 1))
+        d = 0
+        for _ in range(num_steps):
+            a = random_legal(state, params, mask, prng)
+            done = step_into(state, params, a, tmp, before, after, outcomes, weights)
+            d += 1
+            if done:
+                g += 1
+                seed = derive_seed(master_seed, base + g)
+                new_game(state, params, seed, outcomes, weights)
+        decisions[i] = d
+        games[i] = g

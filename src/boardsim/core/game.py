@@ -1,0 +1,275 @@
+"""Game and State: the OpenSpiel-style face of a compiled game core.
+
+A :class:`GameDefinition` ties a game's pieces together (its compiled rules
+module, options, words for actions and states). :class:`Game` is one game with
+its options fixed (the ``params`` array); :class:`State` is one position, a
+flat ``int32`` array, with the methods search and analysis code expects.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from boardsim.core.errors import IllegalActionError, StateFormatError
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_DECISIONS,
+    H_FLAGS,
+    P_EXPLICIT_CHANCE,
+    P_MAX_DECISIONS,
+    P_NUM_PLAYERS,
+    PARAMS_HEADER,
+    TERMINAL,
+)
+from boardsim.core.options import Option, resolve_options
+
+__all__ = ["CHANCE", "TERMINAL", "Game", "GameDefinition", "State"]
+
+SAVE_MAGIC = b"BSIMSTAT"
+SAVE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """Everything the generic layers need to know about one game."""
+
+    name: str
+    version: int
+    title: str
+    rules: ModuleType
+    options: tuple[Option, ...]
+    # options (resolved, common ones included) -> the game's part of params (after the header)
+    game_params: Callable[[dict[str, Any]], list[int]]
+    num_players: Callable[[dict[str, Any]], int]
+    agent_names: Callable[[dict[str, Any]], list[str]]
+    describe_action: Callable[[np.ndarray, np.ndarray, int], str]
+    render_text: Callable[[np.ndarray, np.ndarray], str]
+    gym_id: str
+    # player index -> the agent (seat) that plays it; identity unless a game maps several
+    # players onto one agent (Hispania's agents="rome").
+    agent_of_player: Callable[[dict[str, Any], int], int] | None = None
+
+
+class Game:
+    """One game with its options fixed. Make it with :func:`boardsim.make_game`."""
+
+    def __init__(self, definition: GameDefinition, **options: Any) -> None:
+        self.definition = definition
+        self.options = resolve_options(definition.name, definition.options, options)
+        rules = definition.rules
+        n_players = definition.num_players(self.options)
+        head = [0] * PARAMS_HEADER
+        head[P_NUM_PLAYERS] = n_players
+        head[P_EXPLICIT_CHANCE] = int(bool(self.options["explicit_chance"]))
+        head[P_MAX_DECISIONS] = int(self.options["max_decisions"])
+        self.params = np.asarray(head + list(definition.game_params(self.options)), np.int32)
+        self.params.setflags(write=False)
+        self.rules = rules
+        self.num_players = n_players
+        self.num_actions = int(rules.NUM_ACTIONS)
+        self.state_size = int(rules.STATE_SIZE)
+        self.observation_size = int(rules.OBS_SIZE)
+        self.max_chance_outcomes = int(rules.MAX_CHANCE_OUTCOMES)
+        self.max_players = int(rules.MAX_PLAYERS)
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"boardsim.make_game({self.name!r}, {shown})"
+
+    def agent_names(self) -> list[str]:
+        return self.definition.agent_names(self.options)
+
+    def new_initial_state(self, seed: int = 0) -> State:
+        """A new game, its dice and draws seeded by ``seed``."""
+        arr = np.zeros(self.state_size, np.int32)
+        self.rules.new_game(
+            arr,
+            self.params,
+            np.int64(seed),
+            np.zeros(self.max_chance_outcomes, np.int32),
+            np.zeros(self.max_chance_outcomes, np.int64),
+        )
+        return State(self, arr)
+
+    # ------------------------------------------------------------ saving
+    def _options_json(self) -> bytes:
+        return json.dumps(self.options, sort_keys=True).encode()
+
+    def state_to_bytes(self, state: State) -> bytes:
+        name = self.name.encode()
+        opts = self._options_json()
+        body = (
+            struct.pack("<HH", SAVE_FORMAT, len(name))
+            + name
+            + struct.pack("<HI", self.definition.version, len(opts))
+            + opts
+            + struct.pack("<I", self.state_size)
+            + state.array.astype("<i4").tobytes()
+        )
+        return SAVE_MAGIC + body + struct.pack("<I", zlib.crc32(body))
+
+    def state_from_bytes(self, data: bytes) -> State:
+        """Load a state saved by :meth:`State.to_bytes`; refuse anything else clearly."""
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise StateFormatError(f"expected bytes, got {type(data).__name__}")
+        data = bytes(data)
+        if not data.startswith(SAVE_MAGIC):
+            raise StateFormatError("not a boardsim saved state (bad magic bytes)")
+        body, tail = data[len(SAVE_MAGIC) : -4], data[-4:]
+        if len(data) < len(SAVE_MAGIC) + 8 or struct.unpack("<I", tail)[0] != zlib.crc32(body):
+            raise StateFormatError("saved state is truncated or corrupted (checksum mismatch)")
+        try:
+            fmt, n = struct.unpack_from("<HH", body, 0)
+            pos = 4
+            if fmt != SAVE_FORMAT:
+                raise StateFormatError(f"saved state format {fmt} is not supported ({SAVE_FORMAT})")
+            name = body[pos : pos + n].decode()
+            pos += n
+            version, m = struct.unpack_from("<HI", body, pos)
+            pos += 6
+            opts = json.loads(body[pos : pos + m].decode())
+            pos += m
+            (size,) = struct.unpack_from("<I", body, pos)
+            pos += 4
+        except (struct.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise StateFormatError(f"saved state header is malformed: {exc}") from None
+        if name != self.name:
+            raise StateFormatError(f"saved state is of game {name!r}, not {self.name!r}")
+        if version != self.definition.version:
+            raise StateFormatError(
+                f"saved state is from {name} version {version}; this is version "
+                f"{self.definition.version}"
+            )
+        if opts != json.loads(self._options_json()):
+            raise StateFormatError(f"saved state was made with options {opts}, not {self.options}")
+        if size != self.state_size or len(body) - pos != 4 * size:
+            raise StateFormatError(f"saved state has {len(body) - pos} bytes, not {4 * size}")
+        arr = np.frombuffer(body[pos:], dtype="<i4").astype(np.int32)
+        return State(self, arr)
+
+
+class State:
+    """One position of a game: a flat ``int32`` array plus OpenSpiel-style methods."""
+
+    def __init__(self, game: Game, array: np.ndarray) -> None:
+        self.game = game
+        self.array = array
+        self.last_rewards = np.zeros(game.max_players, np.float32)
+
+    # ------------------------------------------------------------ queries
+    def current_player(self) -> int:
+        """The player to decide; ``CHANCE`` (-1) at a chance node; ``TERMINAL`` (-4) when over."""
+        if self.array[H_FLAGS] & FLAG_TERMINAL:
+            return TERMINAL
+        return int(self.array[H_ACTOR])
+
+    def is_terminal(self) -> bool:
+        return bool(self.array[H_FLAGS] & FLAG_TERMINAL)
+
+    def is_truncated(self) -> bool:
+        return bool(self.array[H_FLAGS] & FLAG_TRUNCATED)
+
+    def is_chance_node(self) -> bool:
+        return not self.is_terminal() and int(self.array[H_ACTOR]) == CHANCE
+
+    def decisions(self) -> int:
+        return int(self.array[H_DECISIONS])
+
+    def legal_actions_mask(self) -> np.ndarray:
+        """A ``uint8`` mask over the game's actions (all zero at chance and terminal nodes)."""
+        mask = np.zeros(self.game.num_actions, np.uint8)
+        if not self.is_terminal() and not self.is_chance_node():
+            self.game.rules.legal_mask(self.array, self.game.params, mask)
+        return mask
+
+    def legal_actions(self) -> list[int]:
+        if self.is_chance_node():
+            return [o for o, _ in self.chance_outcomes()]
+        return [int(a) for a in np.flatnonzero(self.legal_actions_mask())]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, ``(outcome, probability)`` pairs; empty elsewhere."""
+        if not self.is_chance_node():
+            return []
+        k = self.game.max_chance_outcomes
+        outcomes = np.zeros(k, np.int32)
+        probs = np.zeros(k, np.float64)
+        n = self.game.rules.chance_outcomes(self.array, self.game.params, outcomes, probs)
+        return [(int(outcomes[i]), float(probs[i])) for i in range(n)]
+
+    def observation(self, player: int) -> np.ndarray:
+        """What ``player`` may see, as a float32 vector."""
+        if not 0 <= player < self.game.num_players:
+            raise ValueError(f"player {player} out of range [0, {self.game.num_players})")
+        out = np.zeros(self.game.observation_size, np.float32)
+        self.game.rules.observe(self.array, self.game.params, player, out)
+        return out
+
+    def returns(self) -> np.ndarray:
+        """Each player's cumulative return so far."""
+        out = np.zeros(self.game.max_players, np.float64)
+        self.game.rules.returns(self.array, self.game.params, out)
+        return out[: self.game.num_players].copy()
+
+    # ------------------------------------------------------------ moves
+    def apply_action(self, action: int) -> None:
+        """Apply a decision (or, at a chance node, an outcome); refuse illegal ones."""
+        a = int(action)
+        if self.is_terminal():
+            raise IllegalActionError(a, [], "the game is over")
+        legal = self.legal_actions()
+        if a not in legal:
+            words = self.action_to_string(a) if 0 <= a < self.game.num_actions else "out of range"
+            names = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal[:30])
+            if len(legal) > 30:
+                names += f", ... ({len(legal)} in all)"
+            raise IllegalActionError(a, legal, words, names)
+        rewards = np.zeros(self.game.max_players, np.float32)
+        self.game.rules.step(self.array, self.game.params, np.int64(a), rewards)
+        self.last_rewards = rewards
+
+    def clone(self) -> State:
+        st = State(self.game, self.array.copy())
+        st.last_rewards = self.last_rewards.copy()
+        return st
+
+    def action_to_string(self, action: int) -> str:
+        if self.is_chance_node():
+            return f"chance outcome {action}"
+        return self.game.definition.describe_action(self.game.params, self.array, int(action))
+
+    def to_bytes(self) -> bytes:
+        return self.game.state_to_bytes(self)
+
+    def __str__(self) -> str:
+        return self.game.definition.render_text(self.game.params, self.array)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and other.game.name == self.game.name
+            and np.array_equal(other.array, self.array)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.game.name, self.array.tobytes()))
+
+
+def option_dict(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A plain copy of resolved options (for JSON headers)."""
+    return dict(options)

@@ -1,0 +1,84 @@
+"""Declared game options: names, defaults, allowed values, checked when a game is made."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardsim.core.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of a game.
+
+    ``choices`` lists the allowed values; otherwise ``low``/``high`` bound an int,
+    or ``check`` validates (returning an error text or ``None``).
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    low: int | None = None
+    high: int | None = None
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+
+    def validate(self, value: Any, game: str) -> Any:
+        """Return ``value`` if allowed, else raise :class:`OptionError` naming what is."""
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise OptionError(
+                    f"{game}: option {self.name}={value!r} is not allowed; choose one of {allowed}"
+                )
+            return value
+        if self.low is not None or self.high is not None:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"{game}: option {self.name} takes an int, got {value!r}")
+            if (self.low is not None and value < self.low) or (
+                self.high is not None and value > self.high
+            ):
+                raise OptionError(
+                    f"{game}: option {self.name}={value} is out of range [{self.low}, {self.high}]"
+                )
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise OptionError(f"{game}: option {self.name}={value!r}: {problem}")
+        return value
+
+
+# Options every game has, handled by the engine header (core/header.py).
+COMMON_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "explicit_chance",
+        False,
+        "Stop at chance nodes (dice, draws): the chance player (-1) acts, OpenSpiel style.",
+        choices=(False, True),
+    ),
+    Option(
+        "max_decisions",
+        0,
+        "Truncate a game after this many decisions (0: never).",
+        low=0,
+        high=2**31 - 1,
+    ),
+)
+
+
+def resolve_options(
+    game: str, declared: tuple[Option, ...], given: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Defaults overlaid with ``given``, every value checked; unknown names refused."""
+    by_name = {o.name: o for o in (*COMMON_OPTIONS, *declared)}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        raise OptionError(
+            f"{game}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(by_name))}"
+        )
+    out: dict[str, Any] = {}
+    for name, opt in by_name.items():
+        out[name] = opt.validate(given.get(name, opt.default), game)
+    return out

@@ -1,0 +1,77 @@
+"""The plain-Python twin of the generic engine, driving a game's ``reference`` module.
+
+A game's ``reference.py`` provides, over a plain ``list`` of ints laid out exactly
+as the compiled state: ``init(state, params, seed)``, ``legal_actions(state, params)
+-> list[int]``, ``apply_action(state, params, action)``, ``chance_weights(state,
+params) -> (outcomes, weights)``, ``apply_chance(state, params, outcome)``,
+``returns(state, params) -> list[float]``. This module adds what the compiled
+engine adds (seeding, chance resolution, decision count, truncation), so a whole
+game can be compared with the core word by word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_DECISIONS,
+    H_FLAGS,
+    H_RNG,
+    P_EXPLICIT_CHANCE,
+    P_MAX_DECISIONS,
+    TERMINAL,
+)
+from boardsim.core.rng import PyRng
+
+
+class ReferenceEngine:
+    """Seeding, chance and truncation around a game's plain-Python rules."""
+
+    def __init__(self, rules: ModuleType, state_size: int, params: Sequence[int]) -> None:
+        self.rules = rules
+        self.state_size = state_size
+        self.params = [int(p) for p in params]
+
+    def new_game(self, seed: int) -> list[int]:
+        state = [0] * self.state_size
+        PyRng(state, H_RNG).seed(seed)
+        self.rules.init(state, self.params, seed)
+        self.resolve_chance(state)
+        return state
+
+    def resolve_chance(self, state: list[int]) -> None:
+        if self.params[P_EXPLICIT_CHANCE]:
+            return
+        rng = PyRng(state, H_RNG)
+        while state[H_ACTOR] == CHANCE:
+            outcomes, weights = self.rules.chance_weights(state, self.params)
+            self.rules.apply_chance(state, self.params, outcomes[rng.weighted(weights)])
+
+    def is_terminal(self, state: list[int]) -> bool:
+        return bool(state[H_FLAGS] & FLAG_TERMINAL)
+
+    def legal_actions(self, state: list[int]) -> list[int]:
+        if self.is_terminal(state) or state[H_ACTOR] == CHANCE:
+            return []
+        return self.rules.legal_actions(state, self.params)
+
+    def step(self, state: list[int], action: int) -> list[float]:
+        """Apply a decision (or chance outcome); return each player's reward."""
+        before = self.rules.returns(state, self.params)
+        if state[H_ACTOR] == CHANCE:
+            self.rules.apply_chance(state, self.params, action)
+        else:
+            self.rules.apply_action(state, self.params, action)
+            state[H_DECISIONS] += 1
+        self.resolve_chance(state)
+        limit = self.params[P_MAX_DECISIONS]
+        if limit > 0 and state[H_DECISIONS] >= limit and not self.is_terminal(state):
+            state[H_FLAGS] |= FLAG_TERMINAL | FLAG_TRUNCATED
+            state[H_ACTOR] = TERMINAL
+        after = self.rules.returns(state, self.params)
+        return [a - b for a, b in zip(after, before, strict=True)]

@@ -1,0 +1,82 @@
+"""The liberation race (rules file 000): 2-6 players around a 41-space track."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardsim.core.game import GameDefinition
+from boardsim.core.options import Option
+from boardsim.games.liberation import data, layout, names, rules
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "num_players",
+        4,
+        "Players (the rulebook says 2-4+).",
+        low=data.MIN_PLAYERS,
+        high=data.MAX_PLAYERS,
+    ),
+    Option(
+        "counters",
+        data.DEFAULT_COUNTERS,
+        "Counters each player starts with (ledger L8).",
+        low=1,
+        high=999,
+    ),
+    Option(
+        "independence_counters",
+        "stay",
+        "'stay': counters remain on an independent country (literal reading); "
+        "'return': they go back to their owners' supply (ledger L9).",
+        choices=("stay", "return"),
+    ),
+    Option(
+        "independence_ties",
+        "share",
+        "'share': tied players all take the best award they tie for; "
+        "'demote': they all take the worst (ledger L10).",
+        choices=("share", "demote"),
+    ),
+    Option(
+        "reward",
+        "win_loss",
+        "'win_loss': +1 sole winner, 0 tied winners, -1 others at the end; "
+        "'vt': each Victory Token as it is won (ledger L12).",
+        choices=("win_loss", "vt"),
+    ),
+    Option(
+        "royalist_moves",
+        True,
+        "A Royalist card may be discarded to move its force (ledger L3).",
+        choices=(True, False),
+    ),
+)
+
+
+def _game_params(o: dict[str, Any]) -> list[int]:
+    out = [0] * (layout.PARAMS_SIZE - layout.PR_COUNTERS)
+    out[layout.PR_COUNTERS - layout.PR_COUNTERS] = o["counters"]
+    out[layout.PR_RETURN_COUNTERS - layout.PR_COUNTERS] = int(o["independence_counters"] == "return")
+    out[layout.PR_TIE_RULE - layout.PR_COUNTERS] = (
+        layout.TIE_DEMOTE if o["independence_ties"] == "demote" else layout.TIE_SHARE
+    )
+    out[layout.PR_REWARD - layout.PR_COUNTERS] = (
+        layout.REWARD_VT if o["reward"] == "vt" else layout.REWARD_WIN_LOSS
+    )
+    out[layout.PR_ROYALIST_MOVES - layout.PR_COUNTERS] = int(bool(o["royalist_moves"]))
+    return out
+
+
+DEFINITION = GameDefinition(
+    name="liberation",
+    version=1,
+    title="The liberation race (Latin American wars of independence, 1809-1826)",
+    rules=rules,
+    options=OPTIONS,
+    game_params=_game_params,
+    num_players=lambda o: int(o["num_players"]),
+    agent_names=lambda o: [f"player_{i}" for i in range(int(o["num_players"]))],
+    describe_action=names.describe_action,
+    render_text=names.render_text,
+    gym_id="boardsim/Liberation-v0",
+)

@@ -1,0 +1,113 @@
+"""Human words for the race: action names, and a text picture of the track."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND, P_NUM_PLAYERS
+from boardsim.games.liberation import data as D
+from boardsim.games.liberation import layout as L
+
+PHASE_WORDS = {
+    L.PH_SETUP: "set-up",
+    L.PH_MOVE: "move",
+    L.PH_REVOLUTION: "revolution space",
+    L.PH_EMPTY: "empty country space",
+    L.PH_OWN: "own liberated space",
+    L.PH_ENEMY: "space liberated by another player",
+    L.PH_DRAW_DISCARD: "discard after drawing",
+    L.PH_HAND_LIMIT: "hand limit",
+    L.PH_OVER: "game over",
+}
+CHANCE_WORDS = {
+    L.CH_DEAL: "deal a card",
+    L.CH_TURN_DRAW: "draw a card",
+    L.CH_MOVE_DIE: "roll the move die",
+    L.CH_REVOLUTION_DIE: "roll again",
+    L.CH_REVOLUTION_DRAW: "draw a card",
+    L.CH_OWN_DRAW: "draw a card",
+}
+
+
+def card_name(k: int) -> str:
+    """'Leader 6', 'Royalist 2'."""
+    return f"{D.DATA.type_names[int(D.KIND_TYPE[k])]} {int(D.KIND_FORCE[k])}"
+
+
+def space_name(space: int) -> str:
+    """'space 7 (Venezuela)', 'space 5 (revolution)' for a 0-based space."""
+    c = int(D.SPACE_COUNTRY[space])
+    where = D.DATA.country_names[c] if c >= 0 else "revolution"
+    return f"space {space + 1} ({where})"
+
+
+def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
+    """The action in a player's words."""
+    a = int(action)
+    K = L.K
+    if a == L.A_ROLL:
+        return "roll the die and move"
+    if L.A_MOVE_CARD <= a < L.A_PASS:
+        k = a - L.A_MOVE_CARD
+        return f"discard {card_name(k)} and move {int(D.KIND_FORCE[k])}"
+    fixed = {
+        L.A_PASS: "do nothing",
+        L.A_REV_ROLL: "roll the die and move again",
+        L.A_REV_DRAW: "draw 1 card",
+        L.A_DRAW_DISCARD: "draw 1 card, then discard 1",
+        L.A_CONFIRM: "attack with the chosen Royalist cards",
+    }
+    if a in fixed:
+        return fixed[a]
+    if L.A_JUMP <= a < L.A_COUNTER:
+        return f"move to {space_name(int(D.REVOLUTION_SPACES[a - L.A_JUMP]))}"
+    if L.A_COUNTER <= a < L.A_TUCK:
+        return f"place a counter on {space_name(int(D.COUNTRY_SPACES[a - L.A_COUNTER]))}"
+    groups = (
+        (L.A_TUCK, "tuck {} here and place a counter"),
+        (L.A_EXCHANGE, "exchange the tucked card for {}"),
+        (L.A_DISCARD, "discard {}"),
+        (L.A_ROYALIST, "add {} to the attack"),
+    )
+    for start, words in groups:
+        if start <= a < start + K:
+            return words.format(card_name(a - start))
+    return f"action {a} (out of range 0..{L.NUM_ACTIONS - 1})"
+
+
+def render_text(params: np.ndarray, state: np.ndarray) -> str:
+    """The track, pawns, hands (sizes), supplies and VT, as plain text."""
+    n = int(params[P_NUM_PLAYERS])
+    s = state
+    lines = [f"turn {int(s[L.TURN])}, player {int(s[L.MOVER])} to play"]
+    if int(s[H_ACTOR]) == CHANCE:
+        lines[0] += f" (chance: {CHANCE_WORDS.get(int(s[H_CHANCE_KIND]), '?')})"
+    else:
+        lines[0] += f" ({PHASE_WORDS.get(int(s[L.PHASE]), '?')})"
+    for c, name in enumerate(D.DATA.country_names):
+        first = int(D.COUNTRY_FIRST[c])
+        cells = []
+        for sp in range(first, first + int(D.COUNTRY_LENGTH[c])):
+            owner = int(s[L.OWNER + sp])
+            cell = f"{sp + 1}:"
+            cell += "--" if owner < 0 else f"P{owner}/{card_name(int(s[L.CARD + sp]))}/x{int(s[L.COUNTERS + sp])}"
+            pawns = "".join(str(p) for p in range(n) if int(s[L.POS + p]) == sp)
+            cells.append(cell + (f"[{pawns}]" if pawns else ""))
+        flag = " INDEPENDENT" if s[L.INDEP + c] else ""
+        lines.append(f"  {name:<10}{flag}: " + "  ".join(cells))
+    revs = []
+    for sp in D.REVOLUTION_SPACES:
+        pawns = "".join(str(p) for p in range(n) if int(s[L.POS + p]) == int(sp))
+        revs.append(f"{int(sp) + 1}" + (f"[{pawns}]" if pawns else ""))
+    lines.append("  revolution spaces: " + " ".join(revs))
+    for p in range(n):
+        hand = sum(int(s[L.HAND + p * L.K + k]) for k in range(L.K))
+        lines.append(
+            f"  P{p}: VT {int(s[L.VT + p])}, counters {int(s[L.SUPPLY + p])}, "
+            f"{hand} cards, on {space_name(int(s[L.POS + p]))}"
+        )
+    pile = sum(int(v) for v in s[L.PILE : L.PILE + L.K])
+    disc = sum(int(v) for v in s[L.DISCARD : L.DISCARD + L.K])
+    gone = sum(int(v) for v in s[L.REMOVED : L.REMOVED + L.K])
+    lines.append(f"  draw pile {pile}, discards {disc}, Royalist cards out of the game {gone}")
+    return "\n".join(lines)

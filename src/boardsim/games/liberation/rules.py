@@ -1,0 +1,622 @@
+"""The liberation race's rules, compiled: pure functions over the state array.
+
+Each function is named after the rule it carries out. Every die roll and card
+draw is a chance node (``state[H_ACTOR] == CHANCE``); the generic engine bound
+at the bottom draws them, or stops at them when ``explicit_chance`` is set.
+Decisions the rulebook leaves open are numbered in ``docs/rules/liberation.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.engine import bind_engine
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_CHANCE_KIND,
+    H_FLAGS,
+    P_NUM_PLAYERS,
+    TERMINAL,
+)
+from boardsim.core.jit import jit
+from boardsim.games.liberation.data import (
+    CLOSING_CARD_VT,
+    COUNTRY_FIRST,
+    COUNTRY_LENGTH,
+    COUNTRY_SPACES,
+    HAND_LIMIT,
+    KIND_COUNT,
+    KIND_FORCE,
+    KIND_ROYALIST,
+    MAX_PLAYERS,
+    NUM_COUNTRIES,
+    NUM_COUNTRY_SPACES,
+    NUM_REVOLUTIONS,
+    NUM_SPACES,
+    OTHER_VT,
+    PLACE_VT,
+    REVOLUTION_SPACES,
+    SPACE_COUNTRY,
+    SPACE_CSPACE,
+    SPACE_REVOLUTION,
+    START_SPACE,
+    STARTING_HAND,
+)
+from boardsim.games.liberation.layout import (
+    A_CONFIRM,
+    A_COUNTER,
+    A_DISCARD,
+    A_DRAW_DISCARD,
+    A_EXCHANGE,
+    A_JUMP,
+    A_MOVE_CARD,
+    A_PASS,
+    A_REV_DRAW,
+    A_REV_ROLL,
+    A_ROLL,
+    A_ROYALIST,
+    A_TUCK,
+    CARD,
+    CH_DEAL,
+    CH_MOVE_DIE,
+    CH_OWN_DRAW,
+    CH_REVOLUTION_DIE,
+    CH_REVOLUTION_DRAW,
+    CH_TURN_DRAW,
+    COUNTERS,
+    DEAL_LEFT,
+    DIE_FACES,
+    DISCARD,
+    HAND,
+    INDEP,
+    K,
+    LAST_SCORER,
+    MAX_CHANCE_OUTCOMES,
+    MOVER,
+    NUM_ACTIONS,
+    NUM_PHASES,
+    OBS_CARDS,
+    OBS_GLOBAL,
+    OBS_HAND,
+    OBS_PHASE,
+    OBS_PLAYER_WIDTH,
+    OBS_PLAYERS,
+    OBS_SIZE,
+    OBS_SPACE_WIDTH,
+    OBS_SPACES,
+    OWNER,
+    PH_DRAW_DISCARD,
+    PH_EMPTY,
+    PH_ENEMY,
+    PH_HAND_LIMIT,
+    PH_MOVE,
+    PH_OVER,
+    PH_OWN,
+    PH_REVOLUTION,
+    PHASE,
+    PILE,
+    POS,
+    PR_COUNTERS,
+    PR_RETURN_COUNTERS,
+    PR_REWARD,
+    PR_ROYALIST_MOVES,
+    PR_TIE_RULE,
+    REMOVED,
+    REWARD_VT,
+    SELECTED,
+    STALLED,
+    STATE_SIZE,
+    SUPPLY,
+    TIE_DEMOTE,
+    TURN,
+    VT,
+)
+
+__all__ = ["MAX_CHANCE_OUTCOMES", "MAX_PLAYERS", "NUM_ACTIONS", "OBS_SIZE", "STATE_SIZE"]
+
+TOTAL_ROYALIST = int((KIND_COUNT * KIND_ROYALIST).sum())
+
+
+# ---------------------------------------------------------------- small queries
+@jit
+def hand_size(state, p):
+    """Cards in player ``p``'s hand."""
+    n = 0
+    for k in range(K):
+        n += state[HAND + p * K + k]
+    return n
+
+
+@jit
+def cards_to_draw(state):
+    """Cards in the draw pile and the discards together."""
+    n = 0
+    for k in range(K):
+        n += state[PILE + k] + state[DISCARD + k]
+    return n
+
+
+@jit
+def country_liberated(state, c):
+    """Every space of country ``c`` holds a tucked card."""
+    for s in range(COUNTRY_FIRST[c], COUNTRY_FIRST[c] + COUNTRY_LENGTH[c]):
+        if state[OWNER + s] < 0:
+            return False
+    return True
+
+
+@jit
+def selected_force(state):
+    """Combined force of the Royalist cards chosen for the attack so far."""
+    f = 0
+    for k in range(K):
+        f += state[SELECTED + k] * KIND_FORCE[k]
+    return f
+
+
+# ---------------------------------------------------------------- turn flow
+@jit
+def decide(state, phase):
+    """The player whose turn it is now decides in ``phase``."""
+    state[PHASE] = phase
+    state[H_ACTOR] = state[MOVER]
+    state[H_CHANCE_KIND] = 0
+
+
+@jit
+def chance(state, kind):
+    """A random event happens next (the engine or the chance player resolves it)."""
+    state[H_ACTOR] = CHANCE
+    state[H_CHANCE_KIND] = kind
+
+
+@jit
+def begin_draw(state, kind):
+    """Draw a card: when the pile is empty the discards are reshuffled into it.
+
+    Returns False when there is no card at all (decision L5): nothing is drawn.
+    """
+    total = 0
+    for k in range(K):
+        total += state[PILE + k]
+    if total == 0:
+        for k in range(K):
+            state[PILE + k] += state[DISCARD + k]
+            total += state[DISCARD + k]
+            state[DISCARD + k] = 0
+    if total == 0:
+        return False
+    chance(state, kind)
+    return True
+
+
+@jit
+def take_card(state, p, k):
+    """Card kind ``k`` leaves the draw pile for player ``p``'s hand."""
+    state[PILE + k] -= 1
+    state[HAND + p * K + k] += 1
+
+
+@jit
+def end_game(state, stalled):
+    """The game is over (every country independent, or the stall rule)."""
+    state[STALLED] = stalled
+    state[PHASE] = PH_OVER
+    state[H_FLAGS] |= FLAG_TERMINAL
+    state[H_ACTOR] = TERMINAL
+    state[H_CHANCE_KIND] = 0
+
+
+@jit
+def is_stalled(state, params):
+    """No counter left in any supply and no Royalist card left to free one (decision L9)."""
+    for p in range(params[P_NUM_PLAYERS]):
+        if state[SUPPLY + p] > 0:
+            return False
+    removed = 0
+    for k in range(K):
+        removed += state[REMOVED + k]
+    return removed == TOTAL_ROYALIST
+
+
+@jit
+def start_turn(state, params):
+    """Phase 1: draw 1 card (then phase 2, the move)."""
+    state[TURN] += 1
+    if not begin_draw(state, CH_TURN_DRAW):
+        decide(state, PH_MOVE)
+
+
+@jit
+def next_player(state, params):
+    """The turn passes to the next player in seat order."""
+    if is_stalled(state, params):
+        end_game(state, 1)
+        return
+    state[MOVER] = (state[MOVER] + 1) % params[P_NUM_PLAYERS]
+    start_turn(state, params)
+
+
+@jit
+def end_turn(state, params):
+    """Phase 5: discard down to the hand limit, then the next player's turn."""
+    if hand_size(state, state[MOVER]) > HAND_LIMIT:
+        decide(state, PH_HAND_LIMIT)
+    else:
+        next_player(state, params)
+
+
+# ---------------------------------------------------------------- movement
+@jit
+def advance_pawn(state, p, steps):
+    """Move forward ``steps`` spaces; independent country spaces are skipped, not counted."""
+    s = state[POS + p]
+    moved = 0
+    while moved < steps:
+        s = (s + 1) % NUM_SPACES
+        c = SPACE_COUNTRY[s]
+        if c >= 0 and state[INDEP + c] != 0:
+            continue
+        moved += 1
+    state[POS + p] = s
+
+
+@jit
+def land(state):
+    """Phase 3 begins: what the pawn's new space allows."""
+    p = state[MOVER]
+    s = state[POS + p]
+    if SPACE_REVOLUTION[s] >= 0:
+        decide(state, PH_REVOLUTION)
+    elif state[OWNER + s] < 0:
+        decide(state, PH_EMPTY)
+    elif state[OWNER + s] == p:
+        decide(state, PH_OWN)
+    else:
+        for k in range(K):
+            state[SELECTED + k] = 0
+        decide(state, PH_ENEMY)
+
+
+# ---------------------------------------------------------------- independence
+@jit
+def place_award(place):
+    """VT for the ``place``-th (0-based) highest total in a country."""
+    if place < PLACE_VT.shape[0]:
+        return PLACE_VT[place]
+    return OTHER_VT
+
+
+@jit
+def score_independence(state, params, c, placer):
+    """Country ``c`` gains its independence: award its Victory Tokens at once."""
+    n = params[P_NUM_PLAYERS]
+    state[INDEP + c] = 1
+    state[LAST_SCORER] = placer
+    state[VT + placer] += CLOSING_CARD_VT
+    totals = np.zeros(MAX_PLAYERS, np.int64)
+    present = np.zeros(MAX_PLAYERS, np.int64)
+    for s in range(COUNTRY_FIRST[c], COUNTRY_FIRST[c] + COUNTRY_LENGTH[c]):
+        o = state[OWNER + s]
+        totals[o] += state[COUNTERS + s] + KIND_FORCE[state[CARD + s]]
+        if state[COUNTERS + s] > 0:
+            present[o] = 1
+    for p in range(n):
+        if present[p] == 0:
+            continue
+        higher = 0
+        equal = 0
+        for q in range(n):
+            if present[q] != 0 and q != p:
+                if totals[q] > totals[p]:
+                    higher += 1
+                elif totals[q] == totals[p]:
+                    equal += 1
+        place = higher + equal if params[PR_TIE_RULE] == TIE_DEMOTE else higher
+        state[VT + p] += place_award(place)
+    if params[PR_RETURN_COUNTERS] != 0:
+        for s in range(COUNTRY_FIRST[c], COUNTRY_FIRST[c] + COUNTRY_LENGTH[c]):
+            state[SUPPLY + state[OWNER + s]] += state[COUNTERS + s]
+            state[COUNTERS + s] = 0
+
+
+@jit
+def all_independent(state):
+    for c in range(NUM_COUNTRIES):
+        if state[INDEP + c] == 0:
+            return False
+    return True
+
+
+@jit
+def liberate_space(state, params, p, s, k):
+    """Tuck Liberation card ``k`` at space ``s`` and place 1 counter: ``p`` liberated it."""
+    state[HAND + p * K + k] -= 1
+    state[CARD + s] = k
+    state[OWNER + s] = p
+    state[COUNTERS + s] = 1
+    state[SUPPLY + p] -= 1
+    c = SPACE_COUNTRY[s]
+    if country_liberated(state, c):
+        score_independence(state, params, c, p)
+        if all_independent(state):
+            end_game(state, 0)
+            return
+    end_turn(state, params)
+
+
+@jit
+def royalist_attack(state, p, s):
+    """The chosen Royalist cards leave the game; the space's counters and card are discarded.
+
+    The counters go back to their owner's supply (decision L7).
+    """
+    for k in range(K):
+        n = state[SELECTED + k]
+        state[HAND + p * K + k] -= n
+        state[REMOVED + k] += n
+        state[SELECTED + k] = 0
+    owner = state[OWNER + s]
+    state[SUPPLY + owner] += state[COUNTERS + s]
+    state[DISCARD + state[CARD + s]] += 1
+    state[OWNER + s] = -1
+    state[CARD + s] = -1
+    state[COUNTERS + s] = 0
+
+
+# ---------------------------------------------------------------- the engine's kernels
+@jit
+def init(state, params, seed):
+    """Set up: shuffled deck, pawns on space 1, counters in supply, 2 cards dealt to each."""
+    n = params[P_NUM_PLAYERS]
+    for k in range(K):
+        state[PILE + k] = KIND_COUNT[k]
+    for s in range(NUM_SPACES):
+        state[OWNER + s] = -1
+        state[CARD + s] = -1
+    for p in range(n):
+        state[POS + p] = START_SPACE
+        state[SUPPLY + p] = params[PR_COUNTERS]
+    state[LAST_SCORER] = -1
+    state[MOVER] = 0
+    state[DEAL_LEFT] = n * STARTING_HAND
+    if state[DEAL_LEFT] == 0 or not begin_draw(state, CH_DEAL):
+        state[DEAL_LEFT] = 0
+        start_turn(state, params)
+
+
+@jit
+def chance_weights(state, params, outcomes, weights):
+    """The die's six faces, or the kinds left in the draw pile weighted by their count."""
+    kind = state[H_CHANCE_KIND]
+    if kind == CH_MOVE_DIE or kind == CH_REVOLUTION_DIE:
+        for i in range(DIE_FACES):
+            outcomes[i] = i + 1
+            weights[i] = 1
+        return DIE_FACES
+    n = 0
+    for k in range(K):
+        if state[PILE + k] > 0:
+            outcomes[n] = k
+            weights[n] = state[PILE + k]
+            n += 1
+    return n
+
+
+@jit
+def apply_chance(state, params, outcome):
+    """The die shows ``outcome``, or the card drawn is of kind ``outcome``."""
+    kind = state[H_CHANCE_KIND]
+    p = state[MOVER]
+    if kind == CH_DEAL:
+        n = params[P_NUM_PLAYERS]
+        dealt = n * STARTING_HAND - state[DEAL_LEFT]
+        take_card(state, dealt % n, outcome)
+        state[DEAL_LEFT] -= 1
+        if state[DEAL_LEFT] == 0 or not begin_draw(state, CH_DEAL):
+            state[DEAL_LEFT] = 0
+            start_turn(state, params)
+    elif kind == CH_TURN_DRAW:
+        take_card(state, p, outcome)
+        decide(state, PH_MOVE)
+    elif kind == CH_MOVE_DIE or kind == CH_REVOLUTION_DIE:
+        advance_pawn(state, p, outcome)
+        land(state)
+    elif kind == CH_REVOLUTION_DRAW:
+        take_card(state, p, outcome)
+        end_turn(state, params)
+    else:  # CH_OWN_DRAW
+        take_card(state, p, outcome)
+        decide(state, PH_DRAW_DISCARD)
+
+
+@jit
+def legal_mask(state, params, mask):
+    """Fill ``mask`` with the actions open to the player to move; return how many."""
+    mask[:] = 0
+    p = state[H_ACTOR]
+    if p < 0 or (state[H_FLAGS] & FLAG_TERMINAL) != 0:
+        return 0
+    phase = state[PHASE]
+    s = state[POS + p]
+    hand = HAND + p * K
+    if phase == PH_MOVE:
+        mask[A_ROLL] = 1
+        for k in range(K):
+            if state[hand + k] > 0 and (KIND_ROYALIST[k] == 0 or params[PR_ROYALIST_MOVES] != 0):
+                mask[A_MOVE_CARD + k] = 1
+    elif phase == PH_REVOLUTION:
+        mask[A_PASS] = 1
+        mask[A_REV_ROLL] = 1
+        if cards_to_draw(state) > 0:
+            mask[A_REV_DRAW] = 1
+        for r in range(NUM_REVOLUTIONS):
+            if REVOLUTION_SPACES[r] != s:
+                mask[A_JUMP + r] = 1
+        if state[SUPPLY + p] > 0:
+            for cs in range(NUM_COUNTRY_SPACES):
+                t = COUNTRY_SPACES[cs]
+                if state[OWNER + t] == p and state[INDEP + SPACE_COUNTRY[t]] == 0:
+                    mask[A_COUNTER + cs] = 1
+    elif phase == PH_EMPTY:
+        mask[A_PASS] = 1
+        if state[SUPPLY + p] > 0:
+            for k in range(K):
+                if state[hand + k] > 0 and KIND_ROYALIST[k] == 0:
+                    mask[A_TUCK + k] = 1
+    elif phase == PH_OWN:
+        mask[A_PASS] = 1
+        if state[SUPPLY + p] > 0:
+            mask[A_COUNTER + SPACE_CSPACE[s]] = 1
+        for k in range(K):
+            if state[hand + k] > 0 and KIND_ROYALIST[k] == 0 and k != state[CARD + s]:
+                mask[A_EXCHANGE + k] = 1
+        if cards_to_draw(state) > 0:
+            mask[A_DRAW_DISCARD] = 1
+    elif phase == PH_ENEMY:
+        mask[A_PASS] = 1
+        force = selected_force(state)
+        if force >= state[COUNTERS + s]:
+            mask[A_CONFIRM] = 1
+        else:
+            for k in range(K):
+                if KIND_ROYALIST[k] != 0 and state[hand + k] > state[SELECTED + k]:
+                    mask[A_ROYALIST + k] = 1
+    elif phase == PH_DRAW_DISCARD or phase == PH_HAND_LIMIT:
+        for k in range(K):
+            if state[hand + k] > 0:
+                mask[A_DISCARD + k] = 1
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += mask[a]
+    return n
+
+
+@jit
+def apply_action(state, params, action):
+    """One decision of the player to move (legal, as ``legal_mask`` says)."""
+    p = state[H_ACTOR]
+    s = state[POS + p]
+    hand = HAND + p * K
+    if action == A_ROLL:
+        chance(state, CH_MOVE_DIE)
+    elif action < A_PASS:  # discard a card to move its force
+        k = action - A_MOVE_CARD
+        state[hand + k] -= 1
+        state[DISCARD + k] += 1
+        advance_pawn(state, p, KIND_FORCE[k])
+        land(state)
+    elif action == A_PASS:
+        for k in range(K):
+            state[SELECTED + k] = 0
+        end_turn(state, params)
+    elif action == A_REV_ROLL:
+        chance(state, CH_REVOLUTION_DIE)
+    elif action == A_REV_DRAW:
+        begin_draw(state, CH_REVOLUTION_DRAW)
+    elif action == A_DRAW_DISCARD:
+        begin_draw(state, CH_OWN_DRAW)
+    elif action == A_CONFIRM:
+        royalist_attack(state, p, s)
+        end_turn(state, params)
+    elif action < A_COUNTER:  # jump to another revolution space
+        state[POS + p] = REVOLUTION_SPACES[action - A_JUMP]
+        end_turn(state, params)
+    elif action < A_TUCK:  # one more counter on a space one liberated
+        t = COUNTRY_SPACES[action - A_COUNTER]
+        state[COUNTERS + t] += 1
+        state[SUPPLY + p] -= 1
+        end_turn(state, params)
+    elif action < A_EXCHANGE:
+        liberate_space(state, params, p, s, action - A_TUCK)
+    elif action < A_DISCARD:  # exchange the tucked card with a hand card
+        k = action - A_EXCHANGE
+        old = state[CARD + s]
+        state[CARD + s] = k
+        state[hand + k] -= 1
+        state[hand + old] += 1
+        end_turn(state, params)
+    elif action < A_ROYALIST:
+        k = action - A_DISCARD
+        state[hand + k] -= 1
+        state[DISCARD + k] += 1
+        if state[PHASE] == PH_DRAW_DISCARD:
+            end_turn(state, params)
+        elif hand_size(state, p) <= HAND_LIMIT:
+            next_player(state, params)
+    else:  # add a Royalist card to the attack being composed
+        state[SELECTED + action - A_ROYALIST] += 1
+
+
+@jit
+def observe(state, params, player, out):
+    """What ``player`` sees: the board, every public count, its own hand; no other hand.
+
+    Players are listed from the observer on (egocentric), so seat 0 is always "me".
+    """
+    n = params[P_NUM_PLAYERS]
+    out[:] = 0.0
+    if state[PHASE] < NUM_PHASES:
+        out[OBS_PHASE + state[PHASE]] = 1.0
+    actor = state[H_ACTOR]
+    out[OBS_GLOBAL] = 1.0 if actor == player else 0.0
+    out[OBS_GLOBAL + 1] = ((state[MOVER] - player) % n) / MAX_PLAYERS
+    pile = 0
+    for k in range(K):
+        pile += state[PILE + k]
+    out[OBS_GLOBAL + 2] = pile / 80.0
+    out[OBS_GLOBAL + 3] = min(state[TURN], 400) / 400.0
+    for j in range(n):
+        q = (player + j) % n
+        base = OBS_PLAYERS + j * OBS_PLAYER_WIDTH
+        out[base] = 1.0
+        out[base + 1 + state[POS + q]] = 1.0
+        out[base + 1 + NUM_SPACES] = state[SUPPLY + q] / 30.0
+        out[base + 2 + NUM_SPACES] = state[VT + q] / 30.0
+        out[base + 3 + NUM_SPACES] = hand_size(state, q) / 5.0
+    for k in range(K):
+        out[OBS_HAND + k] = state[HAND + player * K + k]
+        out[OBS_CARDS + k] = state[DISCARD + k]
+        out[OBS_CARDS + K + k] = state[REMOVED + k]
+        out[OBS_CARDS + 2 * K + k] = state[SELECTED + k]
+    for s in range(NUM_SPACES):
+        base = OBS_SPACES + s * OBS_SPACE_WIDTH
+        o = state[OWNER + s]
+        if o >= 0:
+            out[base + (o - player) % n] = 1.0
+            out[base + MAX_PLAYERS] = KIND_FORCE[state[CARD + s]] / 8.0
+        out[base + MAX_PLAYERS + 1] = state[COUNTERS + s] / 5.0
+        c = SPACE_COUNTRY[s]
+        if c >= 0 and state[INDEP + c] != 0:
+            out[base + MAX_PLAYERS + 2] = 1.0
+
+
+@jit
+def returns(state, params, out):
+    """Win/loss at the end (+1 sole winner, 0 tied winners, -1 the rest), or VT when dense."""
+    n = params[P_NUM_PLAYERS]
+    out[:] = 0.0
+    if params[PR_REWARD] == REWARD_VT:
+        for p in range(n):
+            out[p] = state[VT + p]
+        return
+    if (state[H_FLAGS] & FLAG_TERMINAL) == 0 or (state[H_FLAGS] & FLAG_TRUNCATED) != 0:
+        return
+    best = -1
+    for p in range(n):
+        best = max(best, state[VT + p])
+    winners = 0
+    for p in range(n):
+        if state[VT + p] == best:
+            winners += 1
+    for p in range(n):
+        if state[VT + p] == best:
+            out[p] = 1.0 if winners == 1 else 0.0
+        else:
+            out[p] = -1.0
+
+
+bind_engine(globals())
