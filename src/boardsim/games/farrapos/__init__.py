@@ -1,0 +1,83 @@
+"""Farrapos (Julio Trois, 2011): the Farroupilha war, Republic Rio-Grandense against the Empire.
+
+Player 0 is the Republic (it always moves first), player 1 the Empire. Rules and
+rulings: ``docs/rules/farrapos.md``; data: ``envs/farrapos/farrapos.toml``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardsim.core.game import GameDefinition
+from boardsim.core.options import Option
+from boardsim.games.farrapos import rules
+from boardsim.games.farrapos.data import VICTORY_VP
+from boardsim.games.farrapos.names import describe_action, render_text
+
+REWARDS = ("win_loss", "vp_difference")
+FINAL_TIES = ("draw", "empire")
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "siege",
+        False,
+        "Advanced rule: a city whose every path line leads to an enemy-held city is under "
+        "siege and loses its extra defence (its VP).",
+        choices=(False, True),
+    ),
+    Option(
+        "port_transport",
+        False,
+        "Advanced rule: a side holding at least 2 ports may carry up to 2 MU a turn between "
+        "its ports, as part of its move.",
+        choices=(False, True),
+    ),
+    Option(
+        "reward",
+        "win_loss",
+        "win_loss: +1/-1 at the end, 0 for a draw. vp_difference: also, densely, the change "
+        "of the VP lead over the start, divided by 24.",
+        choices=REWARDS,
+    ),
+    Option(
+        "final_tie",
+        "draw",
+        "Equal VP after turn 4 of 1845: a draw, or the Empire wins (the rebellion failed).",
+        choices=FINAL_TIES,
+    ),
+    Option(
+        "victory_vp",
+        VICTORY_VP,
+        "VP that win at once before the last phase (the rulebook's 24).",
+        low=1,
+        high=200,
+    ),
+)
+
+
+def game_params(options: dict[str, Any]) -> list[int]:
+    """The game's part of the params array (layout.P_*)."""
+    return [
+        int(options["siege"]),
+        int(options["port_transport"]),
+        REWARDS.index(options["reward"]),
+        FINAL_TIES.index(options["final_tie"]),
+        int(options["victory_vp"]),
+    ]
+
+
+DEFINITION = GameDefinition(
+    name="farrapos",
+    version=1,
+    title="Farrapos: the Farroupilha Revolution, 1835-1845",
+    rules=rules,
+    options=OPTIONS,
+    game_params=game_params,
+    num_players=lambda o: 2,
+    agent_names=lambda o: ["republic", "empire"],
+    describe_action=describe_action,
+    render_text=render_text,
+    gym_id="boardsim/Farrapos-v0",
+)
+
+__all__ = ["DEFINITION", "OPTIONS", "game_params"]

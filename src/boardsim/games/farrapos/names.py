@@ -1,0 +1,196 @@
+"""Farrapos in words: actions described, states rendered as readable (ansi) text."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.header import CHANCE, H_ACTOR
+from boardsim.games.farrapos.data import (
+    ADJACENCY,
+    CITY_NAMES,
+    CITY_PORT,
+    CITY_REGION,
+    CITY_VP,
+    FIRST_YEAR,
+    PIECE_AF,
+    PIECE_DF,
+    PIECE_IDS,
+    PIECE_MF,
+    PIECE_SIDE,
+    PIECE_TYPE,
+    REGION_NAMES,
+    SIDES,
+    UNIT_TYPES,
+)
+from boardsim.games.farrapos.layout import (
+    A_CANCEL,
+    A_CITY,
+    A_CONFIRM,
+    A_CONTINUE,
+    A_PASS,
+    A_STOP,
+    A_UNIT,
+    DIE_A,
+    DIE_D,
+    IDX_A,
+    IDX_D,
+    LOC,
+    LOC_ELIMINATED,
+    LOC_RESERVE,
+    LOSS_A,
+    M_ATTACK,
+    M_CONTINUE,
+    M_LOSS,
+    M_MAIN,
+    M_MILITIA,
+    M_MOVE,
+    M_REINFORCE,
+    MODE,
+    MODE_NAMES,
+    NUM_ACTIONS,
+    OWNER,
+    PHASE,
+    ROUND,
+    SEL,
+    SIDE,
+    STEP,
+    STR_A,
+    STR_D,
+    TARGET,
+    TURN,
+    VP,
+    WINNER,
+    C,
+    P,
+)
+
+SIDE_TITLES = ("Republic", "Empire")
+_COLOURS = ("\x1b[32m", "\x1b[33m")  # Republic green, Empire yellow
+_RESET = "\x1b[0m"
+
+
+def unit_words(state: np.ndarray, u: int) -> str:
+    """``"R03 artillery (reduced, AF 3) at Triunfo"``."""
+    step = int(state[STEP + u])
+    face = "reduced" if step == 1 else "full"
+    loc = int(state[LOC + u])
+    where = CITY_NAMES[loc] if loc >= 0 else ("eliminated" if loc == LOC_ELIMINATED else "reserve")
+    return (
+        f"{PIECE_IDS[u]} {UNIT_TYPES[PIECE_TYPE[u]]} ({face}, MF {PIECE_MF[u, step]} "
+        f"AF {PIECE_AF[u, step]} DF {PIECE_DF[u, step]}) at {where}"
+    )
+
+
+def _links_own(state: np.ndarray, side: int, c: int) -> bool:
+    return any(ADJACENCY[c, k] and int(state[OWNER + k]) == side for k in range(C))
+
+
+def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
+    """Human words for ``action`` in ``state`` ("attack Porto Alegre from Triunfo", ...)."""
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"action {a} (out of range 0..{NUM_ACTIONS - 1})"
+    if int(state[H_ACTOR]) == CHANCE:
+        return f"die shows {a}"
+    mode = int(state[MODE])
+    side = int(state[SIDE])
+    target = int(state[TARGET])
+    if a == A_PASS:
+        return "place no more militia" if mode == M_MILITIA else "take no action"
+    if a == A_CONFIRM:
+        what = "attack" if mode == M_ATTACK else "move"
+        return f"confirm the {what} on {CITY_NAMES[target]}" if target >= 0 else "confirm"
+    if a == A_CANCEL:
+        return "cancel"
+    if a == A_CONTINUE:
+        return f"continue the attack on {CITY_NAMES[target]}" if target >= 0 else "continue"
+    if a == A_STOP:
+        return "stop the attack" if target < 0 else f"stop the attack on {CITY_NAMES[target]}"
+    if a < A_UNIT:
+        c = a - A_CITY
+        name = CITY_NAMES[c]
+        if mode == M_REINFORCE:
+            return f"place the arriving unit in {name}"
+        if mode == M_MILITIA:
+            return f"place a militia in {name}"
+        if int(state[OWNER + c]) == 1 - side:
+            froms = sorted(
+                {
+                    CITY_NAMES[int(state[LOC + u])]
+                    for u in range(P)
+                    if PIECE_SIDE[u] == side
+                    and int(state[LOC + u]) >= 0
+                    and ADJACENCY[int(state[LOC + u]), c]
+                }
+            )
+            return f"attack {name} from {', '.join(froms)}" if froms else f"attack {name}"
+        if int(state[OWNER + c]) == -1 and _links_own(state, side, c):
+            return f"invade {name}"
+        return f"move units to {name}"
+    u = a - A_UNIT
+    if mode == M_LOSS:
+        verb = "eliminate" if PIECE_TYPE[u] == 3 or int(state[STEP + u]) == 1 else "flip"
+        return f"{verb} {unit_words(state, u)}"
+    if mode in (M_ATTACK, M_MOVE):
+        verb = "withdraw" if int(state[SEL + u]) else "add"
+        role = "attack on" if mode == M_ATTACK else "move to"
+        where = CITY_NAMES[target] if target >= 0 else "?"
+        return f"{verb} {unit_words(state, u)} ({role} {where})"
+    return f"unit {PIECE_IDS[u]}"
+
+
+def _side(s: int, text: str, colour: bool) -> str:
+    return f"{_COLOURS[s]}{text}{_RESET}" if colour else text
+
+
+def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> str:
+    """A readable board: phase and turn, VP, and every held or occupied city with its units."""
+    phase, turn = int(state[PHASE]), int(state[TURN])
+    side = int(state[SIDE])
+    lines = [
+        f"Farrapos  phase {phase} ({FIRST_YEAR + phase - 1}), turn {turn}: "
+        f"{SIDE_TITLES[side]} to move ({MODE_NAMES[int(state[MODE])]})",
+        f"VP  {_side(0, f'Republic {int(state[VP])}', colour)}   "
+        f"{_side(1, f'Empire {int(state[VP + 1])}', colour)}",
+    ]
+    w = int(state[WINNER])
+    if w >= 0:
+        lines.append("Result: " + ("draw" if w == 2 else f"{SIDE_TITLES[w]} wins"))
+    if int(state[TARGET]) >= 0:
+        t = int(state[TARGET])
+        lines.append(
+            f"Target {CITY_NAMES[t]}; round {int(state[ROUND])}: attack {int(state[STR_A])} "
+            f"die {int(state[DIE_A])} -> {int(state[IDX_A])}, defence {int(state[STR_D])} "
+            f"die {int(state[DIE_D])} -> {int(state[IDX_D])}"
+            + ("; the attacker loses a step" if int(state[LOSS_A]) else "")
+        )
+    for c in range(C):
+        owner = int(state[OWNER + c])
+        pieces = [u for u in range(P) if int(state[LOC + u]) == c]
+        tag = f"{CITY_NAMES[c]} ({CITY_VP[c]} VP{', port' if CITY_PORT[c] else ''}, "
+        tag += f"{REGION_NAMES[CITY_REGION[c]]})"
+        if owner < 0:
+            continue
+        units = " ".join(
+            PIECE_IDS[u] + ("'" if int(state[STEP + u]) == 1 else "")
+            + ("*" if int(state[SEL + u]) else "")
+            for u in pieces
+        )  # fmt: skip
+        lines.append(f"  {_side(owner, SIDES[owner][:3].upper(), colour)} {tag}: {units}")
+    for s in range(2):
+        waiting = [PIECE_IDS[u] for u in range(P) if PIECE_SIDE[u] == s
+                   and int(state[LOC + u]) == LOC_RESERVE]  # fmt: skip
+        gone = [PIECE_IDS[u] for u in range(P) if PIECE_SIDE[u] == s
+                and int(state[LOC + u]) == LOC_ELIMINATED]  # fmt: skip
+        lines.append(
+            f"  {SIDE_TITLES[s]}: reserve {' '.join(waiting) or '-'}; "
+            f"eliminated {' '.join(gone) or '-'}"
+        )
+    if int(state[MODE]) == M_MAIN:
+        lines.append(f"{SIDE_TITLES[side]} chooses: attack, move, invade or no action")
+    elif int(state[MODE]) == M_CONTINUE:
+        lines.append(f"{SIDE_TITLES[side]} chooses: continue or stop the attack")
+    return "\n".join(lines)
+
+
+__all__ = ["describe_action", "render_text", "unit_words"]

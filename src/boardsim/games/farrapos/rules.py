@@ -1,0 +1,817 @@
+"""Farrapos rules: the numba core over one flat ``int32`` state (layout in ``layout.py``).
+
+Numpy and numba only. Small functions named after the rule they implement; the
+kernels the generic engine needs (``init``, ``legal_mask``, ``apply_action``,
+``chance_weights``, ``apply_chance``, ``observe``, ``returns``) come last, then
+``bind_engine(globals())`` compiles the engine (``step``, batching, rollouts) here.
+
+A turn: the side to move places its arriving units (one decision a unit), may place
+militia, then takes one action: attack a linked enemy city, move (or invade) to one
+city, or pass. Battles are rounds of two dice (chance nodes); each loser picks the
+unit it flips; the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.engine import bind_engine
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    H_ACTOR,
+    H_CHANCE_KIND,
+    H_FLAGS,
+    TERMINAL,
+)
+from boardsim.core.jit import jit
+from boardsim.games.farrapos.data import (
+    ADJACENCY,
+    BATTLE_TABLE,
+    CITY_PORT,
+    CITY_REGION,
+    CITY_VP,
+    COLUMN_LOW,
+    DEGREE,
+    NEIGHBORS,
+    NEUTRAL,
+    NUM_REGIONS,
+    NUM_UNITS,
+    PHASES,
+    PIECE_AF,
+    PIECE_ARRIVAL,
+    PIECE_DF,
+    PIECE_MF,
+    PIECE_SETUP,
+    PIECE_SIDE,
+    PIECE_TYPE,
+    PORTS_BONUS,
+    REDUCED,
+    REGION_BONUS,
+    START_VP,
+    T_MILITIA,
+    TURN_SIDE,
+    TURNS_PER_PHASE,
+)
+from boardsim.games.farrapos.layout import (
+    A_CANCEL,
+    A_CITY,
+    A_CONFIRM,
+    A_CONTINUE,
+    A_PASS,
+    A_STOP,
+    A_UNIT,
+    CHANCE_ATTACK_DIE,
+    CHANCE_DEFENCE_DIE,
+    CITY_FEATURES,
+    DIE_A,
+    DIE_D,
+    DRAW,
+    IDX_A,
+    IDX_D,
+    LOC,
+    LOC_ELIMINATED,
+    LOC_RESERVE,
+    LOSS_A,
+    LOSS_D,
+    M_ATTACK,
+    M_CONTINUE,
+    M_DICE,
+    M_LOSS,
+    M_MAIN,
+    M_MILITIA,
+    M_MOVE,
+    M_OVER,
+    M_REINFORCE,
+    MAX_CHANCE_OUTCOMES,
+    MAX_PLAYERS,
+    MODE,
+    NO_WINNER,
+    NUM_ACTIONS,
+    OBS_CITY,
+    OBS_GLOBAL,
+    OBS_PIECE,
+    OBS_SIZE,
+    OBS_TARGET,
+    OWNER,
+    P_FINAL_TIE,
+    P_PORT_TRANSPORT,
+    P_REWARD,
+    P_SIEGE,
+    P_VICTORY_VP,
+    PHASE,
+    PIECE_FEATURES,
+    ROUND,
+    SEA_USED,
+    SEL,
+    SEL_LAND,
+    SEL_SEA,
+    SIDE,
+    STATE_SIZE,
+    STEP,
+    STR_A,
+    STR_D,
+    TARGET,
+    TURN,
+    VP,
+    WINNER,
+    C,
+    P,
+)
+
+__all__ = [
+    "MAX_CHANCE_OUTCOMES",
+    "MAX_PLAYERS",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "STATE_SIZE",
+]
+
+SEA_CAPACITY = 2  # advanced rule: up to 2 MU a turn between held ports
+FAR = 1 << 20
+VP_SCALE = 24.0  # dense reward: VP difference over the victory threshold
+
+
+# ---------------------------------------------------------------- control and victory points
+@jit
+def update_control(state):
+    """A city is held by the side with a unit or militia in it; an empty city by nobody."""
+    for c in range(C):
+        state[OWNER + c] = NEUTRAL
+    for u in range(P):
+        loc = state[LOC + u]
+        if loc >= 0:
+            state[OWNER + loc] = PIECE_SIDE[u]
+
+
+@jit
+def holds_region(state, side, region):
+    for c in range(C):
+        if CITY_REGION[c] == region and state[OWNER + c] != side:
+            return False
+    return True
+
+
+@jit
+def holds_all_ports(state, side):
+    for c in range(C):
+        if CITY_PORT[c] == 1 and state[OWNER + c] != side:
+            return False
+    return True
+
+
+@jit
+def ports_held(state, side):
+    n = 0
+    for c in range(C):
+        if CITY_PORT[c] == 1 and state[OWNER + c] == side:
+            n += 1
+    return n
+
+
+@jit
+def score_victory_points(state, side):
+    """VP = the VP of each held city + each colour region held whole + all ports held."""
+    total = 0
+    for c in range(C):
+        if state[OWNER + c] == side:
+            total += CITY_VP[c]
+    for r in range(NUM_REGIONS):
+        if holds_region(state, side, r):
+            total += REGION_BONUS[r]
+    if holds_all_ports(state, side):
+        total += PORTS_BONUS
+    return total
+
+
+@jit
+def recount(state):
+    """Recompute who holds each city and both sides' VP."""
+    update_control(state)
+    for s in range(2):
+        state[VP + s] = score_victory_points(state, s)
+
+
+# ---------------------------------------------------------------- pieces
+@jit
+def is_militia(u):
+    return PIECE_TYPE[u] == T_MILITIA
+
+
+@jit
+def attack_factor(state, u):
+    return PIECE_AF[u, state[STEP + u]]
+
+
+@jit
+def defence_factor(state, u):
+    return PIECE_DF[u, state[STEP + u]]
+
+
+@jit
+def movement_factor(state, u):
+    return PIECE_MF[u, state[STEP + u]]
+
+
+@jit
+def next_reinforcement(state, side):
+    """The first MU of ``side`` whose arrival phase has come and that is not yet placed."""
+    for u in range(NUM_UNITS):
+        if (
+            PIECE_SIDE[u] == side
+            and state[LOC + u] == LOC_RESERVE
+            and PIECE_ARRIVAL[u] <= state[PHASE]
+        ):
+            return u
+    return -1
+
+
+@jit
+def next_militia(state, side):
+    """The first militia counter of ``side`` not yet placed (eliminated ones never return)."""
+    for u in range(NUM_UNITS, P):
+        if PIECE_SIDE[u] == side and state[LOC + u] == LOC_RESERVE:
+            return u
+    return -1
+
+
+@jit
+def has_militia_in(state, side, c):
+    for u in range(NUM_UNITS, P):
+        if PIECE_SIDE[u] == side and state[LOC + u] == c:
+            return True
+    return False
+
+
+@jit
+def can_place_militia_in(state, side, c):
+    """A militia goes to a city its side holds, one militia a city."""
+    return state[OWNER + c] == side and not has_militia_in(state, side, c)
+
+
+@jit
+def can_place_militia(state, side):
+    if next_militia(state, side) < 0:
+        return False
+    for c in range(C):
+        if can_place_militia_in(state, side, c):
+            return True
+    return False
+
+
+@jit
+def holds_any_city(state, side):
+    for c in range(C):
+        if state[OWNER + c] == side:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- movement
+@jit
+def land_distances(state, side, dest, dist):
+    """Path-line steps from every city to ``dest``, never through an enemy-held city."""
+    enemy = 1 - side
+    for c in range(C):
+        dist[c] = FAR
+    queue = np.zeros(C, np.int64)
+    dist[dest] = 0
+    queue[0] = dest
+    head, tail = 0, 1
+    while head < tail:
+        cur = queue[head]
+        head += 1
+        for k in range(DEGREE[cur]):
+            nb = NEIGHBORS[cur, k]
+            if dist[nb] == FAR and state[OWNER + nb] != enemy:
+                dist[nb] = dist[cur] + 1
+                queue[tail] = nb
+                tail += 1
+
+
+@jit
+def can_carry_by_sea(state, params, side, u, dest):
+    """Advanced rule: with 2 ports held, MU cross between held ports (2 a turn)."""
+    if params[P_PORT_TRANSPORT] == 0:
+        return False
+    loc = state[LOC + u]
+    return (
+        CITY_PORT[dest] == 1
+        and CITY_PORT[loc] == 1
+        and state[OWNER + dest] == side
+        and state[OWNER + loc] == side
+        and loc != dest
+        and ports_held(state, side) >= 2
+    )
+
+
+@jit
+def can_move_unit(state, params, side, u, dest, dist):
+    """0: no; SEL_LAND: along path lines within its MF; SEL_SEA: carried between ports."""
+    if u >= NUM_UNITS or PIECE_SIDE[u] != side:
+        return 0
+    loc = state[LOC + u]
+    if loc < 0 or loc == dest:
+        return 0
+    if dist[loc] <= movement_factor(state, u):
+        return SEL_LAND
+    if state[SEA_USED] < SEA_CAPACITY and can_carry_by_sea(state, params, side, u, dest):
+        return SEL_SEA
+    return 0
+
+
+@jit
+def can_move_to(state, params, side, dest, dist):
+    """Move or invade: ``dest`` is not enemy-held and some MU can get there."""
+    if state[OWNER + dest] == 1 - side:
+        return False
+    land_distances(state, side, dest, dist)
+    for u in range(NUM_UNITS):
+        if can_move_unit(state, params, side, u, dest, dist) != 0:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- battles
+@jit
+def is_linked(a, b):
+    return ADJACENCY[a, b] == 1
+
+
+@jit
+def can_attack_with(state, side, u, target):
+    """An attacking MU stands in a city linked to the target by a path line."""
+    if u >= NUM_UNITS or PIECE_SIDE[u] != side:
+        return False
+    loc = state[LOC + u]
+    return loc >= 0 and is_linked(loc, target)
+
+
+@jit
+def can_attack(state, side, target):
+    if state[OWNER + target] != 1 - side:
+        return False
+    for u in range(NUM_UNITS):
+        if can_attack_with(state, side, u, target):
+            return True
+    return False
+
+
+@jit
+def is_under_siege(state, c):
+    """Advanced rule: every city linked to ``c`` is held by the enemy of its holder."""
+    holder = state[OWNER + c]
+    if holder == NEUTRAL:
+        return False
+    for k in range(DEGREE[c]):
+        if state[OWNER + NEIGHBORS[c, k]] != 1 - holder:
+            return False
+    return True
+
+
+@jit
+def extra_defence(state, params, c):
+    """The city's VP defend it too, unless it is under siege (advanced rule)."""
+    if params[P_SIEGE] != 0 and is_under_siege(state, c):
+        return 0
+    return CITY_VP[c]
+
+
+@jit
+def attack_strength(state):
+    total = 0
+    for u in range(NUM_UNITS):
+        if state[SEL + u] != 0 and state[LOC + u] >= 0:
+            total += attack_factor(state, u)
+    return total
+
+
+@jit
+def defence_strength(state, params, c):
+    total = 0
+    for u in range(P):
+        if state[LOC + u] == c:
+            total += defence_factor(state, u)
+    return total + extra_defence(state, params, c)
+
+
+@jit
+def read_battle_table(strength, die):
+    """The index in the die's row, in the last column whose low bound the strength reaches."""
+    col = -1
+    for i in range(COLUMN_LOW.shape[0]):
+        if strength >= COLUMN_LOW[i]:
+            col = i
+    if col < 0:
+        return 0
+    return BATTLE_TABLE[die - 1, col]
+
+
+@jit
+def count_attackers(state):
+    n = 0
+    for u in range(NUM_UNITS):
+        if state[SEL + u] != 0 and state[LOC + u] >= 0:
+            n += 1
+    return n
+
+
+@jit
+def count_defenders(state, c):
+    n = 0
+    for u in range(P):
+        if state[LOC + u] == c:
+            n += 1
+    return n
+
+
+@jit
+def flip_or_eliminate(state, u):
+    """A loser's unit flips to its reduced face; a reduced unit or a militia is eliminated."""
+    if is_militia(u) or state[STEP + u] == REDUCED:
+        state[LOC + u] = LOC_ELIMINATED
+        state[SEL + u] = 0
+    else:
+        state[STEP + u] = REDUCED
+
+
+@jit
+def start_battle_round(state, params):
+    """Sum the attack and the defence, then each side rolls a die (two chance nodes)."""
+    state[ROUND] += 1
+    state[STR_A] = attack_strength(state)
+    state[STR_D] = defence_strength(state, params, state[TARGET])
+    state[DIE_A] = 0
+    state[DIE_D] = 0
+    state[IDX_A] = 0
+    state[IDX_D] = 0
+    state[MODE] = M_DICE
+    state[H_ACTOR] = CHANCE
+    state[H_CHANCE_KIND] = CHANCE_ATTACK_DIE
+
+
+@jit
+def resolve_battle(state, params):
+    """The higher index wins; the loser flips a unit; a tie makes both sides lose."""
+    state[IDX_A] = read_battle_table(state[STR_A], state[DIE_A])
+    state[IDX_D] = read_battle_table(state[STR_D], state[DIE_D])
+    state[LOSS_A] = 1 if state[IDX_D] >= state[IDX_A] else 0
+    state[LOSS_D] = 1 if state[IDX_A] >= state[IDX_D] else 0
+    next_loss(state, params)
+
+
+@jit
+def next_loss(state, params):
+    """The attacker picks its loss first, then the defender; then the round ends."""
+    attacker = state[SIDE]
+    if state[LOSS_A] != 0:
+        state[MODE] = M_LOSS
+        state[H_ACTOR] = attacker
+    elif state[LOSS_D] != 0:
+        state[MODE] = M_LOSS
+        state[H_ACTOR] = 1 - attacker
+    else:
+        end_battle_round(state, params)
+
+
+@jit
+def end_battle_round(state, params):
+    """No defender left: the city falls and the attackers move in. No attacker: it ends."""
+    target = state[TARGET]
+    if count_defenders(state, target) == 0:
+        for u in range(NUM_UNITS):
+            if state[SEL + u] != 0 and state[LOC + u] >= 0:
+                state[LOC + u] = target
+        end_turn(state, params)
+    elif count_attackers(state) == 0:
+        end_turn(state, params)
+    else:
+        recount(state)
+        state[MODE] = M_CONTINUE
+        state[H_ACTOR] = state[SIDE]
+
+
+# ---------------------------------------------------------------- turns
+@jit
+def finish(state, winner):
+    state[WINNER] = winner
+    state[MODE] = M_OVER
+    state[H_FLAGS] |= FLAG_TERMINAL
+    state[H_ACTOR] = TERMINAL
+    state[H_CHANCE_KIND] = 0
+
+
+@jit
+def check_sudden_victory(state, params):
+    """A side with the victory VP (24) before the last phase wins at the end of a turn."""
+    if state[PHASE] >= PHASES:
+        return False
+    v0 = state[VP]
+    v1 = state[VP + 1]
+    need = params[P_VICTORY_VP]
+    if v0 < need and v1 < need:
+        return False
+    if v0 > v1:
+        finish(state, 0)
+    elif v1 > v0:
+        finish(state, 1)
+    else:
+        finish(state, DRAW)
+    return True
+
+
+@jit
+def final_victory(state, params):
+    """After turn 4 of the last phase: the most VP wins; equal VP by the final_tie option."""
+    v0 = state[VP]
+    v1 = state[VP + 1]
+    if v0 > v1:
+        finish(state, 0)
+    elif v1 > v0:
+        finish(state, 1)
+    elif params[P_FINAL_TIE] == 1:
+        finish(state, 1)
+    else:
+        finish(state, DRAW)
+
+
+@jit
+def choose_deploy_mode(state):
+    """Arriving units first (one decision each), then optional militia, then the action."""
+    side = state[SIDE]
+    if next_reinforcement(state, side) >= 0 and holds_any_city(state, side):
+        state[MODE] = M_REINFORCE
+    elif can_place_militia(state, side):
+        state[MODE] = M_MILITIA
+    else:
+        state[MODE] = M_MAIN
+
+
+@jit
+def begin_turn(state):
+    side = TURN_SIDE[state[TURN] - 1]
+    state[SIDE] = side
+    state[H_ACTOR] = side
+    state[H_CHANCE_KIND] = 0
+    choose_deploy_mode(state)
+
+
+@jit
+def clear_selection(state):
+    for u in range(P):
+        state[SEL + u] = 0
+    state[SEA_USED] = 0
+    state[TARGET] = -1
+    state[ROUND] = 0
+    state[LOSS_A] = 0
+    state[LOSS_D] = 0
+
+
+@jit
+def end_turn(state, params):
+    """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
+    clear_selection(state)
+    recount(state)
+    if check_sudden_victory(state, params):
+        return
+    state[TURN] += 1
+    if state[TURN] > TURNS_PER_PHASE:
+        state[TURN] = 1
+        state[PHASE] += 1
+        if state[PHASE] > PHASES:
+            state[PHASE] = PHASES
+            state[TURN] = TURNS_PER_PHASE
+            final_victory(state, params)
+            return
+    begin_turn(state)
+
+
+# ---------------------------------------------------------------- kernels
+@jit
+def init(state, params, seed):
+    """Set-up: units in their printed cities, VP 5/7, phase 1835, the Republic to move."""
+    state[PHASE] = 1
+    state[TURN] = 1
+    state[TARGET] = -1
+    state[WINNER] = NO_WINNER
+    for u in range(P):
+        state[LOC + u] = PIECE_SETUP[u] if PIECE_SETUP[u] >= 0 else LOC_RESERVE
+        state[STEP + u] = 0
+        state[SEL + u] = 0
+    recount(state)
+    begin_turn(state)
+
+
+@jit
+def legal_mask(state, params, mask):
+    for a in range(NUM_ACTIONS):
+        mask[a] = 0
+    mode = state[MODE]
+    side = state[SIDE]
+    if state[H_ACTOR] < 0:
+        return 0
+    if mode == M_REINFORCE:
+        for c in range(C):
+            if state[OWNER + c] == side:
+                mask[A_CITY + c] = 1
+    elif mode == M_MILITIA:
+        for c in range(C):
+            if can_place_militia_in(state, side, c):
+                mask[A_CITY + c] = 1
+        mask[A_PASS] = 1
+    elif mode == M_MAIN:
+        dist = np.zeros(C, np.int64)
+        for c in range(C):
+            if state[OWNER + c] == 1 - side:
+                if can_attack(state, side, c):
+                    mask[A_CITY + c] = 1
+            elif can_move_to(state, params, side, c, dist):
+                mask[A_CITY + c] = 1
+        mask[A_PASS] = 1
+    elif mode == M_ATTACK:
+        any_sel = False
+        for u in range(NUM_UNITS):
+            if can_attack_with(state, side, u, state[TARGET]):
+                mask[A_UNIT + u] = 1
+                if state[SEL + u] != 0:
+                    any_sel = True
+        if any_sel:
+            mask[A_CONFIRM] = 1
+        mask[A_CANCEL] = 1
+    elif mode == M_MOVE:
+        dist = np.zeros(C, np.int64)
+        land_distances(state, side, state[TARGET], dist)
+        any_sel = False
+        for u in range(NUM_UNITS):
+            if state[SEL + u] != 0:
+                mask[A_UNIT + u] = 1
+                any_sel = True
+            elif can_move_unit(state, params, side, u, state[TARGET], dist) != 0:
+                mask[A_UNIT + u] = 1
+        if any_sel:
+            mask[A_CONFIRM] = 1
+        mask[A_CANCEL] = 1
+    elif mode == M_LOSS:
+        if state[LOSS_A] != 0:
+            for u in range(NUM_UNITS):
+                if state[SEL + u] != 0 and state[LOC + u] >= 0:
+                    mask[A_UNIT + u] = 1
+        else:
+            for u in range(P):
+                if state[LOC + u] == state[TARGET]:
+                    mask[A_UNIT + u] = 1
+    elif mode == M_CONTINUE:
+        mask[A_CONTINUE] = 1
+        mask[A_STOP] = 1
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += mask[a]
+    return n
+
+
+@jit
+def apply_action(state, params, action):
+    mode = state[MODE]
+    side = state[SIDE]
+    if mode == M_REINFORCE:
+        u = next_reinforcement(state, side)
+        state[LOC + u] = action - A_CITY
+        recount(state)
+        choose_deploy_mode(state)
+    elif mode == M_MILITIA:
+        if action == A_PASS:
+            state[MODE] = M_MAIN
+        else:
+            state[LOC + next_militia(state, side)] = action - A_CITY
+            recount(state)
+            if not can_place_militia(state, side):
+                state[MODE] = M_MAIN
+    elif mode == M_MAIN:
+        if action == A_PASS:
+            end_turn(state, params)
+        else:
+            c = action - A_CITY
+            state[TARGET] = c
+            state[MODE] = M_ATTACK if state[OWNER + c] == 1 - side else M_MOVE
+    elif mode == M_ATTACK or mode == M_MOVE:
+        if action == A_CANCEL:
+            clear_selection(state)
+            state[MODE] = M_MAIN
+        elif action == A_CONFIRM:
+            if mode == M_ATTACK:
+                state[ROUND] = 0
+                start_battle_round(state, params)
+            else:
+                for u in range(NUM_UNITS):
+                    if state[SEL + u] != 0:
+                        state[LOC + u] = state[TARGET]
+                end_turn(state, params)
+        else:
+            u = action - A_UNIT
+            if state[SEL + u] != 0:
+                if state[SEL + u] == SEL_SEA:
+                    state[SEA_USED] -= 1
+                state[SEL + u] = 0
+            elif mode == M_ATTACK:
+                state[SEL + u] = SEL_LAND
+            else:
+                dist = np.zeros(C, np.int64)
+                land_distances(state, side, state[TARGET], dist)
+                how = can_move_unit(state, params, side, u, state[TARGET], dist)
+                state[SEL + u] = how
+                if how == SEL_SEA:
+                    state[SEA_USED] += 1
+    elif mode == M_LOSS:
+        flip_or_eliminate(state, action - A_UNIT)
+        if state[LOSS_A] != 0:
+            state[LOSS_A] = 0
+        else:
+            state[LOSS_D] = 0
+        recount(state)
+        next_loss(state, params)
+    elif mode == M_CONTINUE:
+        if action == A_CONTINUE:
+            start_battle_round(state, params)
+        else:
+            end_turn(state, params)
+
+
+@jit
+def chance_weights(state, params, outcomes, weights):
+    """A battle die: faces 1..6, equally likely."""
+    for i in range(6):
+        outcomes[i] = i + 1
+        weights[i] = 1
+    return 6
+
+
+@jit
+def apply_chance(state, params, outcome):
+    if state[H_CHANCE_KIND] == CHANCE_ATTACK_DIE:
+        state[DIE_A] = outcome
+        state[H_CHANCE_KIND] = CHANCE_DEFENCE_DIE
+    else:
+        state[DIE_D] = outcome
+        state[H_CHANCE_KIND] = 0
+        resolve_battle(state, params)
+
+
+@jit
+def observe(state, params, player, out):
+    """Everything is public; features are seen from ``player`` (mine / theirs)."""
+    for i in range(OBS_SIZE):
+        out[i] = 0.0
+    other = 1 - player
+    for u in range(P):
+        loc = state[LOC + u]
+        mine = PIECE_SIDE[u] == player
+        base = OBS_PIECE + u * PIECE_FEATURES
+        out[base] = 1.0 if mine else 0.0
+        out[base + 1] = 1.0 if loc >= 0 else 0.0
+        out[base + 2] = 1.0 if state[STEP + u] == REDUCED else 0.0
+        out[base + 3] = 1.0 if loc == LOC_ELIMINATED else 0.0
+        out[base + 4] = 1.0 if state[SEL + u] != 0 else 0.0
+        out[base + 5] = loc / (C - 1) if loc >= 0 else -1.0
+        if loc >= 0:
+            cb = OBS_CITY + loc * CITY_FEATURES + (3 if mine else 6)
+            if is_militia(u):
+                out[cb + 2] += 1.0
+            elif state[STEP + u] == REDUCED:
+                out[cb + 1] += 1.0
+            else:
+                out[cb] += 1.0
+    for c in range(C):
+        cb = OBS_CITY + c * CITY_FEATURES
+        out[cb] = 1.0 if state[OWNER + c] == player else 0.0
+        out[cb + 1] = 1.0 if state[OWNER + c] == other else 0.0
+        out[cb + 2] = CITY_VP[c] / 4.0
+    g = OBS_GLOBAL
+    out[g] = state[PHASE] / PHASES
+    out[g + 1] = state[TURN] / TURNS_PER_PHASE
+    out[g + 2] = 1.0 if state[SIDE] == player else 0.0
+    out[g + 3] = 1.0 if state[H_ACTOR] == player else 0.0
+    out[g + 4] = state[VP + player] / VP_SCALE
+    out[g + 5] = state[VP + other] / VP_SCALE
+    out[g + 6] = state[STR_A] / VP_SCALE
+    out[g + 7] = state[STR_D] / VP_SCALE
+    out[g + 8 + state[MODE]] = 1.0
+    if state[TARGET] >= 0:
+        out[OBS_TARGET + state[TARGET]] = 1.0
+
+
+@jit
+def returns(state, params, out):
+    """+1 / -1 for a win / loss, 0 for a draw; dense option: plus the VP lead gained / 24."""
+    for p in range(out.shape[0]):
+        out[p] = 0.0
+    if params[P_REWARD] == 1:
+        lead = (state[VP] - state[VP + 1]) - (START_VP[0] - START_VP[1])
+        out[0] = lead / VP_SCALE
+        out[1] = -lead / VP_SCALE
+    w = state[WINNER]
+    if w == 0 or w == 1:
+        out[w] += 1.0
+        out[1 - w] -= 1.0
+
+
+bind_engine(globals())
