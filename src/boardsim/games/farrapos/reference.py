@@ -1,0 +1,417 @@
+"""Farrapos rules in plain, readable Python: the oracle for the differential tests.
+
+The state is a plain ``list`` of ints with exactly the layout of ``layout.py``; the
+generic plain-Python engine (``core/reference.py``'s ``ReferenceEngine``) adds
+seeding, chance resolution and truncation, drawing dice in the same order as the
+compiled core. Written independently of ``rules.py`` (sets and helper lists rather
+than index loops), so that both must agree on every word after every step.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
+from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos.data import (
+    ADJACENCY,
+    BATTLE_TABLE,
+    CITY_PORT,
+    CITY_REGION,
+    CITY_VP,
+    COLUMN_LOW,
+    NUM_REGIONS,
+    NUM_UNITS,
+    PHASES,
+    PIECE_AF,
+    PIECE_ARRIVAL,
+    PIECE_DF,
+    PIECE_MF,
+    PIECE_SETUP,
+    PIECE_SIDE,
+    PIECE_TYPE,
+    PORTS_BONUS,
+    REGION_BONUS,
+    START_VP,
+    T_MILITIA,
+    TURN_SIDE,
+    TURNS_PER_PHASE,
+)
+
+State = list[int]
+Params = list[int]
+
+CITIES = range(L.C)
+UNITS = range(NUM_UNITS)  # military units (MU)
+PIECES = range(L.P)  # MU then militia
+MILITIA = range(NUM_UNITS, L.P)
+LINKS = {c: {k for k in CITIES if ADJACENCY[c][k]} for c in CITIES}
+PORTS = {c for c in CITIES if CITY_PORT[c]}
+REGIONS = {r: {c for c in CITIES if CITY_REGION[c] == r} for r in range(NUM_REGIONS)}
+SIDE_OF = [int(s) for s in PIECE_SIDE]
+
+
+# ---------------------------------------------------------------- reading the state
+def loc(s: State, u: int) -> int:
+    return s[L.LOC + u]
+
+
+def owner(s: State, c: int) -> int:
+    return s[L.OWNER + c]
+
+
+def face(s: State, u: int) -> int:
+    return s[L.STEP + u]
+
+
+def pieces_in(s: State, c: int) -> list[int]:
+    return [u for u in PIECES if loc(s, u) == c]
+
+
+def selected(s: State) -> list[int]:
+    """Chosen units still on the board."""
+    return [u for u in UNITS if s[L.SEL + u] and loc(s, u) >= 0]
+
+
+def cities_of(s: State, side: int) -> set[int]:
+    return {c for c in CITIES if owner(s, c) == side}
+
+
+# ---------------------------------------------------------------- VP
+def recount(s: State) -> None:
+    for c in CITIES:
+        s[L.OWNER + c] = -1
+    for u in PIECES:
+        if loc(s, u) >= 0:
+            s[L.OWNER + loc(s, u)] = SIDE_OF[u]
+    for side in (0, 1):
+        held = cities_of(s, side)
+        vp = sum(int(CITY_VP[c]) for c in held)
+        vp += sum(int(REGION_BONUS[r]) for r, members in REGIONS.items() if members <= held)
+        if PORTS <= held:
+            vp += PORTS_BONUS
+        s[L.VP + side] = vp
+
+
+# ---------------------------------------------------------------- deployment
+def arriving_unit(s: State, side: int) -> int | None:
+    for u in UNITS:
+        if SIDE_OF[u] == side and loc(s, u) == L.LOC_RESERVE and PIECE_ARRIVAL[u] <= s[L.PHASE]:
+            return u
+    return None
+
+
+def spare_militia(s: State, side: int) -> int | None:
+    for u in MILITIA:
+        if SIDE_OF[u] == side and loc(s, u) == L.LOC_RESERVE:
+            return u
+    return None
+
+
+def militia_cities(s: State, side: int) -> list[int]:
+    if spare_militia(s, side) is None:
+        return []
+    taken = {loc(s, u) for u in MILITIA if SIDE_OF[u] == side}
+    return [c for c in CITIES if owner(s, c) == side and c not in taken]
+
+
+def deploy_mode(s: State) -> int:
+    side = s[L.SIDE]
+    if arriving_unit(s, side) is not None and cities_of(s, side):
+        return L.M_REINFORCE
+    if militia_cities(s, side):
+        return L.M_MILITIA
+    return L.M_MAIN
+
+
+# ---------------------------------------------------------------- movement
+def distances_to(s: State, side: int, dest: int) -> dict[int, int]:
+    """Breadth-first steps to ``dest`` along path lines avoiding enemy-held cities."""
+    dist = {dest: 0}
+    todo = deque([dest])
+    while todo:
+        cur = todo.popleft()
+        for nb in sorted(LINKS[cur]):
+            if nb not in dist and owner(s, nb) != 1 - side:
+                dist[nb] = dist[cur] + 1
+                todo.append(nb)
+    return dist
+
+
+def sea_ok(s: State, params: Params, side: int, u: int, dest: int) -> bool:
+    if not params[L.P_PORT_TRANSPORT]:
+        return False
+    held_ports = PORTS & cities_of(s, side)
+    return len(held_ports) >= 2 and dest in held_ports and loc(s, u) in held_ports
+
+
+def how_unit_moves(
+    s: State, params: Params, side: int, u: int, dest: int, dist: dict[int, int]
+) -> int:
+    """SEL_LAND within its MF (``dist`` = distances_to(dest)), SEL_SEA by port, else 0."""
+    if u >= NUM_UNITS or SIDE_OF[u] != side or loc(s, u) < 0 or loc(s, u) == dest:
+        return 0
+    d = dist.get(loc(s, u))
+    if d is not None and d <= PIECE_MF[u][face(s, u)]:
+        return L.SEL_LAND
+    if s[L.SEA_USED] < 2 and sea_ok(s, params, side, u, dest):
+        return L.SEL_SEA
+    return 0
+
+
+def attackers_possible(s: State, side: int, target: int) -> list[int]:
+    return [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) in LINKS[target]]
+
+
+# ---------------------------------------------------------------- battle
+def table(strength: int, die: int) -> int:
+    cols = [i for i, low in enumerate(COLUMN_LOW) if strength >= low]
+    return int(BATTLE_TABLE[die - 1][cols[-1]]) if cols else 0
+
+
+def city_defence_bonus(s: State, params: Params, c: int) -> int:
+    holder = owner(s, c)
+    besieged = holder >= 0 and all(owner(s, k) == 1 - holder for k in LINKS[c])
+    return 0 if params[L.P_SIEGE] and besieged else int(CITY_VP[c])
+
+
+def roll_round(s: State, params: Params) -> None:
+    t = s[L.TARGET]
+    s[L.ROUND] += 1
+    s[L.STR_A] = sum(int(PIECE_AF[u][face(s, u)]) for u in selected(s))
+    s[L.STR_D] = sum(int(PIECE_DF[u][face(s, u)]) for u in pieces_in(s, t))
+    s[L.STR_D] += city_defence_bonus(s, params, t)
+    for k in (L.DIE_A, L.DIE_D, L.IDX_A, L.IDX_D):
+        s[k] = 0
+    s[L.MODE] = L.M_DICE
+    s[H_ACTOR] = CHANCE
+    s[H_CHANCE_KIND] = L.CHANCE_ATTACK_DIE
+
+
+def ask_for_losses(s: State, params: Params) -> None:
+    if s[L.LOSS_A]:
+        s[L.MODE] = L.M_LOSS
+        s[H_ACTOR] = s[L.SIDE]
+    elif s[L.LOSS_D]:
+        s[L.MODE] = L.M_LOSS
+        s[H_ACTOR] = 1 - s[L.SIDE]
+    else:
+        t = s[L.TARGET]
+        if not pieces_in(s, t):
+            for u in selected(s):
+                s[L.LOC + u] = t
+            next_turn(s, params)
+        elif not selected(s):
+            next_turn(s, params)
+        else:
+            recount(s)
+            s[L.MODE] = L.M_CONTINUE
+            s[H_ACTOR] = s[L.SIDE]
+
+
+def take_loss(s: State, u: int) -> None:
+    if PIECE_TYPE[u] == T_MILITIA or face(s, u) == 1:
+        s[L.LOC + u] = L.LOC_ELIMINATED
+        s[L.SEL + u] = 0
+    else:
+        s[L.STEP + u] = 1
+
+
+# ---------------------------------------------------------------- turns
+def game_over(s: State, winner: int) -> None:
+    s[L.WINNER] = winner
+    s[L.MODE] = L.M_OVER
+    s[H_FLAGS] |= FLAG_TERMINAL
+    s[H_ACTOR] = TERMINAL
+    s[H_CHANCE_KIND] = 0
+
+
+def leader(s: State) -> int:
+    rep, emp = s[L.VP], s[L.VP + 1]
+    return 0 if rep > emp else 1 if emp > rep else L.DRAW
+
+
+def start_turn(s: State) -> None:
+    s[L.SIDE] = int(TURN_SIDE[s[L.TURN] - 1])
+    s[H_ACTOR] = s[L.SIDE]
+    s[H_CHANCE_KIND] = 0
+    s[L.MODE] = deploy_mode(s)
+
+
+def reset_choice(s: State) -> None:
+    for u in PIECES:
+        s[L.SEL + u] = 0
+    s[L.SEA_USED] = 0
+    s[L.TARGET] = -1
+    s[L.ROUND] = 0
+    s[L.LOSS_A] = 0
+    s[L.LOSS_D] = 0
+
+
+def next_turn(s: State, params: Params) -> None:
+    reset_choice(s)
+    recount(s)
+    need = params[L.P_VICTORY_VP]
+    if s[L.PHASE] < PHASES and max(s[L.VP], s[L.VP + 1]) >= need:
+        game_over(s, leader(s))
+        return
+    if s[L.TURN] < TURNS_PER_PHASE:
+        s[L.TURN] += 1
+    elif s[L.PHASE] < PHASES:
+        s[L.TURN] = 1
+        s[L.PHASE] += 1
+    else:
+        w = leader(s)
+        game_over(s, 1 if w == L.DRAW and params[L.P_FINAL_TIE] == 1 else w)
+        return
+    start_turn(s)
+
+
+# ---------------------------------------------------------------- the reference API
+def init(state: State, params: Params, seed: int) -> None:
+    s = state
+    s[L.PHASE] = 1
+    s[L.TURN] = 1
+    s[L.TARGET] = -1
+    s[L.WINNER] = L.NO_WINNER
+    for u in PIECES:
+        s[L.LOC + u] = int(PIECE_SETUP[u]) if PIECE_SETUP[u] >= 0 else L.LOC_RESERVE
+    recount(s)
+    start_turn(s)
+
+
+def legal_actions(state: State, params: Params) -> list[int]:
+    s = state
+    side, mode, t = s[L.SIDE], s[L.MODE], s[L.TARGET]
+    if s[H_ACTOR] < 0:
+        return []
+    acts: list[int] = []
+    if mode == L.M_REINFORCE:
+        acts = [L.A_CITY + c for c in sorted(cities_of(s, side))]
+    elif mode == L.M_MILITIA:
+        acts = [L.A_CITY + c for c in militia_cities(s, side)] + [L.A_PASS]
+    elif mode == L.M_MAIN:
+        for c in CITIES:
+            if owner(s, c) == 1 - side:
+                if attackers_possible(s, side, c):
+                    acts.append(L.A_CITY + c)
+            else:
+                dist = distances_to(s, side, c)
+                if any(how_unit_moves(s, params, side, u, c, dist) for u in UNITS):
+                    acts.append(L.A_CITY + c)
+        acts.append(L.A_PASS)
+    elif mode == L.M_ATTACK:
+        acts = [L.A_UNIT + u for u in attackers_possible(s, side, t)]
+        if any(s[L.SEL + u] for u in UNITS):
+            acts.append(L.A_CONFIRM)
+        acts.append(L.A_CANCEL)
+    elif mode == L.M_MOVE:
+        dist = distances_to(s, side, t)
+        acts = [
+            L.A_UNIT + u
+            for u in UNITS
+            if s[L.SEL + u] or how_unit_moves(s, params, side, u, t, dist)
+        ]
+        if any(s[L.SEL + u] for u in UNITS):
+            acts.append(L.A_CONFIRM)
+        acts.append(L.A_CANCEL)
+    elif mode == L.M_LOSS:
+        losers = selected(s) if s[L.LOSS_A] else pieces_in(s, t)
+        acts = [L.A_UNIT + u for u in sorted(losers)]
+    elif mode == L.M_CONTINUE:
+        acts = [L.A_CONTINUE, L.A_STOP]
+    return acts
+
+
+def apply_action(state: State, params: Params, action: int) -> None:
+    s = state
+    side, mode = s[L.SIDE], s[L.MODE]
+    if mode == L.M_REINFORCE:
+        s[L.LOC + arriving_unit(s, side)] = action - L.A_CITY
+        recount(s)
+        s[L.MODE] = deploy_mode(s)
+    elif mode == L.M_MILITIA:
+        if action == L.A_PASS:
+            s[L.MODE] = L.M_MAIN
+        else:
+            s[L.LOC + spare_militia(s, side)] = action - L.A_CITY
+            recount(s)
+            s[L.MODE] = L.M_MILITIA if militia_cities(s, side) else L.M_MAIN
+    elif mode == L.M_MAIN:
+        if action == L.A_PASS:
+            next_turn(s, params)
+        else:
+            c = action - L.A_CITY
+            s[L.TARGET] = c
+            s[L.MODE] = L.M_ATTACK if owner(s, c) == 1 - side else L.M_MOVE
+    elif mode in (L.M_ATTACK, L.M_MOVE):
+        if action == L.A_CANCEL:
+            reset_choice(s)
+            s[L.MODE] = L.M_MAIN
+        elif action == L.A_CONFIRM and mode == L.M_ATTACK:
+            s[L.ROUND] = 0
+            roll_round(s, params)
+        elif action == L.A_CONFIRM:
+            for u in UNITS:
+                if s[L.SEL + u]:
+                    s[L.LOC + u] = s[L.TARGET]
+            next_turn(s, params)
+        else:
+            u = action - L.A_UNIT
+            if s[L.SEL + u]:
+                if s[L.SEL + u] == L.SEL_SEA:
+                    s[L.SEA_USED] -= 1
+                s[L.SEL + u] = 0
+            elif mode == L.M_ATTACK:
+                s[L.SEL + u] = L.SEL_LAND
+            else:
+                t = s[L.TARGET]
+                how = how_unit_moves(s, params, side, u, t, distances_to(s, side, t))
+                s[L.SEL + u] = how
+                if how == L.SEL_SEA:
+                    s[L.SEA_USED] += 1
+    elif mode == L.M_LOSS:
+        take_loss(s, action - L.A_UNIT)
+        if s[L.LOSS_A]:
+            s[L.LOSS_A] = 0
+        else:
+            s[L.LOSS_D] = 0
+        recount(s)
+        ask_for_losses(s, params)
+    elif mode == L.M_CONTINUE:
+        if action == L.A_CONTINUE:
+            roll_round(s, params)
+        else:
+            next_turn(s, params)
+
+
+def chance_weights(state: State, params: Params) -> tuple[list[int], list[int]]:
+    return [1, 2, 3, 4, 5, 6], [1] * 6
+
+
+def apply_chance(state: State, params: Params, outcome: int) -> None:
+    s = state
+    if s[H_CHANCE_KIND] == L.CHANCE_ATTACK_DIE:
+        s[L.DIE_A] = outcome
+        s[H_CHANCE_KIND] = L.CHANCE_DEFENCE_DIE
+        return
+    s[L.DIE_D] = outcome
+    s[H_CHANCE_KIND] = 0
+    s[L.IDX_A] = table(s[L.STR_A], s[L.DIE_A])
+    s[L.IDX_D] = table(s[L.STR_D], s[L.DIE_D])
+    s[L.LOSS_A] = int(s[L.IDX_D] >= s[L.IDX_A])
+    s[L.LOSS_D] = int(s[L.IDX_A] >= s[L.IDX_D])
+    ask_for_losses(s, params)
+
+
+def returns(state: State, params: Params) -> list[float]:
+    s = state
+    out = [0.0, 0.0]
+    if params[L.P_REWARD] == 1:
+        lead = (s[L.VP] - s[L.VP + 1]) - int(START_VP[0] - START_VP[1])
+        out = [lead / 24.0, -lead / 24.0]
+    w = s[L.WINNER]
+    if w in (0, 1):
+        out[w] += 1.0
+        out[1 - w] -= 1.0
+    return out
