@@ -5,8 +5,11 @@ from __future__ import annotations
 from boardsim.api import list_games, make_env, make_game, make_gym_env, make_vec_env, rollout
 from boardsim.core.errors import DataError, IllegalActionError, OptionError, StateFormatError
 from boardsim.core.game import CHANCE, TERMINAL, Game, State
+from boardsim.registration import register_all as _register_all
 
 __version__ = "0.1.0"
+
+_register_all()
 
 __all__ = [
     "CHANCE",

@@ -29,11 +29,11 @@ def make_gym_env(game: str, opponents: Any = None, **options: Any) -> Any:
     """A Gymnasium env: seat 0 learns, the other seats are played by ``opponents``."""
     from boardsim.wrappers.gymnasium import BoardsimGymEnv
 
-    render_mode = options.pop("render_mode", None)
-    seat = options.pop("seat", 0)
-    return BoardsimGymEnv(
-        make_game(game, **options), opponents=opponents, seat=seat, render_mode=render_mode
-    )
+    wrapper = {
+        k: options.pop(k) for k in ("render_mode", "seat", "illegal_action", "illegal_reward")
+        if k in options
+    }
+    return BoardsimGymEnv(make_game(game, **options), opponents=opponents, **wrapper)
 
 
 def make_vec_env(

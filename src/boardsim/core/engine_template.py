@@ -127,17 +127,6 @@ def random_legal(state, params, mask, policy_rng):
     return -1
 
 
-@jit_parallel
-def batch_reset(states, params, master_seed, game_index, policy_rngs):
-    """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``."""
-    for i in prange(states.shape[0]):
-        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
-        seed = derive_seed(master_seed, game_index[i])
-        new_game(states[i], params, seed, outcomes, weights)
-        rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
-
-
 @jit
 def _play_opponents(state, params, seat, rewards, tmp, before, after, outcomes, weights, mask, prng):
     """Random-legal play for every seat but ``seat`` until ``seat`` decides or the game ends."""
@@ -148,6 +137,29 @@ def _play_opponents(state, params, seat, rewards, tmp, before, after, outcomes, 
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
     return done
+
+
+@jit_parallel
+def batch_reset(states, params, master_seed, game_index, policy_rngs, seat):
+    """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``.
+
+    With ``seat >= 0`` the random opponents then play until ``seat`` is to decide.
+    """
+    for i in prange(states.shape[0]):
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        tmp = np.zeros(MAX_PLAYERS, np.float32)
+        before = np.zeros(MAX_PLAYERS, np.float64)
+        after = np.zeros(MAX_PLAYERS, np.float64)
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        seed = derive_seed(master_seed, game_index[i])
+        new_game(states[i], params, seed, outcomes, weights)
+        rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
+        if seat >= 0:
+            _play_opponents(
+                states[i], params, seat, tmp, tmp, before, after, outcomes, weights, mask,
+                policy_rngs[i],
+            )
 
 
 @jit_parallel

@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from functools import cache
 
 from boardsim.core.errors import OptionError
 from boardsim.core.game import GameDefinition
 
-GAMES: tuple[str, ...] = ("liberation", "hispania", "farrapos")
+# game name -> Gymnasium id; ids are registered at import, games imported on use
+GAMES: dict[str, str] = {
+    "liberation": "boardsim/Liberation-v0",
+    "hispania": "boardsim/Hispania-v0",
+    "farrapos": "boardsim/Farrapos-v0",
+}
+
+
+@cache
+def _load(name: str) -> GameDefinition | None:
+    if importlib.util.find_spec(f"boardsim.games.{name}") is None:
+        return None
+    module = importlib.import_module(f"boardsim.games.{name}")
+    return getattr(module, "DEFINITION", None)
 
 
 def available() -> list[str]:
-    """The games whose package is present (in registry order)."""
-    return [g for g in GAMES if importlib.util.find_spec(f"boardsim.games.{g}") is not None]
+    """The games that are present and complete (in registry order)."""
+    return [g for g in GAMES if _load(g) is not None]
 
 
 def definition(name: str) -> GameDefinition:
     """The :class:`GameDefinition` of game ``name``; ``OptionError`` for an unknown one."""
-    if name not in available():
+    found = _load(name) if name in GAMES else None
+    if found is None:
         raise OptionError(f"unknown game {name!r}; choose one of {', '.join(available())}")
-    module = importlib.import_module(f"boardsim.games.{name}")
-    return module.DEFINITION
+    return found

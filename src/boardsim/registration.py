@@ -1,0 +1,40 @@
+"""Gymnasium ids (``boardsim/Liberation-v0``, ...) for every registered game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from boardsim.games import GAMES
+
+
+def _entry(game: str) -> Any:
+    def make(**kwargs: Any) -> Any:
+        from boardsim.api import make_gym_env
+
+        return make_gym_env(game, **kwargs)
+
+    return make
+
+
+def _vector_entry(game: str) -> Any:
+    def make(num_envs: int, **kwargs: Any) -> Any:
+        from boardsim.api import make_vec_env
+
+        return make_vec_env(game, num_envs, **kwargs)
+
+    return make
+
+
+def register_all() -> None:
+    """Register each game's id once (safe to call repeatedly)."""
+    for game, gym_id in GAMES.items():
+        if gym_id in gym.registry:
+            continue
+        gym.register(
+            id=gym_id,
+            entry_point=_entry(game),
+            vector_entry_point=_vector_entry(game),
+            disable_env_checker=False,
+        )

@@ -1,0 +1,1 @@
+"""Generic environment wrappers over any registered game (never per game)."""

@@ -1,0 +1,159 @@
+"""A single-agent Gymnasium environment: one seat learns, the other seats are played for it.
+
+``opponents`` is ``None`` (uniform random over legal actions), one agent with
+``act(observation, action_mask) -> int`` for every other seat, or a dict
+``{seat: agent}``. Chance nodes are always resolved inside ``step``. The mask
+of the learner's legal actions is in ``info["action_mask"]`` and in
+:meth:`action_masks` (what sb3-contrib's MaskablePPO calls).
+
+An illegal action raises :class:`IllegalActionError`; with
+``illegal_action="terminate"`` it instead ends the episode with
+``illegal_reward`` (PettingZoo's TerminateIllegal style, for code that samples
+unmasked actions, such as Gymnasium's own ``check_env``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from boardsim.core.errors import IllegalActionError
+from boardsim.core.game import Game, State
+
+
+class Policy(Protocol):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+class _UniformRandom:
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+class BoardsimGymEnv(gym.Env):
+    """Seat ``seat`` of ``game`` against fixed policies, as a Gymnasium env."""
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        game: Game,
+        opponents: Policy | dict[int, Policy] | None = None,
+        seat: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action {illegal_action!r}; choose 'raise' or 'terminate'")
+        self.illegal_action = illegal_action
+        self.illegal_reward = illegal_reward
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}")
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"seat {seat} out of range [0, {game.num_players})")
+        self.game = game
+        self.seat = seat
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(
+            -np.inf, np.inf, (game.observation_size,), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(game.num_actions)
+        self._opponents = opponents
+        self.state_: State | None = None
+        self._ended_illegally = False
+
+    def _policy(self, player: int) -> Policy:
+        if self._opponents is None:
+            return _UniformRandom(self.np_random)
+        if isinstance(self._opponents, dict):
+            return self._opponents.get(player) or _UniformRandom(self.np_random)
+        return self._opponents
+
+    def _learner(self, player: int) -> bool:
+        mapper = self.game.definition.agent_of_player
+        if mapper is None:
+            return player == self.seat
+        return mapper(self.game.options, player) == mapper(self.game.options, self.seat)
+
+    def _advance(self) -> float:
+        """Resolve chance and play the other seats until the learner decides; its reward."""
+        assert self.state_ is not None
+        reward = 0.0
+        st = self.state_
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                probs = np.array([p for _, p in outcomes])
+                i = int(self.np_random.choice(len(outcomes), p=probs / probs.sum()))
+                st.apply_action(outcomes[i][0])
+            elif self._learner(st.current_player()):
+                break
+            else:
+                p = st.current_player()
+                a = self._policy(p).act(st.observation(p), st.legal_actions_mask())
+                st.apply_action(a)
+            reward += float(st.last_rewards[self.seat])
+        return reward
+
+    def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
+        assert self.state_ is not None
+        mask = self.state_.legal_actions_mask()
+        player = self.state_.current_player()
+        viewer = player if player >= 0 and self._learner(player) else self.seat
+        return self.state_.observation(viewer), {"action_mask": mask.astype(np.int8)}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        self.state_ = self.game.new_initial_state(game_seed)
+        self._ended_illegally = False
+        self._advance()
+        return self._obs()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        assert self.state_ is not None, "call reset() first"
+        if self.state_.is_terminal() or self._ended_illegally:
+            raise RuntimeError("the game is over: call reset()")
+        a = int(action)
+        mask = self.state_.legal_actions_mask()
+        if not 0 <= a < self.game.num_actions or not mask[a]:
+            if self.illegal_action == "terminate":
+                obs, info = self._obs()
+                info["illegal_action"] = True
+                self._ended_illegally = True
+                return obs, self.illegal_reward, True, False, info
+            legal = [int(x) for x in np.flatnonzero(mask)]
+            words = self.state_.action_to_string(a) if 0 <= a < self.game.num_actions else "out of range"
+            names = ", ".join(f"{x} ({self.state_.action_to_string(x)})" for x in legal[:30])
+            raise IllegalActionError(a, legal, words, names)
+        self.state_.apply_action(a)
+        reward = float(self.state_.last_rewards[self.seat]) + self._advance()
+        obs, info = self._obs()
+        truncated = self.state_.is_truncated()
+        terminated = self.state_.is_terminal() and not truncated
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
+        assert self.state_ is not None, "call reset() first"
+        return self.state_.legal_actions_mask().astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = str(self.state_)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

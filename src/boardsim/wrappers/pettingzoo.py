@@ -1,0 +1,153 @@
+"""A PettingZoo AEC environment over any boardsim game.
+
+Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``;
+the mask is all zero for an agent that is not to move. With the game option
+``explicit_chance=True`` a ``"chance"`` agent acts at every die roll and card
+draw, its mask marking the possible outcomes (``infos["chance"]`` gives their
+probabilities).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from boardsim.core.errors import IllegalActionError
+from boardsim.core.game import CHANCE, Game, State
+
+CHANCE_AGENT = "chance"
+
+
+class BoardsimAECEnv(AECEnv):
+    """Turn-based multi-agent env: one agent per seat (per ``Game.agent_names``)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "boardsim", "is_parallelizable": False}
+
+    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}")
+        self.game = game
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"boardsim_{game.name}_v{game.definition.version}"}
+        names = game.agent_names()
+        mapper = game.definition.agent_of_player
+        self._agent_of_player = [
+            names[mapper(game.options, p) if mapper else p] for p in range(game.num_players)
+        ]
+        self._first_player = {a: self._agent_of_player.index(a) for a in names}
+        self.explicit_chance = bool(game.options["explicit_chance"])
+        self.possible_agents = list(names) + ([CHANCE_AGENT] if self.explicit_chance else [])
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -np.inf, np.inf, (game.observation_size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self.state_: State | None = None
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ helpers
+    def _actor_agent(self) -> str:
+        assert self.state_ is not None
+        p = self.state_.current_player()
+        if p == CHANCE:
+            return CHANCE_AGENT
+        return self._agent_of_player[max(p, 0)]
+
+    def _mask_for(self, agent: str) -> np.ndarray:
+        assert self.state_ is not None
+        mask = np.zeros(self.game.num_actions, np.int8)
+        if self.state_.is_terminal() or agent != self._actor_agent():
+            return mask
+        if agent == CHANCE_AGENT:
+            for outcome, _ in self.state_.chance_outcomes():
+                mask[outcome] = 1
+            return mask
+        return self.state_.legal_actions_mask().astype(np.int8)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.state_ is not None, "call reset() first"
+        if agent == CHANCE_AGENT:
+            obs = np.zeros(self.game.observation_size, np.float32)
+        else:
+            obs = self.state_.observation(self._first_player[agent])
+        return {"observation": obs, "action_mask": self._mask_for(agent)}
+
+    # ------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._rng.integers(0, 2**62))
+        self.state_ = self.game.new_initial_state(game_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._actor_agent()
+        self._update_chance_info()
+
+    def _update_chance_info(self) -> None:
+        if self.explicit_chance and self.state_ is not None and self.state_.is_chance_node():
+            self.infos[CHANCE_AGENT] = {"chance": self.state_.chance_outcomes()}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        assert self.state_ is not None, "call reset() first"
+        mask = self._mask_for(agent)
+        if action is None or not 0 <= int(action) < self.game.num_actions or not mask[int(action)]:
+            legal = [int(a) for a in np.flatnonzero(mask)]
+            bad = -1 if action is None else int(action)
+            words = (
+                self.state_.action_to_string(bad) if 0 <= bad < self.game.num_actions else "out of range"
+            )
+            names = ", ".join(f"{a} ({self.state_.action_to_string(a)})" for a in legal[:30])
+            raise IllegalActionError(bad, legal, words, names)
+        self._cumulative_rewards[agent] = 0.0
+        self.state_.apply_action(int(action))
+        rewards = self.state_.last_rewards
+        for a in self.agents:
+            self.rewards[a] = 0.0 if a == CHANCE_AGENT else float(rewards[self._first_player[a]])
+        if self.state_.is_terminal():
+            truncated = self.state_.is_truncated()
+            for a in self.agents:
+                self.terminations[a] = not truncated
+                self.truncations[a] = truncated
+        else:
+            self.agent_selection = self._actor_agent()
+            self._update_chance_info()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = str(self.state_) if self.state_ is not None else "(not reset)"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

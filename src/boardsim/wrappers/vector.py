@@ -1,0 +1,166 @@
+"""Vector environments over the batched engine: Gymnasium ``VectorEnv`` and an SB3 ``VecEnv``.
+
+No subprocesses: every row of the batch is stepped in one compiled call; the
+other seats are played by the compiled uniform-random policy inside that call.
+Finished games restart in the same step (Gymnasium's ``SAME_STEP`` autoreset):
+the last observation of a finished game is in ``infos["final_obs"]``
+(``infos["_final_obs"]`` marks the rows), and SB3's ``terminal_observation``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from boardsim.core.batch import Batch
+from boardsim.core.errors import IllegalActionError, OptionError
+from boardsim.core.game import Game
+
+
+class BoardsimVectorEnv(VectorEnv):
+    """``num_envs`` games; seat ``seat`` learns in each, the others play uniformly at random."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        game: Game,
+        num_envs: int,
+        threads: int | None = None,
+        opponents: Any = None,
+        seat: int = 0,
+        seed: int = 0,
+        check_actions: bool = True,
+    ) -> None:
+        if opponents not in (None, "random"):
+            raise OptionError(
+                "the vector env plays the other seats with the compiled uniform-random policy "
+                "(opponents=None or 'random'); use make_gym_env for Python opponents"
+            )
+        self.game = game
+        self.batch = Batch(game, num_envs, seat=seat, seed=seed, threads=threads)
+        self.num_envs = num_envs
+        self.seat = seat
+        self.check_actions = check_actions
+        self.single_observation_space = spaces.Box(
+            -np.inf, np.inf, (game.observation_size,), dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(game.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        self.batch.reset(seed)
+        return self.batch.obs.copy(), {"action_mask": self.batch.masks.astype(bool)}
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if self.check_actions:
+            ok = (acts >= 0) & (acts < self.game.num_actions)
+            ok[ok] = self.batch.masks[np.flatnonzero(ok), acts[ok]] != 0
+            if not ok.all():
+                row = int(np.flatnonzero(~ok)[0])
+                legal = [int(a) for a in np.flatnonzero(self.batch.masks[row])]
+                raise IllegalActionError(int(acts[row]), legal, f"in env {row}")
+        b = self.batch
+        b.step(acts)
+        done = b.terminated | b.truncated
+        infos: dict[str, Any] = {"action_mask": b.masks.astype(bool)}
+        if done.any():
+            infos["final_obs"] = np.where(done[:, None], b.final_obs, 0.0).astype(np.float32)
+            infos["_final_obs"] = done.copy()
+        return (
+            b.obs.copy(),
+            b.rewards[:, self.seat].astype(np.float32),
+            b.terminated.copy(),
+            b.truncated.copy(),
+            infos,
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, num_actions)`` booleans: the learner's legal actions in every env."""
+        return self.batch.masks.astype(bool)
+
+    def to_sb3(self) -> Any:
+        """This batch as a stable-baselines3 ``VecEnv`` (with ``action_masks()``)."""
+        return make_sb3_vec_env(self)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+def make_sb3_vec_env(env: BoardsimVectorEnv) -> Any:
+    """Wrap a :class:`BoardsimVectorEnv` as an SB3 ``VecEnv`` (imports SB3 lazily)."""
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+    class BoardsimSB3VecEnv(VecEnv):
+        """SB3's VecEnv interface over the batched engine, for MaskablePPO and friends."""
+
+        def __init__(self, inner: BoardsimVectorEnv) -> None:
+            self.inner = inner
+            self._actions: np.ndarray | None = None
+            super().__init__(
+                inner.num_envs, inner.single_observation_space, inner.single_action_space
+            )
+
+        def reset(self) -> np.ndarray:
+            seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
+            obs, _ = self.inner.reset(seed=seed)
+            self._reset_seeds()
+            return obs
+
+        def step_async(self, actions: np.ndarray) -> None:
+            self._actions = np.asarray(actions)
+
+        def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+            assert self._actions is not None
+            obs, rew, term, trunc, info = self.inner.step(self._actions)
+            done = term | trunc
+            infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+            for i in np.flatnonzero(done):
+                infos[i]["terminal_observation"] = info["final_obs"][i]
+                infos[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
+            return obs, rew, done, infos
+
+        def action_masks(self) -> np.ndarray:
+            return self.inner.action_masks()
+
+        def close(self) -> None:
+            pass
+
+        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+            return [getattr(self.inner, attr_name)] * len(self._indices(indices))
+
+        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+            setattr(self.inner, attr_name, value)
+
+        def env_method(
+            self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any
+        ) -> list[Any]:
+            if method_name == "action_masks":
+                masks = self.inner.action_masks()
+                return [masks[i] for i in self._indices(indices)]
+            result = getattr(self.inner, method_name)(*args, **kwargs)
+            return [result] * len(self._indices(indices))
+
+        def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+            return [False] * len(self._indices(indices))
+
+        def _indices(self, indices: Any) -> Sequence[int]:
+            if indices is None:
+                return range(self.num_envs)
+            if isinstance(indices, int):
+                return [indices]
+            return list(indices)
+
+    return BoardsimSB3VecEnv(env)
