@@ -1,0 +1,108 @@
+"""HISPANIA (Miguel Marqués, Draco Ideas 2024): the Roman conquest of Hispania.
+
+Cooperative: the Roman generals (praetor of Ulterior, praetor of Citerior, consul)
+against the game system. See ``docs/rules/hispania.md`` for the spec and the decisions
+taken where the rulebook is silent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardsim.core.errors import OptionError
+from boardsim.core.game import GameDefinition
+from boardsim.core.options import Option
+from boardsim.games.hispania import names, rules
+from boardsim.games.hispania.data import LEVEL_VALUES
+from boardsim.games.hispania.layout import PARAMS_SIZE
+
+PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
+LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
+    f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
+    for i, k in enumerate(("denarii", "garrisons", "fleets", "roads", "armies"))
+)
+
+
+def parse_level(level: str) -> tuple[int, int, int, int, int]:
+    """``"6-4-3-4-2"`` -> (6, 4, 3, 4, 2); anything else raises :class:`OptionError`."""
+    if not isinstance(level, str):
+        raise OptionError(f"hispania: level must be a string like '6-4-3-4-2' ({LEVEL_FORM})")
+    parts = level.split("-")
+    try:
+        values = tuple(int(x) for x in parts)
+    except ValueError:
+        values = ()
+    if len(values) != 5 or any(
+        values[i] not in [int(v) for v in LEVEL_VALUES[i]] for i in range(5)
+    ):
+        raise OptionError(
+            f"hispania: level {level!r} is not allowed; use {LEVEL_FORM} (e.g. '6-4-3-4-2')"
+        )
+    return values  # type: ignore[return-value]
+
+
+def _check_level(value: Any) -> str | None:
+    try:
+        parse_level(value)
+    except OptionError as exc:
+        return str(exc)
+    return None
+
+
+OPTIONS = (
+    Option(
+        "level",
+        "6-4-3-4-2",
+        "Difficulty: denarii-garrisons-fleets-roads-armies (243 levels; medium 6-4-3-4-2).",
+        check=_check_level,
+    ),
+    Option(
+        "auto_setup",
+        False,
+        "Place the set-up roads and generals by a fixed rule instead of as decisions "
+        "(roads: the lowest-numbered legal link; praetors on their '+1' city; consul on "
+        "the lowest-numbered fleet).",
+        choices=(False, True),
+    ),
+    Option(
+        "agents",
+        "generals",
+        "'generals': one agent per general; 'rome': one agent plays every general.",
+        choices=("generals", "rome"),
+    ),
+)
+
+
+def game_params(options: dict[str, Any]) -> list[int]:
+    d, g, f, r, a = parse_level(options["level"])
+    out = [d, g, f, r, a, int(bool(options["auto_setup"])), int(options["agents"] == "rome")]
+    assert len(out) == PARAMS_SIZE - 4
+    return out
+
+
+def num_players(options: dict[str, Any]) -> int:
+    return len(PLAYER_NAMES)
+
+
+def agent_names(options: dict[str, Any]) -> list[str]:
+    return ["rome"] if options["agents"] == "rome" else list(PLAYER_NAMES)
+
+
+def agent_of_player(options: dict[str, Any], player: int) -> int:
+    return 0 if options["agents"] == "rome" else player
+
+
+DEFINITION = GameDefinition(
+    name="hispania",
+    version=1,
+    title="Hispania",
+    rules=rules,
+    options=OPTIONS,
+    game_params=game_params,
+    num_players=num_players,
+    agent_names=agent_names,
+    describe_action=names.describe_action,
+    render_text=names.render_text,
+    gym_id="boardsim/Hispania-v0",
+    agent_of_player=agent_of_player,
+)

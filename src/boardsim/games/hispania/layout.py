@@ -1,0 +1,154 @@
+"""Hispania's state layout, params layout and action encoding.
+
+One flat ``int32`` array (after the engine header of ``core/header.py``)::
+
+    PHASE        the step of the game sequence (PH_*)
+    TURN         whose turn: 0 praetor of Ulterior (I), 1 praetor of Citerior (II), 2 consul (III)
+    DENARII      denarii left in the current Roman phase
+    PEND_KIND    a Besiege (1) or Attack (2) chosen, waiting for the denarii (0 none)
+    PEND_TARGET  its target space
+    COUNTER      set-up progress (province, army, road or general being placed)
+    WINNER       0 none, 1 Rome, 2 Hispania
+    TRACK        revolts on the time track (spaces covered)
+    RESERVE      revolts in the reserve (22 = board + reserve + track)
+    REVOLT_PROV  province picked by the Roman die of the revolt roll
+    CUR          index into ARMY_ORDER of the army moving now
+    COMBAT_KIND  CB_* of the combat being resolved (0 none)
+    COMBAT_TARGET, COMBAT_ARMY, COMBAT_SPENT, DIE_R, DIE_H
+    ARMY_ORDER[4]  army slots in moving order for this Hispanic move step (-1 padded)
+    SETUP_CITY[6]  the initial revolt city of each Hispanic province
+    REVOLTS[49]    revolt discs on each space (seas only hold pirates)
+    GARR[44*3]     garrison stack of each city, bottom first: 0 empty, else colour + 1
+    GARR_RESERVE[4]  garrisons in each general's reserve
+    ARMY_POS[4]    city of each Hispanic army (-1 in the reserve)
+    GEN_POS[4]     space of each general (-1 off the board)
+    FLEET[5]       1 where a Roman fleet is
+    ROADS[L]       1 where a road lies on link L
+
+Sizes come from the data; ``rules.py`` uses only these names.
+"""
+
+from __future__ import annotations
+
+from boardsim.core.header import HEADER_SIZE, PARAMS_HEADER
+from boardsim.games.hispania.data import (
+    FIRST_SEA,
+    NUM_CITIES,
+    NUM_HISPANIC,
+    NUM_LINKS,
+    NUM_SEAS,
+    NUM_SPACES,
+)
+
+NUM_GENERALS = 4  # praetor Ulterior, praetor Citerior, consul, proconsul (variant)
+NUM_ARMY_SLOTS = 4  # 3 armies + the special army (variant)
+STACK = 3  # discs a city holds
+MAX_PLAYERS = 5  # the generals, plus the Hispano player under that variant
+MAX_CHANCE_OUTCOMES = 8
+FIRST_SEA_SPACE = FIRST_SEA
+
+# ---------------------------------------------------------------- state
+PHASE = HEADER_SIZE
+TURN = PHASE + 1
+DENARII = PHASE + 2
+PEND_KIND = PHASE + 3
+PEND_TARGET = PHASE + 4
+COUNTER = PHASE + 5
+WINNER = PHASE + 6
+TRACK = PHASE + 7
+RESERVE = PHASE + 8
+REVOLT_PROV = PHASE + 9
+CUR = PHASE + 10
+COMBAT_KIND = PHASE + 11
+COMBAT_TARGET = PHASE + 12
+COMBAT_ARMY = PHASE + 13
+COMBAT_SPENT = PHASE + 14
+DIE_R = PHASE + 15
+DIE_H = PHASE + 16
+ARMY_ORDER = PHASE + 17
+SETUP_CITY = ARMY_ORDER + NUM_ARMY_SLOTS
+REVOLTS = SETUP_CITY + NUM_HISPANIC
+GARR = REVOLTS + NUM_SPACES
+GARR_RESERVE = GARR + NUM_CITIES * STACK
+ARMY_POS = GARR_RESERVE + NUM_GENERALS
+GEN_POS = ARMY_POS + NUM_ARMY_SLOTS
+FLEET = GEN_POS + NUM_GENERALS
+ROADS = FLEET + NUM_SEAS
+STATE_SIZE = ROADS + NUM_LINKS
+
+# phases
+PH_SETUP_REVOLT = 1
+PH_SETUP_ARMY = 2
+PH_SETUP_ROAD = 3
+PH_SETUP_PLACE = 4
+PH_TURN_START = 5
+PH_REENTER = 6
+PH_ROMAN = 7
+PH_ROMAN_COMBAT = 8
+PH_REVOLT_PROV = 9
+PH_REVOLT_CITY = 10
+PH_MOVE_START = 11
+PH_ARMY_MOVE = 12
+PH_MOVE_DIE = 13
+PH_ARMY_COMBAT = 14
+PH_TURN_END = 15
+PH_OVER = 16
+NUM_PHASES = 17
+
+# chance kinds (state[H_CHANCE_KIND])
+CK_SETUP_REVOLT = 1  # Hispanic die: the initial revolt city of province COUNTER
+CK_SETUP_ARMY = 2  # Roman die: the province of an initial army (occupied ones rerolled)
+CK_ROMAN_DIE = 3  # Roman die of a combat
+CK_HISP_DIE = 4  # Hispanic die of a combat
+CK_REVOLT_PROV = 5  # Roman die of the Hispanic revolt roll
+CK_REVOLT_CITY = 6  # Hispanic die of the Hispanic revolt roll
+CK_MOVE_DIE = 7  # Hispanic die choosing an army's destination
+
+# combat kinds
+CB_SIEGE = 1  # a general besieges a revolt
+CB_ATTACK = 2  # a general attacks an army
+CB_ARMY_GARRISON = 3  # an army attacks a garrisoned city
+CB_ARMY_GENERAL = 4  # an army attacks a general
+
+# pending composite choice
+PK_BESIEGE = 1
+PK_ATTACK = 2
+
+# winner
+W_NONE = 0
+W_ROME = 1
+W_HISPANIA = 2
+
+# ---------------------------------------------------------------- params
+P_DENARII = PARAMS_HEADER
+P_GARRISONS = PARAMS_HEADER + 1
+P_FLEETS = PARAMS_HEADER + 2
+P_ROADS = PARAMS_HEADER + 3
+P_ARMIES = PARAMS_HEADER + 4
+P_AUTO_SETUP = PARAMS_HEADER + 5
+P_AGENTS_ROME = PARAMS_HEADER + 6
+PARAMS_SIZE = PARAMS_HEADER + 7
+
+# ---------------------------------------------------------------- actions
+A_PASS = 0  # end the Roman phase
+A_SPACE = 1  # [49] move the general to / place a general on space s
+A_FLEET = A_SPACE + NUM_SPACES  # [5*5] move the fleet of sea a to sea b: A_FLEET + a*5 + b
+A_GARRISON = A_FLEET + NUM_SEAS * NUM_SEAS  # place a garrison in the general's city
+A_UNGARRISON = A_GARRISON + 1  # remove one of his garrisons there
+A_BESIEGE = A_UNGARRISON + 1  # [49] choose a revolt to besiege
+A_ATTACK = A_BESIEGE + NUM_SPACES  # [44] choose an army (by its city) to attack
+A_SPEND = A_ATTACK + NUM_CITIES  # [3] spend 1-3 denarii on the chosen combat (confirms it)
+A_CANCEL = A_SPEND + 3  # drop the chosen combat
+A_ROAD = A_CANCEL + 1  # [L] place a road on link L (set-up)
+NUM_ACTIONS = A_ROAD + NUM_LINKS
+
+# ---------------------------------------------------------------- observation
+# per space: revolts/3, garrisons of each colour/3, army, general one-hot (4), fleet
+OBS_PER_SPACE = 1 + NUM_GENERALS + 1 + NUM_GENERALS + 1
+OBS_SPACES = 0
+OBS_ROADS = OBS_SPACES + NUM_SPACES * OBS_PER_SPACE
+OBS_PHASE = OBS_ROADS + NUM_LINKS
+OBS_TURN = OBS_PHASE + NUM_PHASES
+OBS_SCALARS = OBS_TURN + NUM_GENERALS  # denarii/8, track/11, reserve/22, pending kind, target
+OBS_PLAYER = OBS_SCALARS + 6
+OBS_SIZE = OBS_PLAYER + MAX_PLAYERS

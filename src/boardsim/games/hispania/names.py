@@ -1,0 +1,149 @@
+"""Human words for Hispania: actions and a text rendering of the board."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.header import CHANCE, H_ACTOR
+from boardsim.games.hispania.data import (
+    CITY_NUMBER,
+    CITY_PROVINCE,
+    FIRST_SEA,
+    LINK_A,
+    LINK_B,
+    NUM_CITIES,
+    NUM_LINKS,
+    NUM_SEAS,
+    NUM_SPACES,
+    PROVINCE_IDS,
+    SPACE_NAMES,
+    TIME_TRACK_YEARS,
+)
+from boardsim.games.hispania.layout import (
+    A_ATTACK,
+    A_BESIEGE,
+    A_CANCEL,
+    A_FLEET,
+    A_GARRISON,
+    A_PASS,
+    A_ROAD,
+    A_SPACE,
+    A_SPEND,
+    A_UNGARRISON,
+    ARMY_POS,
+    DENARII,
+    FLEET,
+    GARR,
+    GARR_RESERVE,
+    GEN_POS,
+    NUM_ACTIONS,
+    NUM_ARMY_SLOTS,
+    PEND_KIND,
+    PEND_TARGET,
+    PH_REENTER,
+    PH_SETUP_PLACE,
+    PHASE,
+    RESERVE,
+    REVOLTS,
+    ROADS,
+    STACK,
+    TRACK,
+    TURN,
+    WINNER,
+)
+
+GENERAL_NAMES = ("praetor of Ulterior", "praetor of Citerior", "consul", "proconsul")
+COLOURS = ("red", "yellow", "blue", "white")
+
+
+def space_label(s: int) -> str:
+    """A space's name with its coordinates (``Ilerda (I-5)``, ``Mare Ibericum (sea 2)``)."""
+    if s >= FIRST_SEA:
+        return f"{SPACE_NAMES[s]} (sea {s - FIRST_SEA + 1})"
+    p = int(CITY_PROVINCE[s])
+    if p < 6:
+        return f"{SPACE_NAMES[s]} ({PROVINCE_IDS[p]}-{int(CITY_NUMBER[s])})"
+    return f"{SPACE_NAMES[s]} ({PROVINCE_IDS[p]})"
+
+
+def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
+    """Words for ``action`` in ``state``."""
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"action {a} (out of range)"
+    if a == A_PASS:
+        return "pass (end the Roman phase)"
+    if a < A_FLEET:
+        s = a - A_SPACE
+        if int(state[PHASE]) in (PH_SETUP_PLACE, PH_REENTER):
+            who = int(state[H_ACTOR])
+            who_name = GENERAL_NAMES[who] if 0 <= who < 4 else "general"
+            return f"place the {who_name} on {space_label(s)}"
+        return f"move to {space_label(s)}"
+    if a < A_GARRISON:
+        x, y = divmod(a - A_FLEET, NUM_SEAS)
+        return f"move the fleet of {space_label(FIRST_SEA + x)} to {space_label(FIRST_SEA + y)}"
+    if a == A_GARRISON:
+        return "place a garrison here"
+    if a == A_UNGARRISON:
+        return "remove a garrison from here"
+    if a < A_ATTACK:
+        return f"besiege {space_label(a - A_BESIEGE)}"
+    if a < A_SPEND:
+        return f"attack the army in {space_label(a - A_ATTACK)}"
+    if a < A_CANCEL:
+        return f"spend {a - A_SPEND + 1} denarii on the combat"
+    if a == A_CANCEL:
+        return "cancel the combat"
+    li = a - A_ROAD
+    return f"road {SPACE_NAMES[LINK_A[li]]}-{SPACE_NAMES[LINK_B[li]]}"
+
+
+def render_text(params: np.ndarray, state: np.ndarray) -> str:
+    """A compact text picture of the position."""
+    lines = []
+    w = int(state[WINNER])
+    track = int(state[TRACK])
+    year = int(TIME_TRACK_YEARS[min(track, len(TIME_TRACK_YEARS) - 1)])
+    actor = int(state[H_ACTOR])
+    who = "chance" if actor == CHANCE else (GENERAL_NAMES[actor] if 0 <= actor < 4 else "-")
+    lines.append(
+        f"Hispania {year} BC | turn {GENERAL_NAMES[int(state[TURN])]} | to act: {who} | "
+        f"denarii {int(state[DENARII])} | revolts in reserve {int(state[RESERVE])} | "
+        f"track {track}/11" + {0: "", 1: " | ROMAN VICTORY", 2: " | HISPANIC VICTORY"}[w]
+    )
+    if int(state[PEND_KIND]):
+        lines.append(f"chosen target: {space_label(int(state[PEND_TARGET]))}")
+    for s in range(NUM_SPACES):
+        parts = []
+        if state[REVOLTS + s]:
+            parts.append(f"{int(state[REVOLTS + s])} revolt")
+        if s < NUM_CITIES:
+            stack = state[GARR + s * STACK : GARR + s * STACK + STACK]
+            garr = [COLOURS[int(c) - 1] for c in stack if c]
+            if garr:
+                parts.append("garrisons " + "/".join(garr))
+            for k in range(NUM_ARMY_SLOTS):
+                if int(state[ARMY_POS + k]) == s:
+                    parts.append("ARMY" if k < 3 else "SPECIAL ARMY")
+        elif state[FLEET + s - FIRST_SEA]:
+            parts.append("fleet")
+        for g in range(4):
+            if int(state[GEN_POS + g]) == s:
+                parts.append(GENERAL_NAMES[g])
+        if parts:
+            lines.append(f"  {space_label(s)}: " + ", ".join(parts))
+    off = [GENERAL_NAMES[g] for g in range(3) if int(state[GEN_POS + g]) < 0]
+    if off:
+        lines.append("  off the board: " + ", ".join(off))
+    lines.append(
+        "  garrisons in reserve: "
+        + ", ".join(f"{COLOURS[g]} {int(state[GARR_RESERVE + g])}" for g in range(3))
+    )
+    extra = [
+        f"{SPACE_NAMES[LINK_A[li]]}-{SPACE_NAMES[LINK_B[li]]}"
+        for li in range(NUM_LINKS)
+        if state[ROADS + li]
+    ]
+    lines.append("  roads: " + ", ".join(extra))
+    return "\n".join(lines)

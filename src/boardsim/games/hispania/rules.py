@@ -1,0 +1,1116 @@
+"""Hispania's compiled rules: small kernels named after the rulebook's rules.
+
+numpy and numba only. The state layout is in ``layout.py``; every die roll is a
+chance node (``chance_weights`` / ``apply_chance``); options are params ints.
+Decisions where the rulebook is silent are documented in ``docs/rules/hispania.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.engine import bind_engine
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    H_ACTOR,
+    H_CHANCE_KIND,
+    H_FLAGS,
+    P_NUM_PLAYERS,
+    TERMINAL,
+)
+from boardsim.core.jit import jit
+from boardsim.games.hispania.data import (
+    ADJ_LINK,
+    CITY_CAPITAL,
+    CITY_PROVINCE,
+    CITY_SHIELD,
+    DEGREE,
+    FIRST_SEA,
+    INITIAL_ROADS,
+    LINK_A,
+    LINK_B,
+    LINK_SEA,
+    LINK_SEGMENTS,
+    NEIGHBOURS,
+    NUM_CITIES,
+    NUM_HISPANIC,
+    NUM_LINKS,
+    NUM_SEAS,
+    NUM_SPACES,
+    PLUS_ONE_CITY,
+    SETUP_REVOLTS_BY_DIE,
+    TOTAL_REVOLTS,
+    TRACK_SPACES,
+)
+from boardsim.games.hispania.layout import (
+    A_ATTACK,
+    A_BESIEGE,
+    A_CANCEL,
+    A_FLEET,
+    A_GARRISON,
+    A_PASS,
+    A_ROAD,
+    A_SPACE,
+    A_SPEND,
+    A_UNGARRISON,
+    ARMY_ORDER,
+    ARMY_POS,
+    CB_ARMY_GARRISON,
+    CB_ARMY_GENERAL,
+    CB_ATTACK,
+    CB_SIEGE,
+    CK_HISP_DIE,
+    CK_MOVE_DIE,
+    CK_REVOLT_CITY,
+    CK_REVOLT_PROV,
+    CK_ROMAN_DIE,
+    CK_SETUP_ARMY,
+    CK_SETUP_REVOLT,
+    COMBAT_ARMY,
+    COMBAT_KIND,
+    COMBAT_SPENT,
+    COMBAT_TARGET,
+    COUNTER,
+    CUR,
+    DENARII,
+    DIE_H,
+    DIE_R,
+    FLEET,
+    GARR,
+    GARR_RESERVE,
+    GEN_POS,
+    MAX_CHANCE_OUTCOMES,
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    NUM_ARMY_SLOTS,
+    NUM_GENERALS,
+    NUM_PHASES,
+    OBS_PER_SPACE,
+    OBS_PHASE,
+    OBS_PLAYER,
+    OBS_ROADS,
+    OBS_SCALARS,
+    OBS_SIZE,
+    OBS_TURN,
+    P_ARMIES,
+    P_AUTO_SETUP,
+    P_DENARII,
+    P_FLEETS,
+    P_GARRISONS,
+    P_ROADS,
+    PEND_KIND,
+    PEND_TARGET,
+    PH_ARMY_COMBAT,
+    PH_ARMY_MOVE,
+    PH_MOVE_DIE,
+    PH_MOVE_START,
+    PH_OVER,
+    PH_REENTER,
+    PH_REVOLT_CITY,
+    PH_REVOLT_PROV,
+    PH_ROMAN,
+    PH_ROMAN_COMBAT,
+    PH_SETUP_ARMY,
+    PH_SETUP_PLACE,
+    PH_SETUP_REVOLT,
+    PH_SETUP_ROAD,
+    PH_TURN_END,
+    PH_TURN_START,
+    PHASE,
+    PK_ATTACK,
+    PK_BESIEGE,
+    RESERVE,
+    REVOLT_PROV,
+    REVOLTS,
+    ROADS,
+    SETUP_CITY,
+    STACK,
+    STATE_SIZE,
+    TRACK,
+    TURN,
+    W_HISPANIA,
+    W_NONE,
+    W_ROME,
+    WINNER,
+)
+
+__all__ = ["MAX_CHANCE_OUTCOMES", "MAX_PLAYERS", "NUM_ACTIONS", "OBS_SIZE", "STATE_SIZE"]
+
+INF = 1 << 20
+NUM_BASE_ARMIES = 3  # the special army (slot 3) only enters under the Terror variant
+NUM_ROMAN_GENERALS = 3  # the proconsul (slot 3) only enters under the Proconsvl variant
+
+
+# ---------------------------------------------------------------- board queries
+@jit
+def general_at(state, s):
+    """The general on space ``s``, or -1."""
+    for g in range(NUM_GENERALS):
+        if state[GEN_POS + g] == s:
+            return g
+    return -1
+
+
+@jit
+def army_at(state, c):
+    """The army slot on city ``c``, or -1."""
+    for k in range(NUM_ARMY_SLOTS):
+        if state[ARMY_POS + k] == c:
+            return k
+    return -1
+
+
+@jit
+def garrison_count(state, c):
+    n = 0
+    for i in range(STACK):
+        if state[GARR + c * STACK + i] != 0:
+            n += 1
+    return n
+
+
+@jit
+def province_army(state, p):
+    """The army slot standing in province ``p``, or -1."""
+    for k in range(NUM_ARMY_SLOTS):
+        c = state[ARMY_POS + k]
+        if c >= 0 and CITY_PROVINCE[c] == p:
+            return k
+    return -1
+
+
+@jit
+def province_revolt_cities(state, p):
+    """How many cities of province ``p`` hold a revolt, and how many cities it has."""
+    n = 0
+    total = 0
+    for c in range(NUM_CITIES):
+        if CITY_PROVINCE[c] == p:
+            total += 1
+            if state[REVOLTS + c] > 0:
+                n += 1
+    return n, total
+
+
+@jit
+def is_adjacent(a, b):
+    return ADJ_LINK[a, b] >= 0
+
+
+@jit
+def on_network(state, c):
+    """City ``c`` already has a road."""
+    for j in range(DEGREE[c]):
+        n = NEIGHBOURS[c, j]
+        if state[ROADS + ADJ_LINK[c, n]] != 0:
+            return True
+    return False
+
+
+@jit
+def place_revolt(state, s):
+    """Take a revolt from the reserve onto ``s``; none left is a Hispanic victory."""
+    if state[RESERVE] <= 0:
+        state[WINNER] = W_HISPANIA
+        return False
+    state[RESERVE] -= 1
+    state[REVOLTS + s] += 1
+    return True
+
+
+@jit
+def roman_victory(state):
+    """Garrisons in the 6 Hispanic capitals and no revolt in the Roman provinces."""
+    for p in range(NUM_HISPANIC):
+        if state[GARR + (p * 6 + 5) * STACK] == 0:
+            return False
+    for c in range(NUM_CITIES):
+        if CITY_PROVINCE[c] >= NUM_HISPANIC and state[REVOLTS + c] > 0:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- movement
+@jit
+def general_can_enter(state, s, g):
+    """A general may pass through ``s``: a city without revolt, or a sea with a fleet."""
+    if s >= FIRST_SEA:
+        return state[FLEET + s - FIRST_SEA] != 0
+    return state[REVOLTS + s] == 0
+
+
+@jit
+def move_costs(state, g, costs):
+    """Cheapest cost from general ``g``'s space to every space (INF: unreachable).
+
+    A link costs its segments; a continuous chain of roads costs 1 in all. Spaces with
+    another general or fleet may be crossed but not stopped on (the caller checks).
+    """
+    start = state[GEN_POS + g]
+    best = np.full((NUM_SPACES, 2), INF, np.int64)
+    done = np.zeros((NUM_SPACES, 2), np.uint8)
+    best[start, 0] = 0
+    while True:
+        u = -1
+        r = 0
+        bu = INF
+        for s in range(NUM_SPACES):
+            for q in range(2):
+                if done[s, q] == 0 and best[s, q] < bu:
+                    bu = best[s, q]
+                    u = s
+                    r = q
+        if u < 0:
+            break
+        done[u, r] = 1
+        for j in range(DEGREE[u]):
+            v = NEIGHBOURS[u, j]
+            if not general_can_enter(state, v, g):
+                continue
+            li = ADJ_LINK[u, v]
+            if state[ROADS + li] != 0:
+                c = bu + (0 if r == 1 else 1)
+                q2 = 1
+            else:
+                c = bu + LINK_SEGMENTS[li]
+                q2 = 0
+            if c < best[v, q2]:
+                best[v, q2] = c
+    for s in range(NUM_SPACES):
+        costs[s] = min(best[s, 0], best[s, 1])
+
+
+@jit
+def move_general_cost(state, g, s):
+    """Denarii to move general ``g`` to space ``s`` (INF if he may not stop there)."""
+    if state[GEN_POS + g] == s or general_at(state, s) >= 0:
+        return INF
+    if not general_can_enter(state, s, g):
+        return INF
+    costs = np.zeros(NUM_SPACES, np.int64)
+    move_costs(state, g, costs)
+    return costs[s]
+
+
+@jit
+def fleet_move_cost(state, a, b):
+    """Denarii to move the fleet of sea ``a`` to sea ``b`` (0-based sea numbers)."""
+    if a == b or state[FLEET + a] == 0 or state[FLEET + b] != 0:
+        return INF
+    if state[REVOLTS + FIRST_SEA + b] != 0:
+        return INF
+    dist = np.full(NUM_SEAS, INF, np.int64)
+    dist[a] = 0
+    changed = True
+    while changed:
+        changed = False
+        for x in range(NUM_SEAS):
+            if dist[x] >= INF:
+                continue
+            for y in range(NUM_SEAS):
+                if (
+                    ADJ_LINK[FIRST_SEA + x, FIRST_SEA + y] >= 0
+                    and dist[x] + 1 < dist[y]
+                    and state[REVOLTS + FIRST_SEA + y] == 0
+                ):
+                    dist[y] = dist[x] + 1
+                    changed = True
+    return dist[b]
+
+
+@jit
+def move_armies_candidates(state, k, cands):
+    """The cities army ``k`` may try to move to; returns how many (no-revolt priority applied)."""
+    a = state[ARMY_POS + k]
+    p = CITY_PROVINCE[a]
+    nrev, ntot = province_revolt_cities(state, p)
+    full = nrev == ntot
+    n = 0
+    for j in range(DEGREE[a]):
+        v = NEIGHBOURS[a, j]
+        if v >= FIRST_SEA:
+            continue
+        if CITY_PROVINCE[v] == p or (full and province_army(state, CITY_PROVINCE[v]) < 0):
+            cands[n] = v
+            n += 1
+    free = 0
+    for i in range(n):
+        if state[REVOLTS + cands[i]] == 0:
+            free += 1
+    if free > 0 and free < n:
+        m = 0
+        for i in range(n):
+            if state[REVOLTS + cands[i]] == 0:
+                cands[m] = cands[i]
+                m += 1
+        n = m
+    return n
+
+
+@jit
+def choose_by_shield(cands, n, die):
+    """The alternative whose shield is closest to ``die``; -1 on equidistance."""
+    best = INF
+    pick = -1
+    tie = False
+    for i in range(n):
+        d = abs(CITY_SHIELD[cands[i]] - die)
+        if d < best:
+            best = d
+            pick = cands[i]
+            tie = False
+        elif d == best:
+            tie = True
+    return -1 if tie else pick
+
+
+# ---------------------------------------------------------------- combat values
+@jit
+def garrison_support(state, g):
+    """His garrisons in groups connected to general ``g``, plus a praetor's "+1" disc."""
+    s = state[GEN_POS + g]
+    colour = g + 1
+    comp = np.full(NUM_CITIES, -1, np.int32)
+    stack = np.zeros(NUM_CITIES, np.int32)
+    total = 0
+    reach = np.zeros(NUM_SPACES, np.uint8)
+    if s >= 0:
+        reach[s] = 1
+    for c0 in range(NUM_CITIES):
+        if comp[c0] >= 0 or _own_discs(state, c0, colour) == 0:
+            continue
+        # flood one group of cities holding his garrisons
+        comp[c0] = c0
+        top = 0
+        stack[top] = c0
+        top += 1
+        members = 0
+        discs = 0
+        connected = False
+        first = c0
+        while top > 0:
+            top -= 1
+            c = stack[top]
+            members += 1
+            discs += _own_discs(state, c, colour)
+            if s >= 0 and (c == s or is_adjacent(c, s)):
+                connected = True
+            for j in range(DEGREE[c]):
+                v = NEIGHBOURS[c, j]
+                if v < NUM_CITIES and comp[v] < 0 and _own_discs(state, v, colour) > 0:
+                    comp[v] = first
+                    stack[top] = v
+                    top += 1
+        if connected:
+            total += discs
+            for c in range(NUM_CITIES):
+                if comp[c] == first:
+                    reach[c] = 1
+    if g < 2 and s >= 0:
+        prov = 6 + g
+        plus = False
+        for x in range(NUM_SPACES):
+            if reach[x] == 0:
+                continue
+            if x < NUM_CITIES and CITY_PROVINCE[x] == prov:
+                plus = True
+            for j in range(DEGREE[x]):
+                v = NEIGHBOURS[x, j]
+                if v < NUM_CITIES and CITY_PROVINCE[v] == prov:
+                    plus = True
+        if plus:
+            total += 1
+    return total
+
+
+@jit
+def _own_discs(state, c, colour):
+    n = 0
+    for i in range(STACK):
+        if state[GARR + c * STACK + i] == colour:
+            n += 1
+    return n
+
+
+@jit
+def revolt_group(state, s):
+    """Revolt discs in the connected group of revolt spaces containing ``s``."""
+    seen = np.zeros(NUM_SPACES, np.uint8)
+    stack = np.zeros(NUM_SPACES, np.int32)
+    if state[REVOLTS + s] == 0:
+        return 0
+    seen[s] = 1
+    stack[0] = s
+    top = 1
+    total = 0
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        total += state[REVOLTS + u]
+        for j in range(DEGREE[u]):
+            v = NEIGHBOURS[u, j]
+            if seen[v] == 0 and state[REVOLTS + v] > 0:
+                seen[v] = 1
+                stack[top] = v
+                top += 1
+    return total
+
+
+@jit
+def generals_connected(state, t, exclude):
+    """Generals on the board linked to space ``t`` (other than ``exclude``)."""
+    n = 0
+    for g in range(NUM_GENERALS):
+        s = state[GEN_POS + g]
+        if g != exclude and s >= 0 and is_adjacent(s, t):
+            n += 1
+    return n
+
+
+@jit
+def armies_connected(state, t, exclude):
+    """Armies on the board linked to space ``t`` (other than slot ``exclude``)."""
+    n = 0
+    for k in range(NUM_ARMY_SLOTS):
+        c = state[ARMY_POS + k]
+        if k != exclude and c >= 0 and is_adjacent(c, t):
+            n += 1
+    return n
+
+
+@jit
+def resolve_siege(state, g, t, spent, die):
+    """A general's siege: remove one revolt if the Roman value beats the shield value."""
+    roman = (die + spent + garrison_support(state, g)) << generals_connected(state, t, g)
+    shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
+    shield = shield << armies_connected(state, state[GEN_POS + g], -1)
+    if roman > shield:
+        state[REVOLTS + t] -= 1
+        state[RESERVE] += 1
+        return True
+    return False
+
+
+@jit
+def remove_general(state, g):
+    """A defeated general leaves the board (he blocks 1 denarius until he returns)."""
+    state[GEN_POS + g] = -1
+
+
+@jit
+def resolve_attack(state, g, t, spent, die_r, die_h):
+    """A general attacks the army on ``t``: the loser's meeple leaves the board."""
+    k = army_at(state, t)
+    roman = (die_r + spent + garrison_support(state, g)) << generals_connected(state, t, g)
+    hisp = (die_h + revolt_group(state, t)) << armies_connected(state, state[GEN_POS + g], k)
+    if roman > hisp:
+        state[ARMY_POS + k] = -1
+        return True
+    remove_general(state, g)
+    return False
+
+
+@jit
+def resolve_army_attack(state, kind, k, t, die_h, die_r):
+    """An army blocked by a garrison or a general attacks it; the victor does not advance."""
+    a = state[ARMY_POS + k]
+    hisp = (die_h + revolt_group(state, a)) << armies_connected(state, t, k)
+    if kind == CB_ARMY_GARRISON:
+        roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
+        if hisp > roman:
+            # the garrison on top goes back to its general's reserve
+            for i in range(STACK - 1, -1, -1):
+                col = state[GARR + t * STACK + i]
+                if col != 0:
+                    state[GARR + t * STACK + i] = 0
+                    state[GARR_RESERVE + col - 1] += 1
+                    break
+        return
+    g = general_at(state, t)
+    roman = (die_r + garrison_support(state, g)) << generals_connected(state, a, g)
+    if hisp > roman:
+        remove_general(state, g)
+    else:
+        state[ARMY_POS + k] = -1
+
+
+# ---------------------------------------------------------------- set-up
+@jit
+def road_legal(state, li):
+    """A road may extend the network on a land link, never reaching a revolt or capital."""
+    if LINK_SEA[li] != 0 or state[ROADS + li] != 0:
+        return False
+    a = LINK_A[li]
+    b = LINK_B[li]
+    if state[REVOLTS + a] > 0 or state[REVOLTS + b] > 0:
+        return False
+    if CITY_CAPITAL[a] != 0 or CITY_CAPITAL[b] != 0:
+        return False
+    return on_network(state, a) or on_network(state, b)
+
+
+@jit
+def any_road_legal(state):
+    for li in range(NUM_LINKS):  # noqa: SIM110 (numba compiles no generator)
+        if road_legal(state, li):
+            return True
+    return False
+
+
+@jit
+def place_legal(state, g, s):
+    """Set-up or re-entry: a praetor on a revolt-free city of his province; the consul on a
+    fleet."""
+    if general_at(state, s) >= 0:
+        return False
+    if g < 2:
+        return s < NUM_CITIES and CITY_PROVINCE[s] == 6 + g and state[REVOLTS + s] == 0
+    return s >= FIRST_SEA and state[FLEET + s - FIRST_SEA] != 0
+
+
+@jit
+def any_place_legal(state, g):
+    for s in range(NUM_SPACES):  # noqa: SIM110 (numba compiles no generator)
+        if place_legal(state, g, s):
+            return True
+    return False
+
+
+@jit
+def auto_place(state, g):
+    """``auto_setup``: a praetor on his "+1" disc city (else the first legal), the consul on
+    the lowest-numbered free fleet."""
+    if g < 2 and place_legal(state, g, PLUS_ONE_CITY[g]):
+        return PLUS_ONE_CITY[g]
+    for s in range(NUM_SPACES):
+        if place_legal(state, g, s):
+            return s
+    return -1
+
+
+@jit
+def init(state, params, seed):
+    """Lay out the basic set-up; the first chance node is the revolt of province I."""
+    for i in range(NUM_ARMY_SLOTS):
+        state[ARMY_POS + i] = -1
+        state[ARMY_ORDER + i] = -1
+    for g in range(NUM_GENERALS):
+        state[GEN_POS + g] = -1
+        state[GARR_RESERVE + g] = params[P_GARRISONS] if g < NUM_ROMAN_GENERALS else 0
+    for i in range(NUM_SEAS):
+        state[FLEET + i] = 1 if i < params[P_FLEETS] else 0
+    for li in range(NUM_LINKS):
+        state[ROADS + li] = INITIAL_ROADS[li]
+    state[RESERVE] = TOTAL_REVOLTS
+    state[PHASE] = PH_SETUP_REVOLT
+    state[COUNTER] = 0
+    advance(state, params)
+
+
+# ---------------------------------------------------------------- game flow
+@jit
+def absent_generals(state):
+    n = 0
+    for g in range(NUM_ROMAN_GENERALS):
+        if state[GEN_POS + g] < 0:
+            n += 1
+    return n
+
+
+@jit
+def set_chance(state, kind):
+    state[H_ACTOR] = CHANCE
+    state[H_CHANCE_KIND] = kind
+
+
+@jit
+def set_actor(state, p):
+    state[H_ACTOR] = p
+    state[H_CHANCE_KIND] = 0
+
+
+@jit
+def order_armies(state):
+    """The armies move by increasing province, I-VI, then Ulterior and Citerior."""
+    n = 0
+    for p in range(8):
+        k = province_army(state, p)
+        if k >= 0:
+            state[ARMY_ORDER + n] = k
+            n += 1
+    for i in range(n, NUM_ARMY_SLOTS):
+        state[ARMY_ORDER + i] = -1
+
+
+@jit
+def army_try_move(state, k, t):
+    """Army ``k`` tries to enter ``t``: a garrison or general blocking it is attacked."""
+    if general_at(state, t) >= 0:
+        state[COMBAT_KIND] = CB_ARMY_GENERAL
+    elif garrison_count(state, t) > 0:
+        state[COMBAT_KIND] = CB_ARMY_GARRISON
+    else:
+        state[ARMY_POS + k] = t
+        if state[REVOLTS + t] == 0:
+            place_revolt(state, t)
+        state[CUR] += 1
+        return
+    state[COMBAT_TARGET] = t
+    state[COMBAT_ARMY] = k
+    state[DIE_H] = 0
+    state[DIE_R] = 0
+    state[PHASE] = PH_ARMY_COMBAT
+
+
+@jit
+def end_of_round(state):
+    """A revolt from the reserve covers the next space of the time track."""
+    if state[RESERVE] <= 0:
+        state[WINNER] = W_HISPANIA
+        return
+    state[RESERVE] -= 1
+    state[TRACK] += 1
+    if state[TRACK] >= TRACK_SPACES:
+        state[WINNER] = W_HISPANIA
+        return
+    state[TURN] = 0
+    state[PHASE] = PH_TURN_START
+
+
+@jit
+def advance(state, params):
+    """Run the automated steps until a decision, a chance node or the end."""
+    cands = np.zeros(8, np.int32)
+    while True:
+        if state[WINNER] == W_NONE and state[PHASE] >= PH_TURN_START and roman_victory(state):
+            state[WINNER] = W_ROME
+        if state[WINNER] != W_NONE:
+            state[PHASE] = PH_OVER
+            state[H_ACTOR] = TERMINAL
+            state[H_CHANCE_KIND] = 0
+            state[H_FLAGS] |= FLAG_TERMINAL
+            return
+        ph = state[PHASE]
+        if ph == PH_SETUP_REVOLT:
+            if state[COUNTER] < NUM_HISPANIC:
+                set_chance(state, CK_SETUP_REVOLT)
+                return
+            state[PHASE] = PH_SETUP_ARMY
+            state[COUNTER] = 0
+        elif ph == PH_SETUP_ARMY:
+            if state[COUNTER] < params[P_ARMIES]:
+                set_chance(state, CK_SETUP_ARMY)
+                return
+            state[PHASE] = PH_SETUP_ROAD
+            state[COUNTER] = 0
+        elif ph == PH_SETUP_ROAD:
+            if state[COUNTER] < params[P_ROADS] and any_road_legal(state):
+                if params[P_AUTO_SETUP] != 0:
+                    for li in range(NUM_LINKS):
+                        if road_legal(state, li):
+                            state[ROADS + li] = 1
+                            break
+                    state[COUNTER] += 1
+                    continue
+                set_actor(state, state[COUNTER] % NUM_ROMAN_GENERALS)
+                return
+            state[PHASE] = PH_SETUP_PLACE
+            state[COUNTER] = 0
+        elif ph == PH_SETUP_PLACE:
+            g = state[COUNTER]
+            if g < NUM_ROMAN_GENERALS:
+                if not any_place_legal(state, g):
+                    state[COUNTER] += 1
+                    continue
+                if params[P_AUTO_SETUP] != 0:
+                    state[GEN_POS + g] = auto_place(state, g)
+                    state[COUNTER] += 1
+                    continue
+                set_actor(state, g)
+                return
+            state[TURN] = 0
+            state[PHASE] = PH_TURN_START
+        elif ph == PH_TURN_START:
+            g = state[TURN]
+            if state[GEN_POS + g] < 0:
+                if any_place_legal(state, g):
+                    state[PHASE] = PH_REENTER
+                    set_actor(state, g)
+                    return
+                state[PHASE] = PH_REVOLT_PROV
+                continue
+            state[DENARII] = params[P_DENARII] - absent_generals(state)
+            state[PEND_KIND] = 0
+            state[PEND_TARGET] = 0
+            state[PHASE] = PH_ROMAN
+        elif ph == PH_ROMAN:
+            if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
+                state[PEND_KIND] = 0
+                state[PHASE] = PH_REVOLT_PROV
+                continue
+            set_actor(state, state[TURN])
+            return
+        elif ph == PH_ROMAN_COMBAT:
+            set_chance(state, CK_ROMAN_DIE if state[DIE_R] == 0 else CK_HISP_DIE)
+            return
+        elif ph == PH_REVOLT_PROV:
+            set_chance(state, CK_REVOLT_PROV)
+            return
+        elif ph == PH_REVOLT_CITY:
+            set_chance(state, CK_REVOLT_CITY)
+            return
+        elif ph == PH_MOVE_START:
+            order_armies(state)
+            state[CUR] = 0
+            state[PHASE] = PH_ARMY_MOVE
+        elif ph == PH_ARMY_MOVE:
+            i = state[CUR]
+            if i >= NUM_ARMY_SLOTS or state[ARMY_ORDER + i] < 0:
+                state[PHASE] = PH_TURN_END
+                continue
+            k = state[ARMY_ORDER + i]
+            if state[ARMY_POS + k] < 0:
+                state[CUR] += 1
+                continue
+            n = move_armies_candidates(state, k, cands)
+            if n == 0:
+                state[CUR] += 1
+            elif n == 1:
+                army_try_move(state, k, cands[0])
+            else:
+                state[PHASE] = PH_MOVE_DIE
+                set_chance(state, CK_MOVE_DIE)
+                return
+        elif ph == PH_ARMY_COMBAT:
+            set_chance(state, CK_HISP_DIE if state[DIE_H] == 0 else CK_ROMAN_DIE)
+            return
+        elif ph == PH_TURN_END:
+            if state[TURN] < NUM_ROMAN_GENERALS - 1:
+                state[TURN] += 1
+                state[PHASE] = PH_TURN_START
+            else:
+                end_of_round(state)
+        else:
+            return
+
+
+# ---------------------------------------------------------------- decisions
+@jit
+def legal_mask(state, params, mask):
+    """Fill ``mask`` with the legal actions of the player to move; return their count."""
+    mask[:] = 0
+    if state[H_ACTOR] < 0:
+        return 0
+    ph = state[PHASE]
+    g = state[H_ACTOR]
+    n = 0
+    if ph == PH_SETUP_ROAD:
+        for li in range(NUM_LINKS):
+            if road_legal(state, li):
+                mask[A_ROAD + li] = 1
+                n += 1
+        return n
+    if ph in (PH_SETUP_PLACE, PH_REENTER):
+        for s in range(NUM_SPACES):
+            if place_legal(state, g, s):
+                mask[A_SPACE + s] = 1
+                n += 1
+        return n
+    if ph != PH_ROMAN:
+        return 0
+    den = state[DENARII]
+    if state[PEND_KIND] != 0:
+        for k in range(1, 4):
+            if k <= den:
+                mask[A_SPEND + k - 1] = 1
+                n += 1
+        mask[A_CANCEL] = 1
+        return n + 1
+    mask[A_PASS] = 1
+    n = 1
+    costs = np.zeros(NUM_SPACES, np.int64)
+    move_costs(state, g, costs)
+    for s in range(NUM_SPACES):
+        if 0 < costs[s] <= den and general_at(state, s) < 0 and general_can_enter(state, s, g):
+            mask[A_SPACE + s] = 1
+            n += 1
+    for a in range(NUM_SEAS):
+        for b in range(NUM_SEAS):
+            if fleet_move_cost(state, a, b) <= den:
+                mask[A_FLEET + a * NUM_SEAS + b] = 1
+                n += 1
+    s = state[GEN_POS + g]
+    if s < NUM_CITIES:
+        if garrison_legal(state, g, s):
+            mask[A_GARRISON] = 1
+            n += 1
+        if _own_discs(state, s, g + 1) > 0:
+            mask[A_UNGARRISON] = 1
+            n += 1
+    for j in range(DEGREE[s]):
+        t = NEIGHBOURS[s, j]
+        if state[REVOLTS + t] > 0:
+            if t < NUM_CITIES and army_at(state, t) >= 0:
+                mask[A_ATTACK + t] = 1
+            else:
+                mask[A_BESIEGE + t] = 1
+            n += 1
+    return n
+
+
+@jit
+def garrison_legal(state, g, c):
+    """Place a garrison: one in reserve, room for a disc, a capital's province free of revolt."""
+    if state[GARR_RESERVE + g] <= 0 or garrison_count(state, c) + state[REVOLTS + c] >= STACK:
+        return False
+    if CITY_CAPITAL[c] != 0:
+        nrev, _ = province_revolt_cities(state, CITY_PROVINCE[c])
+        if nrev > 0:
+            return False
+    return True
+
+
+@jit
+def apply_action(state, params, action):
+    """One decision of the player to move."""
+    ph = state[PHASE]
+    g = state[H_ACTOR]
+    if ph == PH_SETUP_ROAD:
+        state[ROADS + action - A_ROAD] = 1
+        state[COUNTER] += 1
+    elif ph == PH_SETUP_PLACE:
+        state[GEN_POS + g] = action - A_SPACE
+        state[COUNTER] += 1
+    elif ph == PH_REENTER:
+        state[GEN_POS + g] = action - A_SPACE
+        state[PHASE] = PH_TURN_START
+    elif ph == PH_ROMAN:
+        roman_action(state, params, g, action)
+    advance(state, params)
+
+
+@jit
+def roman_action(state, params, g, action):
+    """Move, Garrison, Besiege, Attack or pass, paid from the turn's denarii."""
+    if action == A_PASS:
+        state[PEND_KIND] = 0
+        state[PHASE] = PH_REVOLT_PROV
+    elif action < A_FLEET:
+        s = action - A_SPACE
+        state[DENARII] -= move_general_cost(state, g, s)
+        state[GEN_POS + g] = s
+    elif action < A_GARRISON:
+        a = (action - A_FLEET) // NUM_SEAS
+        b = (action - A_FLEET) % NUM_SEAS
+        state[DENARII] -= fleet_move_cost(state, a, b)
+        state[FLEET + a] = 0
+        state[FLEET + b] = 1
+        rider = general_at(state, FIRST_SEA + a)
+        if rider >= 0:
+            state[GEN_POS + rider] = FIRST_SEA + b
+    elif action == A_GARRISON:
+        c = state[GEN_POS + g]
+        state[GARR + c * STACK + garrison_count(state, c)] = g + 1
+        state[GARR_RESERVE + g] -= 1
+        state[DENARII] -= 1
+    elif action == A_UNGARRISON:
+        c = state[GEN_POS + g]
+        remove_own_garrison(state, c, g + 1)
+        state[GARR_RESERVE + g] += 1
+        state[DENARII] -= 1
+    elif action < A_ATTACK:
+        state[PEND_KIND] = PK_BESIEGE
+        state[PEND_TARGET] = action - A_BESIEGE
+    elif action < A_SPEND:
+        state[PEND_KIND] = PK_ATTACK
+        state[PEND_TARGET] = action - A_ATTACK
+    elif action < A_CANCEL:
+        k = action - A_SPEND + 1
+        state[DENARII] -= k
+        state[COMBAT_KIND] = CB_SIEGE if state[PEND_KIND] == PK_BESIEGE else CB_ATTACK
+        state[COMBAT_TARGET] = state[PEND_TARGET]
+        state[COMBAT_SPENT] = k
+        state[COMBAT_ARMY] = -1
+        state[DIE_R] = 0
+        state[DIE_H] = 0
+        state[PEND_KIND] = 0
+        state[PEND_TARGET] = 0
+        state[PHASE] = PH_ROMAN_COMBAT
+    else:
+        state[PEND_KIND] = 0
+        state[PEND_TARGET] = 0
+
+
+@jit
+def remove_own_garrison(state, c, colour):
+    """Take the topmost disc of ``colour`` out of city ``c``'s stack (the rest close up)."""
+    base = GARR + c * STACK
+    for i in range(STACK - 1, -1, -1):
+        if state[base + i] == colour:
+            for j in range(i, STACK - 1):
+                state[base + j] = state[base + j + 1]
+            state[base + STACK - 1] = 0
+            return
+
+
+# ---------------------------------------------------------------- chance
+@jit
+def chance_weights(state, params, outcomes, weights):
+    """The outcomes of the pending chance node and their integer weights."""
+    kind = state[H_CHANCE_KIND]
+    if kind == CK_SETUP_ARMY:
+        n = 0
+        for p in range(NUM_HISPANIC):
+            if province_army(state, p) < 0:
+                outcomes[n] = p + 1
+                weights[n] = 1
+                n += 1
+        return n
+    for i in range(6):
+        outcomes[i] = i + 1
+        weights[i] = 1
+    return 6
+
+
+@jit
+def apply_chance(state, params, outcome):
+    """Make one die outcome happen and run on to the next decision or chance node."""
+    kind = state[H_CHANCE_KIND]
+    state[H_CHANCE_KIND] = 0
+    if kind == CK_SETUP_REVOLT:
+        p = state[COUNTER]
+        c = p * 6 + outcome - 1
+        state[SETUP_CITY + p] = c
+        for _ in range(SETUP_REVOLTS_BY_DIE[outcome - 1]):
+            place_revolt(state, c)
+        state[COUNTER] += 1
+    elif kind == CK_SETUP_ARMY:
+        p = outcome - 1
+        k = 0
+        for i in range(NUM_ARMY_SLOTS):
+            if state[ARMY_POS + i] < 0:
+                k = i
+                break
+        state[ARMY_POS + k] = state[SETUP_CITY + p]
+        state[COUNTER] += 1
+    elif kind == CK_REVOLT_PROV:
+        state[REVOLT_PROV] = outcome - 1
+        state[PHASE] = PH_REVOLT_CITY
+    elif kind == CK_REVOLT_CITY:
+        roll_revolt(state, params, state[REVOLT_PROV], outcome)
+        state[PHASE] = PH_MOVE_START
+    elif kind == CK_MOVE_DIE:
+        cands = np.zeros(8, np.int32)
+        k = state[ARMY_ORDER + state[CUR]]
+        n = move_armies_candidates(state, k, cands)
+        t = choose_by_shield(cands, n, outcome)
+        state[PHASE] = PH_ARMY_MOVE
+        if t < 0:
+            state[CUR] += 1
+        else:
+            army_try_move(state, k, t)
+    elif kind in (CK_ROMAN_DIE, CK_HISP_DIE):
+        if kind == CK_ROMAN_DIE:
+            state[DIE_R] = outcome
+        else:
+            state[DIE_H] = outcome
+        resolve_combat_if_ready(state, params)
+    advance(state, params)
+
+
+@jit
+def resolve_combat_if_ready(state, params):
+    cb = state[COMBAT_KIND]
+    t = state[COMBAT_TARGET]
+    g = state[TURN]
+    if cb == CB_SIEGE:
+        resolve_siege(state, g, t, state[COMBAT_SPENT], state[DIE_R])
+        state[PHASE] = PH_ROMAN
+    elif cb == CB_ATTACK:
+        if state[DIE_H] == 0:
+            return
+        if not resolve_attack(state, g, t, state[COMBAT_SPENT], state[DIE_R], state[DIE_H]):
+            state[PHASE] = PH_REVOLT_PROV  # a lost attack ends the Roman phase
+        else:
+            state[PHASE] = PH_ROMAN
+    elif cb == CB_ARMY_GARRISON:
+        resolve_army_attack(state, cb, state[COMBAT_ARMY], t, state[DIE_H], 0)
+        state[CUR] += 1
+        state[PHASE] = PH_ARMY_MOVE
+    else:
+        if state[DIE_R] == 0:
+            return
+        resolve_army_attack(state, cb, state[COMBAT_ARMY], t, state[DIE_H], state[DIE_R])
+        state[CUR] += 1
+        state[PHASE] = PH_ARMY_MOVE
+    state[COMBAT_KIND] = 0
+    state[DIE_R] = 0
+    state[DIE_H] = 0
+
+
+@jit
+def roll_revolt(state, params, p, number):
+    """Hispanic revolt on city ``p-number``: protected, empty, or already in revolt."""
+    c = p * 6 + number - 1
+    if garrison_count(state, c) > 0 or general_at(state, c) >= 0:
+        return
+    if state[REVOLTS + c] == 0:
+        place_revolt(state, c)
+        return
+    if province_army(state, p) < 0:
+        for k in range(NUM_ARMY_SLOTS):
+            if k < NUM_BASE_ARMIES and state[ARMY_POS + k] < 0:
+                state[ARMY_POS + k] = c
+                return
+    if state[REVOLTS + c] < STACK:
+        place_revolt(state, c)
+
+
+# ---------------------------------------------------------------- outputs
+@jit
+def observe(state, params, player, out):
+    """The whole board is public: every player sees the same, plus who he is."""
+    out[:] = 0.0
+    for s in range(NUM_SPACES):
+        base = s * OBS_PER_SPACE
+        out[base] = state[REVOLTS + s] / 3.0
+        if s < NUM_CITIES:
+            for i in range(STACK):
+                col = state[GARR + s * STACK + i]
+                if col > 0:
+                    out[base + col] += 1.0 / 3.0
+            if army_at(state, s) >= 0:
+                out[base + 1 + NUM_GENERALS] = 1.0
+        g = general_at(state, s)
+        if g >= 0:
+            out[base + 2 + NUM_GENERALS + g] = 1.0
+        if s >= FIRST_SEA and state[FLEET + s - FIRST_SEA] != 0:
+            out[base + 2 + 2 * NUM_GENERALS] = 1.0
+    for li in range(NUM_LINKS):
+        out[OBS_ROADS + li] = state[ROADS + li]
+    ph = state[PHASE]
+    if 0 <= ph < NUM_PHASES:
+        out[OBS_PHASE + ph] = 1.0
+    out[OBS_TURN + state[TURN]] = 1.0
+    out[OBS_SCALARS] = state[DENARII] / 8.0
+    out[OBS_SCALARS + 1] = state[TRACK] / 11.0
+    out[OBS_SCALARS + 2] = state[RESERVE] / 22.0
+    out[OBS_SCALARS + 3] = state[PEND_KIND] / 2.0
+    out[OBS_SCALARS + 4] = (state[PEND_TARGET] + 1) / 49.0 if state[PEND_KIND] != 0 else 0.0
+    out[OBS_SCALARS + 5] = state[GARR_RESERVE + min(max(player, 0), NUM_GENERALS - 1)] / 5.0
+    if 0 <= player < MAX_PLAYERS:
+        out[OBS_PLAYER + player] = 1.0
+
+
+@jit
+def returns(state, params, out):
+    """+1 to every general on a Roman victory, -1 on a Hispanic victory."""
+    out[:] = 0.0
+    w = state[WINNER]
+    v = 1.0 if w == W_ROME else (-1.0 if w == W_HISPANIA else 0.0)
+    for p in range(params[P_NUM_PLAYERS]):
+        out[p] = v
+
+
+bind_engine(globals())

@@ -1,0 +1,14 @@
+"""Shared fixtures of the Hispania tests."""
+
+from __future__ import annotations
+
+import importlib.util  # noqa: F401  (games/__init__.py uses importlib.util without importing it)
+
+import pytest
+
+import boardsim
+
+
+@pytest.fixture(scope="session")
+def game() -> boardsim.Game:
+    return boardsim.make_game("hispania")
