@@ -15,7 +15,10 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     SEA_USED     units carried by sea (port transport) in the move being composed
     WINNER       -1 playing, 0 Republic, 1 Empire, 2 draw
     VP[2]        victory points (Republic, Empire)
-    OWNER[C]     side holding each city (-1 none): the side with a piece in it
+    OWNER[C]     side possessing each city (-1 none): the last side to have had a piece
+                 in it; it changes only when the other side moves in
+    OCC[C]       side occupying each city (-1 empty): the side with a unit or militia in
+                 it. Only occupied cities score ("a city left empty is not recorded")
     LOC[P]       city of each piece; LOC_RESERVE not yet in play, LOC_ELIMINATED
     STEP[P]      0 full face, 1 reduced face
     SEL[P]       0, or SEL_LAND / SEL_SEA: chosen for the attack or move being composed
@@ -52,13 +55,15 @@ SEA_USED = PHASE + 14
 WINNER = PHASE + 15
 VP = PHASE + 16
 OWNER = VP + MAX_PLAYERS
-LOC = OWNER + C
+OCC = OWNER + C
+LOC = OCC + C
 STEP = LOC + P
 SEL = STEP + P
 STATE_SIZE = SEL + P
 
 VP_SLICE = slice(VP, VP + MAX_PLAYERS)
 OWNER_SLICE = slice(OWNER, OWNER + C)
+OCC_SLICE = slice(OCC, OCC + C)
 LOC_SLICE = slice(LOC, LOC + P)
 STEP_SLICE = slice(STEP, STEP + P)
 SEL_SLICE = slice(SEL, SEL + P)
@@ -71,9 +76,9 @@ NO_WINNER = -1
 DRAW = 2
 
 # modes: what the actor decides
-M_REINFORCE = 0  # place the next arriving unit: CITY c
-M_MILITIA = 1  # place a militia (CITY c) or PASS (done)
-M_MAIN = 2  # CITY c (attack an enemy city / move or invade to another), or PASS
+M_REINFORCE = 0  # turn start: place the next arriving unit, CITY c
+M_MILITIA = 1  # turn end (set-up step): place a militia (CITY c) or PASS (done)
+M_MAIN = 2  # CITY c (attack an enemy-occupied city / move or invade to another), or PASS
 M_ATTACK = 3  # toggle attacking units (UNIT u), CONFIRM, CANCEL
 M_MOVE = 4  # toggle moving units (UNIT u), CONFIRM, CANCEL
 M_DICE = 5  # chance nodes: the attack die, then the defence die

@@ -48,6 +48,7 @@ from boardsim.games.farrapos.layout import (
     MODE,
     MODE_NAMES,
     NUM_ACTIONS,
+    OCC,
     OWNER,
     PHASE,
     ROUND,
@@ -82,7 +83,7 @@ def unit_words(state: np.ndarray, u: int) -> str:
 
 
 def _links_own(state: np.ndarray, side: int, c: int) -> bool:
-    return any(ADJACENCY[c, k] and int(state[OWNER + k]) == side for k in range(C))
+    return any(ADJACENCY[c, k] and int(state[OCC + k]) == side for k in range(C))
 
 
 def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
@@ -113,7 +114,7 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
             return f"place the arriving unit in {name}"
         if mode == M_MILITIA:
             return f"place a militia in {name}"
-        if int(state[OWNER + c]) == 1 - side:
+        if int(state[OCC + c]) == 1 - side:
             froms = sorted(
                 {
                     CITY_NAMES[int(state[LOC + u])]
@@ -124,7 +125,7 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
                 }
             )
             return f"attack {name} from {', '.join(froms)}" if froms else f"attack {name}"
-        if int(state[OWNER + c]) == -1 and _links_own(state, side, c):
+        if int(state[OWNER + c]) != side and _links_own(state, side, c):
             return f"invade {name}"
         return f"move units to {name}"
     u = a - A_UNIT
@@ -170,6 +171,10 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
         tag = f"{CITY_NAMES[c]} ({CITY_VP[c]} VP{', port' if CITY_PORT[c] else ''}, "
         tag += f"{REGION_NAMES[CITY_REGION[c]]})"
         if owner < 0:
+            continue
+        if not pieces:
+            units = "(empty: possessed, scores nothing)"
+            lines.append(f"  {_side(owner, SIDES[owner][:3].upper(), colour)} {tag}: {units}")
             continue
         units = " ".join(
             PIECE_IDS[u] + ("'" if int(state[STEP + u]) == 1 else "")

@@ -18,6 +18,7 @@ from boardsim.games.farrapos.data import (
     BATTLE_TABLE,
     CITY_PORT,
     CITY_REGION,
+    CITY_START,
     CITY_VP,
     COLUMN_LOW,
     NUM_REGIONS,
@@ -57,7 +58,13 @@ def loc(s: State, u: int) -> int:
 
 
 def owner(s: State, c: int) -> int:
+    """The side possessing ``c`` (-1 none); it keeps an emptied city until the enemy enters."""
     return s[L.OWNER + c]
+
+
+def occupant(s: State, c: int) -> int:
+    """The side with a unit or militia in ``c`` (-1 empty)."""
+    return s[L.OCC + c]
 
 
 def face(s: State, u: int) -> int:
@@ -74,18 +81,24 @@ def selected(s: State) -> list[int]:
 
 
 def cities_of(s: State, side: int) -> set[int]:
+    """Cities in ``side``'s possession."""
     return {c for c in CITIES if owner(s, c) == side}
+
+
+def occupied_by(s: State, side: int) -> set[int]:
+    return {c for c in CITIES if occupant(s, c) == side}
 
 
 # ---------------------------------------------------------------- VP
 def recount(s: State) -> None:
+    """Occupation from the pieces; possession follows occupation; VP from occupation."""
+    occupants = {loc(s, u): SIDE_OF[u] for u in PIECES if loc(s, u) >= 0}
     for c in CITIES:
-        s[L.OWNER + c] = -1
-    for u in PIECES:
-        if loc(s, u) >= 0:
-            s[L.OWNER + loc(s, u)] = SIDE_OF[u]
+        s[L.OCC + c] = occupants.get(c, -1)
+        if c in occupants:
+            s[L.OWNER + c] = occupants[c]
     for side in (0, 1):
-        held = cities_of(s, side)
+        held = occupied_by(s, side)
         vp = sum(int(CITY_VP[c]) for c in held)
         vp += sum(int(REGION_BONUS[r]) for r, members in REGIONS.items() if members <= held)
         if PORTS <= held:
@@ -109,18 +122,16 @@ def spare_militia(s: State, side: int) -> int | None:
 
 
 def militia_cities(s: State, side: int) -> list[int]:
+    """Empty cities of ``side``'s possession, when it has a militia counter left."""
     if spare_militia(s, side) is None:
         return []
-    taken = {loc(s, u) for u in MILITIA if SIDE_OF[u] == side}
-    return [c for c in CITIES if owner(s, c) == side and c not in taken]
+    return [c for c in CITIES if owner(s, c) == side and occupant(s, c) == -1]
 
 
 def deploy_mode(s: State) -> int:
     side = s[L.SIDE]
     if arriving_unit(s, side) is not None and cities_of(s, side):
         return L.M_REINFORCE
-    if militia_cities(s, side):
-        return L.M_MILITIA
     return L.M_MAIN
 
 
@@ -132,7 +143,7 @@ def distances_to(s: State, side: int, dest: int) -> dict[int, int]:
     while todo:
         cur = todo.popleft()
         for nb in sorted(LINKS[cur]):
-            if nb not in dist and owner(s, nb) != 1 - side:
+            if nb not in dist and occupant(s, nb) != 1 - side:
                 dist[nb] = dist[cur] + 1
                 todo.append(nb)
     return dist
@@ -170,8 +181,8 @@ def table(strength: int, die: int) -> int:
 
 
 def city_defence_bonus(s: State, params: Params, c: int) -> int:
-    holder = owner(s, c)
-    besieged = holder >= 0 and all(owner(s, k) == 1 - holder for k in LINKS[c])
+    holder = occupant(s, c)
+    besieged = holder >= 0 and all(occupant(s, k) == 1 - holder for k in LINKS[c])
     return 0 if params[L.P_SIEGE] and besieged else int(CITY_VP[c])
 
 
@@ -249,7 +260,17 @@ def reset_choice(s: State) -> None:
 
 
 def next_turn(s: State, params: Params) -> None:
+    """The action is over: the militia set-up step if possible, else close the turn."""
     reset_choice(s)
+    recount(s)
+    if militia_cities(s, s[L.SIDE]):
+        s[L.MODE] = L.M_MILITIA
+        s[H_ACTOR] = s[L.SIDE]
+    else:
+        close_turn(s, params)
+
+
+def close_turn(s: State, params: Params) -> None:
     recount(s)
     need = params[L.P_VICTORY_VP]
     if s[L.PHASE] < PHASES and max(s[L.VP], s[L.VP + 1]) >= need:
@@ -274,6 +295,8 @@ def init(state: State, params: Params, seed: int) -> None:
     s[L.TURN] = 1
     s[L.TARGET] = -1
     s[L.WINNER] = L.NO_WINNER
+    for c in CITIES:
+        s[L.OWNER + c] = int(CITY_START[c])
     for u in PIECES:
         s[L.LOC + u] = int(PIECE_SETUP[u]) if PIECE_SETUP[u] >= 0 else L.LOC_RESERVE
     recount(s)
@@ -292,7 +315,7 @@ def legal_actions(state: State, params: Params) -> list[int]:
         acts = [L.A_CITY + c for c in militia_cities(s, side)] + [L.A_PASS]
     elif mode == L.M_MAIN:
         for c in CITIES:
-            if owner(s, c) == 1 - side:
+            if occupant(s, c) == 1 - side:
                 if attackers_possible(s, side, c):
                     acts.append(L.A_CITY + c)
             else:
@@ -332,18 +355,19 @@ def apply_action(state: State, params: Params, action: int) -> None:
         s[L.MODE] = deploy_mode(s)
     elif mode == L.M_MILITIA:
         if action == L.A_PASS:
-            s[L.MODE] = L.M_MAIN
+            close_turn(s, params)
         else:
             s[L.LOC + spare_militia(s, side)] = action - L.A_CITY
             recount(s)
-            s[L.MODE] = L.M_MILITIA if militia_cities(s, side) else L.M_MAIN
+            if not militia_cities(s, side):
+                close_turn(s, params)
     elif mode == L.M_MAIN:
         if action == L.A_PASS:
             next_turn(s, params)
         else:
             c = action - L.A_CITY
             s[L.TARGET] = c
-            s[L.MODE] = L.M_ATTACK if owner(s, c) == 1 - side else L.M_MOVE
+            s[L.MODE] = L.M_ATTACK if occupant(s, c) == 1 - side else L.M_MOVE
     elif mode in (L.M_ATTACK, L.M_MOVE):
         if action == L.A_CANCEL:
             reset_choice(s)

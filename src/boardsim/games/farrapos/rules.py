@@ -5,9 +5,9 @@ kernels the generic engine needs (``init``, ``legal_mask``, ``apply_action``,
 ``chance_weights``, ``apply_chance``, ``observe``, ``returns``) come last, then
 ``bind_engine(globals())`` compiles the engine (``step``, batching, rollouts) here.
 
-A turn: the side to move places its arriving units (one decision a unit), may place
-militia, then takes one action: attack a linked enemy city, move (or invade) to one
-city, or pass. Battles are rounds of two dice (chance nodes); each loser picks the
+A turn: the side to move places its arriving units (one decision a unit), takes one
+action (attack a linked enemy city, move or invade to one city, or pass), then may
+place militia in its empty cities (the set-up step) before its VP are recorded. Battles are rounds of two dice (chance nodes); each loser picks the
 unit it flips; the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
 """
 
@@ -33,6 +33,7 @@ from boardsim.games.farrapos.data import (
     CITY_VP,
     COLUMN_LOW,
     DEGREE,
+    CITY_START,
     NEIGHBORS,
     NEUTRAL,
     NUM_REGIONS,
@@ -89,6 +90,7 @@ from boardsim.games.farrapos.layout import (
     NO_WINNER,
     NUM_ACTIONS,
     OBS_CITY,
+    OCC,
     OBS_GLOBAL,
     OBS_PIECE,
     OBS_SIZE,
@@ -135,19 +137,27 @@ VP_SCALE = 24.0  # dense reward: VP difference over the victory threshold
 # ---------------------------------------------------------------- control and victory points
 @jit
 def update_control(state):
-    """A city is held by the side with a unit or militia in it; an empty city by nobody."""
+    """A city is occupied by the side with a unit or militia in it, and possessed by it.
+
+    An emptied city stays in its side's possession (not occupied, so it scores nothing)
+    until the other side moves in.
+    """
     for c in range(C):
-        state[OWNER + c] = NEUTRAL
+        state[OCC + c] = NEUTRAL
     for u in range(P):
         loc = state[LOC + u]
         if loc >= 0:
-            state[OWNER + loc] = PIECE_SIDE[u]
+            state[OCC + loc] = PIECE_SIDE[u]
+    for c in range(C):
+        if state[OCC + c] != NEUTRAL:
+            state[OWNER + c] = state[OCC + c]
 
 
 @jit
 def holds_region(state, side, region):
+    """Every city of the colour region is occupied by ``side``."""
     for c in range(C):
-        if CITY_REGION[c] == region and state[OWNER + c] != side:
+        if CITY_REGION[c] == region and state[OCC + c] != side:
             return False
     return True
 
@@ -155,7 +165,7 @@ def holds_region(state, side, region):
 @jit
 def holds_all_ports(state, side):
     for c in range(C):
-        if CITY_PORT[c] == 1 and state[OWNER + c] != side:
+        if CITY_PORT[c] == 1 and state[OCC + c] != side:
             return False
     return True
 
@@ -171,10 +181,10 @@ def ports_held(state, side):
 
 @jit
 def score_victory_points(state, side):
-    """VP = the VP of each held city + each colour region held whole + all ports held."""
+    """VP = each occupied city's VP + each colour region held whole + all ports held."""
     total = 0
     for c in range(C):
-        if state[OWNER + c] == side:
+        if state[OCC + c] == side:
             total += CITY_VP[c]
     for r in range(NUM_REGIONS):
         if holds_region(state, side, r):
@@ -236,17 +246,9 @@ def next_militia(state, side):
 
 
 @jit
-def has_militia_in(state, side, c):
-    for u in range(NUM_UNITS, P):
-        if PIECE_SIDE[u] == side and state[LOC + u] == c:
-            return True
-    return False
-
-
-@jit
 def can_place_militia_in(state, side, c):
-    """A militia goes to a city its side holds, one militia a city."""
-    return state[OWNER + c] == side and not has_militia_in(state, side, c)
+    """A militia goes to a city of its side's possession that has no MU (nor militia)."""
+    return state[OWNER + c] == side and state[OCC + c] == NEUTRAL
 
 
 @jit
@@ -261,6 +263,7 @@ def can_place_militia(state, side):
 
 @jit
 def holds_any_city(state, side):
+    """``side`` possesses a city (where arriving units may enter)."""
     for c in range(C):
         if state[OWNER + c] == side:
             return True
@@ -283,7 +286,7 @@ def land_distances(state, side, dest, dist):
         head += 1
         for k in range(DEGREE[cur]):
             nb = NEIGHBORS[cur, k]
-            if dist[nb] == FAR and state[OWNER + nb] != enemy:
+            if dist[nb] == FAR and state[OCC + nb] != enemy:
                 dist[nb] = dist[cur] + 1
                 queue[tail] = nb
                 tail += 1
@@ -322,8 +325,8 @@ def can_move_unit(state, params, side, u, dest, dist):
 
 @jit
 def can_move_to(state, params, side, dest, dist):
-    """Move or invade: ``dest`` is not enemy-held and some MU can get there."""
-    if state[OWNER + dest] == 1 - side:
+    """Move or invade: ``dest`` is not enemy-occupied and some MU can get there."""
+    if state[OCC + dest] == 1 - side:
         return False
     land_distances(state, side, dest, dist)
     for u in range(NUM_UNITS):
@@ -349,7 +352,8 @@ def can_attack_with(state, side, u, target):
 
 @jit
 def can_attack(state, side, target):
-    if state[OWNER + target] != 1 - side:
+    """A city occupied by the enemy, with an MU of ``side`` in a linked city."""
+    if state[OCC + target] != 1 - side:
         return False
     for u in range(NUM_UNITS):
         if can_attack_with(state, side, u, target):
@@ -359,12 +363,12 @@ def can_attack(state, side, target):
 
 @jit
 def is_under_siege(state, c):
-    """Advanced rule: every city linked to ``c`` is held by the enemy of its holder."""
-    holder = state[OWNER + c]
+    """Advanced rule: every city linked to ``c`` is occupied by the enemy of its occupant."""
+    holder = state[OCC + c]
     if holder == NEUTRAL:
         return False
     for k in range(DEGREE[c]):
-        if state[OWNER + NEIGHBORS[c, k]] != 1 - holder:
+        if state[OCC + NEIGHBORS[c, k]] != 1 - holder:
             return False
     return True
 
@@ -537,12 +541,10 @@ def final_victory(state, params):
 
 @jit
 def choose_deploy_mode(state):
-    """Arriving units first (one decision each), then optional militia, then the action."""
+    """Arriving units enter first (one decision each), then the side takes its action."""
     side = state[SIDE]
     if next_reinforcement(state, side) >= 0 and holds_any_city(state, side):
         state[MODE] = M_REINFORCE
-    elif can_place_militia(state, side):
-        state[MODE] = M_MILITIA
     else:
         state[MODE] = M_MAIN
 
@@ -569,8 +571,20 @@ def clear_selection(state):
 
 @jit
 def end_turn(state, params):
-    """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
+    """After the action: the set-up step (militia into empty cities), if any is possible."""
     clear_selection(state)
+    recount(state)
+    side = state[SIDE]
+    if can_place_militia(state, side):
+        state[MODE] = M_MILITIA
+        state[H_ACTOR] = side
+        return
+    close_turn(state, params)
+
+
+@jit
+def close_turn(state, params):
+    """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
     recount(state)
     if check_sudden_victory(state, params):
         return
@@ -594,6 +608,8 @@ def init(state, params, seed):
     state[TURN] = 1
     state[TARGET] = -1
     state[WINNER] = NO_WINNER
+    for c in range(C):
+        state[OWNER + c] = CITY_START[c]
     for u in range(P):
         state[LOC + u] = PIECE_SETUP[u] if PIECE_SETUP[u] >= 0 else LOC_RESERVE
         state[STEP + u] = 0
@@ -622,7 +638,7 @@ def legal_mask(state, params, mask):
     elif mode == M_MAIN:
         dist = np.zeros(C, np.int64)
         for c in range(C):
-            if state[OWNER + c] == 1 - side:
+            if state[OCC + c] == 1 - side:
                 if can_attack(state, side, c):
                     mask[A_CITY + c] = 1
             elif can_move_to(state, params, side, c, dist):
@@ -680,19 +696,19 @@ def apply_action(state, params, action):
         choose_deploy_mode(state)
     elif mode == M_MILITIA:
         if action == A_PASS:
-            state[MODE] = M_MAIN
+            close_turn(state, params)
         else:
             state[LOC + next_militia(state, side)] = action - A_CITY
             recount(state)
             if not can_place_militia(state, side):
-                state[MODE] = M_MAIN
+                close_turn(state, params)
     elif mode == M_MAIN:
         if action == A_PASS:
             end_turn(state, params)
         else:
             c = action - A_CITY
             state[TARGET] = c
-            state[MODE] = M_ATTACK if state[OWNER + c] == 1 - side else M_MOVE
+            state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
     elif mode == M_ATTACK or mode == M_MOVE:
         if action == A_CANCEL:
             clear_selection(state)
