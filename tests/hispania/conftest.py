@@ -12,3 +12,7 @@ import boardsim
 @pytest.fixture(scope="session")
 def game() -> boardsim.Game:
     return boardsim.make_game("hispania")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a longer sweep (still about a minute at most)")

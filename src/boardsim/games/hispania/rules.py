@@ -651,9 +651,10 @@ def army_try_move(state, k, t):
     elif garrison_count(state, t) > 0:
         state[COMBAT_KIND] = CB_ARMY_GARRISON
     else:
+        # the revolt the army needs comes first: none left is a Hispanic victory
+        if state[REVOLTS + t] == 0 and not place_revolt(state, t):
+            return
         state[ARMY_POS + k] = t
-        if state[REVOLTS + t] == 0:
-            place_revolt(state, t)
         state[CUR] += 1
         return
     state[COMBAT_TARGET] = t

@@ -1,0 +1,52 @@
+"""Invariants of a Hispania state, checked after every step of random games."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.games.hispania import data as hd
+from boardsim.games.hispania import layout as hl
+
+
+def check_invariants(a: np.ndarray, params: np.ndarray) -> None:
+    """Raise AssertionError naming the broken invariant."""
+    rev = a[hl.REVOLTS : hl.REVOLTS + hd.NUM_SPACES]
+    garr = a[hl.GARR : hl.GARR + hd.NUM_CITIES * 3].reshape(hd.NUM_CITIES, 3)
+    armies = [int(x) for x in a[hl.ARMY_POS : hl.ARMY_POS + hl.NUM_ARMY_SLOTS]]
+    gens = [int(x) for x in a[hl.GEN_POS : hl.GEN_POS + hl.NUM_GENERALS]]
+    fleets = a[hl.FLEET : hl.FLEET + hd.NUM_SEAS]
+    # the 22 revolts: board + reserve + time track
+    assert int(rev.sum()) + int(a[hl.RESERVE]) + int(a[hl.TRACK]) == hd.TOTAL_REVOLTS
+    assert int(a[hl.RESERVE]) >= 0 and 0 <= int(a[hl.TRACK]) <= hd.TRACK_SPACES
+    for c in range(hd.NUM_CITIES):
+        n_garr = int((garr[c] != 0).sum())
+        # stacks are packed bottom first
+        assert list(garr[c]) == sorted(garr[c], key=lambda x: x == 0), (c, garr[c])
+        assert n_garr + int(rev[c]) <= 3, f"{hd.SPACE_NAMES[c]}: more than 3 discs"
+        assert not (n_garr and rev[c]), f"{hd.SPACE_NAMES[c]}: garrison on a revolt"
+        meeples = sum(1 for x in armies if x == c) + sum(1 for x in gens if x == c)
+        assert meeples <= 1, f"{hd.SPACE_NAMES[c]}: {meeples} meeples"
+    # garrisons within each general's supply
+    level_g = int(params[hl.P_GARRISONS])
+    for g in range(3):
+        on_board = int((garr == g + 1).sum())
+        assert on_board + int(a[hl.GARR_RESERVE + g]) == level_g, f"general {g} supply"
+        assert int(a[hl.GARR_RESERVE + g]) >= 0
+    # armies always on revolt, one per province
+    provs = [int(hd.CITY_PROVINCE[c]) for c in armies if c >= 0]
+    assert len(provs) == len(set(provs)), "two armies in a province"
+    for c in armies:
+        if c >= 0:
+            assert c < hd.NUM_CITIES and rev[c] > 0, f"army off a revolt at {c}"
+    # generals never on revolt; at sea only on a fleet; one a space
+    on = [s for s in gens if s >= 0]
+    assert len(on) == len(set(on)), "two generals on a space"
+    for s in on:
+        if s >= hd.FIRST_SEA:
+            assert fleets[s - hd.FIRST_SEA] == 1, "general at sea without a fleet"
+        else:
+            assert rev[s] == 0, f"general on a revolt at {hd.SPACE_NAMES[s]}"
+    assert int(fleets.sum()) == int(params[hl.P_FLEETS])
+    for s in range(hd.NUM_SEAS):
+        assert not (fleets[s] and rev[hd.FIRST_SEA + s]), "fleet on a pirate sea"
+    assert 0 <= int(a[hl.DENARII]) <= 7
