@@ -1,0 +1,89 @@
+"""Differential: the compiled core against ``reference.py``, word by word after every step."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.core.reference import ReferenceEngine
+from boardsim.games.farrapos import reference, rules
+
+BUDGET_SECONDS = 12.0  # per option set; four sets: about 50 s in all
+
+
+def compare_games(game, seeds: range, budget: float) -> tuple[int, int]:
+    """Play random legal games in both engines; return (games, steps) compared."""
+    engine = ReferenceEngine(reference, game.state_size, game.params)
+    start = time.monotonic()
+    games = steps = 0
+    for seed in seeds:
+        s = game.new_initial_state(seed)
+        ref = engine.new_game(seed)
+        assert s.array.tolist() == ref, f"seed {seed}: initial states differ"
+        chooser = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            assert engine.legal_actions(ref) == legal, f"seed {seed} step {steps}: legal actions"
+            action = chooser.choice(legal)
+            s.apply_action(action)
+            reward = engine.step(ref, action)
+            steps += 1
+            if s.array.tolist() != ref:
+                bad = [i for i, (x, y) in enumerate(zip(s.array.tolist(), ref, strict=True))
+                       if x != y]  # fmt: skip
+                raise AssertionError(f"seed {seed} step {steps} action {action}: words {bad}")
+            assert np.allclose(s.last_rewards, reward, atol=1e-6)
+        assert engine.is_terminal(ref)
+        assert np.allclose(s.returns(), rules_returns(game, ref))
+        games += 1
+        if time.monotonic() - start > budget:
+            break
+    return games, steps
+
+
+def rules_returns(game, ref: list[int]) -> list[float]:
+    return reference.returns(ref, [int(p) for p in game.params])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_decisions": 120},
+        {"max_decisions": 400, "siege": True, "port_transport": True, "reward": "vp_difference"},
+        {"final_tie": "empire", "victory_vp": 16},
+        {},
+    ],
+    ids=["short", "advanced", "sudden-death", "full"],
+)
+def test_core_equals_reference(options: dict) -> None:
+    game = boardsim.make_game("farrapos", **options)
+    games, steps = compare_games(game, range(10_000), BUDGET_SECONDS)
+    assert games >= 5 and steps > 1000
+
+
+def test_core_equals_reference_with_explicit_dice() -> None:
+    """At explicit chance nodes the outcome is an action: both engines take it alike."""
+    game = boardsim.make_game("farrapos", explicit_chance=True, max_decisions=300)
+    engine = ReferenceEngine(reference, game.state_size, game.params)
+    for seed in range(10):
+        s = game.new_initial_state(seed)
+        ref = engine.new_game(seed)
+        chooser = random.Random(seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes, weights = reference.chance_weights(ref, engine.params)
+                assert [o for o, _ in s.chance_outcomes()] == outcomes
+                action = chooser.choice(outcomes)
+            else:
+                action = chooser.choice(s.legal_actions())
+            s.apply_action(action)
+            engine.step(ref, action)
+            assert s.array.tolist() == ref
+
+
+def test_reference_state_size_matches() -> None:
+    assert rules.STATE_SIZE == boardsim.make_game("farrapos").state_size
