@@ -1,0 +1,640 @@
+"""Hispania's rules in plain Python: the oracle the compiled core is compared against.
+
+Written separately from ``rules.py`` (sets, dicts and ``heapq`` instead of array
+kernels) over a plain ``list`` with the identical layout and the same draw order, so a
+whole game can be compared word by word. Driven by
+:class:`boardsim.core.reference.ReferenceEngine`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
+from boardsim.core.header import P_NUM_PLAYERS as _P_NUM_PLAYERS
+from boardsim.games.hispania import data as hd
+from boardsim.games.hispania import layout as hl
+
+State = list[int]
+Params = Sequence[int]
+
+CITIES = range(hd.NUM_CITIES)
+SPACES = range(hd.NUM_SPACES)
+SEA0 = hd.FIRST_SEA
+NBR: dict[int, list[int]] = {s: [int(t) for t in hd.NEIGHBOURS[s, : hd.DEGREE[s]]] for s in SPACES}
+LINK: dict[frozenset[int], int] = {
+    frozenset((int(hd.LINK_A[i]), int(hd.LINK_B[i]))): i for i in range(hd.NUM_LINKS)
+}
+PROV = [int(x) for x in hd.CITY_PROVINCE]
+SHIELD = [int(x) for x in hd.CITY_SHIELD]
+CAPITAL = {c for c in CITIES if hd.CITY_CAPITAL[c]}
+ROMAN_GENERALS = 3
+BASE_ARMIES = 3
+
+
+def link_of(a: int, b: int) -> int:
+    return LINK.get(frozenset((a, b)), -1)
+
+
+# ---------------------------------------------------------------- reading the state
+def revolts(s: State, x: int) -> int:
+    return s[hl.REVOLTS + x]
+
+
+def stack(s: State, c: int) -> list[int]:
+    return [s[hl.GARR + c * hl.STACK + i] for i in range(hl.STACK)]
+
+
+def n_garrisons(s: State, c: int) -> int:
+    return sum(1 for x in stack(s, c) if x)
+
+
+def gen_pos(s: State, g: int) -> int:
+    return s[hl.GEN_POS + g]
+
+
+def general_on(s: State, x: int) -> int:
+    for g in range(hl.NUM_GENERALS):
+        if gen_pos(s, g) == x:
+            return g
+    return -1
+
+
+def army_on(s: State, c: int) -> int:
+    for k in range(hl.NUM_ARMY_SLOTS):
+        if s[hl.ARMY_POS + k] == c:
+            return k
+    return -1
+
+
+def army_of_province(s: State, p: int) -> int:
+    for k in range(hl.NUM_ARMY_SLOTS):
+        c = s[hl.ARMY_POS + k]
+        if c >= 0 and PROV[c] == p:
+            return k
+    return -1
+
+
+def province_cities(p: int) -> list[int]:
+    return [c for c in CITIES if PROV[c] == p]
+
+
+def fleet(s: State, x: int) -> bool:
+    return x >= SEA0 and s[hl.FLEET + x - SEA0] == 1
+
+
+def passable(s: State, x: int) -> bool:
+    return fleet(s, x) if x >= SEA0 else revolts(s, x) == 0
+
+
+def take_revolt(s: State, x: int) -> bool:
+    if s[hl.RESERVE] == 0:
+        s[hl.WINNER] = hl.W_HISPANIA
+        return False
+    s[hl.RESERVE] -= 1
+    s[hl.REVOLTS + x] += 1
+    return True
+
+
+def rome_has_won(s: State) -> bool:
+    if any(s[hl.GARR + c * hl.STACK] == 0 for c in CAPITAL):
+        return False
+    return all(revolts(s, c) == 0 for c in CITIES if PROV[c] >= 6)
+
+
+# ---------------------------------------------------------------- movement
+def travel_costs(s: State, g: int) -> dict[int, int]:
+    """Cheapest cost to each space, a run of roads costing 1 (Dijkstra on space x on-road)."""
+    start = gen_pos(s, g)
+    best: dict[tuple[int, bool], int] = {(start, False): 0}
+    heap = [(0, start, False)]
+    while heap:
+        d, u, road = heapq.heappop(heap)
+        if d > best.get((u, road), 1 << 30):
+            continue
+        for v in NBR[u]:
+            if not passable(s, v):
+                continue
+            li = link_of(u, v)
+            if s[hl.ROADS + li]:
+                nd, nroad = d + (0 if road else 1), True
+            else:
+                nd, nroad = d + int(hd.LINK_SEGMENTS[li]), False
+            if nd < best.get((v, nroad), 1 << 30):
+                best[(v, nroad)] = nd
+                heapq.heappush(heap, (nd, v, nroad))
+    out: dict[int, int] = {}
+    for (x, _), d in best.items():
+        out[x] = min(d, out.get(x, 1 << 30))
+    return out
+
+
+def general_destinations(s: State, g: int) -> dict[int, int]:
+    den = s[hl.DENARII]
+    return {
+        x: d
+        for x, d in travel_costs(s, g).items()
+        if 0 < d <= den and general_on(s, x) < 0 and passable(s, x)
+    }
+
+
+def fleet_cost(s: State, a: int, b: int) -> int | None:
+    """Links from sea a to sea b (0-based), or None when the fleet may not go."""
+    if a == b or not s[hl.FLEET + a] or s[hl.FLEET + b] or revolts(s, SEA0 + b):
+        return None
+    dist = {a: 0}
+    frontier = [a]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for y in range(hd.NUM_SEAS):
+                if y not in dist and link_of(SEA0 + x, SEA0 + y) >= 0 and not revolts(s, SEA0 + y):
+                    dist[y] = dist[x] + 1
+                    nxt.append(y)
+        frontier = nxt
+    return dist.get(b)
+
+
+# ---------------------------------------------------------------- combat
+def linked(x: int, y: int) -> bool:
+    return y in NBR[x]
+
+
+def support(s: State, g: int) -> int:
+    """Garrisons of g in groups linked to him, plus a praetor's "+1" disc."""
+    here = gen_pos(s, g)
+    mine = {c for c in CITIES if g + 1 in stack(s, c)}
+    total = 0
+    reach = {here} if here >= 0 else set()
+    while mine:
+        group = {mine.pop()}
+        todo = list(group)
+        while todo:
+            c = todo.pop()
+            for v in NBR[c]:
+                if v in mine:
+                    mine.discard(v)
+                    group.add(v)
+                    todo.append(v)
+        if here >= 0 and any(c == here or linked(c, here) for c in group):
+            total += sum(stack(s, c).count(g + 1) for c in group)
+            reach |= group
+    if g < 2 and here >= 0:
+        prov = 6 + g
+        near = set(reach)
+        for x in reach:
+            near.update(NBR[x])
+        if any(x < hd.NUM_CITIES and PROV[x] == prov for x in near):
+            total += 1
+    return total
+
+
+def revolt_group(s: State, x: int) -> int:
+    if not revolts(s, x):
+        return 0
+    seen = {x}
+    todo = [x]
+    while todo:
+        u = todo.pop()
+        for v in NBR[u]:
+            if v not in seen and revolts(s, v):
+                seen.add(v)
+                todo.append(v)
+    return sum(revolts(s, u) for u in seen)
+
+
+def n_generals_linked(s: State, x: int, but: int) -> int:
+    return sum(
+        1
+        for g in range(hl.NUM_GENERALS)
+        if g != but and gen_pos(s, g) >= 0 and linked(gen_pos(s, g), x)
+    )
+
+
+def n_armies_linked(s: State, x: int, but: int) -> int:
+    return sum(
+        1
+        for k in range(hl.NUM_ARMY_SLOTS)
+        if k != but and s[hl.ARMY_POS + k] >= 0 and linked(s[hl.ARMY_POS + k], x)
+    )
+
+
+def siege(s: State, g: int, t: int, spent: int, die: int) -> None:
+    roman = (die + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
+    shield = SHIELD[t] if t < hd.NUM_CITIES else t - SEA0 + 1
+    shield *= 2 ** n_armies_linked(s, gen_pos(s, g), -1)
+    if roman > shield:
+        s[hl.REVOLTS + t] -= 1
+        s[hl.RESERVE] += 1
+
+
+def attack(s: State, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
+    k = army_on(s, t)
+    roman = (die_r + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
+    hisp = (die_h + revolt_group(s, t)) * 2 ** n_armies_linked(s, gen_pos(s, g), k)
+    if roman > hisp:
+        s[hl.ARMY_POS + k] = -1
+        return True
+    s[hl.GEN_POS + g] = -1
+    return False
+
+
+def army_attack(s: State, kind: int, k: int, t: int, die_h: int, die_r: int) -> None:
+    a = s[hl.ARMY_POS + k]
+    hisp = (die_h + revolt_group(s, a)) * 2 ** n_armies_linked(s, t, k)
+    if kind == hl.CB_ARMY_GARRISON:
+        if hisp > SHIELD[t] * 2 ** n_generals_linked(s, a, -1):
+            st = stack(s, t)
+            top = max(i for i in range(hl.STACK) if st[i])
+            s[hl.GARR_RESERVE + st[top] - 1] += 1
+            s[hl.GARR + t * hl.STACK + top] = 0
+        return
+    g = general_on(s, t)
+    roman = (die_r + support(s, g)) * 2 ** n_generals_linked(s, a, g)
+    if hisp > roman:
+        s[hl.GEN_POS + g] = -1
+    else:
+        s[hl.ARMY_POS + k] = -1
+
+
+# ---------------------------------------------------------------- set-up legality
+def on_network(s: State, c: int) -> bool:
+    return any(s[hl.ROADS + link_of(c, v)] for v in NBR[c])
+
+
+def road_ok(s: State, li: int) -> bool:
+    a, b = int(hd.LINK_A[li]), int(hd.LINK_B[li])
+    if hd.LINK_SEA[li] or s[hl.ROADS + li]:
+        return False
+    if revolts(s, a) or revolts(s, b) or a in CAPITAL or b in CAPITAL:
+        return False
+    return on_network(s, a) or on_network(s, b)
+
+
+def entry_ok(s: State, g: int, x: int) -> bool:
+    if general_on(s, x) >= 0:
+        return False
+    if g < 2:
+        return x < hd.NUM_CITIES and PROV[x] == 6 + g and not revolts(s, x)
+    return fleet(s, x)
+
+
+def entries(s: State, g: int) -> list[int]:
+    return [x for x in SPACES if entry_ok(s, g, x)]
+
+
+def capital_ok(s: State, c: int) -> bool:
+    return c not in CAPITAL or all(not revolts(s, x) for x in province_cities(PROV[c]))
+
+
+# ---------------------------------------------------------------- Hispanic moves
+def candidates(s: State, k: int) -> list[int]:
+    a = s[hl.ARMY_POS + k]
+    p = PROV[a]
+    full = all(revolts(s, c) for c in province_cities(p))
+    out = [
+        v
+        for v in NBR[a]
+        if v < hd.NUM_CITIES and (PROV[v] == p or (full and army_of_province(s, PROV[v]) < 0))
+    ]
+    calm = [v for v in out if not revolts(s, v)]
+    return calm if calm and len(calm) < len(out) else out
+
+
+def nearest(cands: list[int], die: int) -> int:
+    dist = sorted(abs(SHIELD[c] - die) for c in cands)
+    if len(dist) > 1 and dist[0] == dist[1]:
+        return -1
+    return min(cands, key=lambda c: abs(SHIELD[c] - die))
+
+
+def try_enter(s: State, k: int, t: int) -> None:
+    if general_on(s, t) >= 0 or n_garrisons(s, t):
+        s[hl.COMBAT_KIND] = hl.CB_ARMY_GENERAL if general_on(s, t) >= 0 else hl.CB_ARMY_GARRISON
+        s[hl.COMBAT_TARGET] = t
+        s[hl.COMBAT_ARMY] = k
+        s[hl.DIE_H] = 0
+        s[hl.DIE_R] = 0
+        s[hl.PHASE] = hl.PH_ARMY_COMBAT
+        return
+    if not revolts(s, t) and not take_revolt(s, t):
+        return
+    s[hl.ARMY_POS + k] = t
+    s[hl.CUR] += 1
+
+
+# ---------------------------------------------------------------- flow
+def _chance(s: State, kind: int) -> None:
+    s[H_ACTOR] = CHANCE
+    s[H_CHANCE_KIND] = kind
+
+
+def _decide(s: State, p: int) -> None:
+    s[H_ACTOR] = p
+    s[H_CHANCE_KIND] = 0
+
+
+def run(s: State, params: Params) -> None:
+    """Play the automatic steps until a decision, a die or the end."""
+    while True:
+        if s[hl.WINNER] == hl.W_NONE and s[hl.PHASE] >= hl.PH_TURN_START and rome_has_won(s):
+            s[hl.WINNER] = hl.W_ROME
+        if s[hl.WINNER] != hl.W_NONE:
+            s[hl.PHASE] = hl.PH_OVER
+            s[H_ACTOR] = TERMINAL
+            s[H_CHANCE_KIND] = 0
+            s[H_FLAGS] |= FLAG_TERMINAL
+            return
+        ph = s[hl.PHASE]
+        if ph == hl.PH_SETUP_REVOLT:
+            if s[hl.COUNTER] < hd.NUM_HISPANIC:
+                return _chance(s, hl.CK_SETUP_REVOLT)
+            s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ARMY, 0
+        elif ph == hl.PH_SETUP_ARMY:
+            if s[hl.COUNTER] < params[hl.P_ARMIES]:
+                return _chance(s, hl.CK_SETUP_ARMY)
+            s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ROAD, 0
+        elif ph == hl.PH_SETUP_ROAD:
+            legal = [li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
+            if s[hl.COUNTER] < params[hl.P_ROADS] and legal:
+                if params[hl.P_AUTO_SETUP]:
+                    s[hl.ROADS + legal[0]] = 1
+                    s[hl.COUNTER] += 1
+                    continue
+                return _decide(s, s[hl.COUNTER] % ROMAN_GENERALS)
+            s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_PLACE, 0
+        elif ph == hl.PH_SETUP_PLACE:
+            g = s[hl.COUNTER]
+            if g >= ROMAN_GENERALS:
+                s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
+                continue
+            options = entries(s, g)
+            if options and not params[hl.P_AUTO_SETUP]:
+                return _decide(s, g)
+            if options:
+                plus = int(hd.PLUS_ONE_CITY[g]) if g < 2 else -1
+                s[hl.GEN_POS + g] = plus if plus in options else options[0]
+            s[hl.COUNTER] += 1
+        elif ph == hl.PH_TURN_START:
+            g = s[hl.TURN]
+            if gen_pos(s, g) < 0:
+                if entries(s, g):
+                    s[hl.PHASE] = hl.PH_REENTER
+                    return _decide(s, g)
+                s[hl.PHASE] = hl.PH_REVOLT_PROV
+                continue
+            off = sum(1 for x in range(ROMAN_GENERALS) if gen_pos(s, x) < 0)
+            s[hl.DENARII] = params[hl.P_DENARII] - off
+            s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+            s[hl.PHASE] = hl.PH_ROMAN
+        elif ph == hl.PH_ROMAN:
+            if s[hl.DENARII] <= 0 or gen_pos(s, s[hl.TURN]) < 0:
+                s[hl.PEND_KIND] = 0
+                s[hl.PHASE] = hl.PH_REVOLT_PROV
+                continue
+            return _decide(s, s[hl.TURN])
+        elif ph == hl.PH_ROMAN_COMBAT:
+            return _chance(s, hl.CK_ROMAN_DIE if s[hl.DIE_R] == 0 else hl.CK_HISP_DIE)
+        elif ph == hl.PH_REVOLT_PROV:
+            return _chance(s, hl.CK_REVOLT_PROV)
+        elif ph == hl.PH_REVOLT_CITY:
+            return _chance(s, hl.CK_REVOLT_CITY)
+        elif ph == hl.PH_MOVE_START:
+            order = [army_of_province(s, p) for p in range(hd.NUM_PROVINCES)]
+            order = [k for k in order if k >= 0]
+            order += [-1] * (hl.NUM_ARMY_SLOTS - len(order))
+            s[hl.ARMY_ORDER : hl.ARMY_ORDER + hl.NUM_ARMY_SLOTS] = order
+            s[hl.CUR] = 0
+            s[hl.PHASE] = hl.PH_ARMY_MOVE
+        elif ph == hl.PH_ARMY_MOVE:
+            i = s[hl.CUR]
+            if i >= hl.NUM_ARMY_SLOTS or s[hl.ARMY_ORDER + i] < 0:
+                s[hl.PHASE] = hl.PH_TURN_END
+                continue
+            k = s[hl.ARMY_ORDER + i]
+            if s[hl.ARMY_POS + k] < 0:
+                s[hl.CUR] += 1
+                continue
+            cands = candidates(s, k)
+            if not cands:
+                s[hl.CUR] += 1
+            elif len(cands) == 1:
+                try_enter(s, k, cands[0])
+            else:
+                s[hl.PHASE] = hl.PH_MOVE_DIE
+                return _chance(s, hl.CK_MOVE_DIE)
+        elif ph == hl.PH_ARMY_COMBAT:
+            return _chance(s, hl.CK_HISP_DIE if s[hl.DIE_H] == 0 else hl.CK_ROMAN_DIE)
+        elif ph == hl.PH_TURN_END:
+            if s[hl.TURN] < ROMAN_GENERALS - 1:
+                s[hl.TURN] += 1
+                s[hl.PHASE] = hl.PH_TURN_START
+            elif s[hl.RESERVE] == 0:
+                s[hl.WINNER] = hl.W_HISPANIA
+            else:
+                s[hl.RESERVE] -= 1
+                s[hl.TRACK] += 1
+                if s[hl.TRACK] >= hd.TRACK_SPACES:
+                    s[hl.WINNER] = hl.W_HISPANIA
+                else:
+                    s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
+        else:
+            return
+
+
+# ---------------------------------------------------------------- the reference API
+def init(state: State, params: Params, seed: int) -> None:
+    s = state
+    for k in range(hl.NUM_ARMY_SLOTS):
+        s[hl.ARMY_POS + k] = -1
+        s[hl.ARMY_ORDER + k] = -1
+    for g in range(hl.NUM_GENERALS):
+        s[hl.GEN_POS + g] = -1
+        s[hl.GARR_RESERVE + g] = params[hl.P_GARRISONS] if g < ROMAN_GENERALS else 0
+    for i in range(hd.NUM_SEAS):
+        s[hl.FLEET + i] = int(i < params[hl.P_FLEETS])
+    for li in range(hd.NUM_LINKS):
+        s[hl.ROADS + li] = int(hd.INITIAL_ROADS[li])
+    s[hl.RESERVE] = hd.TOTAL_REVOLTS
+    s[hl.PHASE] = hl.PH_SETUP_REVOLT
+    s[hl.COUNTER] = 0
+    run(s, params)
+
+
+def legal_actions(state: State, params: Params) -> list[int]:
+    s = state
+    ph = s[hl.PHASE]
+    g = s[H_ACTOR]
+    if ph == hl.PH_SETUP_ROAD:
+        return [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
+    if ph in (hl.PH_SETUP_PLACE, hl.PH_REENTER):
+        return [hl.A_SPACE + x for x in entries(s, g)]
+    if ph != hl.PH_ROMAN:
+        return []
+    den = s[hl.DENARII]
+    if s[hl.PEND_KIND]:
+        return [hl.A_SPEND + k - 1 for k in (1, 2, 3) if k <= den] + [hl.A_CANCEL]
+    out = [hl.A_PASS]
+    out += [hl.A_SPACE + x for x in sorted(general_destinations(s, g))]
+    for a in range(hd.NUM_SEAS):
+        for b in range(hd.NUM_SEAS):
+            c = fleet_cost(s, a, b)
+            if c is not None and c <= den:
+                out.append(hl.A_FLEET + a * hd.NUM_SEAS + b)
+    here = gen_pos(s, g)
+    if here < hd.NUM_CITIES:
+        if (
+            s[hl.GARR_RESERVE + g] > 0
+            and n_garrisons(s, here) + revolts(s, here) < hl.STACK
+            and capital_ok(s, here)
+        ):
+            out.append(hl.A_GARRISON)
+        if g + 1 in stack(s, here):
+            out.append(hl.A_UNGARRISON)
+    for t in NBR[here]:
+        if revolts(s, t):
+            if t < hd.NUM_CITIES and army_on(s, t) >= 0:
+                out.append(hl.A_ATTACK + t)
+            else:
+                out.append(hl.A_BESIEGE + t)
+    return sorted(out)
+
+
+def apply_action(state: State, params: Params, action: int) -> None:
+    s = state
+    ph = s[hl.PHASE]
+    g = s[H_ACTOR]
+    a = action
+    if ph == hl.PH_SETUP_ROAD:
+        s[hl.ROADS + a - hl.A_ROAD] = 1
+        s[hl.COUNTER] += 1
+    elif ph == hl.PH_SETUP_PLACE:
+        s[hl.GEN_POS + g] = a - hl.A_SPACE
+        s[hl.COUNTER] += 1
+    elif ph == hl.PH_REENTER:
+        s[hl.GEN_POS + g] = a - hl.A_SPACE
+        s[hl.PHASE] = hl.PH_TURN_START
+    elif a == hl.A_PASS:
+        s[hl.PEND_KIND] = 0
+        s[hl.PHASE] = hl.PH_REVOLT_PROV
+    elif a < hl.A_FLEET:
+        x = a - hl.A_SPACE
+        s[hl.DENARII] -= general_destinations(s, g)[x]
+        s[hl.GEN_POS + g] = x
+    elif a < hl.A_GARRISON:
+        x, y = divmod(a - hl.A_FLEET, hd.NUM_SEAS)
+        s[hl.DENARII] -= fleet_cost(s, x, y) or 0
+        s[hl.FLEET + x], s[hl.FLEET + y] = 0, 1
+        rider = general_on(s, SEA0 + x)
+        if rider >= 0:
+            s[hl.GEN_POS + rider] = SEA0 + y
+    elif a == hl.A_GARRISON:
+        c = gen_pos(s, g)
+        s[hl.GARR + c * hl.STACK + n_garrisons(s, c)] = g + 1
+        s[hl.GARR_RESERVE + g] -= 1
+        s[hl.DENARII] -= 1
+    elif a == hl.A_UNGARRISON:
+        c = gen_pos(s, g)
+        st = stack(s, c)
+        top = max(i for i in range(hl.STACK) if st[i] == g + 1)
+        st = st[:top] + st[top + 1 :] + [0]
+        s[hl.GARR + c * hl.STACK : hl.GARR + (c + 1) * hl.STACK] = st
+        s[hl.GARR_RESERVE + g] += 1
+        s[hl.DENARII] -= 1
+    elif a < hl.A_ATTACK:
+        s[hl.PEND_KIND], s[hl.PEND_TARGET] = hl.PK_BESIEGE, a - hl.A_BESIEGE
+    elif a < hl.A_SPEND:
+        s[hl.PEND_KIND], s[hl.PEND_TARGET] = hl.PK_ATTACK, a - hl.A_ATTACK
+    elif a < hl.A_CANCEL:
+        k = a - hl.A_SPEND + 1
+        s[hl.DENARII] -= k
+        s[hl.COMBAT_KIND] = hl.CB_SIEGE if s[hl.PEND_KIND] == hl.PK_BESIEGE else hl.CB_ATTACK
+        s[hl.COMBAT_TARGET] = s[hl.PEND_TARGET]
+        s[hl.COMBAT_SPENT] = k
+        s[hl.COMBAT_ARMY] = -1
+        s[hl.DIE_R] = s[hl.DIE_H] = 0
+        s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+        s[hl.PHASE] = hl.PH_ROMAN_COMBAT
+    else:
+        s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+    run(s, params)
+
+
+def chance_weights(state: State, params: Params) -> tuple[list[int], list[int]]:
+    if state[H_CHANCE_KIND] == hl.CK_SETUP_ARMY:
+        free = [p + 1 for p in range(hd.NUM_HISPANIC) if army_of_province(state, p) < 0]
+        return free, [1] * len(free)
+    return [1, 2, 3, 4, 5, 6], [1] * 6
+
+
+def apply_chance(state: State, params: Params, outcome: int) -> None:
+    s = state
+    kind = s[H_CHANCE_KIND]
+    s[H_CHANCE_KIND] = 0
+    if kind == hl.CK_SETUP_REVOLT:
+        p = s[hl.COUNTER]
+        c = p * 6 + outcome - 1
+        s[hl.SETUP_CITY + p] = c
+        for _ in range(int(hd.SETUP_REVOLTS_BY_DIE[outcome - 1])):
+            take_revolt(s, c)
+        s[hl.COUNTER] += 1
+    elif kind == hl.CK_SETUP_ARMY:
+        k = next(i for i in range(hl.NUM_ARMY_SLOTS) if s[hl.ARMY_POS + i] < 0)
+        s[hl.ARMY_POS + k] = s[hl.SETUP_CITY + outcome - 1]
+        s[hl.COUNTER] += 1
+    elif kind == hl.CK_REVOLT_PROV:
+        s[hl.REVOLT_PROV] = outcome - 1
+        s[hl.PHASE] = hl.PH_REVOLT_CITY
+    elif kind == hl.CK_REVOLT_CITY:
+        p = s[hl.REVOLT_PROV]
+        c = p * 6 + outcome - 1
+        if not (n_garrisons(s, c) or general_on(s, c) >= 0):
+            if not revolts(s, c):
+                take_revolt(s, c)
+            else:
+                free = [k for k in range(BASE_ARMIES) if s[hl.ARMY_POS + k] < 0]
+                if army_of_province(s, p) < 0 and free:
+                    s[hl.ARMY_POS + free[0]] = c
+                elif revolts(s, c) < hl.STACK:
+                    take_revolt(s, c)
+        s[hl.PHASE] = hl.PH_MOVE_START
+    elif kind == hl.CK_MOVE_DIE:
+        k = s[hl.ARMY_ORDER + s[hl.CUR]]
+        t = nearest(candidates(s, k), outcome)
+        s[hl.PHASE] = hl.PH_ARMY_MOVE
+        if t < 0:
+            s[hl.CUR] += 1
+        else:
+            try_enter(s, k, t)
+    else:
+        s[hl.DIE_R if kind == hl.CK_ROMAN_DIE else hl.DIE_H] = outcome
+        _combat(s)
+    run(s, params)
+
+
+def _combat(s: State) -> None:
+    cb = s[hl.COMBAT_KIND]
+    t = s[hl.COMBAT_TARGET]
+    g = s[hl.TURN]
+    if cb == hl.CB_SIEGE:
+        siege(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R])
+        s[hl.PHASE] = hl.PH_ROMAN
+    elif cb == hl.CB_ATTACK:
+        if not s[hl.DIE_H]:
+            return
+        won = attack(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R], s[hl.DIE_H])
+        s[hl.PHASE] = hl.PH_ROMAN if won else hl.PH_REVOLT_PROV
+    else:
+        if cb == hl.CB_ARMY_GENERAL and not s[hl.DIE_R]:
+            return
+        army_attack(s, cb, s[hl.COMBAT_ARMY], t, s[hl.DIE_H], s[hl.DIE_R])
+        s[hl.CUR] += 1
+        s[hl.PHASE] = hl.PH_ARMY_MOVE
+    s[hl.COMBAT_KIND] = s[hl.DIE_R] = s[hl.DIE_H] = 0
+
+
+def returns(state: State, params: Params) -> list[float]:
+    w = state[hl.WINNER]
+    v = 1.0 if w == hl.W_ROME else -1.0 if w == hl.W_HISPANIA else 0.0
+    return [v if p < params[_P_NUM_PLAYERS] else 0.0 for p in range(hl.MAX_PLAYERS)]
