@@ -12,32 +12,36 @@ import boardsim
 from boardsim.core.reference import ReferenceEngine
 from boardsim.games.farrapos import reference, rules
 
-BUDGET_SECONDS = 12.0  # per option set; four sets: about 50 s in all
+# seconds per option set: about 50 s and 1,200+ games in all (each set stops at its budget)
 
 
 def compare_games(game, seeds: range, budget: float) -> tuple[int, int]:
     """Play random legal games in both engines; return (games, steps) compared."""
     engine = ReferenceEngine(reference, game.state_size, game.params)
+    mask = np.zeros(game.num_actions, np.uint8)
+    rewards = np.zeros(2, np.float32)
     start = time.monotonic()
     games = steps = 0
     for seed in seeds:
         s = game.new_initial_state(seed)
+        core = s.array  # driven straight through the compiled kernels
         ref = engine.new_game(seed)
-        assert s.array.tolist() == ref, f"seed {seed}: initial states differ"
+        assert core.tolist() == ref, f"seed {seed}: initial states differ"
         chooser = random.Random(seed)
-        while not s.is_terminal():
-            legal = s.legal_actions()
+        while not engine.is_terminal(ref):
+            rules.legal_mask(core, game.params, mask)
+            legal = np.flatnonzero(mask).tolist()
             assert engine.legal_actions(ref) == legal, f"seed {seed} step {steps}: legal actions"
             action = chooser.choice(legal)
-            s.apply_action(action)
+            rules.step(core, game.params, np.int64(action), rewards)
             reward = engine.step(ref, action)
             steps += 1
-            if s.array.tolist() != ref:
-                bad = [i for i, (x, y) in enumerate(zip(s.array.tolist(), ref, strict=True))
+            if core.tolist() != ref:
+                bad = [i for i, (x, y) in enumerate(zip(core.tolist(), ref, strict=True))
                        if x != y]  # fmt: skip
                 raise AssertionError(f"seed {seed} step {steps} action {action}: words {bad}")
-            assert np.allclose(s.last_rewards, reward, atol=1e-6)
-        assert engine.is_terminal(ref)
+            assert abs(rewards[0] - reward[0]) < 1e-6 and abs(rewards[1] - reward[1]) < 1e-6
+        assert s.is_terminal()
         assert np.allclose(s.returns(), rules_returns(game, ref))
         games += 1
         if time.monotonic() - start > budget:
@@ -50,18 +54,21 @@ def rules_returns(game, ref: list[int]) -> list[float]:
 
 
 @pytest.mark.parametrize(
-    "options",
+    ("options", "budget"),
     [
-        {"max_decisions": 120},
-        {"max_decisions": 400, "siege": True, "port_transport": True, "reward": "vp_difference"},
-        {"final_tie": "empire", "victory_vp": 16},
-        {},
+        ({"max_decisions": 80}, 20.0),
+        (
+            {"max_decisions": 400, "siege": True, "port_transport": True, "reward": "vp_difference"},
+            10.0,
+        ),
+        ({"final_tie": "empire", "victory_vp": 16}, 10.0),
+        ({}, 10.0),
     ],
     ids=["short", "advanced", "sudden-death", "full"],
 )
-def test_core_equals_reference(options: dict) -> None:
+def test_core_equals_reference(options: dict, budget: float) -> None:
     game = boardsim.make_game("farrapos", **options)
-    games, steps = compare_games(game, range(10_000), BUDGET_SECONDS)
+    games, steps = compare_games(game, range(10_000), budget)
     assert games >= 5 and steps > 1000
 
 

@@ -46,7 +46,7 @@ CITIES = range(L.C)
 UNITS = range(NUM_UNITS)  # military units (MU)
 PIECES = range(L.P)  # MU then militia
 MILITIA = range(NUM_UNITS, L.P)
-LINKS = {c: {k for k in CITIES if ADJACENCY[c][k]} for c in CITIES}
+LINKS = {c: tuple(k for k in CITIES if ADJACENCY[c][k]) for c in CITIES}  # ascending
 PORTS = {c for c in CITIES if CITY_PORT[c]}
 REGIONS = {r: {c for c in CITIES if CITY_REGION[c] == r} for r in range(NUM_REGIONS)}
 SIDE_OF = [int(s) for s in PIECE_SIDE]
@@ -142,7 +142,7 @@ def distances_to(s: State, side: int, dest: int) -> dict[int, int]:
     todo = deque([dest])
     while todo:
         cur = todo.popleft()
-        for nb in sorted(LINKS[cur]):
+        for nb in LINKS[cur]:
             if nb not in dist and occupant(s, nb) != 1 - side:
                 dist[nb] = dist[cur] + 1
                 todo.append(nb)
@@ -314,13 +314,14 @@ def legal_actions(state: State, params: Params) -> list[int]:
     elif mode == L.M_MILITIA:
         acts = [L.A_CITY + c for c in militia_cities(s, side)] + [L.A_PASS]
     elif mode == L.M_MAIN:
+        mine = [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) >= 0]
         for c in CITIES:
             if occupant(s, c) == 1 - side:
                 if attackers_possible(s, side, c):
                     acts.append(L.A_CITY + c)
             else:
                 dist = distances_to(s, side, c)
-                if any(how_unit_moves(s, params, side, u, c, dist) for u in UNITS):
+                if any(how_unit_moves(s, params, side, u, c, dist) for u in mine):
                     acts.append(L.A_CITY + c)
         acts.append(L.A_PASS)
     elif mode == L.M_ATTACK:
