@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import importlib.util  # noqa: F401  (games/__init__.py uses importlib.util without importing it)
 
-import numpy as np
 from boardsim.core.game import Game, State
-from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import CITY_IDS, PIECE_IDS
 
@@ -51,5 +50,3 @@ def vp(state: State) -> tuple[int, int]:
 def pieces_at(state: State, name: str) -> list[str]:
     c = city(name)
     return [PIECE_IDS[u] for u in range(L.P) if int(state.array[L.LOC + u]) == c]
-
-

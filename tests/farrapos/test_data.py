@@ -17,7 +17,7 @@ import pytest
 
 from boardsim.core.data import data_path
 from boardsim.core.errors import DataError
-from boardsim.games.farrapos import data as D
+from boardsim.games.farrapos import data as D  # noqa: N812
 
 RAW = D.DATA.raw
 CITIES = {c["id"]: c for c in RAW["city"]}
@@ -69,7 +69,15 @@ def test_game_constants() -> None:
 def test_cities_and_regions() -> None:
     recon(PRINTED_BOARD)
     assert 18 <= D.NUM_CITIES <= 26 and 4 <= D.NUM_REGIONS <= 6
-    for town in ("Caçapava", "Alegrete", "São Gabriel", "Jaguarão", "Viamão", "Cruz Alta", "Laguna"):
+    for town in (
+        "Caçapava",
+        "Alegrete",
+        "São Gabriel",
+        "Jaguarão",
+        "Viamão",
+        "Cruz Alta",
+        "Laguna",
+    ):
         assert town in D.CITY_NAMES
 
 
@@ -118,7 +126,7 @@ def test_paths_degree_and_regions_reconstruction() -> None:
     recon(PRINTED_BOARD)
     assert np.all((D.DEGREE >= 2) & (D.DEGREE <= 5))
     for r in range(D.NUM_REGIONS):
-        assert _connected(set(np.flatnonzero(D.CITY_REGION == r).tolist()))
+        assert _connected(set(np.flatnonzero(r == D.CITY_REGION).tolist()))
     chain = [idx(n) for n in ("Porto Alegre", "Triunfo", "Rio Pardo", "Cachoeira")]
     assert all(D.ADJACENCY[chain[i], chain[i + 1]] for i in range(3))
 
@@ -167,8 +175,8 @@ def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return 6371.0 * math.acos(max(-1.0, min(1.0, cos)))
 
 
-def _crosses(p1, p2, p3, p4) -> bool:  # noqa: ANN001
-    def orient(a, b, c):  # noqa: ANN001, ANN202
+def _crosses(p1, p2, p3, p4) -> bool:
+    def orient(a, b, c):
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
     return (
@@ -217,7 +225,9 @@ def test_unit_faces_and_cavalry_fastest() -> None:
     assert np.all(D.PIECE_DF[mu, full] >= 1)
     for f in (D.PIECE_MF, D.PIECE_AF, D.PIECE_DF):
         assert np.all(f[mu, red] <= f[mu, full])
-    weaker = (D.PIECE_AF[mu, red] < D.PIECE_AF[mu, full]) | (D.PIECE_DF[mu, red] < D.PIECE_DF[mu, full])
+    weaker = (D.PIECE_AF[mu, red] < D.PIECE_AF[mu, full]) | (
+        D.PIECE_DF[mu, red] < D.PIECE_DF[mu, full]
+    )
     assert np.all(weaker)
     for side in (0, 1):
         mine = D.PIECE_SIDE[mu] == side
@@ -232,7 +242,9 @@ def test_setup_and_arrivals() -> None:
         for u in range(D.NUM_UNITS)
         if D.PIECE_SETUP[u] >= 0
     )
-    want = {(1, k): v for k, v in EMPIRE_START.items()} | {(0, k): v for k, v in REPUBLIC_START.items()}
+    want = {(1, k): v for k, v in EMPIRE_START.items()} | {
+        (0, k): v for k, v in REPUBLIC_START.items()
+    }
     assert dict(setup) == want
     arriving = [u for u in range(D.NUM_UNITS) if D.PIECE_SETUP[u] < 0]
     assert len(arriving) == 20 and all(2 <= D.PIECE_ARRIVAL[u] <= 11 for u in arriving)
@@ -249,8 +261,8 @@ def test_strength_curve_reconstruction() -> None:
     recon(RAW["arrivals"]["provenance"] == "source")
 
     def attack(side: int, phase: int) -> int:
-        mine = (D.PIECE_SIDE == side) & (D.PIECE_TYPE != D.T_MILITIA)
-        return int(D.PIECE_AF[mine & (D.PIECE_ARRIVAL <= phase), D.FULL].sum())
+        mine = (side == D.PIECE_SIDE) & (D.PIECE_TYPE != D.T_MILITIA)
+        return int(D.PIECE_AF[mine & (phase >= D.PIECE_ARRIVAL), D.FULL].sum())
 
     assert all(attack(0, p) >= attack(1, p) for p in range(1, 6))  # 1835-1839
     assert all(attack(1, p) > attack(0, p) for p in range(7, 12))  # 1841-1845
@@ -285,8 +297,8 @@ def test_battle_example_cells_and_counters() -> None:
     assert [int(D.PIECE_DF[u, 0]) for u in dfd] == [3, 3]
     pa = idx("Porto Alegre")
     assert all(D.PIECE_SETUP[u] == pa for u in dfd) and all(D.PIECE_SIDE[u] == 0 for u in att)
-    assert 13 == sum(D.PIECE_AF[u, 0] for u in att)
-    assert 10 == sum(D.PIECE_DF[u, 0] for u in dfd) + D.CITY_VP[pa]
+    assert sum(D.PIECE_AF[u, 0] for u in att) == 13
+    assert sum(D.PIECE_DF[u, 0] for u in dfd) + D.CITY_VP[pa] == 10
 
 
 # ---------------------------------------------------------------- malformed files
@@ -303,10 +315,10 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     [
         ('region = "capital"', 'region = "nowhere"', "city porto_alegre"),
         ('b = "triunfo"', 'b = "atlantis"', "path porto_alegre-atlantis"),
-        ('vp = 4', 'vp = 9', "city porto_alegre"),
+        ("vp = 4", "vp = 9", "city porto_alegre"),
         ('setup = "porto_alegre"', 'setup = "triunfo"', "unit E01"),
         ("[0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7]", "[0, 0, 1]", "[battle_table] rows"),
-        ('empire = 7, republic = 5', 'empire = 8, republic = 5', "[game] start_vp"),
+        ("empire = 7, republic = 5", "empire = 8, republic = 5", "[game] start_vp"),
     ],
 )
 def test_malformed_file_raises_data_error(tmp_path: Path, old: str, new: str, entry: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 import boardsim
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.game import Game
-from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos import rules
 
 
@@ -41,7 +41,7 @@ def test_different_seeds_roll_different_dice(game: Game) -> None:
 
 
 def test_clone_and_replay_equals_original(game: Game) -> None:
-    s, actions, _ = random_game(game, 11, 3, limit=150)
+    s, _, _ = random_game(game, 11, 3, limit=150)
     clone = s.clone()
     assert clone == s and clone.array is not s.array
     chooser = random.Random(99)

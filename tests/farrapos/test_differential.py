@@ -58,7 +58,12 @@ def rules_returns(game, ref: list[int]) -> list[float]:
     [
         ({"max_decisions": 80}, 20.0),
         (
-            {"max_decisions": 400, "siege": True, "port_transport": True, "reward": "vp_difference"},
+            {
+                "max_decisions": 400,
+                "siege": True,
+                "port_transport": True,
+                "reward": "vp_difference",
+            },
             10.0,
         ),
         ({"final_tie": "empire", "victory_vp": 16}, 10.0),
@@ -82,7 +87,7 @@ def test_core_equals_reference_with_explicit_dice() -> None:
         chooser = random.Random(seed)
         while not s.is_terminal():
             if s.is_chance_node():
-                outcomes, weights = reference.chance_weights(ref, engine.params)
+                outcomes, _ = reference.chance_weights(ref, engine.params)
                 assert [o for o, _ in s.chance_outcomes()] == outcomes
                 action = chooser.choice(outcomes)
             else:
@@ -93,4 +98,4 @@ def test_core_equals_reference_with_explicit_dice() -> None:
 
 
 def test_reference_state_size_matches() -> None:
-    assert rules.STATE_SIZE == boardsim.make_game("farrapos").state_size
+    assert boardsim.make_game("farrapos").state_size == rules.STATE_SIZE

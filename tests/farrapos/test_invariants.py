@@ -9,7 +9,7 @@ import pytest
 
 import boardsim
 from boardsim.core.header import CHANCE, H_ACTOR, TERMINAL
-from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import (
     CITY_PORT,
@@ -29,7 +29,7 @@ def expected_vp(occ: np.ndarray, side: int) -> int:
     """The VP model written once more, from scratch, for the check."""
     total = int(CITY_VP[occ == side].sum())
     for r in range(NUM_REGIONS):
-        if np.all(occ[CITY_REGION == r] == side):
+        if np.all(occ[r == CITY_REGION] == side):
             total += int(REGION_BONUS[r])
     if np.all(occ[CITY_PORT == 1] == side):
         total += PORTS_BONUS
@@ -45,7 +45,7 @@ def check_invariants(a: np.ndarray, eliminated_before: set[int]) -> None:
     assert np.all(step[NUM_UNITS:] == 0)  # militia have no reduced face
     # conservation: 28 + 20 MU and 4 + 4 militia, each in exactly one state
     for side in (0, 1):
-        mine = PIECE_SIDE == side
+        mine = side == PIECE_SIDE
         on_board = np.sum(mine & (loc >= 0))
         reserve = np.sum(mine & (loc == L.LOC_RESERVE))
         gone = np.sum(mine & (loc == L.LOC_ELIMINATED))

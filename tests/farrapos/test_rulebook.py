@@ -9,7 +9,7 @@ from farrapos_helpers import act_city, act_unit, city, fresh, legal, pieces_at, 
 import boardsim
 from boardsim.core.game import Game
 from boardsim.core.header import CHANCE, H_ACTOR
-from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos.data import CITY_NAMES, NUM_UNITS, PIECE_IDS, PIECE_SIDE
 
 

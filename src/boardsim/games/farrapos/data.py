@@ -80,7 +80,9 @@ def _prov(entry: dict[str, Any], file: str, where: str) -> None:
             raise DataError(file, where, "prov fields must be source/derived/reconstructed")
         weakest = max(tags.values(), key=PROVENANCES.index)
         if weakest != p:
-            raise DataError(file, where, f"provenance {p!r} is not the weakest field tag {weakest!r}")
+            raise DataError(
+                file, where, f"provenance {p!r} is not the weakest field tag {weakest!r}"
+            )
 
 
 def _faces(entry: dict[str, Any], face: str, file: str, where: str) -> tuple[int, int, int]:
@@ -258,7 +260,9 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
     for s in range(2):
         n_mil = sum(1 for k in range(len(side)) if side[k] == s and ptype[k] == T_MILITIA)
         if n_mil != militia_per_side:
-            raise DataError(file, "[[militia]]", f"{SIDES[s]} has {n_mil} militia, not {militia_per_side}")
+            raise DataError(
+                file, "[[militia]]", f"{SIDES[s]} has {n_mil} militia, not {militia_per_side}"
+            )
     for c in range(n):
         if starts[c] != NEUTRAL and c not in setup:
             raise DataError(file, f"city {city_ids[c]}", "a start city with no set-up unit")

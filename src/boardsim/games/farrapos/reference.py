@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
-from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos.data import (
     ADJACENCY,
     BATTLE_TABLE,
@@ -101,7 +101,7 @@ def recount(s: State) -> None:
         held = occupied_by(s, side)
         vp = sum(int(CITY_VP[c]) for c in held)
         vp += sum(int(REGION_BONUS[r]) for r, members in REGIONS.items() if members <= held)
-        if PORTS <= held:
+        if held >= PORTS:
             vp += PORTS_BONUS
         s[L.VP + side] = vp
 

@@ -7,8 +7,11 @@ kernels the generic engine needs (``init``, ``legal_mask``, ``apply_action``,
 
 A turn: the side to move places its arriving units (one decision a unit), takes one
 action (attack a linked enemy city, move or invade to one city, or pass), then may
-place militia in its empty cities (the set-up step) before its VP are recorded. Battles are rounds of two dice (chance nodes); each loser picks the
-unit it flips; the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
+place militia in its empty cities (the set-up step) before its VP are recorded.
+Battles are rounds of two dice (chance nodes); each loser picks the unit it flips;
+the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
+
+Plain loops rather than ``any``/``all`` over generators: this is numba code.
 """
 
 from __future__ import annotations
@@ -30,10 +33,10 @@ from boardsim.games.farrapos.data import (
     BATTLE_TABLE,
     CITY_PORT,
     CITY_REGION,
+    CITY_START,
     CITY_VP,
     COLUMN_LOW,
     DEGREE,
-    CITY_START,
     NEIGHBORS,
     NEUTRAL,
     NUM_REGIONS,
@@ -90,11 +93,11 @@ from boardsim.games.farrapos.layout import (
     NO_WINNER,
     NUM_ACTIONS,
     OBS_CITY,
-    OCC,
     OBS_GLOBAL,
     OBS_PIECE,
     OBS_SIZE,
     OBS_TARGET,
+    OCC,
     OWNER,
     P_FINAL_TIE,
     P_PORT_TRANSPORT,
@@ -156,7 +159,7 @@ def update_control(state):
 @jit
 def holds_region(state, side, region):
     """Every city of the colour region is occupied by ``side``."""
-    for c in range(C):
+    for c in range(C):  # noqa: SIM110 (numba)
         if CITY_REGION[c] == region and state[OCC + c] != side:
             return False
     return True
@@ -164,7 +167,7 @@ def holds_region(state, side, region):
 
 @jit
 def holds_all_ports(state, side):
-    for c in range(C):
+    for c in range(C):  # noqa: SIM110 (numba)
         if CITY_PORT[c] == 1 and state[OCC + c] != side:
             return False
     return True
@@ -255,7 +258,7 @@ def can_place_militia_in(state, side, c):
 def can_place_militia(state, side):
     if next_militia(state, side) < 0:
         return False
-    for c in range(C):
+    for c in range(C):  # noqa: SIM110 (numba)
         if can_place_militia_in(state, side, c):
             return True
     return False
@@ -264,7 +267,7 @@ def can_place_militia(state, side):
 @jit
 def holds_any_city(state, side):
     """``side`` possesses a city (where arriving units may enter)."""
-    for c in range(C):
+    for c in range(C):  # noqa: SIM110 (numba)
         if state[OWNER + c] == side:
             return True
     return False
@@ -329,7 +332,7 @@ def can_move_to(state, params, side, dest, dist):
     if state[OCC + dest] == 1 - side:
         return False
     land_distances(state, side, dest, dist)
-    for u in range(NUM_UNITS):
+    for u in range(NUM_UNITS):  # noqa: SIM110 (numba)
         if can_move_unit(state, params, side, u, dest, dist) != 0:
             return True
     return False
@@ -355,7 +358,7 @@ def can_attack(state, side, target):
     """A city occupied by the enemy, with an MU of ``side`` in a linked city."""
     if state[OCC + target] != 1 - side:
         return False
-    for u in range(NUM_UNITS):
+    for u in range(NUM_UNITS):  # noqa: SIM110 (numba)
         if can_attack_with(state, side, u, target):
             return True
     return False
@@ -367,7 +370,7 @@ def is_under_siege(state, c):
     holder = state[OCC + c]
     if holder == NEUTRAL:
         return False
-    for k in range(DEGREE[c]):
+    for k in range(DEGREE[c]):  # noqa: SIM110 (numba)
         if state[OCC + NEIGHBORS[c, k]] != 1 - holder:
             return False
     return True
@@ -531,9 +534,7 @@ def final_victory(state, params):
     v1 = state[VP + 1]
     if v0 > v1:
         finish(state, 0)
-    elif v1 > v0:
-        finish(state, 1)
-    elif params[P_FINAL_TIE] == 1:
+    elif v1 > v0 or params[P_FINAL_TIE] == 1:
         finish(state, 1)
     else:
         finish(state, DRAW)
@@ -709,7 +710,7 @@ def apply_action(state, params, action):
             c = action - A_CITY
             state[TARGET] = c
             state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
-    elif mode == M_ATTACK or mode == M_MOVE:
+    elif mode == M_ATTACK or mode == M_MOVE:  # noqa: SIM109 (numba)
         if action == A_CANCEL:
             clear_selection(state)
             state[MODE] = M_MAIN
