@@ -50,3 +50,8 @@ def check_invariants(a: np.ndarray, params: np.ndarray) -> None:
     for s in range(hd.NUM_SEAS):
         assert not (fleets[s] and rev[hd.FIRST_SEA + s]), "fleet on a pirate sea"
     assert 0 <= int(a[hl.DENARII]) <= 7
+    # roads: the pre-drawn ones, plus placed and kept ones within the level's count
+    placed = int(a[hl.ROADS : hl.ROADS + hd.NUM_LINKS].sum()) - int(hd.INITIAL_ROADS.sum())
+    assert int(a[hl.HELD_ROADS]) >= 0
+    assert placed + int(a[hl.HELD_ROADS]) <= int(params[hl.P_ROADS])
+    assert all(a[hl.ROADS + li] for li in range(hd.NUM_LINKS) if hd.INITIAL_ROADS[li])

@@ -51,15 +51,16 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"auto_setup": True, "level": "7-5-4-5-1"},
         {"level": "5-3-2-3-3"},
         {"explicit_chance": True, "level": "6-5-4-3-1"},
+        {"ingenivm": True, "pirates": True, "level": "6-4-2-5-2"},
     ],
-    ids=["medium", "easy-auto", "hard", "explicit"],
+    ids=["medium", "easy-auto", "hard", "explicit", "variants"],
 )
 def test_core_equals_reference(options: dict) -> None:
     game = boardsim.make_game("hispania", **options)
     start = time.perf_counter()
     games = 0
     seed = 0
-    while time.perf_counter() - start < BUDGET_SECONDS / 4 or games < 20:
+    while time.perf_counter() - start < BUDGET_SECONDS / 5 or games < 20:
         compare_game(game, seed)
         games += 1
         seed += 1

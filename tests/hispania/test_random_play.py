@@ -33,9 +33,13 @@ def play(game: boardsim.Game, seed: int, check: bool = True) -> boardsim.State:
     return st
 
 
-@pytest.mark.parametrize("auto", [False, True])
-def test_invariants_in_random_games(auto: bool) -> None:
-    game = boardsim.make_game("hispania", auto_setup=auto)
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"auto_setup": True}, {"ingenivm": True, "pirates": True, "level": "6-4-2-5-2"}],
+    ids=["decisions", "auto", "variants"],
+)
+def test_invariants_in_random_games(options: dict) -> None:
+    game = boardsim.make_game("hispania", **options)
     ends = set()
     for seed in range(60):
         st = play(game, seed)

@@ -16,6 +16,15 @@ from boardsim.games.hispania import names, rules
 from boardsim.games.hispania.data import LEVEL_VALUES
 from boardsim.games.hispania.layout import PARAMS_SIZE
 
+# the params order of the variant switches (layout.P_INGENIVM ...)
+IMPLEMENTED_VARIANTS_ORDER = (
+    "ingenivm",
+    "imperivm",
+    "proconsvl",
+    "legio_hispana",
+    "pirates",
+    "terror",
+)
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
     f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
@@ -65,6 +74,19 @@ OPTIONS = (
         choices=(False, True),
     ),
     Option(
+        "ingenivm",
+        False,
+        "Variant Ingenivm: roads may be kept aside at set-up and built in play "
+        "(1 denarius a segment, on a link of the general's city).",
+        choices=(False, True),
+    ),
+    Option(
+        "pirates",
+        False,
+        "Variant Pirates: a revolt (pirates) on every sea without a fleet at set-up.",
+        choices=(False, True),
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -76,6 +98,8 @@ OPTIONS = (
 def game_params(options: dict[str, Any]) -> list[int]:
     d, g, f, r, a = parse_level(options["level"])
     out = [d, g, f, r, a, int(bool(options["auto_setup"])), int(options["agents"] == "rome")]
+    out += [int(bool(options.get(v, False))) for v in IMPLEMENTED_VARIANTS_ORDER]
+    out += [int(bool(options.get("traitors", False))), 0, 0]
     assert len(out) == PARAMS_SIZE - 4
     return out
 

@@ -15,6 +15,8 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     CUR          index into ARMY_ORDER of the army moving now
     COMBAT_KIND  CB_* of the combat being resolved (0 none)
     COMBAT_TARGET, COMBAT_ARMY, COMBAT_SPENT, DIE_R, DIE_H
+    HELD_ROADS, MOVER, COMBAT_GEN, LEGIO_OWNER, TRAITORS_USED, PLACE_CITY, RESUME_PHASE,
+    HDENARII, HISP_BONUS   variant fields (see their comments)
     ARMY_ORDER[4]  army slots in moving order for this Hispanic move step (-1 padded)
     SETUP_CITY[6]  the initial revolt city of each Hispanic province
     REVOLTS[49]    revolt discs on each space (seas only hold pirates)
@@ -65,7 +67,16 @@ COMBAT_ARMY = PHASE + 13
 COMBAT_SPENT = PHASE + 14
 DIE_R = PHASE + 15
 DIE_H = PHASE + 16
-ARMY_ORDER = PHASE + 17
+HELD_ROADS = PHASE + 17  # Ingenivm: roads kept aside at set-up, placeable in play
+MOVER = PHASE + 18  # the general chosen to act with (Imperivm, Proconsvl); -1: the turn's
+COMBAT_GEN = PHASE + 19  # the general fighting the Roman combat being resolved
+LEGIO_OWNER = PHASE + 20  # Legio Hispana: the general whose reserve holds the disc, -1 placed
+TRAITORS_USED = PHASE + 21  # "Rome does not pay traitors" tried (once a game)
+PLACE_CITY = PHASE + 22  # Terror: the city an army is being placed on
+RESUME_PHASE = PHASE + 23  # the phase to continue with after a placement or an extra roll
+HDENARII = PHASE + 24  # Hispano: his denarii this turn
+HISP_BONUS = PHASE + 25  # Hispano: denarii added to the Hispanic side of this combat
+ARMY_ORDER = PHASE + 26
 SETUP_CITY = ARMY_ORDER + NUM_ARMY_SLOTS
 REVOLTS = SETUP_CITY + NUM_HISPANIC
 GARR = REVOLTS + NUM_SPACES
@@ -127,7 +138,17 @@ P_ROADS = PARAMS_HEADER + 3
 P_ARMIES = PARAMS_HEADER + 4
 P_AUTO_SETUP = PARAMS_HEADER + 5
 P_AGENTS_ROME = PARAMS_HEADER + 6
-PARAMS_SIZE = PARAMS_HEADER + 7
+P_INGENIVM = PARAMS_HEADER + 7
+P_IMPERIVM = PARAMS_HEADER + 8
+P_PROCONSVL = PARAMS_HEADER + 9
+P_LEGIO = PARAMS_HEADER + 10
+P_PIRATES = PARAMS_HEADER + 11
+P_TERROR = PARAMS_HEADER + 12
+P_TRAITORS = PARAMS_HEADER + 13
+P_HISPANO = PARAMS_HEADER + 14
+P_SCENARIO = PARAMS_HEADER + 15  # 0 none, 1.. the scenarios in scenarios.toml order
+PARAMS_SIZE = PARAMS_HEADER + 16
+VARIANTS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
 
 # ---------------------------------------------------------------- actions
 A_PASS = 0  # end the Roman phase

@@ -363,6 +363,8 @@ def run(s: State, params: Params) -> None:
                     s[hl.COUNTER] += 1
                     continue
                 return _decide(s, s[hl.COUNTER] % ROMAN_GENERALS)
+            if params[hl.P_INGENIVM]:
+                s[hl.HELD_ROADS] += max(0, params[hl.P_ROADS] - s[hl.COUNTER])
             s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_PLACE, 0
         elif ph == hl.PH_SETUP_PLACE:
             g = s[hl.COUNTER]
@@ -452,11 +454,14 @@ def init(state: State, params: Params, seed: int) -> None:
     for g in range(hl.NUM_GENERALS):
         s[hl.GEN_POS + g] = -1
         s[hl.GARR_RESERVE + g] = params[hl.P_GARRISONS] if g < ROMAN_GENERALS else 0
+    s[hl.RESERVE] = hd.TOTAL_REVOLTS
     for i in range(hd.NUM_SEAS):
         s[hl.FLEET + i] = int(i < params[hl.P_FLEETS])
+    if params[hl.P_PIRATES]:
+        for i in range(params[hl.P_FLEETS], hd.NUM_SEAS):
+            take_revolt(s, SEA0 + i)
     for li in range(hd.NUM_LINKS):
         s[hl.ROADS + li] = int(hd.INITIAL_ROADS[li])
-    s[hl.RESERVE] = hd.TOTAL_REVOLTS
     s[hl.PHASE] = hl.PH_SETUP_REVOLT
     s[hl.COUNTER] = 0
     run(s, params)
@@ -467,7 +472,8 @@ def legal_actions(state: State, params: Params) -> list[int]:
     ph = s[hl.PHASE]
     g = s[H_ACTOR]
     if ph == hl.PH_SETUP_ROAD:
-        return [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
+        keep = [hl.A_PASS] if params[hl.P_INGENIVM] else []
+        return keep + [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
     if ph in (hl.PH_SETUP_PLACE, hl.PH_REENTER):
         return [hl.A_SPACE + x for x in entries(s, g)]
     if ph != hl.PH_ROMAN:
@@ -492,6 +498,11 @@ def legal_actions(state: State, params: Params) -> list[int]:
             out.append(hl.A_GARRISON)
         if g + 1 in stack(s, here):
             out.append(hl.A_UNGARRISON)
+    if s[hl.HELD_ROADS] and here < hd.NUM_CITIES:
+        for v in NBR[here]:
+            li = link_of(here, v)
+            if road_ok(s, li) and hd.LINK_SEGMENTS[li] <= den:
+                out.append(hl.A_ROAD + li)
     for t in NBR[here]:
         if revolts(s, t):
             if t < hd.NUM_CITIES and army_on(s, t) >= 0:
@@ -507,7 +518,10 @@ def apply_action(state: State, params: Params, action: int) -> None:
     g = s[H_ACTOR]
     a = action
     if ph == hl.PH_SETUP_ROAD:
-        s[hl.ROADS + a - hl.A_ROAD] = 1
+        if a == hl.A_PASS:
+            s[hl.HELD_ROADS] += 1
+        else:
+            s[hl.ROADS + a - hl.A_ROAD] = 1
         s[hl.COUNTER] += 1
     elif ph == hl.PH_SETUP_PLACE:
         s[hl.GEN_POS + g] = a - hl.A_SPACE
@@ -556,8 +570,13 @@ def apply_action(state: State, params: Params, action: int) -> None:
         s[hl.DIE_R] = s[hl.DIE_H] = 0
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
         s[hl.PHASE] = hl.PH_ROMAN_COMBAT
-    else:
+    elif a == hl.A_CANCEL:
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+    else:
+        li = a - hl.A_ROAD
+        s[hl.ROADS + li] = 1
+        s[hl.HELD_ROADS] -= 1
+        s[hl.DENARII] -= int(hd.LINK_SEGMENTS[li])
     run(s, params)
 
 

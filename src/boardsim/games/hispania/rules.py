@@ -80,6 +80,7 @@ from boardsim.games.hispania.layout import (
     GARR,
     GARR_RESERVE,
     GEN_POS,
+    HELD_ROADS,
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     NUM_ACTIONS,
@@ -98,6 +99,8 @@ from boardsim.games.hispania.layout import (
     P_DENARII,
     P_FLEETS,
     P_GARRISONS,
+    P_INGENIVM,
+    P_PIRATES,
     P_ROADS,
     PEND_KIND,
     PEND_TARGET,
@@ -598,11 +601,14 @@ def init(state, params, seed):
     for g in range(NUM_GENERALS):
         state[GEN_POS + g] = -1
         state[GARR_RESERVE + g] = params[P_GARRISONS] if g < NUM_ROMAN_GENERALS else 0
+    state[RESERVE] = TOTAL_REVOLTS
     for i in range(NUM_SEAS):
         state[FLEET + i] = 1 if i < params[P_FLEETS] else 0
+        if params[P_PIRATES] != 0 and i >= params[P_FLEETS]:
+            # Pirates: a revolt on every sea left without a fleet
+            place_revolt(state, FIRST_SEA + i)
     for li in range(NUM_LINKS):
         state[ROADS + li] = INITIAL_ROADS[li]
-    state[RESERVE] = TOTAL_REVOLTS
     state[PHASE] = PH_SETUP_REVOLT
     state[COUNTER] = 0
     advance(state, params)
@@ -716,6 +722,9 @@ def advance(state, params):
                     continue
                 set_actor(state, state[COUNTER] % NUM_ROMAN_GENERALS)
                 return
+            if params[P_INGENIVM] != 0 and state[COUNTER] < params[P_ROADS]:
+                # Ingenivm: roads that cannot be placed now wait beside the board
+                state[HELD_ROADS] += params[P_ROADS] - state[COUNTER]
             state[PHASE] = PH_SETUP_PLACE
             state[COUNTER] = 0
         elif ph == PH_SETUP_PLACE:
@@ -811,6 +820,9 @@ def legal_mask(state, params, mask):
             if road_legal(state, li):
                 mask[A_ROAD + li] = 1
                 n += 1
+        if params[P_INGENIVM] != 0:
+            mask[A_PASS] = 1  # keep this road aside
+            n += 1
         return n
     if ph in (PH_SETUP_PLACE, PH_REENTER):
         for s in range(NUM_SPACES):
@@ -849,6 +861,12 @@ def legal_mask(state, params, mask):
         if _own_discs(state, s, g + 1) > 0:
             mask[A_UNGARRISON] = 1
             n += 1
+    if state[HELD_ROADS] > 0 and s < NUM_CITIES:
+        for j in range(DEGREE[s]):
+            li = ADJ_LINK[s, NEIGHBOURS[s, j]]
+            if road_legal(state, li) and LINK_SEGMENTS[li] <= den:
+                mask[A_ROAD + li] = 1
+                n += 1
     for j in range(DEGREE[s]):
         t = NEIGHBOURS[s, j]
         if state[REVOLTS + t] > 0:
@@ -878,7 +896,10 @@ def apply_action(state, params, action):
     ph = state[PHASE]
     g = state[H_ACTOR]
     if ph == PH_SETUP_ROAD:
-        state[ROADS + action - A_ROAD] = 1
+        if action == A_PASS:
+            state[HELD_ROADS] += 1
+        else:
+            state[ROADS + action - A_ROAD] = 1
         state[COUNTER] += 1
     elif ph == PH_SETUP_PLACE:
         state[GEN_POS + g] = action - A_SPACE
@@ -938,9 +959,19 @@ def roman_action(state, params, g, action):
         state[PEND_KIND] = 0
         state[PEND_TARGET] = 0
         state[PHASE] = PH_ROMAN_COMBAT
-    else:
+    elif action == A_CANCEL:
         state[PEND_KIND] = 0
         state[PEND_TARGET] = 0
+    else:
+        build_road(state, g, action - A_ROAD)
+
+
+@jit
+def build_road(state, g, li):
+    """Ingenivm: place a kept road on a link of the general's city (1 denarius a segment)."""
+    state[ROADS + li] = 1
+    state[HELD_ROADS] -= 1
+    state[DENARII] -= LINK_SEGMENTS[li]
 
 
 @jit
