@@ -397,3 +397,46 @@ def test_options_are_validated() -> None:
         boardsim.make_game("farrapos", sieges=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
     assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30]
+
+
+# ---------------------------------------------------------------- more rulings of the ledger
+def test_move_to_an_own_city_regroups(game: Game) -> None:
+    s = fresh(game)
+    assert act_city("pelotas") in legal(s)  # Bagé - Piratini - Pelotas: 2 steps
+    s.apply_action(act_city("pelotas"))
+    assert act_unit("R09") in legal(s) and act_unit("R05") not in legal(s)
+    s.apply_action(act_unit("R10"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "pelotas") == ["R05", "R06", "R07", "R08", "R10"]
+
+
+def test_reinforcements_wait_while_the_side_possesses_no_city(game: Game) -> None:
+    s = fresh(game)
+    for u in range(NUM_UNITS):
+        if PIECE_SIDE[u] == 0 and int(s.array[L.LOC + u]) >= 0:
+            s.array[L.LOC + u] = L.LOC_ELIMINATED
+    for name in ("triunfo", "pelotas", "bage"):
+        s.array[L.OWNER + city(name)] = -1
+    rules.recount(s.array)
+    s.array[L.PHASE] = 2
+    rules.begin_turn(s.array)
+    assert int(s.array[L.MODE]) == L.M_MAIN and legal(s) == [L.A_PASS]
+    assert int(s.array[L.LOC + piece("R13")]) == L.LOC_RESERVE
+
+
+def test_both_sides_wiped_out_leaves_the_city_empty_in_the_defenders_possession(
+    dice_game: Game,
+) -> None:
+    s = fresh(dice_game)
+    place(s, "EM1", "camaqua")
+    s.array[L.STEP + piece("R01")] = 1  # a reduced attacker
+    s.apply_action(act_city("camaqua"))
+    s.apply_action(act_unit("R01"))
+    s.apply_action(L.A_CONFIRM)
+    assert (int(s.array[L.STR_A]), int(s.array[L.STR_D])) == (1, 2)
+    roll(s, 1, 1)  # "-" against "-": a tie, both lose
+    s.apply_action(act_unit("R01"))
+    s.apply_action(act_unit("EM1"))
+    assert int(s.array[L.OCC + city("camaqua")]) == -1
+    assert int(s.array[L.OWNER + city("camaqua")]) == 1
+    assert s.current_player() == 1  # the Republic had no militia step: no empty city of its own

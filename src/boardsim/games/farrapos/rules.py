@@ -139,7 +139,7 @@ VP_SCALE = 24.0  # dense reward: VP difference over the victory threshold
 
 # ---------------------------------------------------------------- control and victory points
 @jit
-def update_control(state):
+def update_control(state: np.ndarray) -> None:
     """A city is occupied by the side with a unit or militia in it, and possessed by it.
 
     An emptied city stays in its side's possession (not occupied, so it scores nothing)
@@ -157,7 +157,7 @@ def update_control(state):
 
 
 @jit
-def holds_region(state, side, region):
+def holds_region(state: np.ndarray, side: int, region: int) -> bool:
     """Every city of the colour region is occupied by ``side``."""
     for c in range(C):  # noqa: SIM110 (numba)
         if CITY_REGION[c] == region and state[OCC + c] != side:
@@ -166,7 +166,7 @@ def holds_region(state, side, region):
 
 
 @jit
-def holds_all_ports(state, side):
+def holds_all_ports(state: np.ndarray, side: int) -> bool:
     for c in range(C):  # noqa: SIM110 (numba)
         if CITY_PORT[c] == 1 and state[OCC + c] != side:
             return False
@@ -174,7 +174,7 @@ def holds_all_ports(state, side):
 
 
 @jit
-def ports_held(state, side):
+def ports_held(state: np.ndarray, side: int) -> int:
     n = 0
     for c in range(C):
         if CITY_PORT[c] == 1 and state[OWNER + c] == side:
@@ -183,7 +183,7 @@ def ports_held(state, side):
 
 
 @jit
-def score_victory_points(state, side):
+def score_victory_points(state: np.ndarray, side: int) -> int:
     """VP = each occupied city's VP + each colour region held whole + all ports held."""
     total = 0
     for c in range(C):
@@ -198,7 +198,7 @@ def score_victory_points(state, side):
 
 
 @jit
-def recount(state):
+def recount(state: np.ndarray) -> None:
     """Recompute who holds each city and both sides' VP."""
     update_control(state)
     for s in range(2):
@@ -207,27 +207,27 @@ def recount(state):
 
 # ---------------------------------------------------------------- pieces
 @jit
-def is_militia(u):
+def is_militia(u: int) -> bool:
     return PIECE_TYPE[u] == T_MILITIA
 
 
 @jit
-def attack_factor(state, u):
+def attack_factor(state: np.ndarray, u: int) -> int:
     return PIECE_AF[u, state[STEP + u]]
 
 
 @jit
-def defence_factor(state, u):
+def defence_factor(state: np.ndarray, u: int) -> int:
     return PIECE_DF[u, state[STEP + u]]
 
 
 @jit
-def movement_factor(state, u):
+def movement_factor(state: np.ndarray, u: int) -> int:
     return PIECE_MF[u, state[STEP + u]]
 
 
 @jit
-def next_reinforcement(state, side):
+def next_reinforcement(state: np.ndarray, side: int) -> int:
     """The first MU of ``side`` whose arrival phase has come and that is not yet placed."""
     for u in range(NUM_UNITS):
         if (
@@ -240,7 +240,7 @@ def next_reinforcement(state, side):
 
 
 @jit
-def next_militia(state, side):
+def next_militia(state: np.ndarray, side: int) -> int:
     """The first militia counter of ``side`` not yet placed (eliminated ones never return)."""
     for u in range(NUM_UNITS, P):
         if PIECE_SIDE[u] == side and state[LOC + u] == LOC_RESERVE:
@@ -249,13 +249,13 @@ def next_militia(state, side):
 
 
 @jit
-def can_place_militia_in(state, side, c):
+def can_place_militia_in(state: np.ndarray, side: int, c: int) -> bool:
     """A militia goes to a city of its side's possession that has no MU (nor militia)."""
     return state[OWNER + c] == side and state[OCC + c] == NEUTRAL
 
 
 @jit
-def can_place_militia(state, side):
+def can_place_militia(state: np.ndarray, side: int) -> bool:
     if next_militia(state, side) < 0:
         return False
     for c in range(C):  # noqa: SIM110 (numba)
@@ -265,7 +265,7 @@ def can_place_militia(state, side):
 
 
 @jit
-def holds_any_city(state, side):
+def holds_any_city(state: np.ndarray, side: int) -> bool:
     """``side`` possesses a city (where arriving units may enter)."""
     for c in range(C):  # noqa: SIM110 (numba)
         if state[OWNER + c] == side:
@@ -275,7 +275,7 @@ def holds_any_city(state, side):
 
 # ---------------------------------------------------------------- movement
 @jit
-def land_distances(state, side, dest, dist):
+def land_distances(state: np.ndarray, side: int, dest: int, dist: np.ndarray) -> None:
     """Path-line steps from every city to ``dest``, never through an enemy-held city."""
     enemy = 1 - side
     for c in range(C):
@@ -296,7 +296,7 @@ def land_distances(state, side, dest, dist):
 
 
 @jit
-def can_carry_by_sea(state, params, side, u, dest):
+def can_carry_by_sea(state: np.ndarray, params: np.ndarray, side: int, u: int, dest: int) -> bool:
     """Advanced rule: with 2 ports held, MU cross between held ports (2 a turn)."""
     if params[P_PORT_TRANSPORT] == 0:
         return False
@@ -312,7 +312,9 @@ def can_carry_by_sea(state, params, side, u, dest):
 
 
 @jit
-def can_move_unit(state, params, side, u, dest, dist):
+def can_move_unit(
+    state: np.ndarray, params: np.ndarray, side: int, u: int, dest: int, dist: np.ndarray
+) -> int:
     """0: no; SEL_LAND: along path lines within its MF; SEL_SEA: carried between ports."""
     if u >= NUM_UNITS or PIECE_SIDE[u] != side:
         return 0
@@ -327,7 +329,9 @@ def can_move_unit(state, params, side, u, dest, dist):
 
 
 @jit
-def can_move_to(state, params, side, dest, dist):
+def can_move_to(
+    state: np.ndarray, params: np.ndarray, side: int, dest: int, dist: np.ndarray
+) -> bool:
     """Move or invade: ``dest`` is not enemy-occupied and some MU can get there."""
     if state[OCC + dest] == 1 - side:
         return False
@@ -340,12 +344,12 @@ def can_move_to(state, params, side, dest, dist):
 
 # ---------------------------------------------------------------- battles
 @jit
-def is_linked(a, b):
+def is_linked(a: int, b: int) -> bool:
     return ADJACENCY[a, b] == 1
 
 
 @jit
-def can_attack_with(state, side, u, target):
+def can_attack_with(state: np.ndarray, side: int, u: int, target: int) -> bool:
     """An attacking MU stands in a city linked to the target by a path line."""
     if u >= NUM_UNITS or PIECE_SIDE[u] != side:
         return False
@@ -354,7 +358,7 @@ def can_attack_with(state, side, u, target):
 
 
 @jit
-def can_attack(state, side, target):
+def can_attack(state: np.ndarray, side: int, target: int) -> bool:
     """A city occupied by the enemy, with an MU of ``side`` in a linked city."""
     if state[OCC + target] != 1 - side:
         return False
@@ -365,7 +369,7 @@ def can_attack(state, side, target):
 
 
 @jit
-def is_under_siege(state, c):
+def is_under_siege(state: np.ndarray, c: int) -> bool:
     """Advanced rule: every city linked to ``c`` is occupied by the enemy of its occupant."""
     holder = state[OCC + c]
     if holder == NEUTRAL:
@@ -377,7 +381,7 @@ def is_under_siege(state, c):
 
 
 @jit
-def extra_defence(state, params, c):
+def extra_defence(state: np.ndarray, params: np.ndarray, c: int) -> int:
     """The city's VP defend it too, unless it is under siege (advanced rule)."""
     if params[P_SIEGE] != 0 and is_under_siege(state, c):
         return 0
@@ -385,7 +389,7 @@ def extra_defence(state, params, c):
 
 
 @jit
-def attack_strength(state):
+def attack_strength(state: np.ndarray) -> int:
     total = 0
     for u in range(NUM_UNITS):
         if state[SEL + u] != 0 and state[LOC + u] >= 0:
@@ -394,7 +398,7 @@ def attack_strength(state):
 
 
 @jit
-def defence_strength(state, params, c):
+def defence_strength(state: np.ndarray, params: np.ndarray, c: int) -> int:
     total = 0
     for u in range(P):
         if state[LOC + u] == c:
@@ -403,7 +407,7 @@ def defence_strength(state, params, c):
 
 
 @jit
-def read_battle_table(strength, die):
+def read_battle_table(strength: int, die: int) -> int:
     """The index in the die's row, in the last column whose low bound the strength reaches."""
     col = -1
     for i in range(COLUMN_LOW.shape[0]):
@@ -415,7 +419,7 @@ def read_battle_table(strength, die):
 
 
 @jit
-def count_attackers(state):
+def count_attackers(state: np.ndarray) -> int:
     n = 0
     for u in range(NUM_UNITS):
         if state[SEL + u] != 0 and state[LOC + u] >= 0:
@@ -424,7 +428,7 @@ def count_attackers(state):
 
 
 @jit
-def count_defenders(state, c):
+def count_defenders(state: np.ndarray, c: int) -> int:
     n = 0
     for u in range(P):
         if state[LOC + u] == c:
@@ -433,7 +437,7 @@ def count_defenders(state, c):
 
 
 @jit
-def flip_or_eliminate(state, u):
+def flip_or_eliminate(state: np.ndarray, u: int) -> None:
     """A loser's unit flips to its reduced face; a reduced unit or a militia is eliminated."""
     if is_militia(u) or state[STEP + u] == REDUCED:
         state[LOC + u] = LOC_ELIMINATED
@@ -443,7 +447,7 @@ def flip_or_eliminate(state, u):
 
 
 @jit
-def start_battle_round(state, params):
+def start_battle_round(state: np.ndarray, params: np.ndarray) -> None:
     """Sum the attack and the defence, then each side rolls a die (two chance nodes)."""
     state[ROUND] += 1
     state[STR_A] = attack_strength(state)
@@ -458,7 +462,7 @@ def start_battle_round(state, params):
 
 
 @jit
-def resolve_battle(state, params):
+def resolve_battle(state: np.ndarray, params: np.ndarray) -> None:
     """The higher index wins; the loser flips a unit; a tie makes both sides lose."""
     state[IDX_A] = read_battle_table(state[STR_A], state[DIE_A])
     state[IDX_D] = read_battle_table(state[STR_D], state[DIE_D])
@@ -468,7 +472,7 @@ def resolve_battle(state, params):
 
 
 @jit
-def next_loss(state, params):
+def next_loss(state: np.ndarray, params: np.ndarray) -> None:
     """The attacker picks its loss first, then the defender; then the round ends."""
     attacker = state[SIDE]
     if state[LOSS_A] != 0:
@@ -482,7 +486,7 @@ def next_loss(state, params):
 
 
 @jit
-def end_battle_round(state, params):
+def end_battle_round(state: np.ndarray, params: np.ndarray) -> None:
     """No defender left: the city falls and the attackers move in. No attacker: it ends."""
     target = state[TARGET]
     if count_defenders(state, target) == 0:
@@ -500,7 +504,7 @@ def end_battle_round(state, params):
 
 # ---------------------------------------------------------------- turns
 @jit
-def finish(state, winner):
+def finish(state: np.ndarray, winner: int) -> None:
     state[WINNER] = winner
     state[MODE] = M_OVER
     state[H_FLAGS] |= FLAG_TERMINAL
@@ -509,7 +513,7 @@ def finish(state, winner):
 
 
 @jit
-def check_sudden_victory(state, params):
+def check_sudden_victory(state: np.ndarray, params: np.ndarray) -> bool:
     """A side with the victory VP (24) before the last phase wins at the end of a turn."""
     if state[PHASE] >= PHASES:
         return False
@@ -528,7 +532,7 @@ def check_sudden_victory(state, params):
 
 
 @jit
-def final_victory(state, params):
+def final_victory(state: np.ndarray, params: np.ndarray) -> None:
     """After turn 4 of the last phase: the most VP wins; equal VP by the final_tie option."""
     v0 = state[VP]
     v1 = state[VP + 1]
@@ -541,7 +545,7 @@ def final_victory(state, params):
 
 
 @jit
-def choose_deploy_mode(state):
+def choose_deploy_mode(state: np.ndarray) -> None:
     """Arriving units enter first (one decision each), then the side takes its action."""
     side = state[SIDE]
     if next_reinforcement(state, side) >= 0 and holds_any_city(state, side):
@@ -551,7 +555,7 @@ def choose_deploy_mode(state):
 
 
 @jit
-def begin_turn(state):
+def begin_turn(state: np.ndarray) -> None:
     side = TURN_SIDE[state[TURN] - 1]
     state[SIDE] = side
     state[H_ACTOR] = side
@@ -560,7 +564,7 @@ def begin_turn(state):
 
 
 @jit
-def clear_selection(state):
+def clear_selection(state: np.ndarray) -> None:
     for u in range(P):
         state[SEL + u] = 0
     state[SEA_USED] = 0
@@ -571,7 +575,7 @@ def clear_selection(state):
 
 
 @jit
-def end_turn(state, params):
+def end_turn(state: np.ndarray, params: np.ndarray) -> None:
     """After the action: the set-up step (militia into empty cities), if any is possible."""
     clear_selection(state)
     recount(state)
@@ -584,7 +588,7 @@ def end_turn(state, params):
 
 
 @jit
-def close_turn(state, params):
+def close_turn(state: np.ndarray, params: np.ndarray) -> None:
     """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
     recount(state)
     if check_sudden_victory(state, params):
@@ -603,7 +607,7 @@ def close_turn(state, params):
 
 # ---------------------------------------------------------------- kernels
 @jit
-def init(state, params, seed):
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     """Set-up: units in their printed cities, VP 5/7, phase 1835, the Republic to move."""
     state[PHASE] = 1
     state[TURN] = 1
@@ -620,7 +624,7 @@ def init(state, params, seed):
 
 
 @jit
-def legal_mask(state, params, mask):
+def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     for a in range(NUM_ACTIONS):
         mask[a] = 0
     mode = state[MODE]
@@ -687,7 +691,7 @@ def legal_mask(state, params, mask):
 
 
 @jit
-def apply_action(state, params, action):
+def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
     mode = state[MODE]
     side = state[SIDE]
     if mode == M_REINFORCE:
@@ -754,7 +758,9 @@ def apply_action(state, params, action):
 
 
 @jit
-def chance_weights(state, params, outcomes, weights):
+def chance_weights(
+    state: np.ndarray, params: np.ndarray, outcomes: np.ndarray, weights: np.ndarray
+) -> int:
     """A battle die: faces 1..6, equally likely."""
     for i in range(6):
         outcomes[i] = i + 1
@@ -763,7 +769,7 @@ def chance_weights(state, params, outcomes, weights):
 
 
 @jit
-def apply_chance(state, params, outcome):
+def apply_chance(state: np.ndarray, params: np.ndarray, outcome: int) -> None:
     if state[H_CHANCE_KIND] == CHANCE_ATTACK_DIE:
         state[DIE_A] = outcome
         state[H_CHANCE_KIND] = CHANCE_DEFENCE_DIE
@@ -774,7 +780,7 @@ def apply_chance(state, params, outcome):
 
 
 @jit
-def observe(state, params, player, out):
+def observe(state: np.ndarray, params: np.ndarray, player: int, out: np.ndarray) -> None:
     """Everything is public; features are seen from ``player`` (mine / theirs)."""
     for i in range(OBS_SIZE):
         out[i] = 0.0
@@ -817,7 +823,7 @@ def observe(state, params, player, out):
 
 
 @jit
-def returns(state, params, out):
+def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """+1 / -1 for a win / loss, 0 for a draw; dense option: plus the VP lead gained / 24."""
     for p in range(out.shape[0]):
         out[p] = 0.0
