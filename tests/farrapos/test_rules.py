@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from farrapos_helpers import act_city, act_unit, city, fresh, legal, piece, pieces_at, place, vp
 
 import boardsim
 from boardsim.core.errors import OptionError
@@ -12,6 +11,17 @@ from boardsim.core.header import H_ACTOR
 from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import BATTLE_TABLE, COLUMN_LOW, NUM_UNITS, PIECE_SIDE
+from tests.farrapos.helpers import (
+    act_city,
+    act_unit,
+    city,
+    fresh,
+    legal,
+    piece,
+    pieces_at,
+    place,
+    vp,
+)
 
 
 def empire_turn(s: State) -> None:

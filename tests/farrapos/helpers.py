@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util  # noqa: F401  (games/__init__.py uses importlib.util without importing it)
-
 from boardsim.core.game import Game, State
 from boardsim.games.farrapos import layout as L  # noqa: N812
 from boardsim.games.farrapos import rules
