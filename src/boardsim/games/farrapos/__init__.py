@@ -12,7 +12,7 @@ from boardsim.core.game import GameDefinition
 from boardsim.core.options import Option
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import VICTORY_VP
-from boardsim.games.farrapos.names import describe_action, render_text
+from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
@@ -66,6 +66,11 @@ def game_params(options: dict[str, Any]) -> list[int]:
     ]
 
 
+# ``evaluate`` (for search agents) where the shared GameDefinition supports it
+_EXTRA: dict[str, Any] = (
+    {"evaluate": evaluate} if "evaluate" in GameDefinition.__dataclass_fields__ else {}
+)
+
 DEFINITION = GameDefinition(
     name="farrapos",
     version=1,
@@ -78,6 +83,7 @@ DEFINITION = GameDefinition(
     describe_action=describe_action,
     render_text=render_text,
     gym_id="boardsim/Farrapos-v0",
+    **_EXTRA,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]

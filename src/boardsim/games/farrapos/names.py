@@ -198,4 +198,23 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
     return "\n".join(lines)
 
 
-__all__ = ["describe_action", "render_text", "unit_words"]
+def evaluate(params: np.ndarray, state: np.ndarray, player: int) -> float:
+    """A side's standing, higher is better: the result when over, else VP lead then strength.
+
+    10 per VP of lead, plus 1 per step of MU on the board (a full unit has 2 steps, a
+    reduced one 1) more than the enemy's. Used by simple search agents.
+    """
+    other = 1 - player
+    w = int(state[WINNER])
+    if w >= 0:
+        return 0.0 if w == 2 else (1000.0 if w == player else -1000.0)
+    lead = int(state[VP + player]) - int(state[VP + other])
+    steps = 0
+    for u in range(P):
+        if PIECE_TYPE[u] != 3 and int(state[LOC + u]) >= 0:
+            value = 2 - int(state[STEP + u])
+            steps += value if PIECE_SIDE[u] == player else -value
+    return 10.0 * lead + steps
+
+
+__all__ = ["describe_action", "evaluate", "render_text", "unit_words"]
