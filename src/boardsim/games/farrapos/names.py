@@ -13,6 +13,7 @@ from boardsim.games.farrapos.data import (
     CITY_VP,
     FIRST_YEAR,
     PIECE_AF,
+    PIECE_ARRIVAL,
     PIECE_DF,
     PIECE_IDS,
     PIECE_MF,
@@ -111,7 +112,18 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
         c = a - A_CITY
         name = CITY_NAMES[c]
         if mode == M_REINFORCE:
-            return f"place the arriving unit in {name}"
+            arriving = [
+                u
+                for u in range(P)
+                if PIECE_SIDE[u] == side
+                and PIECE_TYPE[u] != 3
+                and int(state[LOC + u]) == LOC_RESERVE
+                and PIECE_ARRIVAL[u] <= int(state[PHASE])
+            ]
+            if not arriving:
+                return f"place in {name}"
+            u = arriving[0]
+            return f"place the arriving {PIECE_IDS[u]} {UNIT_TYPES[PIECE_TYPE[u]]} in {name}"
         if mode == M_MILITIA:
             return f"place a militia in {name}"
         if int(state[OCC + c]) == 1 - side:
