@@ -55,6 +55,7 @@ def blank_roman(
     a = st.array
     a[hl.REVOLTS : hl.REVOLTS + hd.NUM_SPACES] = 0
     a[hl.ARMY_POS : hl.ARMY_POS + hl.NUM_ARMY_SLOTS] = -1
+    a[hl.ARMY_POS + (2 if g.params[hl.P_TERROR] else hl.SPECIAL)] = hl.GONE
     a[hl.RESERVE] = hd.TOTAL_REVOLTS
     a[hl.FLEET : hl.FLEET + hd.NUM_SEAS] = 0
     a[hl.ROADS : hl.ROADS + hd.NUM_LINKS] = hd.INITIAL_ROADS

@@ -32,6 +32,14 @@ def check_invariants(a: np.ndarray, params: np.ndarray) -> None:
         on_board = int((garr == g + 1).sum())
         assert on_board + int(a[hl.GARR_RESERVE + g]) == level_g, f"general {g} supply"
         assert int(a[hl.GARR_RESERVE + g]) >= 0
+    # the Legio Hispana disc: on the board exactly when no reserve holds it
+    legio_on = int((garr == hl.LEGIO_COLOUR).sum())
+    owner = int(a[hl.LEGIO_OWNER])
+    if params[hl.P_LEGIO]:
+        assert legio_on == (1 if owner == -1 else 0) and owner in (-1, 0, 1, 2)
+    else:
+        assert legio_on == 0 and owner == hl.GONE
+    assert not (garr == 4).any(), "the proconsul has no garrisons"
     # armies always on revolt, one per province
     provs = [int(hd.CITY_PROVINCE[c]) for c in armies if c >= 0]
     assert len(provs) == len(set(provs)), "two armies in a province"

@@ -52,15 +52,17 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"level": "5-3-2-3-3"},
         {"explicit_chance": True, "level": "6-5-4-3-1"},
         {"ingenivm": True, "pirates": True, "level": "6-4-2-5-2"},
+        {"imperivm": True, "proconsvl": True, "legio_hispana": True, "level": "7-4-3-4-2"},
+        {"terror": True, "traitors": True, "pirates": True, "level": "6-4-3-4-3"},
     ],
-    ids=["medium", "easy-auto", "hard", "explicit", "variants"],
+    ids=["medium", "easy-auto", "hard", "explicit", "variants1", "variants2", "variants3"],
 )
 def test_core_equals_reference(options: dict) -> None:
     game = boardsim.make_game("hispania", **options)
     start = time.perf_counter()
     games = 0
     seed = 0
-    while time.perf_counter() - start < BUDGET_SECONDS / 5 or games < 20:
+    while time.perf_counter() - start < BUDGET_SECONDS / 7 or games < 20:
         compare_game(game, seed)
         games += 1
         seed += 1
@@ -86,6 +88,40 @@ def test_reference_roman_biased_games_match() -> None:
                 a = rng.choice(moves)
             else:
                 a = rng.choice(legal)
+            st.apply_action(a)
+            ref.step(rs, a)
+            assert list(st.array) == rs, f"seed {seed}"
+
+
+def test_reference_variant_biased_games_match() -> None:
+    """Every variant on, a policy that prefers the variants' actions and combats."""
+    game = boardsim.make_game(
+        "hispania",
+        level="7-4-3-4-2",
+        imperivm=True,
+        proconsvl=True,
+        legio_hispana=True,
+        terror=True,
+        traitors=True,
+        pirates=True,
+        ingenivm=True,
+    )
+    for seed in range(40):
+        ref = ReferenceEngine(reference, hl.STATE_SIZE, game.params)
+        st = game.new_initial_state(seed)
+        rs = ref.new_game(seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            assert legal == ref.legal_actions(rs), f"seed {seed}"
+            pref = [
+                a
+                for a in legal
+                if a >= hl.A_SELECT or a == hl.A_GARRISON or hl.A_BESIEGE <= a < hl.A_CANCEL
+            ]
+            if hl.A_SPEND + 2 in legal:
+                pref = [hl.A_SPEND + 2]
+            a = rng.choice(pref) if pref and rng.random() < 0.7 else rng.choice(legal)
             st.apply_action(a)
             ref.step(rs, a)
             assert list(st.array) == rs, f"seed {seed}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import boardsim
+from boardsim.core.header import H_ACTOR
 from boardsim.games.hispania import layout as hl
 
 from .helpers import blank_roman, chance_kind, legal, link, put, revolts, roll, sp
@@ -96,3 +97,182 @@ def test_pirates_add_to_connected_revolt_groups_but_not_to_provinces() -> None:
     st.array[hl.RESERVE] += 3
     assert hl.A_GARRISON in legal(st)  # pirates belong to no province
     assert chance_kind(st) == 0
+
+
+# ---------------------------------------------------------------- Imperivm
+def test_imperivm_consul_pays_to_move_the_praetors() -> None:
+    st = blank_roman(imperivm=True, turn=2)
+    acts = legal(st)
+    assert {hl.A_SELECT, hl.A_SELECT + 1} <= acts and hl.A_SELECT + 2 not in acts
+    st.apply_action(hl.A_SELECT)
+    assert hl.A_SPACE + sp("Baecula") in legal(st) and hl.A_CANCEL in legal(st)
+    assert hl.A_PASS not in legal(st)
+    st.apply_action(hl.A_SPACE + sp("Baecula"))  # praetor I along the Baetis road
+    assert int(st.array[hl.GEN_POS]) == sp("Baecula") and int(st.array[hl.DENARII]) == 5
+    assert int(st.array[hl.MOVER]) == -1 and int(st.array[hl.GEN_POS + 2]) == sp("Mare Ibericum")
+    st2 = blank_roman(imperivm=True, turn=0)
+    assert not any(hl.A_SELECT <= a < hl.A_SELECT + 4 for a in legal(st2))
+    st3 = blank_roman(turn=2)
+    assert not any(hl.A_SELECT <= a < hl.A_SELECT + 4 for a in legal(st3))
+
+
+def test_imperivm_citerior_adds_one_to_his_sieges() -> None:
+    for imperivm, die, left in ((False, 3, 1), (True, 3, 0), (True, 2, 1)):
+        st = blank_roman(imperivm=imperivm, turn=1)
+        put(st, "Segobriga", revolts=1)
+        st.apply_action(hl.A_BESIEGE + sp("Segobriga"))
+        st.apply_action(hl.A_SPEND)
+        roll(st, die)  # die (+1) + 1 denarius + "+1" disc against shield 5
+        assert revolts(st, "Segobriga") == left, (imperivm, die)
+
+
+def test_imperivm_ulterior_moves_one_link_free_after_his_hispanic_phase() -> None:
+    st = blank_roman(imperivm=True, turn=0)
+    put(st, "Lancia", garrisons=(2,))
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6)
+    assert int(st.array[hl.PHASE]) == hl.PH_FREE_MOVE and st.current_player() == 0
+    want = {"Regina", "Ebora", "Emerita", "Corduba", "Fretum Gaditanum"}
+    assert legal(st) == {hl.A_PASS} | {hl.A_SPACE + sp(c) for c in want}
+    st.apply_action(hl.A_SPACE + sp("Emerita"))
+    assert int(st.array[hl.GEN_POS]) == sp("Emerita") and st.current_player() == 1
+    assert int(st.array[hl.DENARII]) == 6
+
+
+# ---------------------------------------------------------------- Proconsvl
+def test_proconsul_enters_on_the_balearicum_fleet_for_three_denarii() -> None:
+    st = blank_roman(proconsvl=True)
+    assert hl.A_PROCONSUL in legal(st)
+    st.apply_action(hl.A_PROCONSUL)
+    assert int(st.array[hl.GEN_POS + 3]) == sp("Mare Balearicum")
+    assert int(st.array[hl.DENARII]) == 3 and hl.A_PROCONSUL not in legal(st)
+    st.apply_action(hl.A_SELECT + 3)
+    st.apply_action(hl.A_SPACE + sp("Tarraco"))  # any player spends with him
+    assert int(st.array[hl.GEN_POS + 3]) == sp("Tarraco") and int(st.array[hl.DENARII]) == 2
+    assert hl.A_PROCONSUL not in legal(blank_roman())
+    assert hl.A_PROCONSUL not in legal(blank_roman(proconsvl=True, fleets=(2, 3)))
+
+
+def test_proconsul_has_no_garrisons_and_dies_when_defeated() -> None:
+    st = blank_roman(proconsvl=True, generals=("Gades", "Valentia", "Mare Ibericum"))
+    st.array[hl.GEN_POS + 3] = sp("Corduba")
+    put(st, "Regina", revolts=2, army=0)
+    put(st, "Castulo", garrisons=(0,))
+    put(st, "Lancia", garrisons=(2,))
+    from boardsim.games.hispania import rules as hr
+
+    assert hr.garrison_support(st.array, 3) == 0
+    st.apply_action(hl.A_SELECT + 3)
+    assert hl.A_GARRISON not in legal(st) and hl.A_ATTACK + sp("Regina") in legal(st)
+    st.apply_action(hl.A_ATTACK + sp("Regina"))
+    st.apply_action(hl.A_SPEND)
+    roll(st, 1, 6)  # 1 + 1 (x2, praetor I at Gades links Regina) = 4 against 6 + 2
+    assert int(st.array[hl.GEN_POS + 3]) == hl.GONE
+    assert chance_kind(st) == hl.CK_REVOLT_PROV  # the Roman phase is over
+    roll(st, 5, 6)
+    assert st.current_player() == 1 and int(st.array[hl.DENARII]) == 6  # nothing blocked
+
+
+# ---------------------------------------------------------------- Legio Hispana
+def test_legio_hispana_is_placed_by_the_consul_and_removed_by_anyone() -> None:
+    st = blank_roman(legio_hispana=True, generals=("Gades", "Valentia", "Carthago Nova"), turn=2)
+    assert hl.A_LEGIO in legal(st)
+    st.apply_action(hl.A_LEGIO)
+    assert int(st.array[hl.GARR + sp("Carthago Nova") * 3]) == hl.LEGIO_COLOUR
+    assert int(st.array[hl.LEGIO_OWNER]) == -1 and int(st.array[hl.DENARII]) == 5
+    from boardsim.games.hispania import rules as hr
+
+    st.array[hl.GEN_POS + 1] = sp("Puciala")
+    assert hr.garrison_support(st.array, 1) == 1 + 1  # the joker counts as his, + "+1"
+    st.array[hl.GEN_POS + 2] = sp("Mare Ibericum")
+    st.array[hl.GEN_POS + 1] = sp("Carthago Nova")
+    st.array[hl.TURN] = 1
+    st.array[H_ACTOR] = 1
+    assert hl.A_UNLEGIO in legal(st) and hl.A_UNGARRISON not in legal(st)
+    st.apply_action(hl.A_UNLEGIO)
+    assert int(st.array[hl.LEGIO_OWNER]) == 1 and hl.A_LEGIO in legal(st)
+    assert hl.A_LEGIO not in legal(blank_roman(turn=2))
+
+
+def test_legio_beaten_by_an_army_goes_to_the_consuls_reserve() -> None:
+    st = blank_roman(legio_hispana=True, turn=0)
+    put(st, "Lancia", garrisons=(2,))
+    put(st, "Talabriga", revolts=1, army=0)
+    s = sp("Conimbriga")
+    st.array[hl.GARR + s * 3] = 1
+    st.array[hl.GARR + s * 3 + 1] = hl.LEGIO_COLOUR
+    st.array[hl.GARR_RESERVE] -= 1
+    st.array[hl.LEGIO_OWNER] = -1
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6, 6)
+    assert int(st.array[hl.LEGIO_OWNER]) == 2
+    assert int(st.array[hl.GARR + s * 3 + 1]) == 0
+
+
+# ---------------------------------------------------------------- Terror
+def test_terror_special_army_placement_odds() -> None:
+    g = boardsim.make_game("hispania", level="6-4-3-4-3", terror=True, explicit_chance=True)
+    st = g.new_initial_state(0)
+    roll(st, 1, 1, 1, 1, 1, 1)
+    roll(st, 1)
+    assert chance_kind(st) == hl.CK_TERROR  # three left: the special army on 5-6
+    roll(st, 4)
+    assert int(st.array[hl.ARMY_POS]) == 0 and int(st.array[hl.ARMY_POS + 3]) == -1
+    roll(st, 2)
+    roll(st, 4)  # two left: 4-6
+    assert int(st.array[hl.ARMY_POS + 3]) == 6
+    roll(st, 3)  # only an ordinary army left: no die
+    assert int(st.array[hl.ARMY_POS + 1]) == 12 and int(st.array[hl.ARMY_POS + 2]) == hl.GONE
+    g2 = boardsim.make_game("hispania", level="6-4-3-4-1", terror=True, explicit_chance=True)
+    st2 = g2.new_initial_state(0)
+    roll(st2, 1, 1, 1, 1, 1, 1, 1)
+    roll(st2, 5)
+    assert int(st2.array[hl.ARMY_POS + 3]) == 0
+
+
+def test_special_army_doubles_its_own_value() -> None:
+    st = blank_roman(terror=True, generals=("Corduba", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=2, army=3)
+    st.apply_action(hl.A_ATTACK + sp("Regina"))
+    st.apply_action(hl.A_SPEND + 2)
+    roll(st, 4, 2)  # 4 + 3 + 1 = 8 against (2 + 2) x 2 = 8: the defender holds
+    assert int(st.array[hl.GEN_POS]) == -1
+    st = blank_roman(generals=("Corduba", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=2, army=0)
+    st.apply_action(hl.A_ATTACK + sp("Regina"))
+    st.apply_action(hl.A_SPEND + 2)
+    roll(st, 4, 2)  # an ordinary army: 8 > 4
+    assert int(st.array[hl.ARMY_POS]) == -1
+
+
+def test_rome_does_not_pay_traitors() -> None:
+    base = {"terror": True, "generals": ("Corduba", "Valentia", "Mare Ibericum")}
+    st = blank_roman(**base)
+    put(st, "Regina", revolts=2, army=3)
+    assert hl.A_ASSASSINATE not in legal(st)  # the optional rule is off
+    st = blank_roman(traitors=True, **base)
+    put(st, "Regina", revolts=2, army=3)
+    st.apply_action(hl.A_ASSASSINATE)
+    st.apply_action(hl.A_SPEND + 1)
+    assert chance_kind(st) == hl.CK_HISP_DIE
+    roll(st, 2)  # 2 <= 2 denarii: murdered, a third army takes his place
+    assert int(st.array[hl.ARMY_POS + 3]) == hl.GONE
+    assert int(st.array[hl.ARMY_POS + 2]) == sp("Regina")
+    assert hl.A_ASSASSINATE not in legal(st) and int(st.array[hl.DENARII]) == 4
+    st = blank_roman(traitors=True, **base)
+    put(st, "Regina", revolts=2, army=3)
+    put(st, "Lancia", garrisons=(2,))
+    st.apply_action(hl.A_ASSASSINATE)
+    st.apply_action(hl.A_SPEND)
+    roll(st, 6)  # failed: an exceptional revolt roll, then the Roman phase goes on
+    assert chance_kind(st) == hl.CK_REVOLT_PROV
+    roll(st, 1, 5)
+    assert revolts(st, "Ilerda") == 1 and st.current_player() == 0
+    assert int(st.array[hl.PHASE]) == hl.PH_ROMAN and hl.A_ASSASSINATE not in legal(st)
+
+
+def test_traitors_needs_terror() -> None:
+    import pytest
+
+    with pytest.raises(boardsim.OptionError, match="terror"):
+        boardsim.make_game("hispania", traitors=True)

@@ -81,9 +81,42 @@ OPTIONS = (
         choices=(False, True),
     ),
     Option(
+        "imperivm",
+        False,
+        "Variant Imperivm: the praetor of Ulterior moves 1 link free after his Hispanic "
+        "phase; the praetor of Citerior adds 1 to his sieges; the consul may pay to move "
+        "the praetors.",
+        choices=(False, True),
+    ),
+    Option(
+        "proconsvl",
+        False,
+        "Variant Proconsvl: 3 denarii put the proconsul on the Mare Balearicum fleet; then "
+        "anyone may spend denarii with him (no garrisons; he dies when defeated).",
+        choices=(False, True),
+    ),
+    Option(
+        "legio_hispana",
+        False,
+        "Variant Legio Hispana: a purple joker garrison in the consul's reserve.",
+        choices=(False, True),
+    ),
+    Option(
         "pirates",
         False,
         "Variant Pirates: a revolt (pirates) on every sea without a fleet at set-up.",
+        choices=(False, True),
+    ),
+    Option(
+        "terror",
+        False,
+        "Variant Terror: the special army replaces an army and doubles its own value.",
+        choices=(False, True),
+    ),
+    Option(
+        "traitors",
+        False,
+        "Terror's optional rule 'Rome does not pay traitors' (needs terror=True).",
         choices=(False, True),
     ),
     Option(
@@ -96,6 +129,8 @@ OPTIONS = (
 
 
 def game_params(options: dict[str, Any]) -> list[int]:
+    if options.get("traitors") and not options.get("terror"):
+        raise OptionError("hispania: traitors=True ('Rome does not pay traitors') needs terror")
     d, g, f, r, a = parse_level(options["level"])
     out = [d, g, f, r, a, int(bool(options["auto_setup"])), int(options["agents"] == "rome")]
     out += [int(bool(options.get(v, False))) for v in IMPLEMENTED_VARIANTS_ORDER]

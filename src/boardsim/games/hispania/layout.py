@@ -104,7 +104,12 @@ PH_MOVE_DIE = 13
 PH_ARMY_COMBAT = 14
 PH_TURN_END = 15
 PH_OVER = 16
-NUM_PHASES = 17
+PH_FREE_MOVE = 17  # Imperivm: the praetor of Ulterior's free move after his Hispanic phase
+PH_TERROR = 18  # Terror: the die deciding whether the special army is the one placed
+PH_EXTRA_PROV = 19  # "Rome does not pay traitors": the exceptional revolt roll (Roman die)
+PH_EXTRA_CITY = 20  # ... and its Hispanic die; then back to the Roman phase
+PH_TURN_NEXT = 21  # pass the turn (after PH_TURN_END's Imperivm free move)
+NUM_PHASES = 22
 
 # chance kinds (state[H_CHANCE_KIND])
 CK_SETUP_REVOLT = 1  # Hispanic die: the initial revolt city of province COUNTER
@@ -114,16 +119,25 @@ CK_HISP_DIE = 4  # Hispanic die of a combat
 CK_REVOLT_PROV = 5  # Roman die of the Hispanic revolt roll
 CK_REVOLT_CITY = 6  # Hispanic die of the Hispanic revolt roll
 CK_MOVE_DIE = 7  # Hispanic die choosing an army's destination
+CK_TERROR = 8  # Terror: Hispanic die, the special army is placed on 4-6 (2 left) or 5-6 (3 left)
 
 # combat kinds
 CB_SIEGE = 1  # a general besieges a revolt
 CB_ATTACK = 2  # a general attacks an army
 CB_ARMY_GARRISON = 3  # an army attacks a garrisoned city
 CB_ARMY_GENERAL = 4  # an army attacks a general
+CB_ASSASSINATE = 5  # "Rome does not pay traitors": the attempt on the special army's leader
 
 # pending composite choice
 PK_BESIEGE = 1
 PK_ATTACK = 2
+PK_ASSASSINATE = 3
+
+# pieces
+LEGIO_COLOUR = 5  # the purple disc in a garrison stack (colours 1-4 are the generals')
+PROCONSUL = 3
+SPECIAL = 3  # the special army's slot
+GONE = -2  # a proconsul dead, a special army assassinated: out of the game
 
 # winner
 W_NONE = 0
@@ -160,8 +174,13 @@ A_BESIEGE = A_UNGARRISON + 1  # [49] choose a revolt to besiege
 A_ATTACK = A_BESIEGE + NUM_SPACES  # [44] choose an army (by its city) to attack
 A_SPEND = A_ATTACK + NUM_CITIES  # [3] spend 1-3 denarii on the chosen combat (confirms it)
 A_CANCEL = A_SPEND + 3  # drop the chosen combat
-A_ROAD = A_CANCEL + 1  # [L] place a road on link L (set-up)
-NUM_ACTIONS = A_ROAD + NUM_LINKS
+A_ROAD = A_CANCEL + 1  # [L] place a road on link L (set-up; Ingenivm in play)
+A_SELECT = A_ROAD + NUM_LINKS  # [4] act next with general g (Imperivm consul, Proconsvl)
+A_LEGIO = A_SELECT + NUM_GENERALS  # Legio Hispana: place the purple disc here
+A_UNLEGIO = A_LEGIO + 1  # Legio Hispana: take the purple disc from here
+A_PROCONSUL = A_UNLEGIO + 1  # Proconsvl: 3 denarii, the proconsul onto the Balearicum fleet
+A_ASSASSINATE = A_PROCONSUL + 1  # Terror: try to have the special army's leader murdered
+NUM_ACTIONS = A_ASSASSINATE + 1
 
 # ---------------------------------------------------------------- observation
 # per space: revolts/3, garrisons of each colour/3, army, general one-hot (4), fleet

@@ -164,7 +164,8 @@ def linked(x: int, y: int) -> bool:
 def support(s: State, g: int) -> int:
     """Garrisons of g in groups linked to him, plus a praetor's "+1" disc."""
     here = gen_pos(s, g)
-    mine = {c for c in CITIES if g + 1 in stack(s, c)}
+    ours = {g + 1, hl.LEGIO_COLOUR} if g < ROMAN_GENERALS else {g + 1}
+    mine = {c for c in CITIES if ours & set(stack(s, c))}
     total = 0
     reach = {here} if here >= 0 else set()
     while mine:
@@ -178,7 +179,7 @@ def support(s: State, g: int) -> int:
                     group.add(v)
                     todo.append(v)
         if here >= 0 and any(c == here or linked(c, here) for c in group):
-            total += sum(stack(s, c).count(g + 1) for c in group)
+            total += sum(1 for c in group for x in stack(s, c) if x in ours)
             reach |= group
     if g < 2 and here >= 0:
         prov = 6 + g
@@ -233,27 +234,37 @@ def attack(s: State, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool
     k = army_on(s, t)
     roman = (die_r + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
     hisp = (die_h + revolt_group(s, t)) * 2 ** n_armies_linked(s, gen_pos(s, g), k)
+    if k == hl.SPECIAL:
+        hisp *= 2
     if roman > hisp:
         s[hl.ARMY_POS + k] = -1
         return True
-    s[hl.GEN_POS + g] = -1
+    lose_general(s, g)
     return False
+
+
+def lose_general(s: State, g: int) -> None:
+    s[hl.GEN_POS + g] = hl.GONE if g == hl.PROCONSUL else -1
 
 
 def army_attack(s: State, kind: int, k: int, t: int, die_h: int, die_r: int) -> None:
     a = s[hl.ARMY_POS + k]
     hisp = (die_h + revolt_group(s, a)) * 2 ** n_armies_linked(s, t, k)
+    hisp *= 2 if k == hl.SPECIAL else 1
     if kind == hl.CB_ARMY_GARRISON:
         if hisp > SHIELD[t] * 2 ** n_generals_linked(s, a, -1):
             st = stack(s, t)
             top = max(i for i in range(hl.STACK) if st[i])
-            s[hl.GARR_RESERVE + st[top] - 1] += 1
+            if st[top] == hl.LEGIO_COLOUR:
+                s[hl.LEGIO_OWNER] = 2
+            else:
+                s[hl.GARR_RESERVE + st[top] - 1] += 1
             s[hl.GARR + t * hl.STACK + top] = 0
         return
     g = general_on(s, t)
     roman = (die_r + support(s, g)) * 2 ** n_generals_linked(s, a, g)
     if hisp > roman:
-        s[hl.GEN_POS + g] = -1
+        lose_general(s, g)
     else:
         s[hl.ARMY_POS + k] = -1
 
@@ -324,6 +335,25 @@ def try_enter(s: State, k: int, t: int) -> None:
     s[hl.CUR] += 1
 
 
+def place_army(s: State, c: int, resume: int) -> None:
+    ordinary = [k for k in range(BASE_ARMIES) if s[hl.ARMY_POS + k] == -1]
+    special = s[hl.ARMY_POS + hl.SPECIAL] == -1
+    s[hl.PHASE] = resume
+    if special and ordinary:
+        s[hl.PLACE_CITY], s[hl.RESUME_PHASE], s[hl.PHASE] = c, resume, hl.PH_TERROR
+    elif special:
+        s[hl.ARMY_POS + hl.SPECIAL] = c
+    elif ordinary:
+        s[hl.ARMY_POS + ordinary[0]] = c
+
+
+def free_moves(s: State) -> list[int]:
+    here = gen_pos(s, 0)
+    if here < 0:
+        return []
+    return [v for v in NBR[here] if general_on(s, v) < 0 and passable(s, v)]
+
+
 # ---------------------------------------------------------------- flow
 def _chance(s: State, kind: int) -> None:
     s[H_ACTOR] = CHANCE
@@ -389,19 +419,25 @@ def run(s: State, params: Params) -> None:
             off = sum(1 for x in range(ROMAN_GENERALS) if gen_pos(s, x) < 0)
             s[hl.DENARII] = params[hl.P_DENARII] - off
             s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+            s[hl.MOVER] = -1
             s[hl.PHASE] = hl.PH_ROMAN
         elif ph == hl.PH_ROMAN:
             if s[hl.DENARII] <= 0 or gen_pos(s, s[hl.TURN]) < 0:
                 s[hl.PEND_KIND] = 0
+                s[hl.MOVER] = -1
                 s[hl.PHASE] = hl.PH_REVOLT_PROV
                 continue
             return _decide(s, s[hl.TURN])
         elif ph == hl.PH_ROMAN_COMBAT:
-            return _chance(s, hl.CK_ROMAN_DIE if s[hl.DIE_R] == 0 else hl.CK_HISP_DIE)
-        elif ph == hl.PH_REVOLT_PROV:
+            if s[hl.COMBAT_KIND] == hl.CB_ASSASSINATE or s[hl.DIE_R]:
+                return _chance(s, hl.CK_HISP_DIE)
+            return _chance(s, hl.CK_ROMAN_DIE)
+        elif ph in (hl.PH_REVOLT_PROV, hl.PH_EXTRA_PROV):
             return _chance(s, hl.CK_REVOLT_PROV)
-        elif ph == hl.PH_REVOLT_CITY:
+        elif ph in (hl.PH_REVOLT_CITY, hl.PH_EXTRA_CITY):
             return _chance(s, hl.CK_REVOLT_CITY)
+        elif ph == hl.PH_TERROR:
+            return _chance(s, hl.CK_TERROR)
         elif ph == hl.PH_MOVE_START:
             order = [army_of_province(s, p) for p in range(hd.NUM_PROVINCES)]
             order = [k for k in order if k >= 0]
@@ -429,6 +465,11 @@ def run(s: State, params: Params) -> None:
         elif ph == hl.PH_ARMY_COMBAT:
             return _chance(s, hl.CK_HISP_DIE if s[hl.DIE_H] == 0 else hl.CK_ROMAN_DIE)
         elif ph == hl.PH_TURN_END:
+            s[hl.PHASE] = hl.PH_TURN_NEXT
+            if params[hl.P_IMPERIVM] and s[hl.TURN] == 0 and free_moves(s):
+                s[hl.PHASE] = hl.PH_FREE_MOVE
+                return _decide(s, 0)
+        elif ph == hl.PH_TURN_NEXT:
             if s[hl.TURN] < ROMAN_GENERALS - 1:
                 s[hl.TURN] += 1
                 s[hl.PHASE] = hl.PH_TURN_START
@@ -451,8 +492,14 @@ def init(state: State, params: Params, seed: int) -> None:
     for k in range(hl.NUM_ARMY_SLOTS):
         s[hl.ARMY_POS + k] = -1
         s[hl.ARMY_ORDER + k] = -1
+    if params[hl.P_TERROR]:
+        s[hl.ARMY_POS + 2] = hl.GONE
+    else:
+        s[hl.ARMY_POS + hl.SPECIAL] = hl.GONE
+    s[hl.MOVER] = -1
+    s[hl.LEGIO_OWNER] = 2 if params[hl.P_LEGIO] else hl.GONE
     for g in range(hl.NUM_GENERALS):
-        s[hl.GEN_POS + g] = -1
+        s[hl.GEN_POS + g] = -1 if g < ROMAN_GENERALS or params[hl.P_PROCONSVL] else hl.GONE
         s[hl.GARR_RESERVE + g] = params[hl.P_GARRISONS] if g < ROMAN_GENERALS else 0
     s[hl.RESERVE] = hd.TOTAL_REVOLTS
     for i in range(hd.NUM_SEAS):
@@ -476,11 +523,19 @@ def legal_actions(state: State, params: Params) -> list[int]:
         return keep + [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
     if ph in (hl.PH_SETUP_PLACE, hl.PH_REENTER):
         return [hl.A_SPACE + x for x in entries(s, g)]
+    if ph == hl.PH_FREE_MOVE:
+        return [hl.A_PASS, *sorted(hl.A_SPACE + x for x in free_moves(s))]
     if ph != hl.PH_ROMAN:
         return []
     den = s[hl.DENARII]
     if s[hl.PEND_KIND]:
         return [hl.A_SPEND + k - 1 for k in (1, 2, 3) if k <= den] + [hl.A_CANCEL]
+    m = s[hl.MOVER]
+    if m >= 0:
+        acts = [hl.A_SPACE + x for x in general_destinations(s, m)]
+        if m == hl.PROCONSUL:
+            acts += targets(s, m)
+        return sorted([*acts, hl.A_CANCEL])
     out = [hl.A_PASS]
     out += [hl.A_SPACE + x for x in sorted(general_destinations(s, g))]
     for a in range(hd.NUM_SEAS):
@@ -498,18 +553,47 @@ def legal_actions(state: State, params: Params) -> list[int]:
             out.append(hl.A_GARRISON)
         if g + 1 in stack(s, here):
             out.append(hl.A_UNGARRISON)
+        room = n_garrisons(s, here) + revolts(s, here) < hl.STACK and capital_ok(s, here)
+        if s[hl.LEGIO_OWNER] == g and room:
+            out.append(hl.A_LEGIO)
+        if hl.LEGIO_COLOUR in stack(s, here):
+            out.append(hl.A_UNLEGIO)
     if s[hl.HELD_ROADS] and here < hd.NUM_CITIES:
         for v in NBR[here]:
             li = link_of(here, v)
             if road_ok(s, li) and hd.LINK_SEGMENTS[li] <= den:
                 out.append(hl.A_ROAD + li)
-    for t in NBR[here]:
+    out += targets(s, g)
+    for x in range(hl.NUM_GENERALS):
+        if x == g or gen_pos(s, x) < 0:
+            continue
+        if (x == hl.PROCONSUL and params[hl.P_PROCONSVL]) or (
+            x < 2 and g == 2 and params[hl.P_IMPERIVM]
+        ):
+            out.append(hl.A_SELECT + x)
+    if (
+        params[hl.P_PROCONSVL]
+        and gen_pos(s, hl.PROCONSUL) == -1
+        and den >= 3
+        and fleet(s, SEA0)
+        and general_on(s, SEA0) < 0
+    ):
+        out.append(hl.A_PROCONSUL)
+    special = s[hl.ARMY_POS + hl.SPECIAL]
+    if params[hl.P_TRAITORS] and not s[hl.TRAITORS_USED] and special >= 0 and linked(here, special):
+        out.append(hl.A_ASSASSINATE)
+    return sorted(out)
+
+
+def targets(s: State, g: int) -> list[int]:
+    out = []
+    for t in NBR[gen_pos(s, g)]:
         if revolts(s, t):
             if t < hd.NUM_CITIES and army_on(s, t) >= 0:
                 out.append(hl.A_ATTACK + t)
             else:
                 out.append(hl.A_BESIEGE + t)
-    return sorted(out)
+    return out
 
 
 def apply_action(state: State, params: Params, action: int) -> None:
@@ -529,13 +613,19 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif ph == hl.PH_REENTER:
         s[hl.GEN_POS + g] = a - hl.A_SPACE
         s[hl.PHASE] = hl.PH_TURN_START
+    elif ph == hl.PH_FREE_MOVE:
+        if a != hl.A_PASS:
+            s[hl.GEN_POS] = a - hl.A_SPACE
+        s[hl.PHASE] = hl.PH_TURN_NEXT
     elif a == hl.A_PASS:
         s[hl.PEND_KIND] = 0
         s[hl.PHASE] = hl.PH_REVOLT_PROV
     elif a < hl.A_FLEET:
         x = a - hl.A_SPACE
-        s[hl.DENARII] -= general_destinations(s, g)[x]
-        s[hl.GEN_POS + g] = x
+        m = s[hl.MOVER] if s[hl.MOVER] >= 0 else s[hl.TURN]
+        s[hl.DENARII] -= general_destinations(s, m)[x]
+        s[hl.GEN_POS + m] = x
+        s[hl.MOVER] = -1
     elif a < hl.A_GARRISON:
         x, y = divmod(a - hl.A_FLEET, hd.NUM_SEAS)
         s[hl.DENARII] -= fleet_cost(s, x, y) or 0
@@ -563,20 +653,46 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif a < hl.A_CANCEL:
         k = a - hl.A_SPEND + 1
         s[hl.DENARII] -= k
-        s[hl.COMBAT_KIND] = hl.CB_SIEGE if s[hl.PEND_KIND] == hl.PK_BESIEGE else hl.CB_ATTACK
+        s[hl.COMBAT_KIND] = {
+            hl.PK_BESIEGE: hl.CB_SIEGE,
+            hl.PK_ATTACK: hl.CB_ATTACK,
+            hl.PK_ASSASSINATE: hl.CB_ASSASSINATE,
+        }[s[hl.PEND_KIND]]
         s[hl.COMBAT_TARGET] = s[hl.PEND_TARGET]
         s[hl.COMBAT_SPENT] = k
         s[hl.COMBAT_ARMY] = -1
+        s[hl.COMBAT_GEN] = s[hl.MOVER] if s[hl.MOVER] >= 0 else s[hl.TURN]
         s[hl.DIE_R] = s[hl.DIE_H] = 0
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+        s[hl.MOVER] = -1
         s[hl.PHASE] = hl.PH_ROMAN_COMBAT
     elif a == hl.A_CANCEL:
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
-    else:
+        s[hl.MOVER] = -1
+    elif a < hl.A_SELECT:
         li = a - hl.A_ROAD
         s[hl.ROADS + li] = 1
         s[hl.HELD_ROADS] -= 1
         s[hl.DENARII] -= int(hd.LINK_SEGMENTS[li])
+    elif a < hl.A_LEGIO:
+        s[hl.MOVER] = a - hl.A_SELECT
+    elif a == hl.A_LEGIO:
+        c = gen_pos(s, g)
+        s[hl.GARR + c * hl.STACK + n_garrisons(s, c)] = hl.LEGIO_COLOUR
+        s[hl.LEGIO_OWNER] = -1
+        s[hl.DENARII] -= 1
+    elif a == hl.A_UNLEGIO:
+        c = gen_pos(s, g)
+        st = [x for x in stack(s, c) if x != hl.LEGIO_COLOUR]
+        s[hl.GARR + c * hl.STACK : hl.GARR + (c + 1) * hl.STACK] = st + [0] * (3 - len(st))
+        s[hl.LEGIO_OWNER] = g
+        s[hl.DENARII] -= 1
+    elif a == hl.A_PROCONSUL:
+        s[hl.GEN_POS + hl.PROCONSUL] = SEA0
+        s[hl.DENARII] -= 3
+    else:
+        s[hl.PEND_KIND] = hl.PK_ASSASSINATE
+        s[hl.PEND_TARGET] = s[hl.ARMY_POS + hl.SPECIAL]
     run(s, params)
 
 
@@ -599,25 +715,30 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
             take_revolt(s, c)
         s[hl.COUNTER] += 1
     elif kind == hl.CK_SETUP_ARMY:
-        k = next(i for i in range(hl.NUM_ARMY_SLOTS) if s[hl.ARMY_POS + i] < 0)
-        s[hl.ARMY_POS + k] = s[hl.SETUP_CITY + outcome - 1]
         s[hl.COUNTER] += 1
+        place_army(s, s[hl.SETUP_CITY + outcome - 1], hl.PH_SETUP_ARMY)
+    elif kind == hl.CK_TERROR:
+        ordinary = [k for k in range(BASE_ARMIES) if s[hl.ARMY_POS + k] == -1]
+        special = outcome >= (4 if len(ordinary) == 1 else 5)
+        s[hl.ARMY_POS + (hl.SPECIAL if special else ordinary[0])] = s[hl.PLACE_CITY]
+        s[hl.PHASE] = s[hl.RESUME_PHASE]
     elif kind == hl.CK_REVOLT_PROV:
         s[hl.REVOLT_PROV] = outcome - 1
-        s[hl.PHASE] = hl.PH_REVOLT_CITY
+        extra = s[hl.PHASE] == hl.PH_EXTRA_PROV
+        s[hl.PHASE] = hl.PH_EXTRA_CITY if extra else hl.PH_REVOLT_CITY
     elif kind == hl.CK_REVOLT_CITY:
         p = s[hl.REVOLT_PROV]
         c = p * 6 + outcome - 1
+        resume = hl.PH_ROMAN if s[hl.PHASE] == hl.PH_EXTRA_CITY else hl.PH_MOVE_START
+        s[hl.PHASE] = resume
         if not (n_garrisons(s, c) or general_on(s, c) >= 0):
+            in_reserve = any(s[hl.ARMY_POS + k] == -1 for k in range(hl.NUM_ARMY_SLOTS))
             if not revolts(s, c):
                 take_revolt(s, c)
-            else:
-                free = [k for k in range(BASE_ARMIES) if s[hl.ARMY_POS + k] < 0]
-                if army_of_province(s, p) < 0 and free:
-                    s[hl.ARMY_POS + free[0]] = c
-                elif revolts(s, c) < hl.STACK:
-                    take_revolt(s, c)
-        s[hl.PHASE] = hl.PH_MOVE_START
+            elif army_of_province(s, p) < 0 and in_reserve:
+                place_army(s, c, resume)
+            elif revolts(s, c) < hl.STACK:
+                take_revolt(s, c)
     elif kind == hl.CK_MOVE_DIE:
         k = s[hl.ARMY_ORDER + s[hl.CUR]]
         t = nearest(candidates(s, k), outcome)
@@ -628,17 +749,28 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
             try_enter(s, k, t)
     else:
         s[hl.DIE_R if kind == hl.CK_ROMAN_DIE else hl.DIE_H] = outcome
-        _combat(s)
+        _combat(s, params)
     run(s, params)
 
 
-def _combat(s: State) -> None:
+def _combat(s: State, params: Params) -> None:
     cb = s[hl.COMBAT_KIND]
     t = s[hl.COMBAT_TARGET]
-    g = s[hl.TURN]
+    g = s[hl.COMBAT_GEN]
     if cb == hl.CB_SIEGE:
-        siege(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R])
+        bonus = 1 if params[hl.P_IMPERIVM] and g == 1 else 0
+        siege(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R] + bonus)
         s[hl.PHASE] = hl.PH_ROMAN
+    elif cb == hl.CB_ASSASSINATE:
+        if s[hl.DIE_H] <= s[hl.COMBAT_SPENT]:
+            c = s[hl.ARMY_POS + hl.SPECIAL]
+            s[hl.ARMY_POS + hl.SPECIAL] = hl.GONE
+            s[hl.ARMY_POS + 2] = c
+            s[hl.TRAITORS_USED] = 2
+            s[hl.PHASE] = hl.PH_ROMAN
+        else:
+            s[hl.TRAITORS_USED] = 1
+            s[hl.PHASE] = hl.PH_EXTRA_PROV
     elif cb == hl.CB_ATTACK:
         if not s[hl.DIE_H]:
             return

@@ -44,20 +44,26 @@ from boardsim.games.hispania.data import (
     TRACK_SPACES,
 )
 from boardsim.games.hispania.layout import (
+    A_ASSASSINATE,
     A_ATTACK,
     A_BESIEGE,
     A_CANCEL,
     A_FLEET,
     A_GARRISON,
+    A_LEGIO,
     A_PASS,
+    A_PROCONSUL,
     A_ROAD,
+    A_SELECT,
     A_SPACE,
     A_SPEND,
     A_UNGARRISON,
+    A_UNLEGIO,
     ARMY_ORDER,
     ARMY_POS,
     CB_ARMY_GARRISON,
     CB_ARMY_GENERAL,
+    CB_ASSASSINATE,
     CB_ATTACK,
     CB_SIEGE,
     CK_HISP_DIE,
@@ -67,7 +73,9 @@ from boardsim.games.hispania.layout import (
     CK_ROMAN_DIE,
     CK_SETUP_ARMY,
     CK_SETUP_REVOLT,
+    CK_TERROR,
     COMBAT_ARMY,
+    COMBAT_GEN,
     COMBAT_KIND,
     COMBAT_SPENT,
     COMBAT_TARGET,
@@ -80,9 +88,13 @@ from boardsim.games.hispania.layout import (
     GARR,
     GARR_RESERVE,
     GEN_POS,
+    GONE,
     HELD_ROADS,
+    LEGIO_COLOUR,
+    LEGIO_OWNER,
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
+    MOVER,
     NUM_ACTIONS,
     NUM_ARMY_SLOTS,
     NUM_GENERALS,
@@ -99,13 +111,21 @@ from boardsim.games.hispania.layout import (
     P_DENARII,
     P_FLEETS,
     P_GARRISONS,
+    P_IMPERIVM,
     P_INGENIVM,
+    P_LEGIO,
     P_PIRATES,
+    P_PROCONSVL,
     P_ROADS,
+    P_TERROR,
+    P_TRAITORS,
     PEND_KIND,
     PEND_TARGET,
     PH_ARMY_COMBAT,
     PH_ARMY_MOVE,
+    PH_EXTRA_CITY,
+    PH_EXTRA_PROV,
+    PH_FREE_MOVE,
     PH_MOVE_DIE,
     PH_MOVE_START,
     PH_OVER,
@@ -118,19 +138,27 @@ from boardsim.games.hispania.layout import (
     PH_SETUP_PLACE,
     PH_SETUP_REVOLT,
     PH_SETUP_ROAD,
+    PH_TERROR,
     PH_TURN_END,
+    PH_TURN_NEXT,
     PH_TURN_START,
     PHASE,
+    PK_ASSASSINATE,
     PK_ATTACK,
     PK_BESIEGE,
+    PLACE_CITY,
+    PROCONSUL,
     RESERVE,
+    RESUME_PHASE,
     REVOLT_PROV,
     REVOLTS,
     ROADS,
     SETUP_CITY,
+    SPECIAL,
     STACK,
     STATE_SIZE,
     TRACK,
+    TRAITORS_USED,
     TURN,
     W_HISPANIA,
     W_NONE,
@@ -373,7 +401,6 @@ def choose_by_shield(cands, n, die):
 def garrison_support(state, g):
     """His garrisons in groups connected to general ``g``, plus a praetor's "+1" disc."""
     s = state[GEN_POS + g]
-    colour = g + 1
     comp = np.full(NUM_CITIES, -1, np.int32)
     stack = np.zeros(NUM_CITIES, np.int32)
     total = 0
@@ -381,7 +408,7 @@ def garrison_support(state, g):
     if s >= 0:
         reach[s] = 1
     for c0 in range(NUM_CITIES):
-        if comp[c0] >= 0 or _own_discs(state, c0, colour) == 0:
+        if comp[c0] >= 0 or _support_discs(state, c0, g) == 0:
             continue
         # flood one group of cities holding his garrisons
         comp[c0] = c0
@@ -396,12 +423,12 @@ def garrison_support(state, g):
             top -= 1
             c = stack[top]
             members += 1
-            discs += _own_discs(state, c, colour)
+            discs += _support_discs(state, c, g)
             if s >= 0 and (c == s or is_adjacent(c, s)):
                 connected = True
             for j in range(DEGREE[c]):
                 v = NEIGHBOURS[c, j]
-                if v < NUM_CITIES and comp[v] < 0 and _own_discs(state, v, colour) > 0:
+                if v < NUM_CITIES and comp[v] < 0 and _support_discs(state, v, g) > 0:
                     comp[v] = first
                     stack[top] = v
                     top += 1
@@ -425,6 +452,18 @@ def garrison_support(state, g):
         if plus:
             total += 1
     return total
+
+
+@jit
+def _support_discs(state, c, g):
+    """Discs of city ``c`` that count as general ``g``'s: his colour, and (for the three
+    generals) the Legio Hispana disc, which every general considers his."""
+    n = 0
+    for i in range(STACK):
+        col = state[GARR + c * STACK + i]
+        if col == g + 1 or (col == LEGIO_COLOUR and g < NUM_ROMAN_GENERALS):
+            n += 1
+    return n
 
 
 @jit
@@ -497,8 +536,9 @@ def resolve_siege(state, g, t, spent, die):
 
 @jit
 def remove_general(state, g):
-    """A defeated general leaves the board (he blocks 1 denarius until he returns)."""
-    state[GEN_POS + g] = -1
+    """A defeated general leaves the board (he blocks 1 denarius until he returns); the
+    proconsul dies and leaves the game."""
+    state[GEN_POS + g] = GONE if g == PROCONSUL else -1
 
 
 @jit
@@ -507,6 +547,8 @@ def resolve_attack(state, g, t, spent, die_r, die_h):
     k = army_at(state, t)
     roman = (die_r + spent + garrison_support(state, g)) << generals_connected(state, t, g)
     hisp = (die_h + revolt_group(state, t)) << armies_connected(state, state[GEN_POS + g], k)
+    if k == SPECIAL:
+        hisp *= 2  # Terror: the special army doubles its own value
     if roman > hisp:
         state[ARMY_POS + k] = -1
         return True
@@ -519,6 +561,8 @@ def resolve_army_attack(state, kind, k, t, die_h, die_r):
     """An army blocked by a garrison or a general attacks it; the victor does not advance."""
     a = state[ARMY_POS + k]
     hisp = (die_h + revolt_group(state, a)) << armies_connected(state, t, k)
+    if k == SPECIAL:
+        hisp *= 2
     if kind == CB_ARMY_GARRISON:
         roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
         if hisp > roman:
@@ -527,7 +571,10 @@ def resolve_army_attack(state, kind, k, t, die_h, die_r):
                 col = state[GARR + t * STACK + i]
                 if col != 0:
                     state[GARR + t * STACK + i] = 0
-                    state[GARR_RESERVE + col - 1] += 1
+                    if col == LEGIO_COLOUR:
+                        state[LEGIO_OWNER] = 2  # back to the consul's reserve
+                    else:
+                        state[GARR_RESERVE + col - 1] += 1
                     break
         return
     g = general_at(state, t)
@@ -598,8 +645,14 @@ def init(state, params, seed):
     for i in range(NUM_ARMY_SLOTS):
         state[ARMY_POS + i] = -1
         state[ARMY_ORDER + i] = -1
+    # Terror: the special army replaces the third army, which goes back to the box
+    state[ARMY_POS + SPECIAL] = -1 if params[P_TERROR] != 0 else GONE
+    if params[P_TERROR] != 0:
+        state[ARMY_POS + 2] = GONE
+    state[MOVER] = -1
+    state[LEGIO_OWNER] = 2 if params[P_LEGIO] != 0 else GONE
     for g in range(NUM_GENERALS):
-        state[GEN_POS + g] = -1
+        state[GEN_POS + g] = -1 if g < NUM_ROMAN_GENERALS or params[P_PROCONSVL] != 0 else GONE
         state[GARR_RESERVE + g] = params[P_GARRISONS] if g < NUM_ROMAN_GENERALS else 0
     state[RESERVE] = TOTAL_REVOLTS
     for i in range(NUM_SEAS):
@@ -617,6 +670,7 @@ def init(state, params, seed):
 # ---------------------------------------------------------------- game flow
 @jit
 def absent_generals(state):
+    """Generals off the board (each blocks 1 denarius); a dead proconsul blocks none."""
     n = 0
     for g in range(NUM_ROMAN_GENERALS):
         if state[GEN_POS + g] < 0:
@@ -671,6 +725,47 @@ def army_try_move(state, k, t):
 
 
 @jit
+def ordinary_armies_left(state):
+    """Ordinary armies in the reserve, and the first of them (-1 none)."""
+    n = 0
+    first = -1
+    for k in range(NUM_BASE_ARMIES):
+        if state[ARMY_POS + k] == -1:
+            n += 1
+            if first < 0:
+                first = k
+    return n, first
+
+
+@jit
+def place_army(state, c, resume):
+    """An army from the reserve onto city ``c``, then phase ``resume``.
+
+    Terror: the special army if it is the only one left; with others left a Hispanic die
+    decides (a chance node), 4-6 with one other left, 5-6 with two.
+    """
+    n, first = ordinary_armies_left(state)
+    special = state[ARMY_POS + SPECIAL] == -1
+    state[PHASE] = resume
+    if special and n > 0:
+        state[PLACE_CITY] = c
+        state[RESUME_PHASE] = resume
+        state[PHASE] = PH_TERROR
+    elif special:
+        state[ARMY_POS + SPECIAL] = c
+    elif first >= 0:
+        state[ARMY_POS + first] = c
+
+
+@jit
+def army_in_reserve(state):
+    for k in range(NUM_ARMY_SLOTS):  # noqa: SIM110 (numba compiles no generator)
+        if state[ARMY_POS + k] == -1:
+            return True
+    return False
+
+
+@jit
 def end_of_round(state):
     """A revolt from the reserve covers the next space of the time track."""
     if state[RESERVE] <= 0:
@@ -683,6 +778,23 @@ def end_of_round(state):
         return
     state[TURN] = 0
     state[PHASE] = PH_TURN_START
+
+
+@jit
+def free_move_legal(state, s):
+    """Imperivm: the praetor of Ulterior may end his turn one link away, for free."""
+    g0 = state[GEN_POS]
+    if g0 < 0 or not is_adjacent(g0, s) or general_at(state, s) >= 0:
+        return False
+    return general_can_enter(state, s, 0)
+
+
+@jit
+def any_free_move(state):
+    for s in range(NUM_SPACES):  # noqa: SIM110 (numba compiles no generator)
+        if free_move_legal(state, s):
+            return True
+    return False
 
 
 @jit
@@ -753,22 +865,28 @@ def advance(state, params):
             state[DENARII] = params[P_DENARII] - absent_generals(state)
             state[PEND_KIND] = 0
             state[PEND_TARGET] = 0
+            state[MOVER] = -1
             state[PHASE] = PH_ROMAN
         elif ph == PH_ROMAN:
             if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
                 state[PEND_KIND] = 0
+                state[MOVER] = -1
                 state[PHASE] = PH_REVOLT_PROV
                 continue
             set_actor(state, state[TURN])
             return
         elif ph == PH_ROMAN_COMBAT:
-            set_chance(state, CK_ROMAN_DIE if state[DIE_R] == 0 else CK_HISP_DIE)
+            first_hisp = state[COMBAT_KIND] == CB_ASSASSINATE
+            set_chance(state, CK_ROMAN_DIE if state[DIE_R] == 0 and not first_hisp else CK_HISP_DIE)
             return
-        elif ph == PH_REVOLT_PROV:
+        elif ph in (PH_REVOLT_PROV, PH_EXTRA_PROV):
             set_chance(state, CK_REVOLT_PROV)
             return
-        elif ph == PH_REVOLT_CITY:
+        elif ph in (PH_REVOLT_CITY, PH_EXTRA_CITY):
             set_chance(state, CK_REVOLT_CITY)
+            return
+        elif ph == PH_TERROR:
+            set_chance(state, CK_TERROR)
             return
         elif ph == PH_MOVE_START:
             order_armies(state)
@@ -796,6 +914,12 @@ def advance(state, params):
             set_chance(state, CK_HISP_DIE if state[DIE_H] == 0 else CK_ROMAN_DIE)
             return
         elif ph == PH_TURN_END:
+            state[PHASE] = PH_TURN_NEXT
+            if params[P_IMPERIVM] != 0 and state[TURN] == 0 and any_free_move(state):
+                state[PHASE] = PH_FREE_MOVE
+                set_actor(state, 0)
+                return
+        elif ph == PH_TURN_NEXT:
             if state[TURN] < NUM_ROMAN_GENERALS - 1:
                 state[TURN] += 1
                 state[PHASE] = PH_TURN_START
@@ -806,6 +930,61 @@ def advance(state, params):
 
 
 # ---------------------------------------------------------------- decisions
+@jit
+def acting_general(state):
+    """The general the next Roman action is for: the selected one, else the turn's."""
+    m = state[MOVER]
+    return m if m >= 0 else state[TURN]
+
+
+@jit
+def mark_moves(state, g, den, mask):
+    """Mark every space general ``g`` may move to with ``den`` denarii; return the count."""
+    n = 0
+    costs = np.zeros(NUM_SPACES, np.int64)
+    move_costs(state, g, costs)
+    for s in range(NUM_SPACES):
+        if 0 < costs[s] <= den and general_at(state, s) < 0 and general_can_enter(state, s, g):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit
+def mark_targets(state, g, mask):
+    """Besiege (a revolt without army) or attack (an army) from general ``g``'s space."""
+    n = 0
+    s = state[GEN_POS + g]
+    for j in range(DEGREE[s]):
+        t = NEIGHBOURS[s, j]
+        if state[REVOLTS + t] > 0:
+            if t < NUM_CITIES and army_at(state, t) >= 0:
+                mask[A_ATTACK + t] = 1
+            else:
+                mask[A_BESIEGE + t] = 1
+            n += 1
+    return n
+
+
+@jit
+def select_legal(state, params, t, g):
+    """Imperivm: the consul may move the praetors; Proconsvl: anyone may use the proconsul."""
+    if state[GEN_POS + g] < 0 or g == t:
+        return False
+    if g == PROCONSUL:
+        return params[P_PROCONSVL] != 0
+    return params[P_IMPERIVM] != 0 and t == 2 and g < 2
+
+
+@jit
+def assassination_legal(state, params, g):
+    """Rome does not pay traitors: once a game, a general linked to the special army."""
+    c = state[ARMY_POS + SPECIAL]
+    if params[P_TRAITORS] == 0 or state[TRAITORS_USED] != 0 or c < 0:
+        return False
+    return is_adjacent(state[GEN_POS + g], c)
+
+
 @jit
 def legal_mask(state, params, mask):
     """Fill ``mask`` with the legal actions of the player to move; return their count."""
@@ -830,6 +1009,14 @@ def legal_mask(state, params, mask):
                 mask[A_SPACE + s] = 1
                 n += 1
         return n
+    if ph == PH_FREE_MOVE:
+        mask[A_PASS] = 1
+        n = 1
+        for s in range(NUM_SPACES):
+            if free_move_legal(state, s):
+                mask[A_SPACE + s] = 1
+                n += 1
+        return n
     if ph != PH_ROMAN:
         return 0
     den = state[DENARII]
@@ -840,14 +1027,16 @@ def legal_mask(state, params, mask):
                 n += 1
         mask[A_CANCEL] = 1
         return n + 1
+    m = state[MOVER]
+    if m >= 0:
+        # the selected general: the consul moves a praetor, anyone uses the proconsul
+        n = mark_moves(state, m, den, mask)
+        if m == PROCONSUL:
+            n += mark_targets(state, m, mask)
+        mask[A_CANCEL] = 1
+        return n + 1
     mask[A_PASS] = 1
-    n = 1
-    costs = np.zeros(NUM_SPACES, np.int64)
-    move_costs(state, g, costs)
-    for s in range(NUM_SPACES):
-        if 0 < costs[s] <= den and general_at(state, s) < 0 and general_can_enter(state, s, g):
-            mask[A_SPACE + s] = 1
-            n += 1
+    n = 1 + mark_moves(state, g, den, mask)
     for a in range(NUM_SEAS):
         for b in range(NUM_SEAS):
             if fleet_move_cost(state, a, b) <= den:
@@ -855,11 +1044,17 @@ def legal_mask(state, params, mask):
                 n += 1
     s = state[GEN_POS + g]
     if s < NUM_CITIES:
-        if garrison_legal(state, g, s):
+        if state[GARR_RESERVE + g] > 0 and garrison_legal(state, g, s):
             mask[A_GARRISON] = 1
             n += 1
         if _own_discs(state, s, g + 1) > 0:
             mask[A_UNGARRISON] = 1
+            n += 1
+        if state[LEGIO_OWNER] == g and garrison_legal(state, g, s):
+            mask[A_LEGIO] = 1
+            n += 1
+        if _own_discs(state, s, LEGIO_COLOUR) > 0:
+            mask[A_UNLEGIO] = 1
             n += 1
     if state[HELD_ROADS] > 0 and s < NUM_CITIES:
         for j in range(DEGREE[s]):
@@ -867,21 +1062,30 @@ def legal_mask(state, params, mask):
             if road_legal(state, li) and LINK_SEGMENTS[li] <= den:
                 mask[A_ROAD + li] = 1
                 n += 1
-    for j in range(DEGREE[s]):
-        t = NEIGHBOURS[s, j]
-        if state[REVOLTS + t] > 0:
-            if t < NUM_CITIES and army_at(state, t) >= 0:
-                mask[A_ATTACK + t] = 1
-            else:
-                mask[A_BESIEGE + t] = 1
+    n += mark_targets(state, g, mask)
+    for x in range(NUM_GENERALS):
+        if select_legal(state, params, g, x):
+            mask[A_SELECT + x] = 1
             n += 1
+    if (
+        params[P_PROCONSVL] != 0
+        and state[GEN_POS + PROCONSUL] == -1
+        and den >= 3
+        and state[FLEET] != 0
+        and general_at(state, FIRST_SEA) < 0
+    ):
+        mask[A_PROCONSUL] = 1
+        n += 1
+    if assassination_legal(state, params, g):
+        mask[A_ASSASSINATE] = 1
+        n += 1
     return n
 
 
 @jit
 def garrison_legal(state, g, c):
-    """Place a garrison: one in reserve, room for a disc, a capital's province free of revolt."""
-    if state[GARR_RESERVE + g] <= 0 or garrison_count(state, c) + state[REVOLTS + c] >= STACK:
+    """Room for a disc (3 a city), and a capital's whole province free of revolt."""
+    if garrison_count(state, c) + state[REVOLTS + c] >= STACK:
         return False
     if CITY_CAPITAL[c] != 0:
         nrev, _ = province_revolt_cities(state, CITY_PROVINCE[c])
@@ -907,21 +1111,44 @@ def apply_action(state, params, action):
     elif ph == PH_REENTER:
         state[GEN_POS + g] = action - A_SPACE
         state[PHASE] = PH_TURN_START
+    elif ph == PH_FREE_MOVE:
+        if action != A_PASS:
+            state[GEN_POS] = action - A_SPACE
+        state[PHASE] = PH_TURN_NEXT
     elif ph == PH_ROMAN:
         roman_action(state, params, g, action)
     advance(state, params)
 
 
 @jit
+def start_combat(state, kind, k):
+    """Spend ``k`` denarii on the chosen combat and roll."""
+    state[DENARII] -= k
+    state[COMBAT_KIND] = kind
+    state[COMBAT_TARGET] = state[PEND_TARGET]
+    state[COMBAT_SPENT] = k
+    state[COMBAT_ARMY] = -1
+    state[COMBAT_GEN] = acting_general(state)
+    state[DIE_R] = 0
+    state[DIE_H] = 0
+    state[PEND_KIND] = 0
+    state[PEND_TARGET] = 0
+    state[MOVER] = -1
+    state[PHASE] = PH_ROMAN_COMBAT
+
+
+@jit
 def roman_action(state, params, g, action):
-    """Move, Garrison, Besiege, Attack or pass, paid from the turn's denarii."""
+    """Move, Garrison, Besiege, Attack (and the variants' actions) or pass."""
     if action == A_PASS:
         state[PEND_KIND] = 0
         state[PHASE] = PH_REVOLT_PROV
     elif action < A_FLEET:
+        m = acting_general(state)
         s = action - A_SPACE
-        state[DENARII] -= move_general_cost(state, g, s)
-        state[GEN_POS + g] = s
+        state[DENARII] -= move_general_cost(state, m, s)
+        state[GEN_POS + m] = s
+        state[MOVER] = -1
     elif action < A_GARRISON:
         a = (action - A_FLEET) // NUM_SEAS
         b = (action - A_FLEET) % NUM_SEAS
@@ -948,22 +1175,32 @@ def roman_action(state, params, g, action):
         state[PEND_KIND] = PK_ATTACK
         state[PEND_TARGET] = action - A_ATTACK
     elif action < A_CANCEL:
-        k = action - A_SPEND + 1
-        state[DENARII] -= k
-        state[COMBAT_KIND] = CB_SIEGE if state[PEND_KIND] == PK_BESIEGE else CB_ATTACK
-        state[COMBAT_TARGET] = state[PEND_TARGET]
-        state[COMBAT_SPENT] = k
-        state[COMBAT_ARMY] = -1
-        state[DIE_R] = 0
-        state[DIE_H] = 0
-        state[PEND_KIND] = 0
-        state[PEND_TARGET] = 0
-        state[PHASE] = PH_ROMAN_COMBAT
+        pk = state[PEND_KIND]
+        kind = CB_SIEGE if pk == PK_BESIEGE else (CB_ATTACK if pk == PK_ATTACK else CB_ASSASSINATE)
+        start_combat(state, kind, action - A_SPEND + 1)
     elif action == A_CANCEL:
         state[PEND_KIND] = 0
         state[PEND_TARGET] = 0
-    else:
+        state[MOVER] = -1
+    elif action < A_SELECT:
         build_road(state, g, action - A_ROAD)
+    elif action < A_LEGIO:
+        state[MOVER] = action - A_SELECT
+    elif action == A_LEGIO:
+        c = state[GEN_POS + g]
+        state[GARR + c * STACK + garrison_count(state, c)] = LEGIO_COLOUR
+        state[LEGIO_OWNER] = -1
+        state[DENARII] -= 1
+    elif action == A_UNLEGIO:
+        remove_own_garrison(state, state[GEN_POS + g], LEGIO_COLOUR)
+        state[LEGIO_OWNER] = g
+        state[DENARII] -= 1
+    elif action == A_PROCONSUL:
+        state[GEN_POS + PROCONSUL] = FIRST_SEA
+        state[DENARII] -= 3
+    else:
+        state[PEND_KIND] = PK_ASSASSINATE
+        state[PEND_TARGET] = state[ARMY_POS + SPECIAL]
 
 
 @jit
@@ -1018,20 +1255,22 @@ def apply_chance(state, params, outcome):
             place_revolt(state, c)
         state[COUNTER] += 1
     elif kind == CK_SETUP_ARMY:
-        p = outcome - 1
-        k = 0
-        for i in range(NUM_ARMY_SLOTS):
-            if state[ARMY_POS + i] < 0:
-                k = i
-                break
-        state[ARMY_POS + k] = state[SETUP_CITY + p]
         state[COUNTER] += 1
+        place_army(state, state[SETUP_CITY + outcome - 1], PH_SETUP_ARMY)
+    elif kind == CK_TERROR:
+        n, first = ordinary_armies_left(state)
+        if outcome >= (4 if n == 1 else 5):
+            state[ARMY_POS + SPECIAL] = state[PLACE_CITY]
+        else:
+            state[ARMY_POS + first] = state[PLACE_CITY]
+        state[PHASE] = state[RESUME_PHASE]
     elif kind == CK_REVOLT_PROV:
         state[REVOLT_PROV] = outcome - 1
-        state[PHASE] = PH_REVOLT_CITY
+        state[PHASE] = PH_REVOLT_CITY if state[PHASE] == PH_REVOLT_PROV else PH_EXTRA_CITY
     elif kind == CK_REVOLT_CITY:
-        roll_revolt(state, params, state[REVOLT_PROV], outcome)
-        state[PHASE] = PH_MOVE_START
+        resume = PH_MOVE_START if state[PHASE] == PH_REVOLT_CITY else PH_ROMAN
+        state[PHASE] = resume
+        roll_revolt(state, params, state[REVOLT_PROV], outcome, resume)
     elif kind == CK_MOVE_DIE:
         cands = np.zeros(8, np.int32)
         k = state[ARMY_ORDER + state[CUR]]
@@ -1055,9 +1294,12 @@ def apply_chance(state, params, outcome):
 def resolve_combat_if_ready(state, params):
     cb = state[COMBAT_KIND]
     t = state[COMBAT_TARGET]
-    g = state[TURN]
+    g = state[COMBAT_GEN]
     if cb == CB_SIEGE:
-        resolve_siege(state, g, t, state[COMBAT_SPENT], state[DIE_R])
+        die = state[DIE_R]
+        if params[P_IMPERIVM] != 0 and g == 1:
+            die += 1  # Imperivm: the praetor of Citerior adds 1 to his sieges
+        resolve_siege(state, g, t, state[COMBAT_SPENT], die)
         state[PHASE] = PH_ROMAN
     elif cb == CB_ATTACK:
         if state[DIE_H] == 0:
@@ -1066,6 +1308,17 @@ def resolve_combat_if_ready(state, params):
             state[PHASE] = PH_REVOLT_PROV  # a lost attack ends the Roman phase
         else:
             state[PHASE] = PH_ROMAN
+    elif cb == CB_ASSASSINATE:
+        state[PHASE] = PH_ROMAN
+        if state[DIE_H] <= state[COMBAT_SPENT]:
+            # the special army leaves the game; a third army takes its place
+            c = state[ARMY_POS + SPECIAL]
+            state[ARMY_POS + SPECIAL] = GONE
+            state[ARMY_POS + 2] = c
+            state[TRAITORS_USED] = 2
+        else:
+            state[TRAITORS_USED] = 1
+            state[PHASE] = PH_EXTRA_PROV  # the attempt triggers an exceptional revolt roll
     elif cb == CB_ARMY_GARRISON:
         resolve_army_attack(state, cb, state[COMBAT_ARMY], t, state[DIE_H], 0)
         state[CUR] += 1
@@ -1082,7 +1335,7 @@ def resolve_combat_if_ready(state, params):
 
 
 @jit
-def roll_revolt(state, params, p, number):
+def roll_revolt(state, params, p, number, resume):
     """Hispanic revolt on city ``p-number``: protected, empty, or already in revolt."""
     c = p * 6 + number - 1
     if garrison_count(state, c) > 0 or general_at(state, c) >= 0:
@@ -1090,11 +1343,9 @@ def roll_revolt(state, params, p, number):
     if state[REVOLTS + c] == 0:
         place_revolt(state, c)
         return
-    if province_army(state, p) < 0:
-        for k in range(NUM_ARMY_SLOTS):
-            if k < NUM_BASE_ARMIES and state[ARMY_POS + k] < 0:
-                state[ARMY_POS + k] = c
-                return
+    if province_army(state, p) < 0 and army_in_reserve(state):
+        place_army(state, c, resume)
+        return
     if state[REVOLTS + c] < STACK:
         place_revolt(state, c)
 
@@ -1111,7 +1362,7 @@ def observe(state, params, player, out):
             for i in range(STACK):
                 col = state[GARR + s * STACK + i]
                 if col > 0:
-                    out[base + col] += 1.0 / 3.0
+                    out[base + min(col, NUM_GENERALS)] += 1.0 / 3.0  # legio with the 4th
             if army_at(state, s) >= 0:
                 out[base + 1 + NUM_GENERALS] = 1.0
         g = general_at(state, s)
