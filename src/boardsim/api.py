@@ -30,7 +30,8 @@ def make_gym_env(game: str, opponents: Any = None, **options: Any) -> Any:
     from boardsim.wrappers.gymnasium import BoardsimGymEnv
 
     wrapper = {
-        k: options.pop(k) for k in ("render_mode", "seat", "illegal_action", "illegal_reward")
+        k: options.pop(k)
+        for k in ("render_mode", "seat", "illegal_action", "illegal_reward")
         if k in options
     }
     return BoardsimGymEnv(make_game(game, **options), opponents=opponents, **wrapper)

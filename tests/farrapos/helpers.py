@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from boardsim.core.game import Game, State
-from boardsim.games.farrapos import layout as L  # noqa: N812
+from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import CITY_IDS, PIECE_IDS
 

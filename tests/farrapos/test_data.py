@@ -17,7 +17,7 @@ import pytest
 
 from boardsim.core.data import data_path
 from boardsim.core.errors import DataError
-from boardsim.games.farrapos import data as D  # noqa: N812
+from boardsim.games.farrapos import data as D
 
 RAW = D.DATA.raw
 CITIES = {c["id"]: c for c in RAW["city"]}

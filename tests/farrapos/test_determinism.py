@@ -10,7 +10,7 @@ import pytest
 import boardsim
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.game import Game
-from boardsim.games.farrapos import layout as L  # noqa: N812
+from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import boardsim
 from boardsim.core.header import CHANCE, H_ACTOR, TERMINAL
-from boardsim.games.farrapos import layout as L  # noqa: N812
+from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import (
     CITY_PORT,

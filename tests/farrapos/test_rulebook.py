@@ -7,7 +7,7 @@ from collections import Counter
 import boardsim
 from boardsim.core.game import Game
 from boardsim.core.header import CHANCE, H_ACTOR
-from boardsim.games.farrapos import layout as L  # noqa: N812
+from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos.data import CITY_NAMES, NUM_UNITS, PIECE_IDS, PIECE_SIDE
 from tests.farrapos.helpers import act_city, act_unit, city, fresh, legal, pieces_at, place, vp
 

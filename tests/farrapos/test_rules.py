@@ -8,7 +8,7 @@ import boardsim
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
 from boardsim.core.header import H_ACTOR
-from boardsim.games.farrapos import layout as L  # noqa: N812
+from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import BATTLE_TABLE, COLUMN_LOW, NUM_UNITS, PIECE_SIDE
 from tests.farrapos.helpers import (

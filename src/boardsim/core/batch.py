@@ -79,7 +79,11 @@ class Batch:
         rules = self.game.rules
         with threads_used(self.threads):
             rules.batch_reset(
-                self.states, self.game.params, self.seed, self.game_index, self.policy_rngs,
+                self.states,
+                self.game.params,
+                self.seed,
+                self.game_index,
+                self.policy_rngs,
                 self.seat,
             )
             rules.batch_observe(self.states, self.game.params, self.seat, self.obs, self.masks)

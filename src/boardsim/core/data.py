@@ -40,7 +40,9 @@ def load_toml(path: Path | str) -> dict[str, Any]:
         raise DataError(str(p), "(syntax)", str(exc)) from None
 
 
-def require(table: dict[str, Any], key: str, kind: type | tuple[type, ...], file: str, entry: str) -> Any:
+def require(
+    table: dict[str, Any], key: str, kind: type | tuple[type, ...], file: str, entry: str
+) -> Any:
     """``table[key]``, checked to be of ``kind``; else :class:`DataError` naming the entry."""
     if key not in table:
         raise DataError(file, entry, f"missing field {key!r}")

@@ -128,7 +128,9 @@ def random_legal(state, params, mask, policy_rng):
 
 
 @jit
-def _play_opponents(state, params, seat, rewards, tmp, before, after, outcomes, weights, mask, prng):
+def _play_opponents(
+    state, params, seat, rewards, tmp, before, after, outcomes, weights, mask, prng
+):
     """Random-legal play for every seat but ``seat`` until ``seat`` decides or the game ends."""
     done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
     while not done and state[H_ACTOR] != seat:
@@ -157,7 +159,16 @@ def batch_reset(states, params, master_seed, game_index, policy_rngs, seat):
         rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
         if seat >= 0:
             _play_opponents(
-                states[i], params, seat, tmp, tmp, before, after, outcomes, weights, mask,
+                states[i],
+                params,
+                seat,
+                tmp,
+                tmp,
+                before,
+                after,
+                outcomes,
+                weights,
+                mask,
                 policy_rngs[i],
             )
 
@@ -229,7 +240,16 @@ def batch_step(
             rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
             if seat >= 0:
                 _play_opponents(
-                    state, params, seat, tmp, tmp, before, after, outcomes, weights, mask,
+                    state,
+                    params,
+                    seat,
+                    tmp,
+                    tmp,
+                    before,
+                    after,
+                    outcomes,
+                    weights,
+                    mask,
                     policy_rngs[i],
                 )
         actor = state[H_ACTOR]

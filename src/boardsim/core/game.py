@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -59,6 +59,9 @@ class GameDefinition:
     # player index -> the agent (seat) that plays it; identity unless a game maps several
     # players onto one agent (Hispania's agents="rome").
     agent_of_player: Callable[[dict[str, Any], int], int] | None = None
+    # (params, state, player) -> a score of the position for that player, higher is better;
+    # used by simple search agents (greedy); None: the player's return so far.
+    evaluate: Callable[[np.ndarray, np.ndarray, int], float] | None = None
 
 
 class Game:
@@ -268,8 +271,3 @@ class State:
 
     def __hash__(self) -> int:
         return hash((self.game.name, self.array.tobytes()))
-
-
-def option_dict(options: Mapping[str, Any]) -> dict[str, Any]:
-    """A plain copy of resolved options (for JSON headers)."""
-    return dict(options)

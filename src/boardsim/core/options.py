@@ -28,7 +28,7 @@ class Option:
     def validate(self, value: Any, game: str) -> Any:
         """Return ``value`` if allowed, else raise :class:`OptionError` naming what is."""
         if self.choices is not None:
-            if value not in self.choices:
+            if not any(c == value and type(c) is type(value) for c in self.choices):
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise OptionError(
                     f"{game}: option {self.name}={value!r} is not allowed; choose one of {allowed}"

@@ -82,7 +82,7 @@ def rng_below(state: np.ndarray, off: int, n: int) -> int:
 
 @jit
 def rng_weighted(state: np.ndarray, off: int, weights: np.ndarray, n: int) -> int:
-    """Index ``i < n`` drawn with probability ``weights[i] / sum(weights[:n])`` (integer weights)."""
+    """Index ``i < n`` drawn with probability ``weights[i] / sum(weights[:n])`` (int weights)."""
     total = 0
     for i in range(n):
         total += weights[i]

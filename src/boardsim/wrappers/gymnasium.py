@@ -55,7 +55,9 @@ class BoardsimGymEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_reward = illegal_reward
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}"
+            )
         if not 0 <= seat < game.num_players:
             raise ValueError(f"seat {seat} out of range [0, {game.num_players})")
         self.game = game
@@ -132,7 +134,11 @@ class BoardsimGymEnv(gym.Env):
                 self._ended_illegally = True
                 return obs, self.illegal_reward, True, False, info
             legal = [int(x) for x in np.flatnonzero(mask)]
-            words = self.state_.action_to_string(a) if 0 <= a < self.game.num_actions else "out of range"
+            words = (
+                self.state_.action_to_string(a)
+                if 0 <= a < self.game.num_actions
+                else "out of range"
+            )
             names = ", ".join(f"{x} ({self.state_.action_to_string(x)})" for x in legal[:30])
             raise IllegalActionError(a, legal, words, names)
         self.state_.apply_action(a)

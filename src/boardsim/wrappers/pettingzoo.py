@@ -29,10 +29,15 @@ class BoardsimAECEnv(AECEnv):
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}"
+            )
         self.game = game
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"boardsim_{game.name}_v{game.definition.version}"}
+        self.metadata = {
+            **self.metadata,
+            "name": f"boardsim_{game.name}_v{game.definition.version}",
+        }
         names = game.agent_names()
         mapper = game.definition.agent_of_player
         self._agent_of_player = [
@@ -119,7 +124,9 @@ class BoardsimAECEnv(AECEnv):
             legal = [int(a) for a in np.flatnonzero(mask)]
             bad = -1 if action is None else int(action)
             words = (
-                self.state_.action_to_string(bad) if 0 <= bad < self.game.num_actions else "out of range"
+                self.state_.action_to_string(bad)
+                if 0 <= bad < self.game.num_actions
+                else "out of range"
             )
             names = ", ".join(f"{a} ({self.state_.action_to_string(a)})" for a in legal[:30])
             raise IllegalActionError(bad, legal, words, names)

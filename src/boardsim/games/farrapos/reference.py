@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
-from boardsim.games.farrapos import layout as L  # noqa: N812
+from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos.data import (
     ADJACENCY,
     BATTLE_TABLE,

@@ -159,7 +159,7 @@ def update_control(state: np.ndarray) -> None:
 @jit
 def holds_region(state: np.ndarray, side: int, region: int) -> bool:
     """Every city of the colour region is occupied by ``side``."""
-    for c in range(C):  # noqa: SIM110 (numba)
+    for c in range(C):
         if CITY_REGION[c] == region and state[OCC + c] != side:
             return False
     return True
@@ -167,7 +167,7 @@ def holds_region(state: np.ndarray, side: int, region: int) -> bool:
 
 @jit
 def holds_all_ports(state: np.ndarray, side: int) -> bool:
-    for c in range(C):  # noqa: SIM110 (numba)
+    for c in range(C):
         if CITY_PORT[c] == 1 and state[OCC + c] != side:
             return False
     return True
@@ -258,7 +258,7 @@ def can_place_militia_in(state: np.ndarray, side: int, c: int) -> bool:
 def can_place_militia(state: np.ndarray, side: int) -> bool:
     if next_militia(state, side) < 0:
         return False
-    for c in range(C):  # noqa: SIM110 (numba)
+    for c in range(C):
         if can_place_militia_in(state, side, c):
             return True
     return False
@@ -267,7 +267,7 @@ def can_place_militia(state: np.ndarray, side: int) -> bool:
 @jit
 def holds_any_city(state: np.ndarray, side: int) -> bool:
     """``side`` possesses a city (where arriving units may enter)."""
-    for c in range(C):  # noqa: SIM110 (numba)
+    for c in range(C):
         if state[OWNER + c] == side:
             return True
     return False
@@ -336,7 +336,7 @@ def can_move_to(
     if state[OCC + dest] == 1 - side:
         return False
     land_distances(state, side, dest, dist)
-    for u in range(NUM_UNITS):  # noqa: SIM110 (numba)
+    for u in range(NUM_UNITS):
         if can_move_unit(state, params, side, u, dest, dist) != 0:
             return True
     return False
@@ -362,7 +362,7 @@ def can_attack(state: np.ndarray, side: int, target: int) -> bool:
     """A city occupied by the enemy, with an MU of ``side`` in a linked city."""
     if state[OCC + target] != 1 - side:
         return False
-    for u in range(NUM_UNITS):  # noqa: SIM110 (numba)
+    for u in range(NUM_UNITS):
         if can_attack_with(state, side, u, target):
             return True
     return False
@@ -374,7 +374,7 @@ def is_under_siege(state: np.ndarray, c: int) -> bool:
     holder = state[OCC + c]
     if holder == NEUTRAL:
         return False
-    for k in range(DEGREE[c]):  # noqa: SIM110 (numba)
+    for k in range(DEGREE[c]):
         if state[OCC + NEIGHBORS[c, k]] != 1 - holder:
             return False
     return True
@@ -714,7 +714,7 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             c = action - A_CITY
             state[TARGET] = c
             state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
-    elif mode == M_ATTACK or mode == M_MOVE:  # noqa: SIM109 (numba)
+    elif mode == M_ATTACK or mode == M_MOVE:
         if action == A_CANCEL:
             clear_selection(state)
             state[MODE] = M_MAIN

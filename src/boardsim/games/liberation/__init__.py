@@ -56,7 +56,9 @@ OPTIONS: tuple[Option, ...] = (
 def _game_params(o: dict[str, Any]) -> list[int]:
     out = [0] * (layout.PARAMS_SIZE - layout.PR_COUNTERS)
     out[layout.PR_COUNTERS - layout.PR_COUNTERS] = o["counters"]
-    out[layout.PR_RETURN_COUNTERS - layout.PR_COUNTERS] = int(o["independence_counters"] == "return")
+    out[layout.PR_RETURN_COUNTERS - layout.PR_COUNTERS] = int(
+        o["independence_counters"] == "return"
+    )
     out[layout.PR_TIE_RULE - layout.PR_COUNTERS] = (
         layout.TIE_DEMOTE if o["independence_ties"] == "demote" else layout.TIE_SHARE
     )
@@ -79,4 +81,5 @@ DEFINITION = GameDefinition(
     describe_action=names.describe_action,
     render_text=names.render_text,
     gym_id="boardsim/Liberation-v0",
+    evaluate=names.evaluate,
 )

@@ -96,7 +96,9 @@ def _track(raw: dict[str, Any], file: str) -> tuple[Any, ...]:
         nxt = (s + 1) % n
         c, d = space_country[s], space_country[nxt]
         if c >= 0 and d >= 0 and c != d:
-            raise _fail(file, "[track]", f"countries meet at spaces {s + 1}-{nxt + 1} with no revolution")
+            raise _fail(
+                file, "[track]", f"countries meet at spaces {s + 1}-{nxt + 1} with no revolution"
+            )
     if space_rev[start - 1] < 0:
         raise _fail(file, "[track] start_space", "the pawns start on a revolution space")
     cspaces = np.flatnonzero(space_country >= 0).astype(np.int32)

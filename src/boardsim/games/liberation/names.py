@@ -90,7 +90,11 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
         for sp in range(first, first + int(D.COUNTRY_LENGTH[c])):
             owner = int(s[L.OWNER + sp])
             cell = f"{sp + 1}:"
-            cell += "--" if owner < 0 else f"P{owner}/{card_name(int(s[L.CARD + sp]))}/x{int(s[L.COUNTERS + sp])}"
+            cell += (
+                "--"
+                if owner < 0
+                else f"P{owner}/{card_name(int(s[L.CARD + sp]))}/x{int(s[L.COUNTERS + sp])}"
+            )
             pawns = "".join(str(p) for p in range(n) if int(s[L.POS + p]) == sp)
             cells.append(cell + (f"[{pawns}]" if pawns else ""))
         flag = " INDEPENDENT" if s[L.INDEP + c] else ""
@@ -111,3 +115,14 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
     gone = sum(int(v) for v in s[L.REMOVED : L.REMOVED + L.K])
     lines.append(f"  draw pile {pile}, discards {disc}, Royalist cards out of the game {gone}")
     return "\n".join(lines)
+
+
+def evaluate(params: np.ndarray, state: np.ndarray, player: int) -> float:
+    """A player's standing: VT first, then what it holds on the board and in hand."""
+    s = state
+    board = 0.0
+    for sp in range(D.NUM_SPACES):
+        if int(s[L.OWNER + sp]) == player and not s[L.INDEP + int(D.SPACE_COUNTRY[sp])]:
+            board += int(s[L.COUNTERS + sp]) + int(D.KIND_FORCE[int(s[L.CARD + sp])]) / 4
+    hand = sum(int(s[L.HAND + player * L.K + k]) for k in range(L.K))
+    return 10.0 * int(s[L.VT + player]) + board + 0.2 * hand

@@ -72,7 +72,6 @@ from boardsim.games.liberation.layout import (
     DISCARD,
     HAND,
     INDEP,
-    K,
     LAST_SCORER,
     MAX_CHANCE_OUTCOMES,
     MOVER,
@@ -113,6 +112,7 @@ from boardsim.games.liberation.layout import (
     TIE_DEMOTE,
     TURN,
     VT,
+    K,
 )
 
 __all__ = ["MAX_CHANCE_OUTCOMES", "MAX_PLAYERS", "NUM_ACTIONS", "OBS_SIZE", "STATE_SIZE"]

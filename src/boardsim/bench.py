@@ -1,0 +1,193 @@
+"""Throughput of every layer, per game, with ratios (``boardsim bench``).
+
+Cases: the compiled random rollout (batch 1, 64, 4096 on 1 and 2 threads), the
+Python ``State`` loop over the compiled core, the PettingZoo AEC loop, the
+Gymnasium loop, and the plain-Python reference. Each runs for a fixed timed
+window after a warm-up; a "decision" is one action of a player (chance
+resolved inside). Timing belongs here, never in the unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from boardsim.api import list_games, make_env, make_game, make_gym_env, rollout
+from boardsim.core.reference import ReferenceEngine
+
+
+def _timed(fn: Callable[[], int], seconds: float) -> float:
+    """Call ``fn`` (returns decisions made) until ``seconds`` pass; decisions per second."""
+    fn()
+    done = 0
+    start = time.perf_counter()
+    while True:
+        done += fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def bench_state_loop(game_name: str, seconds: float) -> float:
+    game = make_game(game_name)
+    rng = random.Random(0)
+    seed = [0]
+
+    def one_game() -> int:
+        st = game.new_initial_state(seed[0])
+        seed[0] += 1
+        n = 0
+        while not st.is_terminal():
+            st.apply_action(rng.choice(st.legal_actions()))
+            n += 1
+        return n
+
+    return _timed(one_game, seconds)
+
+
+def bench_pettingzoo(game_name: str, seconds: float) -> float:
+    env = make_env(game_name)
+    rng = np.random.default_rng(0)
+    seed = [0]
+
+    def one_game() -> int:
+        env.reset(seed=seed[0])
+        seed[0] += 1
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        return n
+
+    return _timed(one_game, seconds)
+
+
+def bench_gymnasium(game_name: str, seconds: float) -> float:
+    """Decisions of every seat per second (the learner's and the random opponents')."""
+    env = make_gym_env(game_name)
+    rng = np.random.default_rng(0)
+    seed = [0]
+
+    def one_game() -> int:
+        _, info = env.reset(seed=seed[0])
+        seed[0] += 1
+        done = False
+        while not done:
+            a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, term, trunc, info = env.step(a)
+            done = term or trunc
+        return env.unwrapped.state_.decisions()
+
+    return _timed(one_game, seconds)
+
+
+def bench_reference(game_name: str, seconds: float) -> float:
+    game = make_game(game_name)
+    module = __import__(f"boardsim.games.{game_name}.reference", fromlist=["reference"])
+    engine = ReferenceEngine(module, game.state_size, game.params)
+    rng = random.Random(0)
+    seed = [0]
+
+    def one_game() -> int:
+        st = engine.new_game(seed[0])
+        seed[0] += 1
+        n = 0
+        while not engine.is_terminal(st):
+            engine.step(st, rng.choice(engine.legal_actions(st)))
+            n += 1
+        return n
+
+    return _timed(one_game, seconds)
+
+
+def bench_rollout(game_name: str, num_envs: int, threads: int, seconds: float) -> dict[str, float]:
+    steps = max(2_000, 400_000 // num_envs)
+    rollout(game_name, num_envs, 1, threads=threads)  # compile/warm
+    total_d, total_g, total_s = 0, 0, 0.0
+    while total_s < seconds:
+        r = rollout(game_name, num_envs, steps, seed=int(total_d), threads=threads)
+        total_d += int(r["decisions"])
+        total_g += int(r["games"])
+        total_s += float(r["seconds"])
+    return {
+        "decisions_per_second": total_d / total_s,
+        "games_per_second": total_g / total_s,
+        "mean_game_length": total_d / max(total_g, 1),
+    }
+
+
+def run(games: list[str], seconds: float) -> dict[str, Any]:
+    max_threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    out: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "numba_threads": max_threads},
+        "seconds_per_case": seconds,
+        "games": {},
+    }
+    for name in games:
+        res: dict[str, Any] = {}
+        for n in (1, 64, 4096):
+            for t in sorted({1, max_threads}):
+                res[f"rollout_n{n}_t{t}"] = bench_rollout(name, n, t, seconds)
+        res["state_loop"] = bench_state_loop(name, seconds)
+        res["pettingzoo_aec"] = bench_pettingzoo(name, seconds)
+        res["gymnasium"] = bench_gymnasium(name, seconds)
+        res["reference"] = bench_reference(name, seconds)
+        best = res[f"rollout_n4096_t{max_threads}"]["decisions_per_second"]
+        res["ratios"] = {
+            "rollout_4096_vs_reference": best / res["reference"],
+            "rollout_4096_vs_pettingzoo": best / res["pettingzoo_aec"],
+            "threads_2_vs_1": best / res["rollout_n4096_t1"]["decisions_per_second"],
+            "state_loop_vs_reference": res["state_loop"] / res["reference"],
+        }
+        out["games"][name] = res
+    return out
+
+
+def print_table(result: dict[str, Any]) -> None:
+    for name, res in result["games"].items():
+        print(f"\n{name}")
+        print(f"  {'case':<28} {'decisions/s':>14} {'games/s':>10} {'mean length':>12}")
+        for key, val in res.items():
+            if key.startswith("rollout"):
+                print(
+                    f"  {key:<28} {val['decisions_per_second']:>14,.0f} "
+                    f"{val['games_per_second']:>10,.1f} {val['mean_game_length']:>12,.1f}"
+                )
+        for key in ("state_loop", "pettingzoo_aec", "gymnasium", "reference"):
+            print(f"  {key:<28} {res[key]:>14,.0f}")
+        for key, val in res["ratios"].items():
+            print(f"  ratio {key:<22} {val:>14,.1f}x")
+
+
+def write_json_atomic(result: dict[str, Any], path: str) -> None:
+    """Write ``result`` to ``path`` through a temporary file and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(result, fh, indent=2)
+    os.replace(tmp, target)
+
+
+def main(args: argparse.Namespace) -> int:
+    games = args.games_list or list_games()
+    result = run(games, args.seconds)
+    print_table(result)
+    if args.json:
+        write_json_atomic(result, args.json)
+        print(f"\nwrote {args.json}")
+    return 0

@@ -1,0 +1,469 @@
+"""The race's rules, sentence by sentence: this position, this roll, this result.
+
+Each test names the rulebook sentence (rules file 000) or the ledger decision
+(docs/rules/liberation.md, L-numbers) it checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.games.liberation import data as D
+from boardsim.games.liberation import layout as L
+from tests.liberation.helpers import (
+    card_total,
+    chance_kind,
+    empty_hand,
+    give,
+    hand,
+    kind,
+    liberate,
+    new_state,
+    phase,
+    space,
+)
+
+
+def roll(st: boardsim.State, die: int) -> None:
+    st.apply_action(L.A_ROLL)
+    assert chance_kind(st) == L.CH_MOVE_DIE
+    st.apply_action(die)
+
+
+def draw(st: boardsim.State, k: int) -> None:
+    assert st.is_chance_node()
+    assert k in [o for o, _ in st.chance_outcomes()]
+    st.apply_action(k)
+
+
+# ---------------------------------------------------------------- the board and the deck
+def test_track_has_41_spaces_and_8_countries_of_3_4_or_5_separated_by_revolutions() -> None:
+    """'a circular track of 41 spaces. Eight countries ... of length 3, 4 or 5 ... separated
+    from each other on the track by a revolution space'."""
+    assert D.NUM_SPACES == 41
+    assert D.NUM_COUNTRIES == 8
+    assert sorted(set(D.COUNTRY_LENGTH.tolist())) == [3, 4, 5]
+    assert int(D.COUNTRY_LENGTH.sum()) == 33
+    assert [int(s) + 1 for s in D.REVOLUTION_SPACES] == [1, 5, 11, 16, 21, 25, 31, 36]
+    for c in range(8):  # a revolution space on each side of every country (circular)
+        before = (D.COUNTRY_FIRST[c] - 1) % 41
+        after = (D.COUNTRY_FIRST[c] + D.COUNTRY_LENGTH[c]) % 41
+        assert D.SPACE_REVOLUTION[before] >= 0 and D.SPACE_REVOLUTION[after] >= 0
+
+
+def test_deck_has_five_liberation_types_and_royalists_with_force_1_to_8() -> None:
+    """'5 types of Liberation Cards: Simon Bolivar, Leader, Troops, Battle, and Ideals.
+    All cards have a force value between 1 and 8.'"""
+    names = {
+        D.DATA.type_names[int(t)]
+        for t, r in zip(D.KIND_TYPE, D.KIND_ROYALIST, strict=True)
+        if not r
+    }
+    assert names == {"Simon Bolivar", "Leader", "Troops", "Battle", "Ideals"}
+    assert D.KIND_ROYALIST.any()
+    assert D.KIND_FORCE.min() >= 1 and D.KIND_FORCE.max() <= 8
+    assert int(D.KIND_COUNT.sum()) == 80
+
+
+# ---------------------------------------------------------------- set-up and phase 1
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_players_start_with_two_cards_counters_and_pawns_on_space_1(n: int) -> None:
+    """'Players start with two cards drawn from the deck and a set of counters'; the first
+    player then draws its turn's card (phase 1)."""
+    game = boardsim.make_game("liberation", num_players=n)
+    st = game.new_initial_state(7)
+    a = st.array
+    sizes = [int(a[L.HAND + p * L.K : L.HAND + (p + 1) * L.K].sum()) for p in range(n)]
+    assert sizes == [3] + [2] * (n - 1)
+    assert all(a[L.POS + p] == space(1) for p in range(n))
+    assert all(a[L.SUPPLY + p] == D.DEFAULT_COUNTERS for p in range(n))
+    assert st.current_player() == 0 and a[L.PHASE] == L.PH_MOVE
+
+
+def test_a_turn_begins_by_drawing_one_card() -> None:
+    """'Draw 1 Card and place it in your hand.'"""
+    st = new_state(2)
+    empty_hand(st, 0)
+    give(st, 0, kind("Troops", 1))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 1))  # to space 2
+    st.apply_action(L.A_PASS)  # decline to liberate: turn passes to player 1
+    assert chance_kind(st) == L.CH_TURN_DRAW
+    before = hand(st, 1).sum()
+    draw(st, kind("Leader", 6))
+    assert hand(st, 1).sum() == before + 1
+    assert st.current_player() == 1 and phase(st) == L.PH_MOVE
+
+
+# ---------------------------------------------------------------- phase 2: the move
+def test_move_by_die_roll() -> None:
+    """'Roll 1 die and move forward that many spaces'."""
+    st = new_state(2)
+    roll(st, 4)
+    assert st.array[L.POS] == space(5)  # 1 -> 5, a revolution space
+    assert phase(st) == L.PH_REVOLUTION
+
+
+def test_move_by_discarding_a_card_its_force() -> None:
+    """'OR discard a card from your hand and move forward a number of spaces equal to its
+    force value.'"""
+    st = new_state(2)
+    empty_hand(st, 0)
+    leader = kind("Leader", 6)
+    give(st, 0, leader)
+    st.apply_action(L.A_MOVE_CARD + leader)
+    assert st.array[L.POS] == space(7)
+    assert hand(st, 0).sum() == 0 and st.array[L.DISCARD + leader] == 1
+    assert phase(st) == L.PH_EMPTY
+
+
+def test_royalist_card_may_be_discarded_to_move_unless_the_option_forbids_it() -> None:
+    """Ledger L3: 'a card' includes a Royalist card; option royalist_moves=False forbids it."""
+    royal = kind("Royalist", 2)
+    for allowed in (True, False):
+        st = new_state(2, royalist_moves=allowed)
+        empty_hand(st, 0)
+        give(st, 0, royal)
+        assert bool(st.legal_actions_mask()[L.A_MOVE_CARD + royal]) is allowed
+
+
+def test_independent_country_spaces_are_skipped_and_not_counted() -> None:
+    """'If you land on a Country space that is Independent skip over it and go to the next
+    space and resume your move.' (ledger L4: skipped spaces do not count)"""
+    st = new_state(2)
+    st.array[L.INDEP + 0] = 1  # Columbia (spaces 2-4) independent
+    roll(st, 2)
+    assert st.array[L.POS] == space(6)  # 1 -> 5 (1 step) -> 6 (2 steps)
+
+
+def test_move_wraps_around_the_circular_track() -> None:
+    st = new_state(2)
+    st.array[L.POS] = space(40)
+    roll(st, 3)
+    assert st.array[L.POS] == space(2)
+
+
+# ---------------------------------------------------------------- phase 3: revolution space
+def test_revolution_space_offers_its_four_actions_and_nothing_else() -> None:
+    """'If you land on a Revolution space you may do one of': roll again, move to any other
+    revolution space, draw 1, place a counter on a space you liberated (ledger L1: four)."""
+    st = new_state(2)
+    liberate(st, 0, space(3), kind("Troops", 2))
+    roll(st, 4)
+    legal = set(st.legal_actions())
+    jumps = {L.A_JUMP + r for r in range(8) if D.REVOLUTION_SPACES[r] != space(5)}
+    expected = {L.A_PASS, L.A_REV_ROLL, L.A_REV_DRAW, L.A_COUNTER + int(D.SPACE_CSPACE[space(3)])}
+    assert legal == expected | jumps
+
+
+def test_revolution_roll_and_move_again_lands_with_effect() -> None:
+    """Ledger L2: the second landing offers that space's action."""
+    st = new_state(2)
+    roll(st, 4)
+    st.apply_action(L.A_REV_ROLL)
+    assert chance_kind(st) == L.CH_REVOLUTION_DIE
+    st.apply_action(2)
+    assert st.array[L.POS] == space(7)
+    assert phase(st) == L.PH_EMPTY and st.current_player() == 0
+
+
+def test_revolution_move_to_another_revolution_space_ends_the_turn() -> None:
+    """Ledger L2: the jump does not trigger the new revolution space."""
+    st = new_state(2)
+    roll(st, 4)
+    r = int(np.flatnonzero(D.REVOLUTION_SPACES == space(31))[0])
+    st.apply_action(L.A_JUMP + r)
+    assert st.array[L.POS] == space(31)
+    assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
+
+
+def test_revolution_draw_one_card() -> None:
+    st = new_state(2)
+    roll(st, 4)
+    before = hand(st, 0).sum()
+    st.apply_action(L.A_REV_DRAW)
+    assert chance_kind(st) == L.CH_REVOLUTION_DRAW
+    draw(st, kind("Battle", 3))
+    assert hand(st, 0).sum() == before + 1
+
+
+def test_revolution_place_a_counter_on_a_space_you_liberated() -> None:
+    st = new_state(2)
+    sp = space(8)
+    liberate(st, 0, sp, kind("Troops", 2))
+    supply = int(st.array[L.SUPPLY])
+    roll(st, 4)
+    st.apply_action(L.A_COUNTER + int(D.SPACE_CSPACE[sp]))
+    assert st.array[L.COUNTERS + sp] == 2 and st.array[L.SUPPLY] == supply - 1
+
+
+# ---------------------------------------------------------------- phase 3: country spaces
+def test_empty_country_space_tuck_a_liberation_card_and_place_a_counter() -> None:
+    """'you may ... play a Liberation card to that space ... Place 1 of your counters'."""
+    st = new_state(2)
+    empty_hand(st, 0)
+    troops, leader = kind("Troops", 1), kind("Leader", 7)
+    give(st, 0, troops)
+    give(st, 0, leader)
+    st.apply_action(L.A_MOVE_CARD + troops)  # to space 2 (Columbia)
+    assert set(st.legal_actions()) == {L.A_PASS, L.A_TUCK + leader}
+    st.apply_action(L.A_TUCK + leader)
+    a = st.array
+    assert (a[L.OWNER + space(2)], a[L.CARD + space(2)], a[L.COUNTERS + space(2)]) == (0, leader, 1)
+    assert a[L.SUPPLY] == D.DEFAULT_COUNTERS - 1
+
+
+def test_royalist_cards_cannot_be_tucked() -> None:
+    st = new_state(2)
+    empty_hand(st, 0)
+    give(st, 0, kind("Troops", 1))
+    give(st, 0, kind("Royalist", 3))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 1))
+    assert st.legal_actions() == [L.A_PASS]
+
+
+def test_no_counter_in_supply_no_liberation() -> None:
+    """Ledger L8: tucking needs a counter to place."""
+    st = new_state(2)
+    empty_hand(st, 0)
+    give(st, 0, kind("Troops", 1))
+    give(st, 0, kind("Leader", 7))
+    st.array[L.SUPPLY] = 0
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 1))
+    assert st.legal_actions() == [L.A_PASS]
+
+
+def own_space_state() -> tuple[boardsim.State, int]:
+    st = new_state(2)
+    empty_hand(st, 0)
+    sp = space(3)
+    liberate(st, 0, sp, kind("Troops", 2))
+    give(st, 0, kind("Troops", 2))  # moved with: 1 -> 3
+    give(st, 0, kind("Leader", 5))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 2))
+    assert phase(st) == L.PH_OWN
+    return st, sp
+
+
+def test_own_space_add_a_counter() -> None:
+    st, sp = own_space_state()
+    st.apply_action(L.A_COUNTER + int(D.SPACE_CSPACE[sp]))
+    assert st.array[L.COUNTERS + sp] == 2
+
+
+def test_own_space_exchange_the_tucked_card() -> None:
+    """'Exchange the tucked card with one from your hand'."""
+    st, sp = own_space_state()
+    leader = kind("Leader", 5)
+    st.apply_action(L.A_EXCHANGE + leader)
+    assert st.array[L.CARD + sp] == leader
+    assert hand(st, 0)[kind("Troops", 2)] == 1 and hand(st, 0)[leader] == 0
+
+
+def test_own_space_draw_one_then_discard_one_possibly_the_same() -> None:
+    """'Draw 1 card and discard 1 card (It may be the same card)'."""
+    st, _ = own_space_state()
+    st.apply_action(L.A_DRAW_DISCARD)
+    assert chance_kind(st) == L.CH_OWN_DRAW
+    ideals = kind("Ideals", 4)
+    draw(st, ideals)
+    assert phase(st) == L.PH_DRAW_DISCARD
+    assert L.A_DISCARD + ideals in st.legal_actions()
+    st.apply_action(L.A_DISCARD + ideals)
+    assert hand(st, 0)[ideals] == 0 and st.array[L.DISCARD + ideals] >= 1
+
+
+def enemy_space_state(counters: int) -> tuple[boardsim.State, int]:
+    st = new_state(2)
+    empty_hand(st, 0)
+    sp = space(3)
+    liberate(st, 1, sp, kind("Battle", 4), counters=counters)
+    give(st, 0, kind("Troops", 2))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 2))
+    assert phase(st) == L.PH_ENEMY
+    return st, sp
+
+
+def test_royalist_attack_with_enough_force_clears_the_space() -> None:
+    """'play 1 or more Royalist cards with a combined force value equal to or greater than the
+    number of counters ... discard all the counters on the space and the card tucked under it.
+    Remove the Royalist cards from the game.'"""
+    st, sp = enemy_space_state(counters=3)
+    r1, r2 = kind("Royalist", 1), kind("Royalist", 2)
+    give(st, 0, r1)
+    give(st, 0, r2)
+    supply1 = int(st.array[L.SUPPLY + 1])
+    st.apply_action(L.A_ROYALIST + r1)
+    assert L.A_CONFIRM not in st.legal_actions()  # force 1 < 3 counters
+    st.apply_action(L.A_ROYALIST + r2)
+    assert L.A_CONFIRM in st.legal_actions()  # 1 + 2 >= 3
+    st.apply_action(L.A_CONFIRM)
+    a = st.array
+    assert (a[L.OWNER + sp], a[L.CARD + sp], a[L.COUNTERS + sp]) == (-1, -1, 0)
+    assert a[L.REMOVED + r1] == 1 and a[L.REMOVED + r2] == 1
+    assert a[L.DISCARD + kind("Battle", 4)] == 1
+    assert a[L.SUPPLY + 1] == supply1 + 3  # ledger L7: counters go home
+    for k in range(L.K):
+        assert card_total(st, k) == D.KIND_COUNT[k]
+
+
+def test_royalist_attack_may_be_declined_and_cards_stay_in_hand() -> None:
+    """'you can either do nothing or play ...'"""
+    st, sp = enemy_space_state(counters=1)
+    r = kind("Royalist", 5)
+    give(st, 0, r)
+    st.apply_action(L.A_ROYALIST + r)
+    st.apply_action(L.A_PASS)
+    assert hand(st, 0)[r] == 1 and st.array[L.OWNER + sp] == 1
+
+
+def test_without_royalist_cards_nothing_can_be_done_on_another_players_space() -> None:
+    st, _ = enemy_space_state(counters=1)
+    assert st.legal_actions() == [L.A_PASS]
+
+
+# ---------------------------------------------------------------- independence
+def columbia_almost_free(st: boardsim.State) -> None:
+    """Columbia (2-4): P1 holds 2 (Leader 7, 1 counter), P0 holds 3 (Troops 1, 1 counter);
+    space 4 is empty; P0 to move with Troops 3 (1 -> 4) and Ideals 2 to tuck."""
+    empty_hand(st, 0)
+    liberate(st, 1, space(2), kind("Leader", 7), 1)
+    liberate(st, 0, space(3), kind("Troops", 1), 1)
+    give(st, 0, kind("Troops", 3))
+    give(st, 0, kind("Ideals", 2))
+
+
+def test_independence_scores_2_for_the_last_card_5_for_highest_3_for_second() -> None:
+    """'You gain 2 VT for playing the final card ... highest combined total ... 5 VT ...
+    second highest ... 3 VT'."""
+    st = new_state(2)
+    columbia_almost_free(st)
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 3))
+    st.apply_action(L.A_TUCK + kind("Ideals", 2))
+    a = st.array
+    assert a[L.INDEP + 0] == 1
+    # P1: 7 + 1 = 8 (highest, 5 VT); P0: (1 + 1) + (2 + 1) = 5 (second, 3 VT) + 2 final card
+    assert a[L.VT + 1] == 5
+    assert a[L.VT + 0] == 3 + 2
+
+
+def test_independence_gives_1_vt_to_every_other_player_present() -> None:
+    """'All other players with at least 1 card and counter in the country get 1 VT each.'"""
+    st = new_state(3)
+    empty_hand(st, 0)
+    liberate(st, 1, space(2), kind("Leader", 7), 1)  # 8
+    liberate(st, 2, space(3), kind("Troops", 1), 1)  # 2
+    give(st, 0, kind("Troops", 3))
+    give(st, 0, kind("Ideals", 3))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 3))
+    st.apply_action(L.A_TUCK + kind("Ideals", 3))  # P0: 4
+    a = st.array
+    assert [int(a[L.VT + p]) for p in range(3)] == [2 + 3, 5, 1]
+
+
+@pytest.mark.parametrize(("rule", "expected"), [("share", [2 + 5, 5]), ("demote", [2 + 3, 3])])
+def test_independence_ties_follow_the_option(rule: str, expected: list[int]) -> None:
+    """Ledger L10: 'share' gives tied players the better award, 'demote' the worse."""
+    st = new_state(2, independence_ties=rule)
+    empty_hand(st, 0)
+    liberate(st, 1, space(2), kind("Leader", 5), 1)  # 6
+    liberate(st, 0, space(3), kind("Troops", 1), 1)  # 2
+    give(st, 0, kind("Troops", 3))
+    give(st, 0, kind("Troops", 3))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 3))
+    st.apply_action(L.A_TUCK + kind("Troops", 3))  # P0: 2 + 4 = 6, a tie
+    assert [int(st.array[L.VT + p]) for p in range(2)] == expected
+
+
+def test_counters_stay_or_return_at_independence_by_option() -> None:
+    """Ledger L9."""
+    for mode, home in (("stay", False), ("return", True)):
+        st = new_state(2, independence_counters=mode)
+        columbia_almost_free(st)
+        st.apply_action(L.A_MOVE_CARD + kind("Troops", 3))
+        st.apply_action(L.A_TUCK + kind("Ideals", 2))
+        on_board = int(st.array[L.COUNTERS + space(2) : L.COUNTERS + space(5)].sum())
+        assert (on_board == 0) is home
+        assert int(st.array[L.SUPPLY]) == D.DEFAULT_COUNTERS - (0 if home else 2)
+
+
+def test_no_more_counters_on_an_independent_country() -> None:
+    st = new_state(2)
+    columbia_almost_free(st)
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 3))
+    st.apply_action(L.A_TUCK + kind("Ideals", 2))
+    st.array[L.POS] = space(5)
+    st.array[L.MOVER] = 0
+    st.array[L.PHASE] = L.PH_REVOLUTION
+    st.array[2] = 0  # H_ACTOR
+    assert not any(L.A_COUNTER <= a < L.A_TUCK for a in st.legal_actions())
+
+
+# ---------------------------------------------------------------- phase 5 and the end
+def test_hand_limit_five_the_player_chooses_the_discards() -> None:
+    """'Max hand size is 5 cards. Discard excess cards.' (ledger L6: end of turn, own choice)"""
+    st = new_state(2)
+    empty_hand(st, 0)
+    for f in (1, 2, 3, 4):
+        give(st, 0, kind("Troops", f))
+    give(st, 0, kind("Ideals", 1))
+    give(st, 0, kind("Ideals", 2))
+    give(st, 0, kind("Battle", 3))  # 7 cards
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 1))  # 6 left; to space 2
+    st.apply_action(L.A_PASS)
+    assert phase(st) == L.PH_HAND_LIMIT and st.current_player() == 0
+    st.apply_action(L.A_DISCARD + kind("Battle", 3))
+    assert hand(st, 0).sum() == 5
+    assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
+
+
+def test_empty_draw_pile_takes_the_reshuffled_discards() -> None:
+    """Research liberation.md section 3: 'If the deck runs out, shuffle the discard'."""
+    st = new_state(2)
+    a = st.array
+    a[L.DISCARD : L.DISCARD + L.K] += a[L.PILE : L.PILE + L.K]
+    a[L.PILE : L.PILE + L.K] = 0
+    roll(st, 4)
+    st.apply_action(L.A_REV_DRAW)
+    assert a[L.PILE : L.PILE + L.K].sum() > 0 and a[L.DISCARD : L.DISCARD + L.K].sum() == 0
+
+
+def test_game_ends_when_every_country_is_independent_most_vt_wins() -> None:
+    """'The game ends when all countries have been liberated. The player with the most VT at
+    the end of the game wins.'"""
+    st = new_state(2)
+    st.array[L.INDEP : L.INDEP + 7] = 1  # all but Mexico
+    empty_hand(st, 0)
+    for sp in range(37, 41):
+        liberate(st, 1, space(sp), kind("Troops", 1), 1)
+    give(st, 0, kind("Leader", 5))
+    st.array[L.POS] = space(36)
+    give(st, 0, kind("Ideals", 5))
+    st.apply_action(L.A_MOVE_CARD + kind("Ideals", 5))  # 36 -> 41
+    assert st.array[L.POS] == space(41)
+    st.apply_action(L.A_TUCK + kind("Leader", 5))
+    assert st.is_terminal() and not st.is_truncated()
+    # P1: 4 x (1 + 1) = 8 -> 5 VT; P0: 5 + 1 = 6 -> 3 + 2 = 5 VT: a tie, both 0
+    assert list(st.returns()) == [0.0, 0.0]
+    assert st.legal_actions() == []
+
+
+def test_stalled_game_ends_scored_as_it_stands() -> None:
+    """Ledger L9: no counter in any supply and every Royalist out of the game."""
+    st = new_state(2)
+    a = st.array
+    a[L.SUPPLY] = 0
+    a[L.SUPPLY + 1] = 0
+    for k in range(L.K):
+        if D.KIND_ROYALIST[k]:
+            moved = D.KIND_COUNT[k] - a[L.REMOVED + k]
+            a[L.PILE + k] = 0
+            for p in range(2):
+                a[L.HAND + p * L.K + k] = 0
+            a[L.REMOVED + k] += moved
+    a[L.VT] = 3
+    roll(st, 1)
+    st.apply_action(L.A_PASS)
+    assert st.is_terminal() and a[L.STALLED] == 1
+    assert list(st.returns()) == [1.0, -1.0]
