@@ -49,9 +49,11 @@ def blank_roman(
         "hispania", level=level, explicit_chance=True, auto_setup=True, **options
     )
     st = g.new_initial_state(0)
-    while st.is_chance_node():
-        outs = [o for o, _ in st.chance_outcomes()]
-        st.apply_action(outs[-1])
+    while st.is_chance_node() or st.current_player() == hl.HISPANO:
+        if st.is_chance_node():
+            st.apply_action([o for o, _ in st.chance_outcomes()][-1])
+        else:
+            st.apply_action(st.legal_actions()[-1])
     a = st.array
     a[hl.REVOLTS : hl.REVOLTS + hd.NUM_SPACES] = 0
     a[hl.ARMY_POS : hl.ARMY_POS + hl.NUM_ARMY_SLOTS] = -1

@@ -54,15 +54,25 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"ingenivm": True, "pirates": True, "level": "6-4-2-5-2"},
         {"imperivm": True, "proconsvl": True, "legio_hispana": True, "level": "7-4-3-4-2"},
         {"terror": True, "traitors": True, "pirates": True, "level": "6-4-3-4-3"},
+        {"hispano": True, "terror": True, "traitors": True, "level": "6-4-3-4-2"},
     ],
-    ids=["medium", "easy-auto", "hard", "explicit", "variants1", "variants2", "variants3"],
+    ids=[
+        "medium",
+        "easy-auto",
+        "hard",
+        "explicit",
+        "variants1",
+        "variants2",
+        "variants3",
+        "hispano",
+    ],
 )
 def test_core_equals_reference(options: dict) -> None:
     game = boardsim.make_game("hispania", **options)
     start = time.perf_counter()
     games = 0
     seed = 0
-    while time.perf_counter() - start < BUDGET_SECONDS / 7 or games < 20:
+    while time.perf_counter() - start < BUDGET_SECONDS / 8 or games < 20:
         compare_game(game, seed)
         games += 1
         seed += 1
@@ -106,7 +116,15 @@ def test_reference_variant_biased_games_match() -> None:
         pirates=True,
         ingenivm=True,
     )
-    for seed in range(40):
+    hisp = boardsim.make_game(
+        "hispania", level="6-4-3-4-2", hispano=True, proconsvl=True, terror=True, legio_hispana=True
+    )
+    _biased_compare(game, range(40))
+    _biased_compare(hisp, range(40))
+
+
+def _biased_compare(game: boardsim.Game, seeds: range) -> None:
+    for seed in seeds:
         ref = ReferenceEngine(reference, hl.STATE_SIZE, game.params)
         st = game.new_initial_state(seed)
         rs = ref.new_game(seed)

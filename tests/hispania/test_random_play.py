@@ -140,3 +140,19 @@ def test_every_level_plays_to_the_end() -> None:
         for seed in range(2):
             st = play(game, seed, check=False)
             assert st.is_terminal()
+
+
+VARIANTS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
+
+
+def test_all_128_variant_combinations_play_to_the_end() -> None:
+    combos = list(itertools.product((False, True), repeat=len(VARIANTS)))
+    assert len(combos) == 128
+    for i, flags in enumerate(combos):
+        options = dict(zip(VARIANTS, flags, strict=True))
+        options["traitors"] = options["terror"] and i % 2 == 0
+        game = boardsim.make_game("hispania", level="6-4-3-4-2", **options)
+        st = play(game, i)
+        assert st.is_terminal()
+        r = st.returns()
+        assert len(r) == (4 if options["hispano"] else 3)

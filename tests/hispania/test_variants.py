@@ -276,3 +276,136 @@ def test_traitors_needs_terror() -> None:
 
     with pytest.raises(boardsim.OptionError, match="terror"):
         boardsim.make_game("hispania", traitors=True)
+
+
+# ---------------------------------------------------------------- Hispano
+def hispano_state(**kw: object) -> boardsim.State:
+    st = blank_roman(hispano=True, **kw)  # type: ignore[arg-type]
+    st.array[hl.HDENARII] = 2
+    put(st, "Lancia", garrisons=(2,))
+    return st
+
+
+def test_hispano_needs_six_denarii_and_is_a_fourth_player() -> None:
+    import pytest
+
+    with pytest.raises(boardsim.OptionError, match="6 denarii"):
+        boardsim.make_game("hispania", level="7-4-3-4-2", hispano=True)
+    g = boardsim.make_game("hispania", hispano=True)
+    assert g.num_players == 4
+    assert g.agent_names() == ["praetor_ulterior", "praetor_citerior", "consul", "hispano"]
+    g2 = boardsim.make_game("hispania", hispano=True, agents="rome")
+    assert g2.agent_names() == ["rome", "hispano"]
+    assert [g2.definition.agent_of_player(g2.options, p) for p in range(4)] == [0, 0, 0, 1]
+
+
+def test_hispano_chooses_the_initial_revolts_and_armies() -> None:
+    g = boardsim.make_game("hispania", hispano=True, explicit_chance=True)
+    st = g.new_initial_state(0)
+    assert st.current_player() == hl.HISPANO and not st.is_chance_node()
+    assert legal(st) == {hl.A_H_FACE + i for i in range(6)}
+    for face in (4, 5, 2, 4, 3, 6):
+        st.apply_action(hl.A_H_FACE + face - 1)
+    assert revolts(st, "Salduba") == 2 and revolts(st, "Regina") == 3
+    st.apply_action(hl.A_H_FACE + 1)  # province II
+    assert hl.A_H_FACE + 1 not in legal(st)
+    st.apply_action(hl.A_H_FACE + 4)  # province V
+    assert int(st.array[hl.ARMY_POS]) == sp("Segobriga")
+    assert int(st.array[hl.ARMY_POS + 1]) == sp("Asturica")
+    assert st.current_player() == 0  # roads follow
+
+
+def test_hispano_gets_two_denarii_a_turn_and_may_reroll_a_revolt_die() -> None:
+    st = hispano_state()
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6)  # Lancia, protected
+    assert st.current_player() == hl.HISPANO
+    assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_REROLL_R, hl.A_H_REROLL_H}
+    st.apply_action(hl.A_H_REROLL_H)
+    roll(st, 5)  # Bracara
+    st.apply_action(hl.A_H_REROLL_R)
+    roll(st, 1)  # Ilerda (I-5); no denarius left: the roll takes effect
+    assert revolts(st, "Ilerda") == 1 and revolts(st, "Bracara") == 0
+    assert st.current_player() == 1 and int(st.array[hl.HDENARII]) == 2
+
+
+def test_hispano_chooses_an_army_destination_for_one_denarius() -> None:
+    st = hispano_state()
+    put(st, "Gerunda", revolts=1, army=0)
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6)
+    st.apply_action(hl.A_H_ACCEPT)  # keep the revolt roll
+    assert int(st.array[hl.PHASE]) == hl.PH_H_MOVE
+    assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_CITY + sp("Barcino"), hl.A_H_CITY + sp("Ilerda")}
+    st.apply_action(hl.A_H_CITY + sp("Ilerda"))
+    assert army_city_is(st, 0, "Ilerda")  # (the next turn has begun: 2 denarii again)
+
+
+def army_city_is(st: boardsim.State, slot: int, name: str) -> bool:
+    return int(st.array[hl.ARMY_POS + slot]) == sp(name)
+
+
+def test_hispano_reinforces_a_declared_siege() -> None:
+    st = hispano_state(generals=("Corduba", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=1)
+    st.apply_action(hl.A_BESIEGE + sp("Regina"))
+    st.apply_action(hl.A_SPEND + 2)
+    assert st.current_player() == hl.HISPANO
+    assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_SPEND, hl.A_H_SPEND + 1}
+    st.apply_action(hl.A_H_SPEND + 1)  # shield 2 + 2
+    roll(st, 1)  # 1 + 3 + 1 = 5 > 4
+    assert revolts(st, "Regina") == 0
+    st = hispano_state(generals=("Corduba", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=1)
+    st.apply_action(hl.A_BESIEGE + sp("Regina"))
+    st.apply_action(hl.A_SPEND)
+    st.apply_action(hl.A_H_SPEND + 1)
+    roll(st, 2)  # 2 + 1 + 1 = 4, not above 4
+    assert revolts(st, "Regina") == 1 and int(st.array[hl.HISP_BONUS]) == 0
+
+
+def test_hispano_rerolls_the_hispanic_die_of_an_attack() -> None:
+    st = hispano_state(generals=("Corduba", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=2, army=0)
+    st.apply_action(hl.A_ATTACK + sp("Regina"))
+    st.apply_action(hl.A_SPEND + 2)
+    st.apply_action(hl.A_H_ACCEPT)  # no reinforcement
+    roll(st, 4, 1)  # Roman 4 + 3 + 1 = 8, Hispanic 1 + 2 = 3
+    assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_REROLL_H}
+    st.apply_action(hl.A_H_REROLL_H)
+    roll(st, 6)  # 8 against 8: the army holds
+    st.apply_action(hl.A_H_ACCEPT)
+    assert int(st.array[hl.GEN_POS]) == -1 and army_city_is(st, 0, "Regina")
+
+
+def test_hispano_attacks_with_an_army_in_the_hispanic_phase() -> None:
+    st = hispano_state(generals=("Castulo", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=2, army=0)
+    put(st, "Corduba", garrisons=(0, 1))
+    st.array[hl.PHASE] = hl.PH_H_ATTACK  # straight to the attack step of the Hispanic phase
+    st.array[H_ACTOR] = hl.HISPANO
+    assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_ARMY}
+    st.apply_action(hl.A_H_ARMY)
+    assert legal(st) == {hl.A_CANCEL, hl.A_H_CITY + sp("Corduba")}
+    st.apply_action(hl.A_H_CITY + sp("Corduba"))
+    assert legal(st) == {hl.A_CANCEL, hl.A_H_SPEND, hl.A_H_SPEND + 1}
+    st.apply_action(hl.A_H_SPEND + 1)  # 2 denarii on the die
+    roll(st, 1)  # 1 + 2 + 2 revolts = 5 > shield 4 (no general linked to Regina)
+    assert garrisons_of(st, "Corduba") == [1]  # the top (yellow) garrison goes back
+    assert int(st.array[hl.GARR_RESERVE + 1]) == 4
+    assert army_city_is(st, 0, "Regina")  # the victor does not advance
+    assert st.current_player() == 1  # no denarius left: the turn passes
+
+
+def garrisons_of(st: boardsim.State, name: str) -> list[int]:
+    s = sp(name)
+    return [int(x) for x in st.array[hl.GARR + s * 3 : hl.GARR + s * 3 + 3] if x]
+
+
+def test_hispano_wins_when_rome_loses() -> None:
+    st = hispano_state(turn=2)
+    st.array[hl.TRACK] = 10
+    st.array[hl.HDENARII] = 0
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6)
+    assert st.is_terminal() and list(st.returns()) == [-1.0, -1.0, -1.0, 1.0]

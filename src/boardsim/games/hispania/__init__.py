@@ -120,6 +120,13 @@ OPTIONS = (
         choices=(False, True),
     ),
     Option(
+        "hispano",
+        False,
+        "Variant Hispano: a fourth player leads the Hispanic side with 2 denarii a turn "
+        "(needs 6 denarii in the level).",
+        choices=(False, True),
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -134,21 +141,29 @@ def game_params(options: dict[str, Any]) -> list[int]:
     d, g, f, r, a = parse_level(options["level"])
     out = [d, g, f, r, a, int(bool(options["auto_setup"])), int(options["agents"] == "rome")]
     out += [int(bool(options.get(v, False))) for v in IMPLEMENTED_VARIANTS_ORDER]
-    out += [int(bool(options.get("traitors", False))), 0, 0]
+    if options.get("hispano") and d != 6:
+        raise OptionError(
+            f"hispania: the Hispano variant is always played with 6 denarii, not {d} "
+            "(level '6-...')"
+        )
+    out += [int(bool(options.get("traitors", False))), int(bool(options.get("hispano"))), 0]
     assert len(out) == PARAMS_SIZE - 4
     return out
 
 
 def num_players(options: dict[str, Any]) -> int:
-    return len(PLAYER_NAMES)
+    return len(PLAYER_NAMES) + (1 if options.get("hispano") else 0)
 
 
 def agent_names(options: dict[str, Any]) -> list[str]:
-    return ["rome"] if options["agents"] == "rome" else list(PLAYER_NAMES)
+    rome = ["rome"] if options["agents"] == "rome" else list(PLAYER_NAMES)
+    return [*rome, "hispano"] if options.get("hispano") else rome
 
 
 def agent_of_player(options: dict[str, Any], player: int) -> int:
-    return 0 if options["agents"] == "rome" else player
+    if options["agents"] != "rome":
+        return player
+    return 0 if player < len(PLAYER_NAMES) else 1
 
 
 DEFINITION = GameDefinition(

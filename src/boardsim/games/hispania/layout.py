@@ -16,7 +16,8 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     COMBAT_KIND  CB_* of the combat being resolved (0 none)
     COMBAT_TARGET, COMBAT_ARMY, COMBAT_SPENT, DIE_R, DIE_H
     HELD_ROADS, MOVER, COMBAT_GEN, LEGIO_OWNER, TRAITORS_USED, PLACE_CITY, RESUME_PHASE,
-    HDENARII, HISP_BONUS   variant fields (see their comments)
+    HDENARII, HISP_BONUS, REVOLT_NUM, REVOLT_RESUME, H_ACCEPTED, H_ATTACK
+                 variant fields (see their comments)
     ARMY_ORDER[4]  army slots in moving order for this Hispanic move step (-1 padded)
     SETUP_CITY[6]  the initial revolt city of each Hispanic province
     REVOLTS[49]    revolt discs on each space (seas only hold pirates)
@@ -76,7 +77,11 @@ PLACE_CITY = PHASE + 22  # Terror: the city an army is being placed on
 RESUME_PHASE = PHASE + 23  # the phase to continue with after a placement or an extra roll
 HDENARII = PHASE + 24  # Hispano: his denarii this turn
 HISP_BONUS = PHASE + 25  # Hispano: denarii added to the Hispanic side of this combat
-ARMY_ORDER = PHASE + 26
+REVOLT_NUM = PHASE + 26  # the Hispanic die of the revolt roll (kept for Hispano's rerolls)
+REVOLT_RESUME = PHASE + 27  # phase after the revolt roll (0: the move step; PH_ROMAN: extra)
+H_ACCEPTED = PHASE + 28  # Hispano has accepted this combat's dice
+H_ATTACK = PHASE + 29  # the combat is a Hispano attack (back to PH_H_ATTACK after it)
+ARMY_ORDER = PHASE + 30
 SETUP_CITY = ARMY_ORDER + NUM_ARMY_SLOTS
 REVOLTS = SETUP_CITY + NUM_HISPANIC
 GARR = REVOLTS + NUM_SPACES
@@ -106,10 +111,17 @@ PH_TURN_END = 15
 PH_OVER = 16
 PH_FREE_MOVE = 17  # Imperivm: the praetor of Ulterior's free move after his Hispanic phase
 PH_TERROR = 18  # Terror: the die deciding whether the special army is the one placed
-PH_EXTRA_PROV = 19  # "Rome does not pay traitors": the exceptional revolt roll (Roman die)
-PH_EXTRA_CITY = 20  # ... and its Hispanic die; then back to the Roman phase
-PH_TURN_NEXT = 21  # pass the turn (after PH_TURN_END's Imperivm free move)
-NUM_PHASES = 22
+PH_TURN_NEXT = 19  # pass the turn (after PH_TURN_END's Imperivm free move)
+PH_H_REVOLT = 20  # Hispano: accept the revolt dice or reroll one (1 denarius)
+PH_H_REROLL_PROV = 21  # the Roman die rerolled
+PH_H_REROLL_CITY = 22  # the Hispanic die rerolled
+PH_H_MOVE = 23  # Hispano: choose an army's destination (1 denarius) or roll
+PH_H_REINFORCE = 24  # Hispano: add 0-2 denarii to the Hispanic side of a Roman combat
+PH_H_COMBAT = 25  # Hispano: accept a combat's dice or reroll the Hispanic die (1 denarius)
+PH_H_ATTACK = 26  # Hispano: attack with an army (choose it) or pass
+PH_H_ATTACK_TARGET = 27  # ... the garrison or general it attacks
+PH_H_ATTACK_SPEND = 28  # ... 1-2 denarii added to the die
+NUM_PHASES = 29
 
 # chance kinds (state[H_CHANCE_KIND])
 CK_SETUP_REVOLT = 1  # Hispanic die: the initial revolt city of province COUNTER
@@ -180,7 +192,15 @@ A_LEGIO = A_SELECT + NUM_GENERALS  # Legio Hispana: place the purple disc here
 A_UNLEGIO = A_LEGIO + 1  # Legio Hispana: take the purple disc from here
 A_PROCONSUL = A_UNLEGIO + 1  # Proconsvl: 3 denarii, the proconsul onto the Balearicum fleet
 A_ASSASSINATE = A_PROCONSUL + 1  # Terror: try to have the special army's leader murdered
-NUM_ACTIONS = A_ASSASSINATE + 1
+A_H_ACCEPT = A_ASSASSINATE + 1  # Hispano: accept / roll / pass
+A_H_FACE = A_H_ACCEPT + 1  # [6] Hispano set-up: city number 1-6, or province I-VI
+A_H_REROLL_R = A_H_FACE + 6  # Hispano: reroll the Roman die of the revolt roll
+A_H_REROLL_H = A_H_REROLL_R + 1  # Hispano: reroll the Hispanic die (revolt roll or combat)
+A_H_CITY = A_H_REROLL_H + 1  # [44] Hispano: an army's destination, or the city it attacks
+A_H_ARMY = A_H_CITY + NUM_CITIES  # [4] Hispano: the army that attacks
+A_H_SPEND = A_H_ARMY + NUM_ARMY_SLOTS  # [2] Hispano: spend 1-2 denarii
+NUM_ACTIONS = A_H_SPEND + 2
+HISPANO = 3  # the Hispano player's index
 
 # ---------------------------------------------------------------- observation
 # per space: revolts/3, garrisons of each colour/3, army, general one-hot (4), fleet
@@ -189,6 +209,7 @@ OBS_SPACES = 0
 OBS_ROADS = OBS_SPACES + NUM_SPACES * OBS_PER_SPACE
 OBS_PHASE = OBS_ROADS + NUM_LINKS
 OBS_TURN = OBS_PHASE + NUM_PHASES
-OBS_SCALARS = OBS_TURN + NUM_GENERALS  # denarii/8, track/11, reserve/22, pending kind, target
-OBS_PLAYER = OBS_SCALARS + 6
+OBS_SCALARS = OBS_TURN + NUM_GENERALS  # denarii/8, track/11, reserve/22, pending kind, target,
+# own garrisons in reserve, Hispano's denarii/2, Hispano's bonus/2
+OBS_PLAYER = OBS_SCALARS + 8
 OBS_SIZE = OBS_PLAYER + MAX_PLAYERS

@@ -223,7 +223,7 @@ def n_armies_linked(s: State, x: int, but: int) -> int:
 
 def siege(s: State, g: int, t: int, spent: int, die: int) -> None:
     roman = (die + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
-    shield = SHIELD[t] if t < hd.NUM_CITIES else t - SEA0 + 1
+    shield = (SHIELD[t] if t < hd.NUM_CITIES else t - SEA0 + 1) + s[hl.HISP_BONUS]
     shield *= 2 ** n_armies_linked(s, gen_pos(s, g), -1)
     if roman > shield:
         s[hl.REVOLTS + t] -= 1
@@ -233,7 +233,9 @@ def siege(s: State, g: int, t: int, spent: int, die: int) -> None:
 def attack(s: State, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
     k = army_on(s, t)
     roman = (die_r + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
-    hisp = (die_h + revolt_group(s, t)) * 2 ** n_armies_linked(s, gen_pos(s, g), k)
+    hisp = (die_h + s[hl.HISP_BONUS] + revolt_group(s, t)) * 2 ** n_armies_linked(
+        s, gen_pos(s, g), k
+    )
     if k == hl.SPECIAL:
         hisp *= 2
     if roman > hisp:
@@ -249,7 +251,7 @@ def lose_general(s: State, g: int) -> None:
 
 def army_attack(s: State, kind: int, k: int, t: int, die_h: int, die_r: int) -> None:
     a = s[hl.ARMY_POS + k]
-    hisp = (die_h + revolt_group(s, a)) * 2 ** n_armies_linked(s, t, k)
+    hisp = (die_h + s[hl.HISP_BONUS] + revolt_group(s, a)) * 2 ** n_armies_linked(s, t, k)
     hisp *= 2 if k == hl.SPECIAL else 1
     if kind == hl.CB_ARMY_GARRISON:
         if hisp > SHIELD[t] * 2 ** n_generals_linked(s, a, -1):
@@ -325,8 +327,7 @@ def try_enter(s: State, k: int, t: int) -> None:
         s[hl.COMBAT_KIND] = hl.CB_ARMY_GENERAL if general_on(s, t) >= 0 else hl.CB_ARMY_GARRISON
         s[hl.COMBAT_TARGET] = t
         s[hl.COMBAT_ARMY] = k
-        s[hl.DIE_H] = 0
-        s[hl.DIE_R] = 0
+        s[hl.DIE_H] = s[hl.DIE_R] = s[hl.HISP_BONUS] = s[hl.H_ACCEPTED] = 0
         s[hl.PHASE] = hl.PH_ARMY_COMBAT
         return
     if not revolts(s, t) and not take_revolt(s, t):
@@ -379,10 +380,14 @@ def run(s: State, params: Params) -> None:
         ph = s[hl.PHASE]
         if ph == hl.PH_SETUP_REVOLT:
             if s[hl.COUNTER] < hd.NUM_HISPANIC:
+                if params[hl.P_HISPANO]:
+                    return _decide(s, hl.HISPANO)
                 return _chance(s, hl.CK_SETUP_REVOLT)
             s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ARMY, 0
         elif ph == hl.PH_SETUP_ARMY:
             if s[hl.COUNTER] < params[hl.P_ARMIES]:
+                if params[hl.P_HISPANO]:
+                    return _decide(s, hl.HISPANO)
                 return _chance(s, hl.CK_SETUP_ARMY)
             s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ROAD, 0
         elif ph == hl.PH_SETUP_ROAD:
@@ -410,6 +415,7 @@ def run(s: State, params: Params) -> None:
             s[hl.COUNTER] += 1
         elif ph == hl.PH_TURN_START:
             g = s[hl.TURN]
+            s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
             if gen_pos(s, g) < 0:
                 if entries(s, g):
                     s[hl.PHASE] = hl.PH_REENTER
@@ -432,10 +438,18 @@ def run(s: State, params: Params) -> None:
             if s[hl.COMBAT_KIND] == hl.CB_ASSASSINATE or s[hl.DIE_R]:
                 return _chance(s, hl.CK_HISP_DIE)
             return _chance(s, hl.CK_ROMAN_DIE)
-        elif ph in (hl.PH_REVOLT_PROV, hl.PH_EXTRA_PROV):
+        elif ph in (hl.PH_REVOLT_PROV, hl.PH_H_REROLL_PROV):
             return _chance(s, hl.CK_REVOLT_PROV)
-        elif ph in (hl.PH_REVOLT_CITY, hl.PH_EXTRA_CITY):
+        elif ph in (hl.PH_REVOLT_CITY, hl.PH_H_REROLL_CITY):
             return _chance(s, hl.CK_REVOLT_CITY)
+        elif ph == hl.PH_MOVE_DIE:
+            return _chance(s, hl.CK_MOVE_DIE)
+        elif ph == hl.PH_H_ATTACK:
+            if s[hl.HDENARII] and any(h_targets(s, k) for k in range(hl.NUM_ARMY_SLOTS)):
+                return _decide(s, hl.HISPANO)
+            s[hl.PHASE] = hl.PH_TURN_END
+        elif ph >= hl.PH_H_REVOLT:
+            return _decide(s, hl.HISPANO)
         elif ph == hl.PH_TERROR:
             return _chance(s, hl.CK_TERROR)
         elif ph == hl.PH_MOVE_START:
@@ -448,7 +462,7 @@ def run(s: State, params: Params) -> None:
         elif ph == hl.PH_ARMY_MOVE:
             i = s[hl.CUR]
             if i >= hl.NUM_ARMY_SLOTS or s[hl.ARMY_ORDER + i] < 0:
-                s[hl.PHASE] = hl.PH_TURN_END
+                s[hl.PHASE] = hl.PH_H_ATTACK if params[hl.P_HISPANO] else hl.PH_TURN_END
                 continue
             k = s[hl.ARMY_ORDER + i]
             if s[hl.ARMY_POS + k] < 0:
@@ -459,6 +473,8 @@ def run(s: State, params: Params) -> None:
                 s[hl.CUR] += 1
             elif len(cands) == 1:
                 try_enter(s, k, cands[0])
+            elif params[hl.P_HISPANO] and s[hl.HDENARII]:
+                s[hl.PHASE] = hl.PH_H_MOVE
             else:
                 s[hl.PHASE] = hl.PH_MOVE_DIE
                 return _chance(s, hl.CK_MOVE_DIE)
@@ -514,10 +530,109 @@ def init(state: State, params: Params, seed: int) -> None:
     run(s, params)
 
 
+def h_targets(s: State, k: int) -> list[int]:
+    a = s[hl.ARMY_POS + k]
+    if a < 0:
+        return []
+    return [t for t in NBR[a] if t < hd.NUM_CITIES and (general_on(s, t) >= 0 or n_garrisons(s, t))]
+
+
+def hispano_legal(s: State) -> list[int]:
+    ph = s[hl.PHASE]
+    den = s[hl.HDENARII]
+    spend = [hl.A_H_SPEND + k - 1 for k in (1, 2) if k <= den]
+    if ph == hl.PH_SETUP_REVOLT:
+        return [hl.A_H_FACE + i for i in range(6)]
+    if ph == hl.PH_SETUP_ARMY:
+        return [hl.A_H_FACE + p for p in range(6) if army_of_province(s, p) < 0]
+    if ph == hl.PH_H_REVOLT:
+        return [hl.A_H_ACCEPT, hl.A_H_REROLL_R, hl.A_H_REROLL_H]
+    if ph == hl.PH_H_COMBAT:
+        return [hl.A_H_ACCEPT, hl.A_H_REROLL_H]
+    if ph == hl.PH_H_REINFORCE:
+        return [hl.A_H_ACCEPT, *spend]
+    if ph == hl.PH_H_MOVE:
+        k = s[hl.ARMY_ORDER + s[hl.CUR]]
+        return [hl.A_H_ACCEPT, *sorted(hl.A_H_CITY + c for c in candidates(s, k))]
+    if ph == hl.PH_H_ATTACK:
+        armies = [hl.A_H_ARMY + k for k in range(hl.NUM_ARMY_SLOTS) if h_targets(s, k)]
+        return [hl.A_H_ACCEPT, *armies]
+    if ph == hl.PH_H_ATTACK_TARGET:
+        return sorted([hl.A_CANCEL] + [hl.A_H_CITY + t for t in h_targets(s, s[hl.COMBAT_ARMY])])
+    if ph == hl.PH_H_ATTACK_SPEND:
+        return sorted([hl.A_CANCEL, *spend])
+    return []
+
+
+def hispano_apply(s: State, params: Params, a: int) -> None:
+    ph = s[hl.PHASE]
+    if ph == hl.PH_SETUP_REVOLT:
+        setup_revolt(s, a - hl.A_H_FACE + 1)
+    elif ph == hl.PH_SETUP_ARMY:
+        setup_army(s, a - hl.A_H_FACE + 1)
+    elif ph == hl.PH_H_REVOLT:
+        if a == hl.A_H_ACCEPT:
+            revolt_takes_effect(s, params)
+        else:
+            s[hl.HDENARII] -= 1
+            s[hl.PHASE] = hl.PH_H_REROLL_PROV if a == hl.A_H_REROLL_R else hl.PH_H_REROLL_CITY
+    elif ph == hl.PH_H_MOVE:
+        if a == hl.A_H_ACCEPT:
+            s[hl.PHASE] = hl.PH_MOVE_DIE
+        else:
+            s[hl.HDENARII] -= 1
+            s[hl.PHASE] = hl.PH_ARMY_MOVE
+            try_enter(s, s[hl.ARMY_ORDER + s[hl.CUR]], a - hl.A_H_CITY)
+    elif ph == hl.PH_H_REINFORCE:
+        if a != hl.A_H_ACCEPT:
+            k = a - hl.A_H_SPEND + 1
+            s[hl.HISP_BONUS] = k
+            s[hl.HDENARII] -= k
+        s[hl.PHASE] = hl.PH_ROMAN_COMBAT
+    elif ph == hl.PH_H_COMBAT:
+        if a == hl.A_H_ACCEPT:
+            s[hl.H_ACCEPTED] = 1
+            _combat(s, params)
+        else:
+            s[hl.HDENARII] -= 1
+            s[hl.DIE_H] = 0
+            roman = s[hl.COMBAT_KIND] in (hl.CB_SIEGE, hl.CB_ATTACK)
+            s[hl.PHASE] = hl.PH_ROMAN_COMBAT if roman else hl.PH_ARMY_COMBAT
+    elif ph == hl.PH_H_ATTACK:
+        if a == hl.A_H_ACCEPT:
+            s[hl.PHASE] = hl.PH_TURN_END
+        else:
+            s[hl.COMBAT_ARMY] = a - hl.A_H_ARMY
+            s[hl.PHASE] = hl.PH_H_ATTACK_TARGET
+    elif ph == hl.PH_H_ATTACK_TARGET:
+        if a == hl.A_CANCEL:
+            s[hl.PHASE] = hl.PH_H_ATTACK
+        else:
+            s[hl.PEND_TARGET] = a - hl.A_H_CITY
+            s[hl.PHASE] = hl.PH_H_ATTACK_SPEND
+    elif a == hl.A_CANCEL:
+        s[hl.PEND_TARGET] = 0
+        s[hl.PHASE] = hl.PH_H_ATTACK
+    else:
+        t = s[hl.PEND_TARGET]
+        k = a - hl.A_H_SPEND + 1
+        s[hl.COMBAT_KIND] = hl.CB_ARMY_GENERAL if general_on(s, t) >= 0 else hl.CB_ARMY_GARRISON
+        s[hl.COMBAT_TARGET] = t
+        s[hl.PEND_TARGET] = 0
+        s[hl.HISP_BONUS] = k
+        s[hl.HDENARII] -= k
+        s[hl.H_ACCEPTED] = 0
+        s[hl.H_ATTACK] = 1
+        s[hl.DIE_H] = s[hl.DIE_R] = 0
+        s[hl.PHASE] = hl.PH_ARMY_COMBAT
+
+
 def legal_actions(state: State, params: Params) -> list[int]:
     s = state
     ph = s[hl.PHASE]
     g = s[H_ACTOR]
+    if g == hl.HISPANO:
+        return hispano_legal(s)
     if ph == hl.PH_SETUP_ROAD:
         keep = [hl.A_PASS] if params[hl.P_INGENIVM] else []
         return keep + [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
@@ -601,7 +716,9 @@ def apply_action(state: State, params: Params, action: int) -> None:
     ph = s[hl.PHASE]
     g = s[H_ACTOR]
     a = action
-    if ph == hl.PH_SETUP_ROAD:
+    if g == hl.HISPANO:
+        hispano_apply(s, params, a)
+    elif ph == hl.PH_SETUP_ROAD:
         if a == hl.A_PASS:
             s[hl.HELD_ROADS] += 1
         else:
@@ -665,7 +782,10 @@ def apply_action(state: State, params: Params, action: int) -> None:
         s[hl.DIE_R] = s[hl.DIE_H] = 0
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
         s[hl.MOVER] = -1
+        s[hl.HISP_BONUS] = s[hl.H_ACCEPTED] = 0
         s[hl.PHASE] = hl.PH_ROMAN_COMBAT
+        if s[hl.COMBAT_KIND] != hl.CB_ASSASSINATE and s[hl.HDENARII]:
+            s[hl.PHASE] = hl.PH_H_REINFORCE
     elif a == hl.A_CANCEL:
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
         s[hl.MOVER] = -1
@@ -708,15 +828,9 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
     kind = s[H_CHANCE_KIND]
     s[H_CHANCE_KIND] = 0
     if kind == hl.CK_SETUP_REVOLT:
-        p = s[hl.COUNTER]
-        c = p * 6 + outcome - 1
-        s[hl.SETUP_CITY + p] = c
-        for _ in range(int(hd.SETUP_REVOLTS_BY_DIE[outcome - 1])):
-            take_revolt(s, c)
-        s[hl.COUNTER] += 1
+        setup_revolt(s, outcome)
     elif kind == hl.CK_SETUP_ARMY:
-        s[hl.COUNTER] += 1
-        place_army(s, s[hl.SETUP_CITY + outcome - 1], hl.PH_SETUP_ARMY)
+        setup_army(s, outcome)
     elif kind == hl.CK_TERROR:
         ordinary = [k for k in range(BASE_ARMIES) if s[hl.ARMY_POS + k] == -1]
         special = outcome >= (4 if len(ordinary) == 1 else 5)
@@ -724,21 +838,13 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
         s[hl.PHASE] = s[hl.RESUME_PHASE]
     elif kind == hl.CK_REVOLT_PROV:
         s[hl.REVOLT_PROV] = outcome - 1
-        extra = s[hl.PHASE] == hl.PH_EXTRA_PROV
-        s[hl.PHASE] = hl.PH_EXTRA_CITY if extra else hl.PH_REVOLT_CITY
+        if s[hl.PHASE] == hl.PH_REVOLT_PROV:
+            s[hl.PHASE] = hl.PH_REVOLT_CITY
+        else:
+            dice_known(s, params)
     elif kind == hl.CK_REVOLT_CITY:
-        p = s[hl.REVOLT_PROV]
-        c = p * 6 + outcome - 1
-        resume = hl.PH_ROMAN if s[hl.PHASE] == hl.PH_EXTRA_CITY else hl.PH_MOVE_START
-        s[hl.PHASE] = resume
-        if not (n_garrisons(s, c) or general_on(s, c) >= 0):
-            in_reserve = any(s[hl.ARMY_POS + k] == -1 for k in range(hl.NUM_ARMY_SLOTS))
-            if not revolts(s, c):
-                take_revolt(s, c)
-            elif army_of_province(s, p) < 0 and in_reserve:
-                place_army(s, c, resume)
-            elif revolts(s, c) < hl.STACK:
-                take_revolt(s, c)
+        s[hl.REVOLT_NUM] = outcome
+        dice_known(s, params)
     elif kind == hl.CK_MOVE_DIE:
         k = s[hl.ARMY_ORDER + s[hl.CUR]]
         t = nearest(candidates(s, k), outcome)
@@ -751,6 +857,51 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
         s[hl.DIE_R if kind == hl.CK_ROMAN_DIE else hl.DIE_H] = outcome
         _combat(s, params)
     run(s, params)
+
+
+def setup_revolt(s: State, face: int) -> None:
+    p = s[hl.COUNTER]
+    c = p * 6 + face - 1
+    s[hl.SETUP_CITY + p] = c
+    for _ in range(int(hd.SETUP_REVOLTS_BY_DIE[face - 1])):
+        take_revolt(s, c)
+    s[hl.COUNTER] += 1
+
+
+def setup_army(s: State, numeral: int) -> None:
+    s[hl.COUNTER] += 1
+    place_army(s, s[hl.SETUP_CITY + numeral - 1], hl.PH_SETUP_ARMY)
+
+
+def dice_known(s: State, params: Params) -> None:
+    if s[hl.HDENARII]:
+        s[hl.PHASE] = hl.PH_H_REVOLT
+    else:
+        revolt_takes_effect(s, params)
+
+
+def revolt_takes_effect(s: State, params: Params) -> None:
+    resume = s[hl.REVOLT_RESUME] or hl.PH_MOVE_START
+    s[hl.REVOLT_RESUME] = 0
+    s[hl.PHASE] = resume
+    p = s[hl.REVOLT_PROV]
+    c = p * 6 + s[hl.REVOLT_NUM] - 1
+    if n_garrisons(s, c) or general_on(s, c) >= 0:
+        return
+    in_reserve = any(s[hl.ARMY_POS + k] == -1 for k in range(hl.NUM_ARMY_SLOTS))
+    if not revolts(s, c):
+        take_revolt(s, c)
+    elif army_of_province(s, p) < 0 and in_reserve:
+        place_army(s, c, resume)
+    elif revolts(s, c) < hl.STACK:
+        take_revolt(s, c)
+
+
+def _reroll_pending(s: State) -> bool:
+    if s[hl.HDENARII] and not s[hl.H_ACCEPTED]:
+        s[hl.PHASE] = hl.PH_H_COMBAT
+        return True
+    return False
 
 
 def _combat(s: State, params: Params) -> None:
@@ -770,22 +921,32 @@ def _combat(s: State, params: Params) -> None:
             s[hl.PHASE] = hl.PH_ROMAN
         else:
             s[hl.TRAITORS_USED] = 1
-            s[hl.PHASE] = hl.PH_EXTRA_PROV
+            s[hl.REVOLT_RESUME] = hl.PH_ROMAN
+            s[hl.PHASE] = hl.PH_REVOLT_PROV
     elif cb == hl.CB_ATTACK:
-        if not s[hl.DIE_H]:
+        if not s[hl.DIE_H] or _reroll_pending(s):
             return
         won = attack(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R], s[hl.DIE_H])
         s[hl.PHASE] = hl.PH_ROMAN if won else hl.PH_REVOLT_PROV
     else:
         if cb == hl.CB_ARMY_GENERAL and not s[hl.DIE_R]:
             return
+        if _reroll_pending(s):
+            return
         army_attack(s, cb, s[hl.COMBAT_ARMY], t, s[hl.DIE_H], s[hl.DIE_R])
-        s[hl.CUR] += 1
-        s[hl.PHASE] = hl.PH_ARMY_MOVE
-    s[hl.COMBAT_KIND] = s[hl.DIE_R] = s[hl.DIE_H] = 0
+        if s[hl.H_ATTACK]:
+            s[hl.H_ATTACK] = 0
+            s[hl.PHASE] = hl.PH_H_ATTACK
+        else:
+            s[hl.CUR] += 1
+            s[hl.PHASE] = hl.PH_ARMY_MOVE
+    s[hl.COMBAT_KIND] = s[hl.DIE_R] = s[hl.DIE_H] = s[hl.HISP_BONUS] = 0
 
 
 def returns(state: State, params: Params) -> list[float]:
     w = state[hl.WINNER]
     v = 1.0 if w == hl.W_ROME else -1.0 if w == hl.W_HISPANIA else 0.0
-    return [v if p < params[_P_NUM_PLAYERS] else 0.0 for p in range(hl.MAX_PLAYERS)]
+    out = [v if p < params[_P_NUM_PLAYERS] else 0.0 for p in range(hl.MAX_PLAYERS)]
+    if params[hl.P_HISPANO]:
+        out[hl.HISPANO] = -v
+    return out

@@ -50,6 +50,13 @@ from boardsim.games.hispania.layout import (
     A_CANCEL,
     A_FLEET,
     A_GARRISON,
+    A_H_ACCEPT,
+    A_H_ARMY,
+    A_H_CITY,
+    A_H_FACE,
+    A_H_REROLL_H,
+    A_H_REROLL_R,
+    A_H_SPEND,
     A_LEGIO,
     A_PASS,
     A_PROCONSUL,
@@ -89,7 +96,12 @@ from boardsim.games.hispania.layout import (
     GARR_RESERVE,
     GEN_POS,
     GONE,
+    H_ACCEPTED,
+    H_ATTACK,
+    HDENARII,
     HELD_ROADS,
+    HISP_BONUS,
+    HISPANO,
     LEGIO_COLOUR,
     LEGIO_OWNER,
     MAX_CHANCE_OUTCOMES,
@@ -111,6 +123,7 @@ from boardsim.games.hispania.layout import (
     P_DENARII,
     P_FLEETS,
     P_GARRISONS,
+    P_HISPANO,
     P_IMPERIVM,
     P_INGENIVM,
     P_LEGIO,
@@ -123,9 +136,16 @@ from boardsim.games.hispania.layout import (
     PEND_TARGET,
     PH_ARMY_COMBAT,
     PH_ARMY_MOVE,
-    PH_EXTRA_CITY,
-    PH_EXTRA_PROV,
     PH_FREE_MOVE,
+    PH_H_ATTACK,
+    PH_H_ATTACK_SPEND,
+    PH_H_ATTACK_TARGET,
+    PH_H_COMBAT,
+    PH_H_MOVE,
+    PH_H_REINFORCE,
+    PH_H_REROLL_CITY,
+    PH_H_REROLL_PROV,
+    PH_H_REVOLT,
     PH_MOVE_DIE,
     PH_MOVE_START,
     PH_OVER,
@@ -150,7 +170,9 @@ from boardsim.games.hispania.layout import (
     PROCONSUL,
     RESERVE,
     RESUME_PHASE,
+    REVOLT_NUM,
     REVOLT_PROV,
+    REVOLT_RESUME,
     REVOLTS,
     ROADS,
     SETUP_CITY,
@@ -526,6 +548,7 @@ def resolve_siege(state, g, t, spent, die):
     """A general's siege: remove one revolt if the Roman value beats the shield value."""
     roman = (die + spent + garrison_support(state, g)) << generals_connected(state, t, g)
     shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
+    shield += state[HISP_BONUS]  # Hispano's denarii add to the shield
     shield = shield << armies_connected(state, state[GEN_POS + g], -1)
     if roman > shield:
         state[REVOLTS + t] -= 1
@@ -546,7 +569,8 @@ def resolve_attack(state, g, t, spent, die_r, die_h):
     """A general attacks the army on ``t``: the loser's meeple leaves the board."""
     k = army_at(state, t)
     roman = (die_r + spent + garrison_support(state, g)) << generals_connected(state, t, g)
-    hisp = (die_h + revolt_group(state, t)) << armies_connected(state, state[GEN_POS + g], k)
+    own = die_h + state[HISP_BONUS] + revolt_group(state, t)
+    hisp = own << armies_connected(state, state[GEN_POS + g], k)
     if k == SPECIAL:
         hisp *= 2  # Terror: the special army doubles its own value
     if roman > hisp:
@@ -560,7 +584,7 @@ def resolve_attack(state, g, t, spent, die_r, die_h):
 def resolve_army_attack(state, kind, k, t, die_h, die_r):
     """An army blocked by a garrison or a general attacks it; the victor does not advance."""
     a = state[ARMY_POS + k]
-    hisp = (die_h + revolt_group(state, a)) << armies_connected(state, t, k)
+    hisp = (die_h + state[HISP_BONUS] + revolt_group(state, a)) << armies_connected(state, t, k)
     if k == SPECIAL:
         hisp *= 2
     if kind == CB_ARMY_GARRISON:
@@ -602,7 +626,7 @@ def road_legal(state, li):
 
 @jit
 def any_road_legal(state):
-    for li in range(NUM_LINKS):  # noqa: SIM110 (numba compiles no generator)
+    for li in range(NUM_LINKS):
         if road_legal(state, li):
             return True
     return False
@@ -621,7 +645,7 @@ def place_legal(state, g, s):
 
 @jit
 def any_place_legal(state, g):
-    for s in range(NUM_SPACES):  # noqa: SIM110 (numba compiles no generator)
+    for s in range(NUM_SPACES):
         if place_legal(state, g, s):
             return True
     return False
@@ -721,6 +745,8 @@ def army_try_move(state, k, t):
     state[COMBAT_ARMY] = k
     state[DIE_H] = 0
     state[DIE_R] = 0
+    state[HISP_BONUS] = 0
+    state[H_ACCEPTED] = 0
     state[PHASE] = PH_ARMY_COMBAT
 
 
@@ -759,7 +785,7 @@ def place_army(state, c, resume):
 
 @jit
 def army_in_reserve(state):
-    for k in range(NUM_ARMY_SLOTS):  # noqa: SIM110 (numba compiles no generator)
+    for k in range(NUM_ARMY_SLOTS):
         if state[ARMY_POS + k] == -1:
             return True
     return False
@@ -791,7 +817,7 @@ def free_move_legal(state, s):
 
 @jit
 def any_free_move(state):
-    for s in range(NUM_SPACES):  # noqa: SIM110 (numba compiles no generator)
+    for s in range(NUM_SPACES):
         if free_move_legal(state, s):
             return True
     return False
@@ -813,13 +839,19 @@ def advance(state, params):
         ph = state[PHASE]
         if ph == PH_SETUP_REVOLT:
             if state[COUNTER] < NUM_HISPANIC:
-                set_chance(state, CK_SETUP_REVOLT)
+                if params[P_HISPANO] != 0:
+                    set_actor(state, HISPANO)  # Hispano chooses the initial revolts
+                else:
+                    set_chance(state, CK_SETUP_REVOLT)
                 return
             state[PHASE] = PH_SETUP_ARMY
             state[COUNTER] = 0
         elif ph == PH_SETUP_ARMY:
             if state[COUNTER] < params[P_ARMIES]:
-                set_chance(state, CK_SETUP_ARMY)
+                if params[P_HISPANO] != 0:
+                    set_actor(state, HISPANO)  # ... and the initial armies' provinces
+                else:
+                    set_chance(state, CK_SETUP_ARMY)
                 return
             state[PHASE] = PH_SETUP_ROAD
             state[COUNTER] = 0
@@ -855,6 +887,7 @@ def advance(state, params):
             state[PHASE] = PH_TURN_START
         elif ph == PH_TURN_START:
             g = state[TURN]
+            state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
             if state[GEN_POS + g] < 0:
                 if any_place_legal(state, g):
                     state[PHASE] = PH_REENTER
@@ -879,14 +912,25 @@ def advance(state, params):
             first_hisp = state[COMBAT_KIND] == CB_ASSASSINATE
             set_chance(state, CK_ROMAN_DIE if state[DIE_R] == 0 and not first_hisp else CK_HISP_DIE)
             return
-        elif ph in (PH_REVOLT_PROV, PH_EXTRA_PROV):
+        elif ph in (PH_REVOLT_PROV, PH_H_REROLL_PROV):
             set_chance(state, CK_REVOLT_PROV)
             return
-        elif ph in (PH_REVOLT_CITY, PH_EXTRA_CITY):
+        elif ph in (PH_REVOLT_CITY, PH_H_REROLL_CITY):
             set_chance(state, CK_REVOLT_CITY)
             return
+        elif ph >= PH_H_REVOLT and ph != PH_H_ATTACK:
+            set_actor(state, HISPANO)
+            return
+        elif ph == PH_H_ATTACK:
+            if state[HDENARII] > 0 and any_hispano_attack(state):
+                set_actor(state, HISPANO)
+                return
+            state[PHASE] = PH_TURN_END
         elif ph == PH_TERROR:
             set_chance(state, CK_TERROR)
+            return
+        elif ph == PH_MOVE_DIE:
+            set_chance(state, CK_MOVE_DIE)
             return
         elif ph == PH_MOVE_START:
             order_armies(state)
@@ -895,7 +939,7 @@ def advance(state, params):
         elif ph == PH_ARMY_MOVE:
             i = state[CUR]
             if i >= NUM_ARMY_SLOTS or state[ARMY_ORDER + i] < 0:
-                state[PHASE] = PH_TURN_END
+                state[PHASE] = PH_H_ATTACK if params[P_HISPANO] != 0 else PH_TURN_END
                 continue
             k = state[ARMY_ORDER + i]
             if state[ARMY_POS + k] < 0:
@@ -906,6 +950,8 @@ def advance(state, params):
                 state[CUR] += 1
             elif n == 1:
                 army_try_move(state, k, cands[0])
+            elif params[P_HISPANO] != 0 and state[HDENARII] > 0:
+                state[PHASE] = PH_H_MOVE  # Hispano may choose instead of rolling
             else:
                 state[PHASE] = PH_MOVE_DIE
                 set_chance(state, CK_MOVE_DIE)
@@ -986,6 +1032,159 @@ def assassination_legal(state, params, g):
 
 
 @jit
+def hispano_target(state, k, t):
+    """Hispano: army ``k`` may attack a garrison or general in city ``t`` linked to it."""
+    a = state[ARMY_POS + k]
+    if a < 0 or t >= NUM_CITIES or not is_adjacent(a, t):
+        return False
+    return general_at(state, t) >= 0 or garrison_count(state, t) > 0
+
+
+@jit
+def hispano_army_can_attack(state, k):
+    a = state[ARMY_POS + k]
+    if a < 0:
+        return False
+    for j in range(DEGREE[a]):
+        if hispano_target(state, k, NEIGHBOURS[a, j]):
+            return True
+    return False
+
+
+@jit
+def any_hispano_attack(state):
+    for k in range(NUM_ARMY_SLOTS):
+        if hispano_army_can_attack(state, k):
+            return True
+    return False
+
+
+@jit
+def hispano_mask(state, params, mask):
+    """The Hispano player's choices."""
+    ph = state[PHASE]
+    hd = state[HDENARII]
+    n = 0
+    if ph == PH_SETUP_REVOLT:
+        for i in range(6):
+            mask[A_H_FACE + i] = 1
+        return 6
+    if ph == PH_SETUP_ARMY:
+        for p in range(NUM_HISPANIC):
+            if province_army(state, p) < 0:
+                mask[A_H_FACE + p] = 1
+                n += 1
+        return n
+    if ph in (PH_H_ATTACK_TARGET, PH_H_ATTACK_SPEND):
+        mask[A_CANCEL] = 1
+        n = 1
+        if ph == PH_H_ATTACK_TARGET:
+            for t in range(NUM_CITIES):
+                if hispano_target(state, state[COMBAT_ARMY], t):
+                    mask[A_H_CITY + t] = 1
+                    n += 1
+        else:
+            for k in range(2):
+                if k < hd:
+                    mask[A_H_SPEND + k] = 1
+                    n += 1
+        return n
+    mask[A_H_ACCEPT] = 1
+    n = 1
+    if ph == PH_H_REVOLT:
+        mask[A_H_REROLL_R] = 1
+        mask[A_H_REROLL_H] = 1
+        n += 2
+    elif ph == PH_H_COMBAT:
+        mask[A_H_REROLL_H] = 1
+        n += 1
+    elif ph == PH_H_REINFORCE:
+        for k in range(2):
+            if k < hd:
+                mask[A_H_SPEND + k] = 1
+                n += 1
+    elif ph == PH_H_MOVE:
+        cands = np.zeros(8, np.int32)
+        m = move_armies_candidates(state, state[ARMY_ORDER + state[CUR]], cands)
+        for i in range(m):
+            mask[A_H_CITY + cands[i]] = 1
+            n += 1
+    elif ph == PH_H_ATTACK:
+        for k in range(NUM_ARMY_SLOTS):
+            if hispano_army_can_attack(state, k):
+                mask[A_H_ARMY + k] = 1
+                n += 1
+    return n
+
+
+@jit
+def hispano_action(state, params, action):
+    """One decision of the Hispano player."""
+    ph = state[PHASE]
+    if ph == PH_SETUP_REVOLT:
+        setup_revolt(state, action - A_H_FACE + 1)
+    elif ph == PH_SETUP_ARMY:
+        setup_army(state, action - A_H_FACE + 1)
+    elif ph == PH_H_REVOLT:
+        if action == A_H_ACCEPT:
+            resolve_revolt_roll(state, params)
+        else:
+            state[HDENARII] -= 1
+            state[PHASE] = PH_H_REROLL_PROV if action == A_H_REROLL_R else PH_H_REROLL_CITY
+    elif ph == PH_H_MOVE:
+        if action == A_H_ACCEPT:
+            state[PHASE] = PH_MOVE_DIE
+        else:
+            state[HDENARII] -= 1
+            state[PHASE] = PH_ARMY_MOVE
+            army_try_move(state, state[ARMY_ORDER + state[CUR]], action - A_H_CITY)
+    elif ph == PH_H_REINFORCE:
+        if action != A_H_ACCEPT:
+            k = action - A_H_SPEND + 1
+            state[HISP_BONUS] = k
+            state[HDENARII] -= k
+        state[PHASE] = PH_ROMAN_COMBAT
+    elif ph == PH_H_COMBAT:
+        if action == A_H_ACCEPT:
+            state[H_ACCEPTED] = 1
+            resolve_combat_if_ready(state, params)
+        else:
+            state[HDENARII] -= 1
+            state[DIE_H] = 0
+            roman = state[COMBAT_KIND] == CB_SIEGE or state[COMBAT_KIND] == CB_ATTACK
+            state[PHASE] = PH_ROMAN_COMBAT if roman else PH_ARMY_COMBAT
+    elif ph == PH_H_ATTACK:
+        if action == A_H_ACCEPT:
+            state[PHASE] = PH_TURN_END
+        else:
+            state[COMBAT_ARMY] = action - A_H_ARMY
+            state[PHASE] = PH_H_ATTACK_TARGET
+    elif ph == PH_H_ATTACK_TARGET:
+        if action == A_CANCEL:
+            state[PHASE] = PH_H_ATTACK
+        else:
+            state[PEND_TARGET] = action - A_H_CITY
+            state[PHASE] = PH_H_ATTACK_SPEND
+    elif ph == PH_H_ATTACK_SPEND:
+        if action == A_CANCEL:
+            state[PEND_TARGET] = 0
+            state[PHASE] = PH_H_ATTACK
+        else:
+            t = state[PEND_TARGET]
+            k = action - A_H_SPEND + 1
+            state[COMBAT_KIND] = CB_ARMY_GENERAL if general_at(state, t) >= 0 else CB_ARMY_GARRISON
+            state[COMBAT_TARGET] = t
+            state[PEND_TARGET] = 0
+            state[HISP_BONUS] = k
+            state[HDENARII] -= k
+            state[H_ACCEPTED] = 0
+            state[H_ATTACK] = 1
+            state[DIE_H] = 0
+            state[DIE_R] = 0
+            state[PHASE] = PH_ARMY_COMBAT
+
+
+@jit
 def legal_mask(state, params, mask):
     """Fill ``mask`` with the legal actions of the player to move; return their count."""
     mask[:] = 0
@@ -994,6 +1193,8 @@ def legal_mask(state, params, mask):
     ph = state[PHASE]
     g = state[H_ACTOR]
     n = 0
+    if g == HISPANO:
+        return hispano_mask(state, params, mask)
     if ph == PH_SETUP_ROAD:
         for li in range(NUM_LINKS):
             if road_legal(state, li):
@@ -1099,7 +1300,9 @@ def apply_action(state, params, action):
     """One decision of the player to move."""
     ph = state[PHASE]
     g = state[H_ACTOR]
-    if ph == PH_SETUP_ROAD:
+    if g == HISPANO:
+        hispano_action(state, params, action)
+    elif ph == PH_SETUP_ROAD:
         if action == A_PASS:
             state[HELD_ROADS] += 1
         else:
@@ -1134,7 +1337,11 @@ def start_combat(state, kind, k):
     state[PEND_KIND] = 0
     state[PEND_TARGET] = 0
     state[MOVER] = -1
+    state[HISP_BONUS] = 0
+    state[H_ACCEPTED] = 0
     state[PHASE] = PH_ROMAN_COMBAT
+    if kind != CB_ASSASSINATE and state[HDENARII] > 0:
+        state[PHASE] = PH_H_REINFORCE  # Hispano may reinforce before the dice
 
 
 @jit
@@ -1248,15 +1455,9 @@ def apply_chance(state, params, outcome):
     kind = state[H_CHANCE_KIND]
     state[H_CHANCE_KIND] = 0
     if kind == CK_SETUP_REVOLT:
-        p = state[COUNTER]
-        c = p * 6 + outcome - 1
-        state[SETUP_CITY + p] = c
-        for _ in range(SETUP_REVOLTS_BY_DIE[outcome - 1]):
-            place_revolt(state, c)
-        state[COUNTER] += 1
+        setup_revolt(state, outcome)
     elif kind == CK_SETUP_ARMY:
-        state[COUNTER] += 1
-        place_army(state, state[SETUP_CITY + outcome - 1], PH_SETUP_ARMY)
+        setup_army(state, outcome)
     elif kind == CK_TERROR:
         n, first = ordinary_armies_left(state)
         if outcome >= (4 if n == 1 else 5):
@@ -1266,11 +1467,13 @@ def apply_chance(state, params, outcome):
         state[PHASE] = state[RESUME_PHASE]
     elif kind == CK_REVOLT_PROV:
         state[REVOLT_PROV] = outcome - 1
-        state[PHASE] = PH_REVOLT_CITY if state[PHASE] == PH_REVOLT_PROV else PH_EXTRA_CITY
+        if state[PHASE] == PH_REVOLT_PROV:
+            state[PHASE] = PH_REVOLT_CITY
+        else:
+            revolt_dice_rolled(state, params)
     elif kind == CK_REVOLT_CITY:
-        resume = PH_MOVE_START if state[PHASE] == PH_REVOLT_CITY else PH_ROMAN
-        state[PHASE] = resume
-        roll_revolt(state, params, state[REVOLT_PROV], outcome, resume)
+        state[REVOLT_NUM] = outcome
+        revolt_dice_rolled(state, params)
     elif kind == CK_MOVE_DIE:
         cands = np.zeros(8, np.int32)
         k = state[ARMY_ORDER + state[CUR]]
@@ -1291,6 +1494,24 @@ def apply_chance(state, params, outcome):
 
 
 @jit
+def setup_revolt(state, face):
+    """The initial revolt of province COUNTER on its city ``face``: 3/2/1 revolts."""
+    p = state[COUNTER]
+    c = p * 6 + face - 1
+    state[SETUP_CITY + p] = c
+    for _ in range(SETUP_REVOLTS_BY_DIE[face - 1]):
+        place_revolt(state, c)
+    state[COUNTER] += 1
+
+
+@jit
+def setup_army(state, numeral):
+    """An initial army on the revolt city of province ``numeral`` (1-6)."""
+    state[COUNTER] += 1
+    place_army(state, state[SETUP_CITY + numeral - 1], PH_SETUP_ARMY)
+
+
+@jit
 def resolve_combat_if_ready(state, params):
     cb = state[COMBAT_KIND]
     t = state[COMBAT_TARGET]
@@ -1302,7 +1523,7 @@ def resolve_combat_if_ready(state, params):
         resolve_siege(state, g, t, state[COMBAT_SPENT], die)
         state[PHASE] = PH_ROMAN
     elif cb == CB_ATTACK:
-        if state[DIE_H] == 0:
+        if state[DIE_H] == 0 or hispano_reroll_pending(state):
             return
         if not resolve_attack(state, g, t, state[COMBAT_SPENT], state[DIE_R], state[DIE_H]):
             state[PHASE] = PH_REVOLT_PROV  # a lost attack ends the Roman phase
@@ -1318,20 +1539,50 @@ def resolve_combat_if_ready(state, params):
             state[TRAITORS_USED] = 2
         else:
             state[TRAITORS_USED] = 1
-            state[PHASE] = PH_EXTRA_PROV  # the attempt triggers an exceptional revolt roll
-    elif cb == CB_ARMY_GARRISON:
-        resolve_army_attack(state, cb, state[COMBAT_ARMY], t, state[DIE_H], 0)
-        state[CUR] += 1
-        state[PHASE] = PH_ARMY_MOVE
+            state[REVOLT_RESUME] = PH_ROMAN  # an exceptional revolt roll, then back here
+            state[PHASE] = PH_REVOLT_PROV
     else:
-        if state[DIE_R] == 0:
+        if cb == CB_ARMY_GENERAL and state[DIE_R] == 0:
+            return
+        if hispano_reroll_pending(state):
             return
         resolve_army_attack(state, cb, state[COMBAT_ARMY], t, state[DIE_H], state[DIE_R])
-        state[CUR] += 1
-        state[PHASE] = PH_ARMY_MOVE
+        if state[H_ATTACK] != 0:
+            state[H_ATTACK] = 0
+            state[PHASE] = PH_H_ATTACK
+        else:
+            state[CUR] += 1
+            state[PHASE] = PH_ARMY_MOVE
     state[COMBAT_KIND] = 0
     state[DIE_R] = 0
     state[DIE_H] = 0
+    state[HISP_BONUS] = 0
+
+
+@jit
+def hispano_reroll_pending(state):
+    """Hispano may still reroll this combat's Hispanic die: wait for his decision."""
+    if state[HDENARII] > 0 and state[H_ACCEPTED] == 0:
+        state[PHASE] = PH_H_COMBAT
+        return True
+    return False
+
+
+@jit
+def revolt_dice_rolled(state, params):
+    """Both revolt dice are known: Hispano may reroll one, else the roll takes effect."""
+    if state[HDENARII] > 0:
+        state[PHASE] = PH_H_REVOLT
+    else:
+        resolve_revolt_roll(state, params)
+
+
+@jit
+def resolve_revolt_roll(state, params):
+    resume = state[REVOLT_RESUME] if state[REVOLT_RESUME] != 0 else PH_MOVE_START
+    state[REVOLT_RESUME] = 0
+    state[PHASE] = resume
+    roll_revolt(state, params, state[REVOLT_PROV], state[REVOLT_NUM], resume)
 
 
 @jit
@@ -1382,6 +1633,8 @@ def observe(state, params, player, out):
     out[OBS_SCALARS + 3] = state[PEND_KIND] / 2.0
     out[OBS_SCALARS + 4] = (state[PEND_TARGET] + 1) / 49.0 if state[PEND_KIND] != 0 else 0.0
     out[OBS_SCALARS + 5] = state[GARR_RESERVE + min(max(player, 0), NUM_GENERALS - 1)] / 5.0
+    out[OBS_SCALARS + 6] = state[HDENARII] / 2.0
+    out[OBS_SCALARS + 7] = state[HISP_BONUS] / 2.0
     if 0 <= player < MAX_PLAYERS:
         out[OBS_PLAYER + player] = 1.0
 
@@ -1394,6 +1647,8 @@ def returns(state, params, out):
     v = 1.0 if w == W_ROME else (-1.0 if w == W_HISPANIA else 0.0)
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
+    if params[P_HISPANO] != 0:
+        out[HISPANO] = -v  # the Hispano player wins when Rome loses
 
 
 bind_engine(globals())
