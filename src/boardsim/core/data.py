@@ -14,13 +14,13 @@ _PACKAGED_ENVS = Path(__file__).resolve().parents[1] / "envs"
 
 
 def data_root() -> Path:
-    """Where the ``envs/`` data lives: ``$BOARDSIM_ENVS``, the checkout, or the wheel."""
+    """Where the ``envs/`` data lives: ``$BOARDSIM_ENVS``, the wheel's copy, or the checkout."""
     env = os.environ.get("BOARDSIM_ENVS")
     if env:
         return Path(env)
-    if _REPO_ENVS.is_dir():
-        return _REPO_ENVS
-    return _PACKAGED_ENVS
+    if _PACKAGED_ENVS.is_dir():
+        return _PACKAGED_ENVS
+    return _REPO_ENVS
 
 
 def data_path(game: str, filename: str) -> Path:
