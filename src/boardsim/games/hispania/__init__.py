@@ -13,7 +13,7 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import GameDefinition
 from boardsim.core.options import Option
 from boardsim.games.hispania import names, rules
-from boardsim.games.hispania.data import LEVEL_VALUES
+from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS
 from boardsim.games.hispania.layout import PARAMS_SIZE
 
 # the params order of the variant switches (layout.P_INGENIVM ...)
@@ -127,6 +127,13 @@ OPTIONS = (
         choices=(False, True),
     ),
     Option(
+        "scenario",
+        None,
+        "A scenario of the rulebook: " + ", ".join(SCENARIO_IDS) + " (None: the basic game). "
+        "Its set-up, time and special rules apply; the variants it uses are switched on.",
+        choices=(None, *SCENARIO_IDS),
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -135,7 +142,36 @@ OPTIONS = (
 )
 
 
+def scenario_variants(options: dict[str, Any]) -> dict[str, Any]:
+    """The options with a scenario's variants switched on; its level limits checked."""
+    sid = options.get("scenario")
+    if not sid:
+        return dict(options)
+    sc = SCENARIOS[sid]
+    out = dict(options)
+    for v in sc.get("variants", []):
+        out[v] = True
+    for v in sc.get("forbidden_variants", []):
+        if options.get(v):
+            raise OptionError(f"hispania: scenario {sid} cannot be played with {v}=True")
+    _, _, f, r, a = parse_level(options["level"])
+    checks = [
+        ("min_armies", a, a >= sc.get("min_armies", 0), "initial armies at least"),
+        ("min_fleets", f, f >= sc.get("min_fleets", 0), "fleets at least"),
+        ("max_roads", r, r <= sc.get("max_roads", 9), "roads at most"),
+        ("roads", r, r == sc.get("roads", r), "roads exactly"),
+        ("armies", a, a == sc.get("armies", a), "initial armies exactly"),
+    ]
+    for key, got, ok, words in checks:
+        if not ok:
+            raise OptionError(
+                f"hispania: scenario {sid} needs {words} {sc[key]} in the level, not {got}"
+            )
+    return out
+
+
 def game_params(options: dict[str, Any]) -> list[int]:
+    options = scenario_variants(options)
     if options.get("traitors") and not options.get("terror"):
         raise OptionError("hispania: traitors=True ('Rome does not pay traitors') needs terror")
     d, g, f, r, a = parse_level(options["level"])
@@ -146,7 +182,9 @@ def game_params(options: dict[str, Any]) -> list[int]:
             f"hispania: the Hispano variant is always played with 6 denarii, not {d} "
             "(level '6-...')"
         )
-    out += [int(bool(options.get("traitors", False))), int(bool(options.get("hispano"))), 0]
+    sid = options.get("scenario")
+    scenario = SCENARIO_IDS.index(sid) + 1 if sid else 0
+    out += [int(bool(options.get("traitors"))), int(bool(options.get("hispano"))), scenario]
     assert len(out) == PARAMS_SIZE - 4
     return out
 

@@ -396,6 +396,85 @@ def parse_scenarios(raw: dict[str, Any], board: BoardData, file: str = SCENARIOS
     return out
 
 
+SCENARIO_IDS = ("first_repression", "numantia", "terror", "river_of_oblivion", "new_empire")
+VARIANT_IDS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
+
+
+def scenario_arrays(scen: dict[str, dict[str, Any]], board: BoardData) -> dict[str, np.ndarray]:
+    """The scenarios as arrays indexed by scenario (1-based in params; row 0 is unused)."""
+    n = len(SCENARIO_IDS) + 1
+    index = {name: i for i, name in enumerate(board.space_names)}
+    out = {
+        "revolts": np.zeros((n, NUM_CITIES), np.int32),
+        "garrisons": np.zeros((n, NUM_CITIES, 3), np.int32),
+        "generals": np.full((n, 4), -1, np.int32),
+        "armies": np.full((n, 4), -1, np.int32),
+        "track": np.zeros(n, np.int32),
+        "track_limit": np.full(n, 11, np.int32),
+        "turn": np.zeros(n, np.int32),
+        "start_hispanic": np.zeros(n, np.int32),
+        "random": np.ones((n, NUM_HISPANIC), np.int32),
+        "faces": np.ones((n, NUM_HISPANIC, 6), np.int32),
+        "no_army": np.zeros((n, NUM_HISPANIC), np.int32),
+        "fleet_seas": np.zeros((n, NUM_SEAS), np.int32),
+        "army_die": np.zeros(n, np.int32),
+        "display": np.zeros(n, np.int32),
+        "lethe": np.zeros(n, np.int32),
+        "guerrilla": np.zeros(n, np.int32),
+        "first_year": np.full(n, 198, np.int32),
+    }
+    file = SCENARIOS_FILE
+    for row, sid in enumerate(SCENARIO_IDS, start=1):
+        if sid not in scen:
+            raise _fail(file, f"scenario {sid}", "missing")
+        sc = scen[sid]
+        where = f"scenario {sid}"
+        ordinary = 0
+        for pc in sc["pieces"]:
+            c = index[pc["city"]]
+            out["revolts"][row, c] = pc.get("revolts", 0)
+            for i, gname in enumerate(pc.get("garrisons", [])):
+                out["garrisons"][row, c, i] = GENERAL_IDS.index(gname) + 1
+            if pc.get("general"):
+                out["generals"][row, GENERAL_IDS.index(pc["general"])] = c
+            kind = pc.get("army")
+            if kind == "special":
+                out["armies"][row, 3] = c
+            elif kind == "army":
+                out["armies"][row, ordinary] = c
+                ordinary += 1
+            elif kind:
+                raise _fail(file, where, f"unknown army kind {kind!r}")
+        out["track"][row] = require(sc, "track", int, file, where)
+        out["track_limit"][row] = sc.get("track_limit", 11)
+        out["turn"][row] = require(sc, "turn", int, file, where)
+        start = require(sc, "start_phase", str, file, where)
+        if start not in ("roman", "hispanic"):
+            raise _fail(file, where, f"start_phase {start!r}")
+        out["start_hispanic"][row] = start == "hispanic"
+        out["random"][row] = 0
+        for p in require(sc, "random_revolts", list, file, where):
+            out["random"][row, HISPANIC_IDS.index(p)] = 1
+        if "carpetania_cities" in sc:
+            out["faces"][row, 2] = 0
+            for f in sc["carpetania_cities"]:
+                out["faces"][row, 2, f - 1] = 1
+        for p in sc.get("no_army", []):
+            out["no_army"][row, HISPANIC_IDS.index(p)] = 1
+        for k in sc.get("fleet_seas", []):
+            out["fleet_seas"][row, k - 1] = 1
+        out["army_die"][row] = 1 if sc.get("army_die") else 0
+        special = sc.get("special", "")
+        out["display"][row] = special == "display_of_power"
+        out["lethe"][row] = special == "lethe"
+        out["guerrilla"][row] = special == "guerrilla"
+        out["first_year"][row] = sc.get("first_year", 198)
+        for v in sc.get("variants", []) + sc.get("forbidden_variants", []):
+            if v not in VARIANT_IDS:
+                raise _fail(file, where, f"unknown variant {v!r}")
+    return out
+
+
 def _load() -> tuple[BoardData, RuleTables, dict]:
     board = parse_board(load_toml(data_path("hispania", BOARD_FILE)))
     tables = parse_rules(load_toml(data_path("hispania", RULES_FILE)))
@@ -428,5 +507,24 @@ SETUP_REVOLTS_BY_DIE = np.asarray(TABLES.setup_revolts_by_die, np.int32)
 LEVEL_VALUES = np.asarray(
     [TABLES.denarii, TABLES.garrisons, TABLES.fleets, TABLES.roads, TABLES.armies], np.int32
 )
+SCEN = scenario_arrays(SCENARIOS, BOARD)
+SCEN_REVOLTS = SCEN["revolts"]
+SCEN_GARRISONS = SCEN["garrisons"]
+SCEN_GENERALS = SCEN["generals"]
+SCEN_ARMIES = SCEN["armies"]
+SCEN_TRACK = SCEN["track"]
+SCEN_TRACK_LIMIT = SCEN["track_limit"]
+SCEN_TURN = SCEN["turn"]
+SCEN_START_HISPANIC = SCEN["start_hispanic"]
+SCEN_RANDOM = SCEN["random"]
+SCEN_FACES = SCEN["faces"]
+SCEN_NO_ARMY = SCEN["no_army"]
+SCEN_FLEET_SEAS = SCEN["fleet_seas"]
+SCEN_ARMY_DIE = SCEN["army_die"]
+SCEN_DISPLAY = SCEN["display"]
+SCEN_LETHE = SCEN["lethe"]
+SCEN_GUERRILLA = SCEN["guerrilla"]
+LETHE_NORTH = BOARD.lethe_north
+LETHE_CROSSINGS = BOARD.lethe_crossings
 # Roman provinces' cities: [2, 4]
 ROMAN_CITIES = np.asarray([[36, 37, 38, 39], [40, 41, 42, 43]], np.int32)

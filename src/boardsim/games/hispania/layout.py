@@ -16,7 +16,7 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     COMBAT_KIND  CB_* of the combat being resolved (0 none)
     COMBAT_TARGET, COMBAT_ARMY, COMBAT_SPENT, DIE_R, DIE_H
     HELD_ROADS, MOVER, COMBAT_GEN, LEGIO_OWNER, TRAITORS_USED, PLACE_CITY, RESUME_PHASE,
-    HDENARII, HISP_BONUS, REVOLT_NUM, REVOLT_RESUME, H_ACCEPTED, H_ATTACK
+    HDENARII, HISP_BONUS, REVOLT_NUM, REVOLT_RESUME, H_ACCEPTED, H_ATTACK, DISPLAY, LETHE
                  variant fields (see their comments)
     ARMY_ORDER[4]  army slots in moving order for this Hispanic move step (-1 padded)
     SETUP_CITY[6]  the initial revolt city of each Hispanic province
@@ -81,7 +81,9 @@ REVOLT_NUM = PHASE + 26  # the Hispanic die of the revolt roll (kept for Hispano
 REVOLT_RESUME = PHASE + 27  # phase after the revolt roll (0: the move step; PH_ROMAN: extra)
 H_ACCEPTED = PHASE + 28  # Hispano has accepted this combat's dice
 H_ATTACK = PHASE + 29  # the combat is a Hispano attack (back to PH_H_ATTACK after it)
-ARMY_ORDER = PHASE + 30
+DISPLAY = PHASE + 30  # scenario "Display of Power" in force (the consul's first turn)
+LETHE = PHASE + 31  # scenario "Lethe River": the road along the Durius still lies
+ARMY_ORDER = PHASE + 32
 SETUP_CITY = ARMY_ORDER + NUM_ARMY_SLOTS
 REVOLTS = SETUP_CITY + NUM_HISPANIC
 GARR = REVOLTS + NUM_SPACES
@@ -210,6 +212,6 @@ OBS_ROADS = OBS_SPACES + NUM_SPACES * OBS_PER_SPACE
 OBS_PHASE = OBS_ROADS + NUM_LINKS
 OBS_TURN = OBS_PHASE + NUM_PHASES
 OBS_SCALARS = OBS_TURN + NUM_GENERALS  # denarii/8, track/11, reserve/22, pending kind, target,
-# own garrisons in reserve, Hispano's denarii/2, Hispano's bonus/2
-OBS_PLAYER = OBS_SCALARS + 8
+# own garrisons in reserve, Hispano's denarii/2, Hispano's bonus/2, Display of Power, Lethe
+OBS_PLAYER = OBS_SCALARS + 10
 OBS_SIZE = OBS_PLAYER + MAX_PLAYERS

@@ -88,6 +88,17 @@ def passable(s: State, x: int) -> bool:
     return fleet(s, x) if x >= SEA0 else revolts(s, x) == 0
 
 
+NORTH = {c for c in CITIES if hd.LETHE_NORTH[c]}
+CROSSINGS = {i for i in range(hd.NUM_LINKS) if hd.LETHE_CROSSINGS[i]}
+
+
+def can_enter(s: State, x: int, g: int) -> bool:
+    """Passable for general g; north of the Durius is Brutus's alone while the Lethe lies."""
+    if s[hl.LETHE] and x in NORTH and g != 0:
+        return False
+    return passable(s, x)
+
+
 def take_revolt(s: State, x: int) -> bool:
     if s[hl.RESERVE] == 0:
         s[hl.WINNER] = hl.W_HISPANIA
@@ -113,10 +124,14 @@ def travel_costs(s: State, g: int) -> dict[int, int]:
         d, u, road = heapq.heappop(heap)
         if d > best.get((u, road), 1 << 30):
             continue
+        if s[hl.LETHE] and u in NORTH and u != start:
+            continue
         for v in NBR[u]:
-            if not passable(s, v):
+            if not can_enter(s, v, g):
                 continue
             li = link_of(u, v)
+            if s[hl.LETHE] and v in NORTH and li not in CROSSINGS:
+                continue
             if s[hl.ROADS + li]:
                 nd, nroad = d + (0 if road else 1), True
             else:
@@ -135,7 +150,7 @@ def general_destinations(s: State, g: int) -> dict[int, int]:
     return {
         x: d
         for x, d in travel_costs(s, g).items()
-        if 0 < d <= den and general_on(s, x) < 0 and passable(s, x)
+        if 0 < d <= den and general_on(s, x) < 0 and can_enter(s, x, g)
     }
 
 
@@ -221,8 +236,12 @@ def n_armies_linked(s: State, x: int, but: int) -> int:
     )
 
 
+def support_towards(s: State, g: int, t: int) -> int:
+    return 0 if s[hl.LETHE] and t in NORTH else support(s, g)
+
+
 def siege(s: State, g: int, t: int, spent: int, die: int) -> None:
-    roman = (die + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
+    roman = (die + spent + support_towards(s, g, t)) * 2 ** n_generals_linked(s, t, g)
     shield = (SHIELD[t] if t < hd.NUM_CITIES else t - SEA0 + 1) + s[hl.HISP_BONUS]
     shield *= 2 ** n_armies_linked(s, gen_pos(s, g), -1)
     if roman > shield:
@@ -232,12 +251,14 @@ def siege(s: State, g: int, t: int, spent: int, die: int) -> None:
 
 def attack(s: State, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
     k = army_on(s, t)
-    roman = (die_r + spent + support(s, g)) * 2 ** n_generals_linked(s, t, g)
+    roman = (die_r + spent + support_towards(s, g, t)) * 2 ** n_generals_linked(s, t, g)
     hisp = (die_h + s[hl.HISP_BONUS] + revolt_group(s, t)) * 2 ** n_armies_linked(
         s, gen_pos(s, g), k
     )
     if k == hl.SPECIAL:
         hisp *= 2
+    if s[hl.DISPLAY]:
+        hisp = die_h
     if roman > hisp:
         s[hl.ARMY_POS + k] = -1
         return True
@@ -253,6 +274,8 @@ def army_attack(s: State, kind: int, k: int, t: int, die_h: int, die_r: int) -> 
     a = s[hl.ARMY_POS + k]
     hisp = (die_h + s[hl.HISP_BONUS] + revolt_group(s, a)) * 2 ** n_armies_linked(s, t, k)
     hisp *= 2 if k == hl.SPECIAL else 1
+    if s[hl.DISPLAY]:
+        hisp = die_h
     if kind == hl.CB_ARMY_GARRISON:
         if hisp > SHIELD[t] * 2 ** n_generals_linked(s, a, -1):
             st = stack(s, t)
@@ -352,7 +375,13 @@ def free_moves(s: State) -> list[int]:
     here = gen_pos(s, 0)
     if here < 0:
         return []
-    return [v for v in NBR[here] if general_on(s, v) < 0 and passable(s, v)]
+    return [
+        v
+        for v in NBR[here]
+        if general_on(s, v) < 0
+        and can_enter(s, v, 0)
+        and not (s[hl.LETHE] and v in NORTH and link_of(here, v) not in CROSSINGS)
+    ]
 
 
 # ---------------------------------------------------------------- flow
@@ -378,14 +407,18 @@ def run(s: State, params: Params) -> None:
             s[H_FLAGS] |= FLAG_TERMINAL
             return
         ph = s[hl.PHASE]
+        sc = params[hl.P_SCENARIO]
         if ph == hl.PH_SETUP_REVOLT:
+            while s[hl.COUNTER] < hd.NUM_HISPANIC and not hd.SCEN_RANDOM[sc, s[hl.COUNTER]]:
+                s[hl.COUNTER] += 1
             if s[hl.COUNTER] < hd.NUM_HISPANIC:
                 if params[hl.P_HISPANO]:
                     return _decide(s, hl.HISPANO)
                 return _chance(s, hl.CK_SETUP_REVOLT)
-            s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ARMY, 0
+            s[hl.PHASE] = hl.PH_SETUP_ARMY
+            s[hl.COUNTER] = sum(1 for k in range(hl.NUM_ARMY_SLOTS) if s[hl.ARMY_POS + k] >= 0)
         elif ph == hl.PH_SETUP_ARMY:
-            if s[hl.COUNTER] < params[hl.P_ARMIES]:
+            if s[hl.COUNTER] < params[hl.P_ARMIES] and army_faces(s, params):
                 if params[hl.P_HISPANO]:
                     return _decide(s, hl.HISPANO)
                 return _chance(s, hl.CK_SETUP_ARMY)
@@ -401,6 +434,13 @@ def run(s: State, params: Params) -> None:
             if params[hl.P_INGENIVM]:
                 s[hl.HELD_ROADS] += max(0, params[hl.P_ROADS] - s[hl.COUNTER])
             s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_PLACE, 0
+        elif ph == hl.PH_SETUP_PLACE and sc:
+            s[hl.TURN] = int(hd.SCEN_TURN[sc])
+            if hd.SCEN_START_HISPANIC[sc]:
+                s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
+                s[hl.PHASE] = hl.PH_REVOLT_PROV
+            else:
+                s[hl.PHASE] = hl.PH_TURN_START
         elif ph == hl.PH_SETUP_PLACE:
             g = s[hl.COUNTER]
             if g >= ROMAN_GENERALS:
@@ -482,6 +522,8 @@ def run(s: State, params: Params) -> None:
             return _chance(s, hl.CK_HISP_DIE if s[hl.DIE_H] == 0 else hl.CK_ROMAN_DIE)
         elif ph == hl.PH_TURN_END:
             s[hl.PHASE] = hl.PH_TURN_NEXT
+            if s[hl.TURN] == 2:
+                s[hl.DISPLAY] = 0
             if params[hl.P_IMPERIVM] and s[hl.TURN] == 0 and free_moves(s):
                 s[hl.PHASE] = hl.PH_FREE_MOVE
                 return _decide(s, 0)
@@ -494,7 +536,7 @@ def run(s: State, params: Params) -> None:
             else:
                 s[hl.RESERVE] -= 1
                 s[hl.TRACK] += 1
-                if s[hl.TRACK] >= hd.TRACK_SPACES:
+                if s[hl.TRACK] >= hd.SCEN_TRACK_LIMIT[sc]:
                     s[hl.WINNER] = hl.W_HISPANIA
                 else:
                     s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
@@ -518,13 +560,38 @@ def init(state: State, params: Params, seed: int) -> None:
         s[hl.GEN_POS + g] = -1 if g < ROMAN_GENERALS or params[hl.P_PROCONSVL] else hl.GONE
         s[hl.GARR_RESERVE + g] = params[hl.P_GARRISONS] if g < ROMAN_GENERALS else 0
     s[hl.RESERVE] = hd.TOTAL_REVOLTS
-    for i in range(hd.NUM_SEAS):
-        s[hl.FLEET + i] = int(i < params[hl.P_FLEETS])
+    sc = params[hl.P_SCENARIO]
+    named = [i for i in range(hd.NUM_SEAS) if hd.SCEN_FLEET_SEAS[sc, i]]
+    order = named + [i for i in range(hd.NUM_SEAS) if i not in named]
+    for i in order[: params[hl.P_FLEETS]]:
+        s[hl.FLEET + i] = 1
     if params[hl.P_PIRATES]:
-        for i in range(params[hl.P_FLEETS], hd.NUM_SEAS):
-            take_revolt(s, SEA0 + i)
+        for i in range(hd.NUM_SEAS):
+            if not s[hl.FLEET + i]:
+                take_revolt(s, SEA0 + i)
     for li in range(hd.NUM_LINKS):
         s[hl.ROADS + li] = int(hd.INITIAL_ROADS[li])
+    if sc:
+        s[hl.TRACK] = int(hd.SCEN_TRACK[sc])
+        s[hl.RESERVE] -= s[hl.TRACK]
+        for p in range(hd.NUM_HISPANIC):
+            s[hl.SETUP_CITY + p] = -1
+        for c in CITIES:
+            for _ in range(int(hd.SCEN_REVOLTS[sc, c])):
+                take_revolt(s, c)
+            for i, col in enumerate(int(x) for x in hd.SCEN_GARRISONS[sc, c]):
+                if col:
+                    s[hl.GARR + c * hl.STACK + i] = col
+                    s[hl.GARR_RESERVE + col - 1] -= 1
+            if hd.SCEN_REVOLTS[sc, c] and PROV[c] < 6 and s[hl.SETUP_CITY + PROV[c]] < 0:
+                s[hl.SETUP_CITY + PROV[c]] = c
+        for g in range(ROMAN_GENERALS):
+            s[hl.GEN_POS + g] = int(hd.SCEN_GENERALS[sc, g])
+        for k in range(hl.NUM_ARMY_SLOTS):
+            if hd.SCEN_ARMIES[sc, k] >= 0:
+                s[hl.ARMY_POS + k] = int(hd.SCEN_ARMIES[sc, k])
+        s[hl.DISPLAY] = int(hd.SCEN_DISPLAY[sc])
+        s[hl.LETHE] = int(hd.SCEN_LETHE[sc])
     s[hl.PHASE] = hl.PH_SETUP_REVOLT
     s[hl.COUNTER] = 0
     run(s, params)
@@ -537,14 +604,14 @@ def h_targets(s: State, k: int) -> list[int]:
     return [t for t in NBR[a] if t < hd.NUM_CITIES and (general_on(s, t) >= 0 or n_garrisons(s, t))]
 
 
-def hispano_legal(s: State) -> list[int]:
+def hispano_legal(s: State, params: Params) -> list[int]:
     ph = s[hl.PHASE]
     den = s[hl.HDENARII]
     spend = [hl.A_H_SPEND + k - 1 for k in (1, 2) if k <= den]
     if ph == hl.PH_SETUP_REVOLT:
-        return [hl.A_H_FACE + i for i in range(6)]
+        return [hl.A_H_FACE + f - 1 for f in revolt_faces(s, params)]
     if ph == hl.PH_SETUP_ARMY:
-        return [hl.A_H_FACE + p for p in range(6) if army_of_province(s, p) < 0]
+        return sorted(hl.A_H_FACE + f - 1 for f in army_faces(s, params))
     if ph == hl.PH_H_REVOLT:
         return [hl.A_H_ACCEPT, hl.A_H_REROLL_R, hl.A_H_REROLL_H]
     if ph == hl.PH_H_COMBAT:
@@ -569,7 +636,7 @@ def hispano_apply(s: State, params: Params, a: int) -> None:
     if ph == hl.PH_SETUP_REVOLT:
         setup_revolt(s, a - hl.A_H_FACE + 1)
     elif ph == hl.PH_SETUP_ARMY:
-        setup_army(s, a - hl.A_H_FACE + 1)
+        setup_army(s, params, a - hl.A_H_FACE + 1)
     elif ph == hl.PH_H_REVOLT:
         if a == hl.A_H_ACCEPT:
             revolt_takes_effect(s, params)
@@ -632,7 +699,7 @@ def legal_actions(state: State, params: Params) -> list[int]:
     ph = s[hl.PHASE]
     g = s[H_ACTOR]
     if g == hl.HISPANO:
-        return hispano_legal(s)
+        return hispano_legal(s, params)
     if ph == hl.PH_SETUP_ROAD:
         keep = [hl.A_PASS] if params[hl.P_INGENIVM] else []
         return keep + [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
@@ -733,6 +800,8 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif ph == hl.PH_FREE_MOVE:
         if a != hl.A_PASS:
             s[hl.GEN_POS] = a - hl.A_SPACE
+            if a - hl.A_SPACE in NORTH:
+                s[hl.LETHE] = 0
         s[hl.PHASE] = hl.PH_TURN_NEXT
     elif a == hl.A_PASS:
         s[hl.PEND_KIND] = 0
@@ -743,6 +812,8 @@ def apply_action(state: State, params: Params, action: int) -> None:
         s[hl.DENARII] -= general_destinations(s, m)[x]
         s[hl.GEN_POS + m] = x
         s[hl.MOVER] = -1
+        if m == 0 and x in NORTH:
+            s[hl.LETHE] = 0
     elif a < hl.A_GARRISON:
         x, y = divmod(a - hl.A_FLEET, hd.NUM_SEAS)
         s[hl.DENARII] -= fleet_cost(s, x, y) or 0
@@ -816,11 +887,32 @@ def apply_action(state: State, params: Params, action: int) -> None:
     run(s, params)
 
 
+def revolt_faces(s: State, params: Params) -> list[int]:
+    sc = params[hl.P_SCENARIO]
+    return [f + 1 for f in range(6) if hd.SCEN_FACES[sc, s[hl.COUNTER], f]]
+
+
+def army_faces(s: State, params: Params) -> list[int]:
+    sc = params[hl.P_SCENARIO]
+    if hd.SCEN_ARMY_DIE[sc]:
+        p = 4 + s[hl.COUNTER]
+        return [f + 1 for f in range(6) if revolts(s, p * 6 + f) and army_on(s, p * 6 + f) < 0]
+    return [
+        p + 1
+        for p in range(hd.NUM_HISPANIC)
+        if s[hl.SETUP_CITY + p] >= 0 and army_of_province(s, p) < 0 and not hd.SCEN_NO_ARMY[sc, p]
+    ]
+
+
 def chance_weights(state: State, params: Params) -> tuple[list[int], list[int]]:
-    if state[H_CHANCE_KIND] == hl.CK_SETUP_ARMY:
-        free = [p + 1 for p in range(hd.NUM_HISPANIC) if army_of_province(state, p) < 0]
-        return free, [1] * len(free)
-    return [1, 2, 3, 4, 5, 6], [1] * 6
+    kind = state[H_CHANCE_KIND]
+    if kind == hl.CK_SETUP_ARMY:
+        faces = army_faces(state, params)
+    elif kind == hl.CK_SETUP_REVOLT:
+        faces = revolt_faces(state, params)
+    else:
+        faces = [1, 2, 3, 4, 5, 6]
+    return faces, [1] * len(faces)
 
 
 def apply_chance(state: State, params: Params, outcome: int) -> None:
@@ -830,7 +922,7 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
     if kind == hl.CK_SETUP_REVOLT:
         setup_revolt(s, outcome)
     elif kind == hl.CK_SETUP_ARMY:
-        setup_army(s, outcome)
+        setup_army(s, params, outcome)
     elif kind == hl.CK_TERROR:
         ordinary = [k for k in range(BASE_ARMIES) if s[hl.ARMY_POS + k] == -1]
         special = outcome >= (4 if len(ordinary) == 1 else 5)
@@ -838,6 +930,8 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
         s[hl.PHASE] = s[hl.RESUME_PHASE]
     elif kind == hl.CK_REVOLT_PROV:
         s[hl.REVOLT_PROV] = outcome - 1
+        if hd.SCEN_GUERRILLA[params[hl.P_SCENARIO]]:
+            s[hl.REVOLT_PROV] = 4 if outcome % 2 else 5
         if s[hl.PHASE] == hl.PH_REVOLT_PROV:
             s[hl.PHASE] = hl.PH_REVOLT_CITY
         else:
@@ -868,7 +962,12 @@ def setup_revolt(s: State, face: int) -> None:
     s[hl.COUNTER] += 1
 
 
-def setup_army(s: State, numeral: int) -> None:
+def setup_army(s: State, params: Params, numeral: int) -> None:
+    if hd.SCEN_ARMY_DIE[params[hl.P_SCENARIO]]:
+        p = 4 + s[hl.COUNTER]
+        s[hl.ARMY_POS + (0 if s[hl.COUNTER] == 0 else hl.SPECIAL)] = p * 6 + numeral - 1
+        s[hl.COUNTER] += 1
+        return
     s[hl.COUNTER] += 1
     place_army(s, s[hl.SETUP_CITY + numeral - 1], hl.PH_SETUP_ARMY)
 

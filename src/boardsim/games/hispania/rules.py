@@ -28,6 +28,8 @@ from boardsim.games.hispania.data import (
     DEGREE,
     FIRST_SEA,
     INITIAL_ROADS,
+    LETHE_CROSSINGS,
+    LETHE_NORTH,
     LINK_A,
     LINK_B,
     LINK_SEA,
@@ -39,9 +41,24 @@ from boardsim.games.hispania.data import (
     NUM_SEAS,
     NUM_SPACES,
     PLUS_ONE_CITY,
+    SCEN_ARMIES,
+    SCEN_ARMY_DIE,
+    SCEN_DISPLAY,
+    SCEN_FACES,
+    SCEN_FLEET_SEAS,
+    SCEN_GARRISONS,
+    SCEN_GENERALS,
+    SCEN_GUERRILLA,
+    SCEN_LETHE,
+    SCEN_NO_ARMY,
+    SCEN_RANDOM,
+    SCEN_REVOLTS,
+    SCEN_START_HISPANIC,
+    SCEN_TRACK,
+    SCEN_TRACK_LIMIT,
+    SCEN_TURN,
     SETUP_REVOLTS_BY_DIE,
     TOTAL_REVOLTS,
-    TRACK_SPACES,
 )
 from boardsim.games.hispania.layout import (
     A_ASSASSINATE,
@@ -91,6 +108,7 @@ from boardsim.games.hispania.layout import (
     DENARII,
     DIE_H,
     DIE_R,
+    DISPLAY,
     FLEET,
     GARR,
     GARR_RESERVE,
@@ -104,6 +122,7 @@ from boardsim.games.hispania.layout import (
     HISPANO,
     LEGIO_COLOUR,
     LEGIO_OWNER,
+    LETHE,
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     MOVER,
@@ -130,6 +149,7 @@ from boardsim.games.hispania.layout import (
     P_PIRATES,
     P_PROCONSVL,
     P_ROADS,
+    P_SCENARIO,
     P_TERROR,
     P_TRAITORS,
     PEND_KIND,
@@ -287,9 +307,15 @@ def roman_victory(state):
 # ---------------------------------------------------------------- movement
 @jit
 def general_can_enter(state, s, g):
-    """A general may pass through ``s``: a city without revolt, or a sea with a fleet."""
+    """A general may pass through ``s``: a city without revolt, or a sea with a fleet.
+
+    Lethe River: while the road lies, north of the Durius is closed to all but the praetor
+    of Ulterior (Brutus), who may enter it across the river only (see ``move_costs``).
+    """
     if s >= FIRST_SEA:
         return state[FLEET + s - FIRST_SEA] != 0
+    if state[LETHE] != 0 and LETHE_NORTH[s] != 0 and g != 0:
+        return False
     return state[REVOLTS + s] == 0
 
 
@@ -317,11 +343,16 @@ def move_costs(state, g, costs):
         if u < 0:
             break
         done[u, r] = 1
+        lethe = state[LETHE] != 0
+        if lethe and u != start and u < NUM_CITIES and LETHE_NORTH[u] != 0:
+            continue  # Brutus stops once across the river
         for j in range(DEGREE[u]):
             v = NEIGHBOURS[u, j]
             if not general_can_enter(state, v, g):
                 continue
             li = ADJ_LINK[u, v]
+            if lethe and v < NUM_CITIES and LETHE_NORTH[v] != 0 and LETHE_CROSSINGS[li] == 0:
+                continue  # only across the Durius
             if state[ROADS + li] != 0:
                 c = bu + (0 if r == 1 else 1)
                 q2 = 1
@@ -544,9 +575,17 @@ def armies_connected(state, t, exclude):
 
 
 @jit
+def attack_support(state, g, t):
+    """His support, except towards the north of the Durius while the Lethe road lies."""
+    if state[LETHE] != 0 and t < NUM_CITIES and LETHE_NORTH[t] != 0:
+        return 0
+    return garrison_support(state, g)
+
+
+@jit
 def resolve_siege(state, g, t, spent, die):
     """A general's siege: remove one revolt if the Roman value beats the shield value."""
-    roman = (die + spent + garrison_support(state, g)) << generals_connected(state, t, g)
+    roman = (die + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
     shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
     shield += state[HISP_BONUS]  # Hispano's denarii add to the shield
     shield = shield << armies_connected(state, state[GEN_POS + g], -1)
@@ -568,11 +607,13 @@ def remove_general(state, g):
 def resolve_attack(state, g, t, spent, die_r, die_h):
     """A general attacks the army on ``t``: the loser's meeple leaves the board."""
     k = army_at(state, t)
-    roman = (die_r + spent + garrison_support(state, g)) << generals_connected(state, t, g)
+    roman = (die_r + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
     own = die_h + state[HISP_BONUS] + revolt_group(state, t)
     hisp = own << armies_connected(state, state[GEN_POS + g], k)
     if k == SPECIAL:
         hisp *= 2  # Terror: the special army doubles its own value
+    if state[DISPLAY] != 0:
+        hisp = die_h  # Display of Power: the bare die
     if roman > hisp:
         state[ARMY_POS + k] = -1
         return True
@@ -587,6 +628,8 @@ def resolve_army_attack(state, kind, k, t, die_h, die_r):
     hisp = (die_h + state[HISP_BONUS] + revolt_group(state, a)) << armies_connected(state, t, k)
     if k == SPECIAL:
         hisp *= 2
+    if state[DISPLAY] != 0:
+        hisp = die_h
     if kind == CB_ARMY_GARRISON:
         roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
         if hisp > roman:
@@ -679,16 +722,91 @@ def init(state, params, seed):
         state[GEN_POS + g] = -1 if g < NUM_ROMAN_GENERALS or params[P_PROCONSVL] != 0 else GONE
         state[GARR_RESERVE + g] = params[P_GARRISONS] if g < NUM_ROMAN_GENERALS else 0
     state[RESERVE] = TOTAL_REVOLTS
+    sc = params[P_SCENARIO]
+    # fleets: a scenario's named seas first, then consecutive seas from 1
+    left = params[P_FLEETS]
     for i in range(NUM_SEAS):
-        state[FLEET + i] = 1 if i < params[P_FLEETS] else 0
-        if params[P_PIRATES] != 0 and i >= params[P_FLEETS]:
+        if SCEN_FLEET_SEAS[sc, i] != 0 and left > 0:
+            state[FLEET + i] = 1
+            left -= 1
+    for i in range(NUM_SEAS):
+        if state[FLEET + i] == 0 and left > 0:
+            state[FLEET + i] = 1
+            left -= 1
+    for i in range(NUM_SEAS):
+        if params[P_PIRATES] != 0 and state[FLEET + i] == 0:
             # Pirates: a revolt on every sea left without a fleet
             place_revolt(state, FIRST_SEA + i)
     for li in range(NUM_LINKS):
         state[ROADS + li] = INITIAL_ROADS[li]
+    if sc != 0:
+        scenario_setup(state, params, sc)
     state[PHASE] = PH_SETUP_REVOLT
     state[COUNTER] = 0
     advance(state, params)
+
+
+@jit
+def scenario_setup(state, params, sc):
+    """A scenario's time track and pieces (rulebook, Scenarios)."""
+    state[TRACK] = SCEN_TRACK[sc]
+    state[RESERVE] -= SCEN_TRACK[sc]
+    for p in range(NUM_HISPANIC):
+        state[SETUP_CITY + p] = -1
+    for c in range(NUM_CITIES):
+        for _ in range(SCEN_REVOLTS[sc, c]):
+            place_revolt(state, c)
+        for i in range(STACK):
+            col = SCEN_GARRISONS[sc, c, i]
+            if col != 0:
+                state[GARR + c * STACK + i] = col
+                state[GARR_RESERVE + col - 1] -= 1
+        p = CITY_PROVINCE[c]
+        if SCEN_REVOLTS[sc, c] > 0 and p < NUM_HISPANIC and state[SETUP_CITY + p] < 0:
+            state[SETUP_CITY + p] = c
+    for g in range(NUM_ROMAN_GENERALS):
+        state[GEN_POS + g] = SCEN_GENERALS[sc, g]
+    for k in range(NUM_ARMY_SLOTS):
+        if SCEN_ARMIES[sc, k] >= 0:
+            state[ARMY_POS + k] = SCEN_ARMIES[sc, k]
+    state[DISPLAY] = SCEN_DISPLAY[sc]
+    state[LETHE] = SCEN_LETHE[sc]
+
+
+@jit
+def armies_on_board(state):
+    n = 0
+    for k in range(NUM_ARMY_SLOTS):
+        if state[ARMY_POS + k] >= 0:
+            n += 1
+    return n
+
+
+@jit
+def army_province_ok(state, params, p):
+    """An initial army may be rolled for province ``p`` (its revolt city, none there yet)."""
+    sc = params[P_SCENARIO]
+    return state[SETUP_CITY + p] >= 0 and province_army(state, p) < 0 and SCEN_NO_ARMY[sc, p] == 0
+
+
+@jit
+def army_die_faces(state, params, faces):
+    """The outcomes of the next initial-army roll; returns how many (New Empire: city
+    numbers of the revolts of Gallaecia, then of Cantabria; otherwise provinces I-VI)."""
+    sc = params[P_SCENARIO]
+    n = 0
+    if SCEN_ARMY_DIE[sc] != 0:
+        p = 4 + state[COUNTER]
+        for f in range(6):
+            if state[REVOLTS + p * 6 + f] > 0 and army_at(state, p * 6 + f) < 0:
+                faces[n] = f + 1
+                n += 1
+        return n
+    for p in range(NUM_HISPANIC):
+        if army_province_ok(state, params, p):
+            faces[n] = p + 1
+            n += 1
+    return n
 
 
 # ---------------------------------------------------------------- game flow
@@ -792,14 +910,14 @@ def army_in_reserve(state):
 
 
 @jit
-def end_of_round(state):
+def end_of_round(state, params):
     """A revolt from the reserve covers the next space of the time track."""
     if state[RESERVE] <= 0:
         state[WINNER] = W_HISPANIA
         return
     state[RESERVE] -= 1
     state[TRACK] += 1
-    if state[TRACK] >= TRACK_SPACES:
+    if state[TRACK] >= SCEN_TRACK_LIMIT[params[P_SCENARIO]]:
         state[WINNER] = W_HISPANIA
         return
     state[TURN] = 0
@@ -811,6 +929,9 @@ def free_move_legal(state, s):
     """Imperivm: the praetor of Ulterior may end his turn one link away, for free."""
     g0 = state[GEN_POS]
     if g0 < 0 or not is_adjacent(g0, s) or general_at(state, s) >= 0:
+        return False
+    north = state[LETHE] != 0 and s < NUM_CITIES and LETHE_NORTH[s] != 0
+    if north and LETHE_CROSSINGS[ADJ_LINK[g0, s]] == 0:
         return False
     return general_can_enter(state, s, 0)
 
@@ -838,6 +959,9 @@ def advance(state, params):
             return
         ph = state[PHASE]
         if ph == PH_SETUP_REVOLT:
+            sc = params[P_SCENARIO]
+            while state[COUNTER] < NUM_HISPANIC and SCEN_RANDOM[sc, state[COUNTER]] == 0:
+                state[COUNTER] += 1  # a scenario province: no random revolt
             if state[COUNTER] < NUM_HISPANIC:
                 if params[P_HISPANO] != 0:
                     set_actor(state, HISPANO)  # Hispano chooses the initial revolts
@@ -845,9 +969,9 @@ def advance(state, params):
                     set_chance(state, CK_SETUP_REVOLT)
                 return
             state[PHASE] = PH_SETUP_ARMY
-            state[COUNTER] = 0
+            state[COUNTER] = armies_on_board(state)  # a scenario's armies count
         elif ph == PH_SETUP_ARMY:
-            if state[COUNTER] < params[P_ARMIES]:
+            if state[COUNTER] < params[P_ARMIES] and army_die_faces(state, params, cands) > 0:
                 if params[P_HISPANO] != 0:
                     set_actor(state, HISPANO)  # ... and the initial armies' provinces
                 else:
@@ -871,6 +995,14 @@ def advance(state, params):
                 state[HELD_ROADS] += params[P_ROADS] - state[COUNTER]
             state[PHASE] = PH_SETUP_PLACE
             state[COUNTER] = 0
+        elif ph == PH_SETUP_PLACE and params[P_SCENARIO] != 0:
+            sc = params[P_SCENARIO]
+            state[TURN] = SCEN_TURN[sc]
+            if SCEN_START_HISPANIC[sc] != 0:
+                state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+                state[PHASE] = PH_REVOLT_PROV
+            else:
+                state[PHASE] = PH_TURN_START
         elif ph == PH_SETUP_PLACE:
             g = state[COUNTER]
             if g < NUM_ROMAN_GENERALS:
@@ -961,6 +1093,8 @@ def advance(state, params):
             return
         elif ph == PH_TURN_END:
             state[PHASE] = PH_TURN_NEXT
+            if state[TURN] == 2:
+                state[DISPLAY] = 0  # Display of Power lasts the consul's first turn
             if params[P_IMPERIVM] != 0 and state[TURN] == 0 and any_free_move(state):
                 state[PHASE] = PH_FREE_MOVE
                 set_actor(state, 0)
@@ -970,7 +1104,7 @@ def advance(state, params):
                 state[TURN] += 1
                 state[PHASE] = PH_TURN_START
             else:
-                end_of_round(state)
+                end_of_round(state, params)
         else:
             return
 
@@ -1066,15 +1200,17 @@ def hispano_mask(state, params, mask):
     hd = state[HDENARII]
     n = 0
     if ph == PH_SETUP_REVOLT:
-        for i in range(6):
-            mask[A_H_FACE + i] = 1
-        return 6
-    if ph == PH_SETUP_ARMY:
-        for p in range(NUM_HISPANIC):
-            if province_army(state, p) < 0:
-                mask[A_H_FACE + p] = 1
+        for f in range(6):
+            if SCEN_FACES[params[P_SCENARIO], state[COUNTER], f] != 0:
+                mask[A_H_FACE + f] = 1
                 n += 1
         return n
+    if ph == PH_SETUP_ARMY:
+        faces = np.zeros(6, np.int32)
+        m = army_die_faces(state, params, faces)
+        for i in range(m):
+            mask[A_H_FACE + faces[i] - 1] = 1
+        return m
     if ph in (PH_H_ATTACK_TARGET, PH_H_ATTACK_SPEND):
         mask[A_CANCEL] = 1
         n = 1
@@ -1124,7 +1260,7 @@ def hispano_action(state, params, action):
     if ph == PH_SETUP_REVOLT:
         setup_revolt(state, action - A_H_FACE + 1)
     elif ph == PH_SETUP_ARMY:
-        setup_army(state, action - A_H_FACE + 1)
+        setup_army(state, params, action - A_H_FACE + 1)
     elif ph == PH_H_REVOLT:
         if action == A_H_ACCEPT:
             resolve_revolt_roll(state, params)
@@ -1317,6 +1453,7 @@ def apply_action(state, params, action):
     elif ph == PH_FREE_MOVE:
         if action != A_PASS:
             state[GEN_POS] = action - A_SPACE
+            cross_lethe(state, 0, action - A_SPACE)
         state[PHASE] = PH_TURN_NEXT
     elif ph == PH_ROMAN:
         roman_action(state, params, g, action)
@@ -1356,6 +1493,7 @@ def roman_action(state, params, g, action):
         state[DENARII] -= move_general_cost(state, m, s)
         state[GEN_POS + m] = s
         state[MOVER] = -1
+        cross_lethe(state, m, s)
     elif action < A_GARRISON:
         a = (action - A_FLEET) // NUM_SEAS
         b = (action - A_FLEET) % NUM_SEAS
@@ -1411,6 +1549,13 @@ def roman_action(state, params, g, action):
 
 
 @jit
+def cross_lethe(state, g, s):
+    """Brutus across the Durius: the Lethe road is removed for good."""
+    if state[LETHE] != 0 and g == 0 and s < NUM_CITIES and LETHE_NORTH[s] != 0:
+        state[LETHE] = 0
+
+
+@jit
 def build_road(state, g, li):
     """Ingenivm: place a kept road on a link of the general's city (1 denarius a segment)."""
     state[ROADS + li] = 1
@@ -1436,10 +1581,17 @@ def chance_weights(state, params, outcomes, weights):
     """The outcomes of the pending chance node and their integer weights."""
     kind = state[H_CHANCE_KIND]
     if kind == CK_SETUP_ARMY:
+        faces = np.zeros(6, np.int32)
+        n = army_die_faces(state, params, faces)
+        for i in range(n):
+            outcomes[i] = faces[i]
+            weights[i] = 1
+        return n
+    if kind == CK_SETUP_REVOLT:
         n = 0
-        for p in range(NUM_HISPANIC):
-            if province_army(state, p) < 0:
-                outcomes[n] = p + 1
+        for f in range(6):
+            if SCEN_FACES[params[P_SCENARIO], state[COUNTER], f] != 0:
+                outcomes[n] = f + 1
                 weights[n] = 1
                 n += 1
         return n
@@ -1457,7 +1609,7 @@ def apply_chance(state, params, outcome):
     if kind == CK_SETUP_REVOLT:
         setup_revolt(state, outcome)
     elif kind == CK_SETUP_ARMY:
-        setup_army(state, outcome)
+        setup_army(state, params, outcome)
     elif kind == CK_TERROR:
         n, first = ordinary_armies_left(state)
         if outcome >= (4 if n == 1 else 5):
@@ -1467,6 +1619,8 @@ def apply_chance(state, params, outcome):
         state[PHASE] = state[RESUME_PHASE]
     elif kind == CK_REVOLT_PROV:
         state[REVOLT_PROV] = outcome - 1
+        if SCEN_GUERRILLA[params[P_SCENARIO]] != 0:
+            state[REVOLT_PROV] = 4 if outcome % 2 == 1 else 5  # Guerrilla: V odd, VI even
         if state[PHASE] == PH_REVOLT_PROV:
             state[PHASE] = PH_REVOLT_CITY
         else:
@@ -1505,8 +1659,15 @@ def setup_revolt(state, face):
 
 
 @jit
-def setup_army(state, numeral):
-    """An initial army on the revolt city of province ``numeral`` (1-6)."""
+def setup_army(state, params, numeral):
+    """An initial army on the revolt city of province ``numeral`` (1-6); New Empire: the
+    army on Gallaecia's revolt city ``numeral``, then the special army on Cantabria's."""
+    if SCEN_ARMY_DIE[params[P_SCENARIO]] != 0:
+        p = 4 + state[COUNTER]
+        slot = 0 if state[COUNTER] == 0 else SPECIAL
+        state[ARMY_POS + slot] = p * 6 + numeral - 1
+        state[COUNTER] += 1
+        return
     state[COUNTER] += 1
     place_army(state, state[SETUP_CITY + numeral - 1], PH_SETUP_ARMY)
 
@@ -1635,6 +1796,8 @@ def observe(state, params, player, out):
     out[OBS_SCALARS + 5] = state[GARR_RESERVE + min(max(player, 0), NUM_GENERALS - 1)] / 5.0
     out[OBS_SCALARS + 6] = state[HDENARII] / 2.0
     out[OBS_SCALARS + 7] = state[HISP_BONUS] / 2.0
+    out[OBS_SCALARS + 8] = state[DISPLAY]
+    out[OBS_SCALARS + 9] = state[LETHE]
     if 0 <= player < MAX_PLAYERS:
         out[OBS_PLAYER + player] = 1.0
 

@@ -1,0 +1,197 @@
+"""The five scenarios: set-up, time, variants, special rules; played to the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardsim
+from boardsim.core.header import H_ACTOR
+from boardsim.games.hispania import layout as hl
+from boardsim.games.hispania import rules as hr
+
+from .helpers import army_city, chance_kind, garrisons, legal, revolts, roll, sp
+from .invariants import check_invariants
+from .test_differential import compare_game
+
+LEVELS = {
+    "first_repression": "6-4-3-4-2",
+    "numantia": "6-4-3-4-3",
+    "terror": "6-4-3-4-2",
+    "river_of_oblivion": "6-4-3-4-3",
+    "new_empire": "6-4-3-5-2",
+}
+
+
+def game(sid: str, **kw: object) -> boardsim.Game:
+    return boardsim.make_game(
+        "hispania", scenario=sid, level=kw.pop("level", LEVELS[sid]), explicit_chance=True, **kw
+    )
+
+
+def to_first_decision_after_setup(st: boardsim.State, dice: int = 6) -> None:
+    """Roll the set-up dice (highest allowed) and place the roads with the first legal link."""
+    while int(st.array[hl.PHASE]) <= hl.PH_SETUP_PLACE and not st.is_terminal():
+        if st.is_chance_node():
+            outs = [o for o, _ in st.chance_outcomes()]
+            st.apply_action(max(o for o in outs if o <= dice) if min(outs) <= dice else outs[0])
+        else:
+            st.apply_action(st.legal_actions()[0])
+
+
+def test_first_repression_setup_and_time() -> None:
+    st = game("first_repression").new_initial_state(0)
+    a = st.array
+    assert chance_kind(st) == hl.CK_SETUP_REVOLT and int(a[hl.COUNTER]) == 3  # IV first
+    assert revolts(st, "Gerunda") == 3 and revolts(st, "Puciala") == 2
+    assert revolts(st, "Castulo") == 2 and revolts(st, "Toletum") == 1
+    assert army_city(st, 0) == "Puciala" and army_city(st, 1) == "Castulo"
+    assert garrisons(st, "Baecula") == [2]
+    assert int(a[hl.GEN_POS]) == sp("Corduba") and int(a[hl.GEN_POS + 2]) == sp("Baecula")
+    roll(st, 1, 1, 1)  # IV, V, VI
+    assert int(a[hl.PHASE]) == hl.PH_SETUP_ROAD  # 2 armies already: none rolled
+    to_first_decision_after_setup(st)
+    assert st.current_player() == 2 and int(a[hl.PHASE]) == hl.PH_ROMAN  # Cato's turn
+    assert int(a[hl.TRACK]) == 0 and int(a[hl.DISPLAY]) == 1
+    with pytest.raises(boardsim.OptionError, match="initial armies at least 2"):
+        boardsim.make_game("hispania", scenario="first_repression", level="6-4-3-4-1")
+
+
+def test_display_of_power_limits_the_hispanic_value_in_the_consuls_first_turn() -> None:
+    st = game("first_repression").new_initial_state(0)
+    to_first_decision_after_setup(st)
+    # Cato in Baecula attacks the army of Castulo: 2 revolts + Puciala's group would count
+    assert hl.A_ATTACK + sp("Castulo") in legal(st)
+    st.apply_action(hl.A_ATTACK + sp("Castulo"))
+    st.apply_action(hl.A_SPEND)
+    roll(st, 2, 3)  # Roman 2 + 1 + 1 garrison = 4 > bare die 3 (not 3 + 2 revolts)
+    assert army_city(st, 1) is None
+    # after his turn the rule lapses
+    a = st.array
+    a[hl.DENARII] = 0
+    st2 = game("first_repression").new_initial_state(0)
+    to_first_decision_after_setup(st2)
+    st2.apply_action(hl.A_PASS)
+    while st2.current_player() != 0:
+        st2.apply_action(next(o for o, _ in st2.chance_outcomes()))
+    assert int(st2.array[hl.DISPLAY]) == 0 and int(st2.array[hl.TRACK]) == 1
+
+
+def test_numantia_carpetania_cities_1_3_5_and_no_army_in_ilergetia() -> None:
+    st = game("numantia").new_initial_state(0)
+    a = st.array
+    assert int(a[hl.TRACK]) == 2 and int(a[hl.COUNTER]) == 2
+    assert [o for o, _ in st.chance_outcomes()] == [1, 3, 5]
+    roll(st, 3, 1, 1, 1)  # Cauca (III-3), then IV, V, VI
+    assert revolts(st, "Cauca") == 2
+    # the level has 3 armies; Numantia's counts; I is barred, II taken
+    assert [o for o, _ in st.chance_outcomes()] == [3, 4, 5, 6]
+    assert garrisons(st, "Regina") == [0] and int(a[hl.GEN_POS + 2]) == sp("Toletum")
+
+
+def test_terror_starts_in_the_hispanic_phase_with_viriatus() -> None:
+    st = game("terror").new_initial_state(0)
+    to_first_decision_after_setup(st)
+    a = st.array
+    assert st.is_chance_node() and chance_kind(st) == hl.CK_REVOLT_PROV
+    assert int(a[hl.TURN]) == 0 and int(a[hl.TRACK]) == 3
+    assert int(a[hl.ARMY_POS + hl.SPECIAL]) == sp("Abula") and revolts(st, "Abula") == 3
+    g = game("terror")
+    assert int(g.params[hl.P_TERROR]) == 1
+
+
+def test_river_of_oblivion_pirates_and_level_limits() -> None:
+    g = game("river_of_oblivion")
+    assert int(g.params[hl.P_PIRATES]) == 1
+    st = g.new_initial_state(0)
+    assert revolts(st, "Mare Atlanticum") == 1 and revolts(st, "Mare Cantabricum") == 1
+    assert revolts(st, "Lucus") == 1 and army_city(st, 0) == "Lucus"
+    with pytest.raises(boardsim.OptionError, match="fleets at least 3"):
+        boardsim.make_game("hispania", scenario="river_of_oblivion", level="6-4-2-4-2")
+    with pytest.raises(boardsim.OptionError, match="roads at most 4"):
+        boardsim.make_game("hispania", scenario="river_of_oblivion", level="6-4-3-5-2")
+    # no other revolts; armies only in II, V, VI (V taken)
+    assert chance_kind(st) == hl.CK_SETUP_ARMY
+    assert [o for o, _ in st.chance_outcomes()] == [2, 6]
+
+
+def test_lethe_river_only_brutus_crosses_and_it_opens_the_north() -> None:
+    st = game("river_of_oblivion").new_initial_state(0)
+    to_first_decision_after_setup(st)
+    a = st.array
+    assert st.current_player() == 0 and int(a[hl.LETHE]) == 1
+    # Brutus in Conimbriga; Talabriga (revolt) stands between him and Bracara: move him
+    a[hl.GEN_POS] = sp("Salmantica")
+    a[hl.REVOLTS + sp("Salmantica")] = 0
+    a[hl.RESERVE] += 1
+    acts = legal(st)
+    assert hl.A_SPACE + sp("Asturica") not in acts  # in revolt
+    a[hl.REVOLTS + sp("Asturica")] = 0
+    a[hl.RESERVE] += 1
+    acts = legal(st)
+    assert hl.A_SPACE + sp("Asturica") in acts  # across the Durius (Salmantica-Asturica)
+    assert hl.A_SPACE + sp("Bracara") not in acts  # no going on once across
+    # the consul may not enter; combat support towards the north is nil
+    a[hl.GEN_POS + 2] = sp("Cauca")
+    assert hr.attack_support(a, 2, sp("Pallantia")) == 0
+    st.apply_action(hl.A_SPACE + sp("Asturica"))
+    assert int(a[hl.LETHE]) == 0
+    a[hl.TURN] = 2
+    a[H_ACTOR] = 2
+    a[hl.DENARII] = 6
+    assert hl.A_SPACE + sp("Lancia") in legal(st) or revolts(st, "Lancia") > 0
+
+
+def test_new_empire_setup_time_and_guerrilla() -> None:
+    with pytest.raises(boardsim.OptionError, match="pirates"):
+        boardsim.make_game("hispania", scenario="new_empire", level="6-4-3-5-2", pirates=True)
+    with pytest.raises(boardsim.OptionError, match="roads exactly 5"):
+        boardsim.make_game("hispania", scenario="new_empire", level="6-4-3-4-2")
+    g = game("new_empire")
+    for v in (hl.P_IMPERIVM, hl.P_LEGIO, hl.P_TERROR):
+        assert int(g.params[v]) == 1
+    st = g.new_initial_state(0)
+    a = st.array
+    assert list(a[hl.FLEET : hl.FLEET + 5]) == [1, 0, 0, 1, 1]
+    assert int(a[hl.TRACK]) == 3 and int(a[hl.RESERVE]) == 22 - 3 - 6
+    # the army on a Gallaecia revolt (Noega 1, Asturica 3, Lancia 6), then the special one
+    assert [o for o, _ in st.chance_outcomes()] == [1, 3, 6]
+    roll(st, 3)
+    assert [o for o, _ in st.chance_outcomes()] == [3, 5, 6]
+    roll(st, 6)
+    assert army_city(st, 0) == "Asturica" and army_city(st, 3) == "Flaviobriga"
+    to_first_decision_after_setup(st)
+    assert st.current_player() == 2 and int(a[hl.LEGIO_OWNER]) == 2
+    st.apply_action(hl.A_PASS)
+    roll(st, 3)  # odd: Gallaecia
+    assert int(a[hl.REVOLT_PROV]) == 4
+    roll(st, 1)  # Noega: a revolt there already, V has an army: another revolt
+    assert revolts(st, "Noega") == 2
+
+
+def test_new_empire_ends_after_three_revolts_on_18() -> None:
+    st = game("new_empire").new_initial_state(0)
+    to_first_decision_after_setup(st)
+    a = st.array
+    a[hl.TRACK] = 8
+    a[hl.RESERVE] -= 5
+    st.apply_action(hl.A_PASS)
+    roll(st, 2, 6)  # Flaviobriga (protected? no: it holds the special army: another revolt)
+    while not st.is_terminal() and st.is_chance_node():
+        st.apply_action(next(o for o, _ in st.chance_outcomes()))
+    assert st.is_terminal() and int(a[hl.WINNER]) == hl.W_HISPANIA and int(a[hl.TRACK]) == 9
+
+
+@pytest.mark.parametrize("sid", list(LEVELS))
+def test_scenarios_play_to_the_end_with_invariants_and_match_the_reference(sid: str) -> None:
+    for options in ({}, {"hispano": True}):
+        g = boardsim.make_game("hispania", scenario=sid, level=LEVELS[sid], **options)
+        for seed in range(8):
+            st = g.new_initial_state(seed)
+            rng = random.Random(seed)
+            while not st.is_terminal():
+                check_invariants(st.array, g.params)
+                st.apply_action(rng.choice(st.legal_actions()))
+            check_invariants(st.array, g.params)
+            compare_game(g, seed + 100)
