@@ -16,32 +16,51 @@ from boardsim.games.hispania.data import (
     NUM_SEAS,
     NUM_SPACES,
     PROVINCE_IDS,
+    SCEN_TRACK_LIMIT,
     SPACE_NAMES,
     TIME_TRACK_YEARS,
 )
 from boardsim.games.hispania.layout import (
+    A_ASSASSINATE,
     A_ATTACK,
     A_BESIEGE,
     A_CANCEL,
     A_FLEET,
     A_GARRISON,
+    A_H_ACCEPT,
+    A_H_ARMY,
+    A_H_CITY,
+    A_H_FACE,
+    A_H_REROLL_H,
+    A_H_REROLL_R,
+    A_H_SPEND,
+    A_LEGIO,
     A_PASS,
+    A_PROCONSUL,
     A_ROAD,
+    A_SELECT,
     A_SPACE,
     A_SPEND,
     A_UNGARRISON,
+    A_UNLEGIO,
     ARMY_POS,
     DENARII,
     FLEET,
     GARR,
     GARR_RESERVE,
     GEN_POS,
+    HDENARII,
     NUM_ACTIONS,
     NUM_ARMY_SLOTS,
+    P_SCENARIO,
     PEND_KIND,
     PEND_TARGET,
+    PH_FREE_MOVE,
+    PH_H_MOVE,
     PH_REENTER,
+    PH_SETUP_ARMY,
     PH_SETUP_PLACE,
+    PH_SETUP_ROAD,
     PHASE,
     RESERVE,
     REVOLTS,
@@ -71,11 +90,16 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"action {a} (out of range)"
+    ph = int(state[PHASE])
     if a == A_PASS:
+        if ph == PH_SETUP_ROAD:
+            return "keep this road aside (Ingenivm)"
+        if ph == PH_FREE_MOVE:
+            return "stay (no free move)"
         return "pass (end the Roman phase)"
     if a < A_FLEET:
         s = a - A_SPACE
-        if int(state[PHASE]) in (PH_SETUP_PLACE, PH_REENTER):
+        if ph in (PH_SETUP_PLACE, PH_REENTER):
             who = int(state[H_ACTOR])
             who_name = GENERAL_NAMES[who] if 0 <= who < 4 else "general"
             return f"place the {who_name} on {space_label(s)}"
@@ -95,8 +119,35 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
         return f"spend {a - A_SPEND + 1} denarii on the combat"
     if a == A_CANCEL:
         return "cancel the combat"
-    li = a - A_ROAD
-    return f"road {SPACE_NAMES[LINK_A[li]]}-{SPACE_NAMES[LINK_B[li]]}"
+    if a < A_SELECT:
+        li = a - A_ROAD
+        return f"road {SPACE_NAMES[LINK_A[li]]}-{SPACE_NAMES[LINK_B[li]]}"
+    if a < A_LEGIO:
+        return f"act next with the {GENERAL_NAMES[a - A_SELECT]}"
+    simple = {
+        A_LEGIO: "place the Legio Hispana disc here",
+        A_UNLEGIO: "take the Legio Hispana disc from here",
+        A_PROCONSUL: "bring the proconsul onto the Mare Balearicum fleet (3 denarii)",
+        A_ASSASSINATE: "try to have the special army's leader murdered",
+        A_H_ACCEPT: "Hispano: accept / roll / pass",
+        A_H_REROLL_R: "Hispano: reroll the Roman die (1 denarius)",
+        A_H_REROLL_H: "Hispano: reroll the Hispanic die (1 denarius)",
+    }
+    if a in simple:
+        return simple[a]
+    if a < A_H_REROLL_R:
+        f = a - A_H_FACE + 1
+        if ph == PH_SETUP_ARMY:
+            return f"Hispano: initial army in province {PROVINCE_IDS[f - 1]}"
+        return f"Hispano: initial revolt on city {f}"
+    if a < A_H_ARMY:
+        c = a - A_H_CITY
+        if ph == PH_H_MOVE:
+            return f"Hispano: the army goes to {space_label(c)} (1 denarius)"
+        return f"Hispano: attack {space_label(c)}"
+    if a < A_H_SPEND:
+        return f"Hispano: attack with army {a - A_H_ARMY + 1}"
+    return f"Hispano: spend {a - A_H_SPEND + 1} denari{'us' if a == A_H_SPEND else 'i'}"
 
 
 def render_text(params: np.ndarray, state: np.ndarray) -> str:
@@ -104,13 +155,20 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
     lines = []
     w = int(state[WINNER])
     track = int(state[TRACK])
-    year = int(TIME_TRACK_YEARS[min(track, len(TIME_TRACK_YEARS) - 1)])
+    scenario = int(params[P_SCENARIO]) if len(params) > P_SCENARIO else 0
+    limit = int(SCEN_TRACK_LIMIT[scenario])
+    if limit == len(TIME_TRACK_YEARS):
+        year = int(TIME_TRACK_YEARS[min(track, len(TIME_TRACK_YEARS) - 1)])
+    else:  # The New Empire: 3 revolts a space on 54, 36, 18
+        year = int(TIME_TRACK_YEARS[min(8 + track // 3, len(TIME_TRACK_YEARS) - 1)])
     actor = int(state[H_ACTOR])
     who = "chance" if actor == CHANCE else (GENERAL_NAMES[actor] if 0 <= actor < 4 else "-")
     lines.append(
         f"Hispania {year} BC | turn {GENERAL_NAMES[int(state[TURN])]} | to act: {who} | "
         f"denarii {int(state[DENARII])} | revolts in reserve {int(state[RESERVE])} | "
-        f"track {track}/11" + {0: "", 1: " | ROMAN VICTORY", 2: " | HISPANIC VICTORY"}[w]
+        f"track {track}/{limit}"
+        + (f" | Hispano denarii {int(state[HDENARII])}" if int(state[HDENARII]) else "")
+        + {0: "", 1: " | ROMAN VICTORY", 2: " | HISPANIC VICTORY"}[w]
     )
     if int(state[PEND_KIND]):
         lines.append(f"chosen target: {space_label(int(state[PEND_TARGET]))}")
@@ -120,12 +178,14 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
             parts.append(f"{int(state[REVOLTS + s])} revolt")
         if s < NUM_CITIES:
             stack = state[GARR + s * STACK : GARR + s * STACK + STACK]
-            garr = [COLOURS[int(c) - 1] for c in stack if c]
+            garr = [COLOURS[int(c) - 1] for c in stack if 0 < c < 5]
             if garr:
                 parts.append("garrisons " + "/".join(garr))
             for k in range(NUM_ARMY_SLOTS):
                 if int(state[ARMY_POS + k]) == s:
                     parts.append("ARMY" if k < 3 else "SPECIAL ARMY")
+            if stack.tolist().count(5):
+                parts.append("Legio Hispana")
         elif state[FLEET + s - FIRST_SEA]:
             parts.append("fleet")
         for g in range(4):

@@ -1,0 +1,170 @@
+"""The generic wrappers and engine over Hispania: PettingZoo, Gymnasium, batch, rollouts,
+words for every action, a golden seeded trace."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import boardsim
+from boardsim.core.errors import IllegalActionError, StateFormatError
+from boardsim.games.hispania import DEFINITION, rules
+from boardsim.games.hispania import layout as hl
+from boardsim.wrappers.gymnasium import BoardsimGymEnv
+
+GOLDEN = Path(__file__).with_name("golden_trace.json")
+GOLDEN_OPTIONS = {"level": "6-4-3-4-2", "imperivm": True, "terror": True, "hispano": True}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"explicit_chance": True}, {"agents": "rome", "hispano": True, "proconsvl": True}],
+    ids=["generals", "explicit", "rome-hispano"],
+)
+def test_pettingzoo_api(options: dict) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(boardsim.make_env("hispania", **options), num_cycles=200)
+
+
+def test_pettingzoo_seed() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: boardsim.make_env("hispania"), num_cycles=100)
+
+
+def test_gymnasium_check_env_and_a_whole_game() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env0 = BoardsimGymEnv(boardsim.make_game("hispania"), illegal_action="terminate")
+        check_env(env0, skip_render_check=True)
+    env = boardsim.make_gym_env("hispania", agents="rome")
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done, total = False, 0.0
+    while not done:
+        assert np.array_equal(info["action_mask"], env.action_masks())
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        total += float(reward)
+        done = terminated or truncated
+    assert total in (-1.0, 1.0)
+
+
+def test_batch_equals_single_states() -> None:
+    from boardsim.core.batch import Batch
+    from boardsim.core.rng import py_derive_seed
+
+    game = boardsim.make_game("hispania", imperivm=True, pirates=True)
+    batch = Batch(game, 3, seat=-1, seed=77)
+    singles = [game.new_initial_state(py_derive_seed(77, i)) for i in range(3)]
+    for row, single in zip(batch.states, singles, strict=True):
+        assert np.array_equal(row, single.array)
+    chooser = random.Random(77)
+    for _ in range(200):
+        actions = [chooser.choice(np.flatnonzero(m).tolist()) for m in batch.masks]
+        batch.step(np.array(actions))
+        if batch.terminated.any() or batch.truncated.any():
+            break
+        for row, single, a in zip(batch.states, singles, actions, strict=True):
+            single.apply_action(a)
+            assert np.array_equal(row, single.array)
+
+
+def test_compiled_rollout_is_reproducible() -> None:
+    game = boardsim.make_game("hispania", hispano=True, terror=True, traitors=True)
+
+    def run() -> tuple[np.ndarray, ...]:
+        states = np.zeros((4, game.state_size), np.int32)
+        decisions = np.zeros(4, np.int64)
+        games = np.zeros(4, np.int64)
+        rules.rollout_random(states, game.params, 2000, 42, decisions, games)
+        return states, decisions, games
+
+    a, b = run(), run()
+    for x, y in zip(a, b, strict=True):
+        assert np.array_equal(x, y)
+    assert a[2].sum() >= 4
+    out = boardsim.rollout("hispania", num_envs=4, num_steps=500, seed=1)
+    assert out["decisions"] == 2000
+
+
+def test_save_load_and_illegal_action() -> None:
+    game = boardsim.make_game("hispania", scenario="numantia")
+    s = game.new_initial_state(5)
+    back = game.state_from_bytes(s.to_bytes())
+    assert back == s
+    with pytest.raises(StateFormatError):
+        boardsim.make_game("hispania").state_from_bytes(s.to_bytes())
+    with pytest.raises(IllegalActionError):
+        s.apply_action(hl.A_UNLEGIO)
+
+
+def test_every_legal_action_has_distinct_words_and_states_render() -> None:
+    game = boardsim.make_game(
+        "hispania",
+        ingenivm=True,
+        imperivm=True,
+        proconsvl=True,
+        legio_hispana=True,
+        pirates=True,
+        terror=True,
+        traitors=True,
+        hispano=True,
+    )
+    for seed in range(4):
+        s = game.new_initial_state(seed)
+        chooser = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            words = [s.action_to_string(a) for a in legal]
+            assert all(w and "out of range" not in w for w in words)
+            assert len(set(words)) == len(words), words
+            assert "Hispania" in str(s)
+            obs = s.observation(s.current_player())
+            assert np.isfinite(obs).all() and obs.min() >= 0.0 and obs.max() <= 2.0
+            s.apply_action(chooser.choice(legal))
+        assert "VICTORY" in str(s)
+
+
+def _play_golden() -> dict:
+    game = boardsim.make_game("hispania", **GOLDEN_OPTIONS)
+    seed = 2026
+    s = game.new_initial_state(seed)
+    chooser = random.Random(seed)
+    actions, digests = [], []
+    while not s.is_terminal():
+        a = chooser.choice(s.legal_actions())
+        s.apply_action(a)
+        actions.append(a)
+        if len(actions) % 25 == 0:
+            digests.append(hashlib.sha256(s.array.astype("<i4").tobytes()).hexdigest()[:16])
+    return {
+        "version": DEFINITION.version,
+        "options": GOLDEN_OPTIONS,
+        "seed": seed,
+        "actions": actions,
+        "digest_every_25": digests,
+        "final_state": s.array.tolist(),
+        "returns": s.returns().tolist(),
+    }
+
+
+def test_golden_trace_replays_exactly() -> None:
+    """Regenerate (``python -m tests.hispania.test_api``) only when the rules change and the
+    version is bumped; review the diff."""
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert golden["version"] == DEFINITION.version
+    assert _play_golden() == golden
+
+
+if __name__ == "__main__":
+    GOLDEN.write_text(json.dumps(_play_golden()) + "\n", encoding="utf-8")
