@@ -235,16 +235,32 @@ class State:
         a = int(action)
         if self.is_terminal():
             raise IllegalActionError(a, [], "the game is over")
-        legal = self.legal_actions()
-        if a not in legal:
-            words = self.action_to_string(a) if 0 <= a < self.game.num_actions else "out of range"
-            names = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal[:30])
-            if len(legal) > 30:
-                names += f", ... ({len(legal)} in all)"
-            raise IllegalActionError(a, legal, words, names)
+        if self.is_chance_node():
+            ok = any(o == a for o, _ in self.chance_outcomes())
+        else:
+            ok = 0 <= a < self.game.num_actions and bool(self.legal_actions_mask()[a])
+        if not ok:
+            self.raise_illegal(a)
+        self.apply_unchecked(a)
+
+    def apply_unchecked(self, action: int) -> None:
+        """Apply an action already known to be legal (wrappers that checked their own mask)."""
         rewards = np.zeros(self.game.max_players, np.float32)
-        self.game.rules.step(self.array, self.game.params, np.int64(a), rewards)
+        self.game.rules.step(self.array, self.game.params, np.int64(action), rewards)
         self.last_rewards = rewards
+
+    def raise_illegal(self, action: int) -> None:
+        """Raise :class:`IllegalActionError` for ``action``, naming it and the legal ones."""
+        legal = self.legal_actions()
+        words = (
+            self.action_to_string(action)
+            if 0 <= action < self.game.num_actions or self.is_chance_node()
+            else "out of range"
+        )
+        names = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal[:30])
+        if len(legal) > 30:
+            names += f", ... ({len(legal)} in all)"
+        raise IllegalActionError(action, legal, words, names)
 
     def clone(self) -> State:
         st = State(self.game, self.array.copy())

@@ -58,6 +58,8 @@ class BoardsimAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self.state_: State | None = None
         self._rng = np.random.default_rng()
+        self._actor = ""
+        self._mask = np.zeros(game.num_actions, np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -73,16 +75,25 @@ class BoardsimAECEnv(AECEnv):
             return CHANCE_AGENT
         return self._agent_of_player[max(p, 0)]
 
-    def _mask_for(self, agent: str) -> np.ndarray:
+    def _refresh(self) -> None:
+        """Recompute who acts and their mask, once per change of the state."""
         assert self.state_ is not None
         mask = np.zeros(self.game.num_actions, np.int8)
-        if self.state_.is_terminal() or agent != self._actor_agent():
-            return mask
-        if agent == CHANCE_AGENT:
-            for outcome, _ in self.state_.chance_outcomes():
-                mask[outcome] = 1
-            return mask
-        return self.state_.legal_actions_mask().astype(np.int8)
+        if self.state_.is_terminal():
+            self._actor = ""
+        else:
+            self._actor = self._actor_agent()
+            if self._actor == CHANCE_AGENT:
+                for outcome, _ in self.state_.chance_outcomes():
+                    mask[outcome] = 1
+            else:
+                self.game.rules.legal_mask(self.state_.array, self.game.params, mask)
+        self._mask = mask
+
+    def _mask_for(self, agent: str) -> np.ndarray:
+        if agent == self._actor:
+            return self._mask.copy()
+        return np.zeros(self.game.num_actions, np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.state_ is not None, "call reset() first"
@@ -107,6 +118,7 @@ class BoardsimAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self._actor_agent()
+        self._refresh()
         self._update_chance_info()
 
     def _update_chance_info(self) -> None:
@@ -119,19 +131,19 @@ class BoardsimAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         assert self.state_ is not None, "call reset() first"
-        mask = self._mask_for(agent)
-        if action is None or not 0 <= int(action) < self.game.num_actions or not mask[int(action)]:
-            legal = [int(a) for a in np.flatnonzero(mask)]
+        if (
+            action is None
+            or agent != self._actor
+            or not 0 <= int(action) < self.game.num_actions
+            or not self._mask[int(action)]
+        ):
             bad = -1 if action is None else int(action)
-            words = (
-                self.state_.action_to_string(bad)
-                if 0 <= bad < self.game.num_actions
-                else "out of range"
-            )
-            names = ", ".join(f"{a} ({self.state_.action_to_string(a)})" for a in legal[:30])
-            raise IllegalActionError(bad, legal, words, names)
+            if agent != self._actor:
+                raise IllegalActionError(bad, [], f"{agent} is not to move")
+            self.state_.raise_illegal(bad)
         self._cumulative_rewards[agent] = 0.0
-        self.state_.apply_action(int(action))
+        self.state_.apply_unchecked(int(action))
+        self._refresh()
         rewards = self.state_.last_rewards
         for a in self.agents:
             self.rewards[a] = 0.0 if a == CHANCE_AGENT else float(rewards[self._first_player[a]])
@@ -141,7 +153,7 @@ class BoardsimAECEnv(AECEnv):
                 self.terminations[a] = not truncated
                 self.truncations[a] = truncated
         else:
-            self.agent_selection = self._actor_agent()
+            self.agent_selection = self._actor
             self._update_chance_info()
         self._accumulate_rewards()
         if self.render_mode == "human":
