@@ -16,7 +16,13 @@ DECLARED = (
 
 def test_defaults_include_the_common_options() -> None:
     got = resolve_options("g", DECLARED, {})
-    assert got == {"explicit_chance": False, "max_decisions": 0, "size": 3, "mode": "a", "name": "x"}
+    assert got == {
+        "explicit_chance": False,
+        "max_decisions": 0,
+        "size": 3,
+        "mode": "a",
+        "name": "x",
+    }
 
 
 @pytest.mark.parametrize(

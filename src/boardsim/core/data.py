@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tomllib
 from pathlib import Path
@@ -52,3 +53,39 @@ def require(
     if not isinstance(value, kind):
         raise DataError(file, entry, f"field {key!r} must be {kind}, got {value!r}")
     return value
+
+
+def forget_stale_compiled_code(package_file: str, data_files: list[Path]) -> bool:
+    """Drop a game's on-disk numba cache when its data files changed since it was compiled.
+
+    The compiled kernels freeze the data (as constant arrays) into the cache, and
+    numba's cache does not notice a changed data file. So each game records a
+    fingerprint of its data files beside its cache; on a mismatch its cached
+    kernels (``*.nbi``/``*.nbc`` of that package) are deleted before anything is
+    compiled or loaded. Returns True when something was dropped.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(data_files):
+        digest.update(str(path.name).encode())
+        digest.update(Path(path).read_bytes())
+    fingerprint = digest.hexdigest()
+    cache = Path(package_file).resolve().parent / "__pycache__"
+    stamp = cache / "boardsim-data.sha256"
+    try:
+        if stamp.read_text() == fingerprint:
+            return False
+    except OSError:
+        pass
+    dropped = False
+    try:
+        cache.mkdir(exist_ok=True)
+        for pattern in ("*.nbi", "*.nbc"):
+            for old in cache.glob(pattern):
+                old.unlink(missing_ok=True)
+                dropped = True
+        tmp = stamp.with_suffix(".tmp")
+        tmp.write_text(fingerprint)
+        os.replace(tmp, stamp)
+    except OSError:  # a read-only install: numba then caches elsewhere or not at all
+        return dropped
+    return dropped
