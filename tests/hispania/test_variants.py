@@ -409,3 +409,21 @@ def test_hispano_wins_when_rome_loses() -> None:
     st.apply_action(hl.A_PASS)
     roll(st, 5, 6)
     assert st.is_terminal() and list(st.returns()) == [-1.0, -1.0, -1.0, 1.0]
+
+
+def test_hispano_sees_what_his_decision_is_about() -> None:
+    st = hispano_state(generals=("Corduba", "Valentia", "Mare Ibericum"))
+    put(st, "Regina", revolts=2, army=0)
+    st.apply_action(hl.A_ATTACK + sp("Regina"))
+    st.apply_action(hl.A_SPEND + 2)
+    st.apply_action(hl.A_H_ACCEPT)
+    roll(st, 4, 1)
+    obs = st.observation(hl.HISPANO)
+    assert obs[hl.OBS_CONTEXT + sp("Regina")] == 1.0  # the attacked army's city
+    assert obs[hl.OBS_EXTRA] == 4 / 6 and obs[hl.OBS_EXTRA + 1] == 1 / 6  # the dice
+    assert obs[hl.OBS_EXTRA + 5 + hl.CB_ATTACK] == 1.0
+    st2 = hispano_state()
+    st2.apply_action(hl.A_PASS)
+    roll(st2, 1, 5)
+    obs = st2.observation(hl.HISPANO)
+    assert obs[hl.OBS_CONTEXT + 2 * 49 + sp("Ilerda")] == 1.0  # the revolt roll's city

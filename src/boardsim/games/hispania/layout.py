@@ -214,4 +214,10 @@ OBS_TURN = OBS_PHASE + NUM_PHASES
 OBS_SCALARS = OBS_TURN + NUM_GENERALS  # denarii/8, track/11, reserve/22, pending kind, target,
 # own garrisons in reserve, Hispano's denarii/2, Hispano's bonus/2, Display of Power, Lethe
 OBS_PLAYER = OBS_SCALARS + 10
-OBS_SIZE = OBS_PLAYER + MAX_PLAYERS
+# the decision's context: per space, the combat / chosen target, the acting army's city and the
+# revolt roll's city; then the dice, denarii spent, kept roads, the assassination's use, combat
+# kind (6), the selected general (4), the Legio Hispana disc's holder (3), special army and
+# proconsul out of the game
+OBS_CONTEXT = OBS_PLAYER + MAX_PLAYERS
+OBS_EXTRA = OBS_CONTEXT + 3 * NUM_SPACES
+OBS_SIZE = OBS_EXTRA + 5 + 6 + NUM_GENERALS + 3 + 2

@@ -130,6 +130,8 @@ from boardsim.games.hispania.layout import (
     NUM_ARMY_SLOTS,
     NUM_GENERALS,
     NUM_PHASES,
+    OBS_CONTEXT,
+    OBS_EXTRA,
     OBS_PER_SPACE,
     OBS_PHASE,
     OBS_PLAYER,
@@ -1800,6 +1802,43 @@ def observe(state, params, player, out):
     out[OBS_SCALARS + 9] = state[LETHE]
     if 0 <= player < MAX_PLAYERS:
         out[OBS_PLAYER + player] = 1.0
+    observe_context(state, out)
+
+
+@jit
+def observe_context(state, out):
+    """What the pending decision is about (targets, dice, selections)."""
+    ph = state[PHASE]
+    target = -1
+    if state[PEND_KIND] != 0 or ph == PH_H_ATTACK_SPEND:
+        target = state[PEND_TARGET]
+    elif state[COMBAT_KIND] != 0:
+        target = state[COMBAT_TARGET]
+    if target >= 0:
+        out[OBS_CONTEXT + target] = 1.0
+    army = -1
+    if state[COMBAT_KIND] >= CB_ARMY_GARRISON or ph == PH_H_ATTACK_TARGET:
+        army = state[COMBAT_ARMY]
+    elif ph == PH_H_MOVE:
+        army = state[ARMY_ORDER + state[CUR]]
+    if 0 <= army < NUM_ARMY_SLOTS and state[ARMY_POS + army] >= 0:
+        out[OBS_CONTEXT + NUM_SPACES + state[ARMY_POS + army]] = 1.0
+    if ph == PH_H_REVOLT:
+        c = state[REVOLT_PROV] * 6 + state[REVOLT_NUM] - 1
+        out[OBS_CONTEXT + 2 * NUM_SPACES + c] = 1.0
+    e = OBS_EXTRA
+    out[e] = state[DIE_R] / 6.0
+    out[e + 1] = state[DIE_H] / 6.0
+    out[e + 2] = state[COMBAT_SPENT] / 3.0 if state[COMBAT_KIND] != 0 else 0.0
+    out[e + 3] = state[HELD_ROADS] / 5.0
+    out[e + 4] = state[TRAITORS_USED] / 2.0
+    out[e + 5 + state[COMBAT_KIND]] = 1.0
+    if state[MOVER] >= 0:
+        out[e + 11 + state[MOVER]] = 1.0
+    if 0 <= state[LEGIO_OWNER] < 3:
+        out[e + 11 + NUM_GENERALS + state[LEGIO_OWNER]] = 1.0
+    out[e + 14 + NUM_GENERALS] = 1.0 if state[ARMY_POS + SPECIAL] == GONE else 0.0
+    out[e + 15 + NUM_GENERALS] = 1.0 if state[GEN_POS + PROCONSUL] == GONE else 0.0
 
 
 @jit
