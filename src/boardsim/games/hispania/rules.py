@@ -219,7 +219,7 @@ NUM_ROMAN_GENERALS = 3  # the proconsul (slot 3) only enters under the Proconsvl
 
 # ---------------------------------------------------------------- board queries
 @jit
-def general_at(state, s):
+def general_at(state: np.ndarray, s: int) -> int:
     """The general on space ``s``, or -1."""
     for g in range(NUM_GENERALS):
         if state[GEN_POS + g] == s:
@@ -228,7 +228,7 @@ def general_at(state, s):
 
 
 @jit
-def army_at(state, c):
+def army_at(state: np.ndarray, c: int) -> int:
     """The army slot on city ``c``, or -1."""
     for k in range(NUM_ARMY_SLOTS):
         if state[ARMY_POS + k] == c:
@@ -237,7 +237,7 @@ def army_at(state, c):
 
 
 @jit
-def garrison_count(state, c):
+def garrison_count(state: np.ndarray, c: int) -> int:
     n = 0
     for i in range(STACK):
         if state[GARR + c * STACK + i] != 0:
@@ -246,7 +246,7 @@ def garrison_count(state, c):
 
 
 @jit
-def province_army(state, p):
+def province_army(state: np.ndarray, p: int) -> int:
     """The army slot standing in province ``p``, or -1."""
     for k in range(NUM_ARMY_SLOTS):
         c = state[ARMY_POS + k]
@@ -256,7 +256,7 @@ def province_army(state, p):
 
 
 @jit
-def province_revolt_cities(state, p):
+def province_revolt_cities(state: np.ndarray, p: int) -> tuple[int, int]:
     """How many cities of province ``p`` hold a revolt, and how many cities it has."""
     n = 0
     total = 0
@@ -269,12 +269,12 @@ def province_revolt_cities(state, p):
 
 
 @jit
-def is_adjacent(a, b):
+def is_adjacent(a: int, b: int) -> bool:
     return ADJ_LINK[a, b] >= 0
 
 
 @jit
-def on_network(state, c):
+def on_network(state: np.ndarray, c: int) -> bool:
     """City ``c`` already has a road."""
     for j in range(DEGREE[c]):
         n = NEIGHBOURS[c, j]
@@ -284,7 +284,7 @@ def on_network(state, c):
 
 
 @jit
-def place_revolt(state, s):
+def place_revolt(state: np.ndarray, s: int) -> bool:
     """Take a revolt from the reserve onto ``s``; none left is a Hispanic victory."""
     if state[RESERVE] <= 0:
         state[WINNER] = W_HISPANIA
@@ -295,7 +295,7 @@ def place_revolt(state, s):
 
 
 @jit
-def roman_victory(state):
+def roman_victory(state: np.ndarray) -> bool:
     """Garrisons in the 6 Hispanic capitals and no revolt in the Roman provinces."""
     for p in range(NUM_HISPANIC):
         if state[GARR + (p * 6 + 5) * STACK] == 0:
@@ -308,7 +308,7 @@ def roman_victory(state):
 
 # ---------------------------------------------------------------- movement
 @jit
-def general_can_enter(state, s, g):
+def general_can_enter(state: np.ndarray, s: int, g: int) -> bool:
     """A general may pass through ``s``: a city without revolt, or a sea with a fleet.
 
     Lethe River: while the road lies, north of the Durius is closed to all but the praetor
@@ -322,7 +322,7 @@ def general_can_enter(state, s, g):
 
 
 @jit
-def move_costs(state, g, costs):
+def move_costs(state: np.ndarray, g: int, costs: np.ndarray) -> None:
     """Cheapest cost from general ``g``'s space to every space (INF: unreachable).
 
     A link costs its segments; a continuous chain of roads costs 1 in all. Spaces with
@@ -368,7 +368,7 @@ def move_costs(state, g, costs):
 
 
 @jit
-def move_general_cost(state, g, s):
+def move_general_cost(state: np.ndarray, g: int, s: int) -> int:
     """Denarii to move general ``g`` to space ``s`` (INF if he may not stop there)."""
     if state[GEN_POS + g] == s or general_at(state, s) >= 0:
         return INF
@@ -380,7 +380,7 @@ def move_general_cost(state, g, s):
 
 
 @jit
-def fleet_move_cost(state, a, b):
+def fleet_move_cost(state: np.ndarray, a: int, b: int) -> int:
     """Denarii to move the fleet of sea ``a`` to sea ``b`` (0-based sea numbers)."""
     if a == b or state[FLEET + a] == 0 or state[FLEET + b] != 0:
         return INF
@@ -406,7 +406,7 @@ def fleet_move_cost(state, a, b):
 
 
 @jit
-def move_armies_candidates(state, k, cands):
+def move_armies_candidates(state: np.ndarray, k: int, cands: np.ndarray) -> int:
     """The cities army ``k`` may try to move to; returns how many (no-revolt priority applied)."""
     a = state[ARMY_POS + k]
     p = CITY_PROVINCE[a]
@@ -435,7 +435,7 @@ def move_armies_candidates(state, k, cands):
 
 
 @jit
-def choose_by_shield(cands, n, die):
+def choose_by_shield(cands: np.ndarray, n: int, die: int) -> int:
     """The alternative whose shield is closest to ``die``; -1 on equidistance."""
     best = INF
     pick = -1
@@ -453,7 +453,7 @@ def choose_by_shield(cands, n, die):
 
 # ---------------------------------------------------------------- combat values
 @jit
-def garrison_support(state, g):
+def garrison_support(state: np.ndarray, g: int) -> int:
     """His garrisons in groups connected to general ``g``, plus a praetor's "+1" disc."""
     s = state[GEN_POS + g]
     comp = np.full(NUM_CITIES, -1, np.int32)
@@ -510,7 +510,7 @@ def garrison_support(state, g):
 
 
 @jit
-def _support_discs(state, c, g):
+def _support_discs(state: np.ndarray, c: int, g: int) -> int:
     """Discs of city ``c`` that count as general ``g``'s: his colour, and (for the three
     generals) the Legio Hispana disc, which every general considers his."""
     n = 0
@@ -522,7 +522,7 @@ def _support_discs(state, c, g):
 
 
 @jit
-def _own_discs(state, c, colour):
+def _own_discs(state: np.ndarray, c: int, colour: int) -> int:
     n = 0
     for i in range(STACK):
         if state[GARR + c * STACK + i] == colour:
@@ -531,7 +531,7 @@ def _own_discs(state, c, colour):
 
 
 @jit
-def revolt_group(state, s):
+def revolt_group(state: np.ndarray, s: int) -> int:
     """Revolt discs in the connected group of revolt spaces containing ``s``."""
     seen = np.zeros(NUM_SPACES, np.uint8)
     stack = np.zeros(NUM_SPACES, np.int32)
@@ -555,7 +555,7 @@ def revolt_group(state, s):
 
 
 @jit
-def generals_connected(state, t, exclude):
+def generals_connected(state: np.ndarray, t: int, exclude: int) -> int:
     """Generals on the board linked to space ``t`` (other than ``exclude``)."""
     n = 0
     for g in range(NUM_GENERALS):
@@ -566,7 +566,7 @@ def generals_connected(state, t, exclude):
 
 
 @jit
-def armies_connected(state, t, exclude):
+def armies_connected(state: np.ndarray, t: int, exclude: int) -> int:
     """Armies on the board linked to space ``t`` (other than slot ``exclude``)."""
     n = 0
     for k in range(NUM_ARMY_SLOTS):
@@ -577,7 +577,7 @@ def armies_connected(state, t, exclude):
 
 
 @jit
-def attack_support(state, g, t):
+def attack_support(state: np.ndarray, g: int, t: int) -> int:
     """His support, except towards the north of the Durius while the Lethe road lies."""
     if state[LETHE] != 0 and t < NUM_CITIES and LETHE_NORTH[t] != 0:
         return 0
@@ -585,7 +585,7 @@ def attack_support(state, g, t):
 
 
 @jit
-def resolve_siege(state, g, t, spent, die):
+def resolve_siege(state: np.ndarray, g: int, t: int, spent: int, die: int) -> bool:
     """A general's siege: remove one revolt if the Roman value beats the shield value."""
     roman = (die + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
     shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
@@ -599,14 +599,14 @@ def resolve_siege(state, g, t, spent, die):
 
 
 @jit
-def remove_general(state, g):
+def remove_general(state: np.ndarray, g: int) -> None:
     """A defeated general leaves the board (he blocks 1 denarius until he returns); the
     proconsul dies and leaves the game."""
     state[GEN_POS + g] = GONE if g == PROCONSUL else -1
 
 
 @jit
-def resolve_attack(state, g, t, spent, die_r, die_h):
+def resolve_attack(state: np.ndarray, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
     """A general attacks the army on ``t``: the loser's meeple leaves the board."""
     k = army_at(state, t)
     roman = (die_r + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
@@ -624,7 +624,9 @@ def resolve_attack(state, g, t, spent, die_r, die_h):
 
 
 @jit
-def resolve_army_attack(state, kind, k, t, die_h, die_r):
+def resolve_army_attack(
+    state: np.ndarray, kind: int, k: int, t: int, die_h: int, die_r: int
+) -> None:
     """An army blocked by a garrison or a general attacks it; the victor does not advance."""
     a = state[ARMY_POS + k]
     hisp = (die_h + state[HISP_BONUS] + revolt_group(state, a)) << armies_connected(state, t, k)
@@ -656,7 +658,7 @@ def resolve_army_attack(state, kind, k, t, die_h, die_r):
 
 # ---------------------------------------------------------------- set-up
 @jit
-def road_legal(state, li):
+def road_legal(state: np.ndarray, li: int) -> bool:
     """A road may extend the network on a land link, never reaching a revolt or capital."""
     if LINK_SEA[li] != 0 or state[ROADS + li] != 0:
         return False
@@ -670,7 +672,7 @@ def road_legal(state, li):
 
 
 @jit
-def any_road_legal(state):
+def any_road_legal(state: np.ndarray) -> bool:
     for li in range(NUM_LINKS):
         if road_legal(state, li):
             return True
@@ -678,7 +680,7 @@ def any_road_legal(state):
 
 
 @jit
-def place_legal(state, g, s):
+def place_legal(state: np.ndarray, g: int, s: int) -> bool:
     """Set-up or re-entry: a praetor on a revolt-free city of his province; the consul on a
     fleet."""
     if general_at(state, s) >= 0:
@@ -689,7 +691,7 @@ def place_legal(state, g, s):
 
 
 @jit
-def any_place_legal(state, g):
+def any_place_legal(state: np.ndarray, g: int) -> bool:
     for s in range(NUM_SPACES):
         if place_legal(state, g, s):
             return True
@@ -697,7 +699,7 @@ def any_place_legal(state, g):
 
 
 @jit
-def auto_place(state, g):
+def auto_place(state: np.ndarray, g: int) -> int:
     """``auto_setup``: a praetor on his "+1" disc city (else the first legal), the consul on
     the lowest-numbered free fleet."""
     if g < 2 and place_legal(state, g, PLUS_ONE_CITY[g]):
@@ -709,7 +711,7 @@ def auto_place(state, g):
 
 
 @jit
-def init(state, params, seed):
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     """Lay out the basic set-up; the first chance node is the revolt of province I."""
     for i in range(NUM_ARMY_SLOTS):
         state[ARMY_POS + i] = -1
@@ -749,7 +751,7 @@ def init(state, params, seed):
 
 
 @jit
-def scenario_setup(state, params, sc):
+def scenario_setup(state: np.ndarray, params: np.ndarray, sc: int) -> None:
     """A scenario's time track and pieces (rulebook, Scenarios)."""
     state[TRACK] = SCEN_TRACK[sc]
     state[RESERVE] -= SCEN_TRACK[sc]
@@ -776,7 +778,7 @@ def scenario_setup(state, params, sc):
 
 
 @jit
-def armies_on_board(state):
+def armies_on_board(state: np.ndarray) -> int:
     n = 0
     for k in range(NUM_ARMY_SLOTS):
         if state[ARMY_POS + k] >= 0:
@@ -785,14 +787,14 @@ def armies_on_board(state):
 
 
 @jit
-def army_province_ok(state, params, p):
+def army_province_ok(state: np.ndarray, params: np.ndarray, p: int) -> bool:
     """An initial army may be rolled for province ``p`` (its revolt city, none there yet)."""
     sc = params[P_SCENARIO]
     return state[SETUP_CITY + p] >= 0 and province_army(state, p) < 0 and SCEN_NO_ARMY[sc, p] == 0
 
 
 @jit
-def army_die_faces(state, params, faces):
+def army_die_faces(state: np.ndarray, params: np.ndarray, faces: np.ndarray) -> int:
     """The outcomes of the next initial-army roll; returns how many (New Empire: city
     numbers of the revolts of Gallaecia, then of Cantabria; otherwise provinces I-VI)."""
     sc = params[P_SCENARIO]
@@ -813,7 +815,7 @@ def army_die_faces(state, params, faces):
 
 # ---------------------------------------------------------------- game flow
 @jit
-def absent_generals(state):
+def absent_generals(state: np.ndarray) -> int:
     """Generals off the board (each blocks 1 denarius); a dead proconsul blocks none."""
     n = 0
     for g in range(NUM_ROMAN_GENERALS):
@@ -823,19 +825,19 @@ def absent_generals(state):
 
 
 @jit
-def set_chance(state, kind):
+def set_chance(state: np.ndarray, kind: int) -> None:
     state[H_ACTOR] = CHANCE
     state[H_CHANCE_KIND] = kind
 
 
 @jit
-def set_actor(state, p):
+def set_actor(state: np.ndarray, p: int) -> None:
     state[H_ACTOR] = p
     state[H_CHANCE_KIND] = 0
 
 
 @jit
-def order_armies(state):
+def order_armies(state: np.ndarray) -> None:
     """The armies move by increasing province, I-VI, then Ulterior and Citerior."""
     n = 0
     for p in range(8):
@@ -848,7 +850,7 @@ def order_armies(state):
 
 
 @jit
-def army_try_move(state, k, t):
+def army_try_move(state: np.ndarray, k: int, t: int) -> None:
     """Army ``k`` tries to enter ``t``: a garrison or general blocking it is attacked."""
     if general_at(state, t) >= 0:
         state[COMBAT_KIND] = CB_ARMY_GENERAL
@@ -871,7 +873,7 @@ def army_try_move(state, k, t):
 
 
 @jit
-def ordinary_armies_left(state):
+def ordinary_armies_left(state: np.ndarray) -> tuple[int, int]:
     """Ordinary armies in the reserve, and the first of them (-1 none)."""
     n = 0
     first = -1
@@ -884,7 +886,7 @@ def ordinary_armies_left(state):
 
 
 @jit
-def place_army(state, c, resume):
+def place_army(state: np.ndarray, c: int, resume: int) -> None:
     """An army from the reserve onto city ``c``, then phase ``resume``.
 
     Terror: the special army if it is the only one left; with others left a Hispanic die
@@ -904,7 +906,7 @@ def place_army(state, c, resume):
 
 
 @jit
-def army_in_reserve(state):
+def army_in_reserve(state: np.ndarray) -> bool:
     for k in range(NUM_ARMY_SLOTS):
         if state[ARMY_POS + k] == -1:
             return True
@@ -912,7 +914,7 @@ def army_in_reserve(state):
 
 
 @jit
-def end_of_round(state, params):
+def end_of_round(state: np.ndarray, params: np.ndarray) -> None:
     """A revolt from the reserve covers the next space of the time track."""
     if state[RESERVE] <= 0:
         state[WINNER] = W_HISPANIA
@@ -927,7 +929,7 @@ def end_of_round(state, params):
 
 
 @jit
-def free_move_legal(state, s):
+def free_move_legal(state: np.ndarray, s: int) -> bool:
     """Imperivm: the praetor of Ulterior may end his turn one link away, for free."""
     g0 = state[GEN_POS]
     if g0 < 0 or not is_adjacent(g0, s) or general_at(state, s) >= 0:
@@ -939,7 +941,7 @@ def free_move_legal(state, s):
 
 
 @jit
-def any_free_move(state):
+def any_free_move(state: np.ndarray) -> bool:
     for s in range(NUM_SPACES):
         if free_move_legal(state, s):
             return True
@@ -947,7 +949,7 @@ def any_free_move(state):
 
 
 @jit
-def advance(state, params):
+def advance(state: np.ndarray, params: np.ndarray) -> None:
     """Run the automated steps until a decision, a chance node or the end."""
     cands = np.zeros(8, np.int32)
     while True:
@@ -1113,14 +1115,14 @@ def advance(state, params):
 
 # ---------------------------------------------------------------- decisions
 @jit
-def acting_general(state):
+def acting_general(state: np.ndarray) -> int:
     """The general the next Roman action is for: the selected one, else the turn's."""
     m = state[MOVER]
     return m if m >= 0 else state[TURN]
 
 
 @jit
-def mark_moves(state, g, den, mask):
+def mark_moves(state: np.ndarray, g: int, den: int, mask: np.ndarray) -> int:
     """Mark every space general ``g`` may move to with ``den`` denarii; return the count."""
     n = 0
     costs = np.zeros(NUM_SPACES, np.int64)
@@ -1133,7 +1135,7 @@ def mark_moves(state, g, den, mask):
 
 
 @jit
-def mark_targets(state, g, mask):
+def mark_targets(state: np.ndarray, g: int, mask: np.ndarray) -> int:
     """Besiege (a revolt without army) or attack (an army) from general ``g``'s space."""
     n = 0
     s = state[GEN_POS + g]
@@ -1149,7 +1151,7 @@ def mark_targets(state, g, mask):
 
 
 @jit
-def select_legal(state, params, t, g):
+def select_legal(state: np.ndarray, params: np.ndarray, t: int, g: int) -> bool:
     """Imperivm: the consul may move the praetors; Proconsvl: anyone may use the proconsul."""
     if state[GEN_POS + g] < 0 or g == t:
         return False
@@ -1159,7 +1161,7 @@ def select_legal(state, params, t, g):
 
 
 @jit
-def assassination_legal(state, params, g):
+def assassination_legal(state: np.ndarray, params: np.ndarray, g: int) -> bool:
     """Rome does not pay traitors: once a game, a general linked to the special army."""
     c = state[ARMY_POS + SPECIAL]
     if params[P_TRAITORS] == 0 or state[TRAITORS_USED] != 0 or c < 0:
@@ -1168,7 +1170,7 @@ def assassination_legal(state, params, g):
 
 
 @jit
-def hispano_target(state, k, t):
+def hispano_target(state: np.ndarray, k: int, t: int) -> bool:
     """Hispano: army ``k`` may attack a garrison or general in city ``t`` linked to it."""
     a = state[ARMY_POS + k]
     if a < 0 or t >= NUM_CITIES or not is_adjacent(a, t):
@@ -1177,7 +1179,7 @@ def hispano_target(state, k, t):
 
 
 @jit
-def hispano_army_can_attack(state, k):
+def hispano_army_can_attack(state: np.ndarray, k: int) -> bool:
     a = state[ARMY_POS + k]
     if a < 0:
         return False
@@ -1188,7 +1190,7 @@ def hispano_army_can_attack(state, k):
 
 
 @jit
-def any_hispano_attack(state):
+def any_hispano_attack(state: np.ndarray) -> bool:
     for k in range(NUM_ARMY_SLOTS):
         if hispano_army_can_attack(state, k):
             return True
@@ -1196,7 +1198,7 @@ def any_hispano_attack(state):
 
 
 @jit
-def hispano_mask(state, params, mask):
+def hispano_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     """The Hispano player's choices."""
     ph = state[PHASE]
     hd = state[HDENARII]
@@ -1256,7 +1258,7 @@ def hispano_mask(state, params, mask):
 
 
 @jit
-def hispano_action(state, params, action):
+def hispano_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
     """One decision of the Hispano player."""
     ph = state[PHASE]
     if ph == PH_SETUP_REVOLT:
@@ -1323,7 +1325,7 @@ def hispano_action(state, params, action):
 
 
 @jit
-def legal_mask(state, params, mask):
+def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     """Fill ``mask`` with the legal actions of the player to move; return their count."""
     mask[:] = 0
     if state[H_ACTOR] < 0:
@@ -1422,7 +1424,7 @@ def legal_mask(state, params, mask):
 
 
 @jit
-def garrison_legal(state, g, c):
+def garrison_legal(state: np.ndarray, g: int, c: int) -> bool:
     """Room for a disc (3 a city), and a capital's whole province free of revolt."""
     if garrison_count(state, c) + state[REVOLTS + c] >= STACK:
         return False
@@ -1434,7 +1436,7 @@ def garrison_legal(state, g, c):
 
 
 @jit
-def apply_action(state, params, action):
+def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
     """One decision of the player to move."""
     ph = state[PHASE]
     g = state[H_ACTOR]
@@ -1463,7 +1465,7 @@ def apply_action(state, params, action):
 
 
 @jit
-def start_combat(state, kind, k):
+def start_combat(state: np.ndarray, kind: int, k: int) -> None:
     """Spend ``k`` denarii on the chosen combat and roll."""
     state[DENARII] -= k
     state[COMBAT_KIND] = kind
@@ -1484,7 +1486,7 @@ def start_combat(state, kind, k):
 
 
 @jit
-def roman_action(state, params, g, action):
+def roman_action(state: np.ndarray, params: np.ndarray, g: int, action: int) -> None:
     """Move, Garrison, Besiege, Attack (and the variants' actions) or pass."""
     if action == A_PASS:
         state[PEND_KIND] = 0
@@ -1551,14 +1553,14 @@ def roman_action(state, params, g, action):
 
 
 @jit
-def cross_lethe(state, g, s):
+def cross_lethe(state: np.ndarray, g: int, s: int) -> None:
     """Brutus across the Durius: the Lethe road is removed for good."""
     if state[LETHE] != 0 and g == 0 and s < NUM_CITIES and LETHE_NORTH[s] != 0:
         state[LETHE] = 0
 
 
 @jit
-def build_road(state, g, li):
+def build_road(state: np.ndarray, g: int, li: int) -> None:
     """Ingenivm: place a kept road on a link of the general's city (1 denarius a segment)."""
     state[ROADS + li] = 1
     state[HELD_ROADS] -= 1
@@ -1566,7 +1568,7 @@ def build_road(state, g, li):
 
 
 @jit
-def remove_own_garrison(state, c, colour):
+def remove_own_garrison(state: np.ndarray, c: int, colour: int) -> None:
     """Take the topmost disc of ``colour`` out of city ``c``'s stack (the rest close up)."""
     base = GARR + c * STACK
     for i in range(STACK - 1, -1, -1):
@@ -1579,7 +1581,9 @@ def remove_own_garrison(state, c, colour):
 
 # ---------------------------------------------------------------- chance
 @jit
-def chance_weights(state, params, outcomes, weights):
+def chance_weights(
+    state: np.ndarray, params: np.ndarray, outcomes: np.ndarray, weights: np.ndarray
+) -> int:
     """The outcomes of the pending chance node and their integer weights."""
     kind = state[H_CHANCE_KIND]
     if kind == CK_SETUP_ARMY:
@@ -1604,7 +1608,7 @@ def chance_weights(state, params, outcomes, weights):
 
 
 @jit
-def apply_chance(state, params, outcome):
+def apply_chance(state: np.ndarray, params: np.ndarray, outcome: int) -> None:
     """Make one die outcome happen and run on to the next decision or chance node."""
     kind = state[H_CHANCE_KIND]
     state[H_CHANCE_KIND] = 0
@@ -1650,7 +1654,7 @@ def apply_chance(state, params, outcome):
 
 
 @jit
-def setup_revolt(state, face):
+def setup_revolt(state: np.ndarray, face: int) -> None:
     """The initial revolt of province COUNTER on its city ``face``: 3/2/1 revolts."""
     p = state[COUNTER]
     c = p * 6 + face - 1
@@ -1661,7 +1665,7 @@ def setup_revolt(state, face):
 
 
 @jit
-def setup_army(state, params, numeral):
+def setup_army(state: np.ndarray, params: np.ndarray, numeral: int) -> None:
     """An initial army on the revolt city of province ``numeral`` (1-6); New Empire: the
     army on Gallaecia's revolt city ``numeral``, then the special army on Cantabria's."""
     if SCEN_ARMY_DIE[params[P_SCENARIO]] != 0:
@@ -1675,7 +1679,7 @@ def setup_army(state, params, numeral):
 
 
 @jit
-def resolve_combat_if_ready(state, params):
+def resolve_combat_if_ready(state: np.ndarray, params: np.ndarray) -> None:
     cb = state[COMBAT_KIND]
     t = state[COMBAT_TARGET]
     g = state[COMBAT_GEN]
@@ -1723,7 +1727,7 @@ def resolve_combat_if_ready(state, params):
 
 
 @jit
-def hispano_reroll_pending(state):
+def hispano_reroll_pending(state: np.ndarray) -> bool:
     """Hispano may still reroll this combat's Hispanic die: wait for his decision."""
     if state[HDENARII] > 0 and state[H_ACCEPTED] == 0:
         state[PHASE] = PH_H_COMBAT
@@ -1732,7 +1736,7 @@ def hispano_reroll_pending(state):
 
 
 @jit
-def revolt_dice_rolled(state, params):
+def revolt_dice_rolled(state: np.ndarray, params: np.ndarray) -> None:
     """Both revolt dice are known: Hispano may reroll one, else the roll takes effect."""
     if state[HDENARII] > 0:
         state[PHASE] = PH_H_REVOLT
@@ -1741,7 +1745,7 @@ def revolt_dice_rolled(state, params):
 
 
 @jit
-def resolve_revolt_roll(state, params):
+def resolve_revolt_roll(state: np.ndarray, params: np.ndarray) -> None:
     resume = state[REVOLT_RESUME] if state[REVOLT_RESUME] != 0 else PH_MOVE_START
     state[REVOLT_RESUME] = 0
     state[PHASE] = resume
@@ -1749,7 +1753,7 @@ def resolve_revolt_roll(state, params):
 
 
 @jit
-def roll_revolt(state, params, p, number, resume):
+def roll_revolt(state: np.ndarray, params: np.ndarray, p: int, number: int, resume: int) -> None:
     """Hispanic revolt on city ``p-number``: protected, empty, or already in revolt."""
     c = p * 6 + number - 1
     if garrison_count(state, c) > 0 or general_at(state, c) >= 0:
@@ -1766,7 +1770,7 @@ def roll_revolt(state, params, p, number, resume):
 
 # ---------------------------------------------------------------- outputs
 @jit
-def observe(state, params, player, out):
+def observe(state: np.ndarray, params: np.ndarray, player: int, out: np.ndarray) -> None:
     """The whole board is public: every player sees the same, plus who he is."""
     out[:] = 0.0
     for s in range(NUM_SPACES):
@@ -1806,7 +1810,7 @@ def observe(state, params, player, out):
 
 
 @jit
-def observe_context(state, out):
+def observe_context(state: np.ndarray, out: np.ndarray) -> None:
     """What the pending decision is about (targets, dice, selections)."""
     ph = state[PHASE]
     target = -1
@@ -1842,7 +1846,7 @@ def observe_context(state, out):
 
 
 @jit
-def returns(state, params, out):
+def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """+1 to every general on a Roman victory, -1 on a Hispanic victory."""
     out[:] = 0.0
     w = state[WINNER]
