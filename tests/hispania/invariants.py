@@ -25,7 +25,8 @@ def check_invariants(a: np.ndarray, params: np.ndarray) -> None:
         assert n_garr + int(rev[c]) <= 3, f"{hd.SPACE_NAMES[c]}: more than 3 discs"
         assert not (n_garr and rev[c]), f"{hd.SPACE_NAMES[c]}: garrison on a revolt"
         meeples = sum(1 for x in armies if x == c) + sum(1 for x in gens if x == c)
-        assert meeples <= 1, f"{hd.SPACE_NAMES[c]}: {meeples} meeples"
+        shared = int(a[hl.PHASE]) == hl.PH_ROMAN and gens[int(a[hl.TURN])] == c
+        assert meeples <= (2 if shared else 1), f"{hd.SPACE_NAMES[c]}: {meeples} meeples"
     # garrisons within each general's supply
     level_g = int(params[hl.P_GARRISONS])
     for g in range(3):
@@ -48,7 +49,11 @@ def check_invariants(a: np.ndarray, params: np.ndarray) -> None:
             assert c < hd.NUM_CITIES and rev[c] > 0, f"army off a revolt at {c}"
     # generals never on revolt; at sea only on a fleet; one a space
     on = [s for s in gens if s >= 0]
-    assert len(on) == len(set(on)), "two generals on a space"
+    if len(on) != len(set(on)):
+        # only a general just back on an occupied space, before his first (forced) move
+        turn = int(a[hl.TURN])
+        assert int(a[hl.PHASE]) == hl.PH_ROMAN and on.count(gens[turn]) == 2, "two generals"
+        on = [s for i, s in enumerate(gens) if s >= 0 and i != turn]
     for s in on:
         if s >= hd.FIRST_SEA:
             assert fleets[s - hd.FIRST_SEA] == 1, "general at sea without a fleet"

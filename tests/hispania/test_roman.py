@@ -254,3 +254,38 @@ def test_pass_ends_the_roman_phase_and_zero_denarii_too() -> None:
     st = blank_roman(denarii=1)
     st.apply_action(hl.A_SPACE + sp("Corduba"))
     assert chance_kind(st) == hl.CK_REVOLT_PROV
+
+
+def test_reentering_on_another_generals_space_he_must_leave_it_first() -> None:
+    st = blank_roman(generals=(None, "Valentia", "Corduba"), turn=2)
+    put(st, "Lancia", garrisons=(2,))
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6)
+    assert int(st.array[hl.PHASE]) == hl.PH_REENTER
+    assert hl.A_SPACE + sp("Corduba") in legal(st)  # the consul's city
+    st.apply_action(hl.A_SPACE + sp("Corduba"))
+    acts = legal(st)
+    assert acts and all(hl.A_SPACE <= a < hl.A_FLEET for a in acts)  # only moves of his
+    assert hl.A_PASS not in acts and hl.A_GARRISON not in acts
+    st.apply_action(hl.A_SPACE + sp("Castulo"))
+    assert hl.A_PASS in legal(st) and hl.A_GARRISON in legal(st)
+
+
+def test_no_reentry_on_a_shared_space_he_could_not_leave() -> None:
+    st = blank_roman(generals=(None, "Gades", "Corduba"), turn=2, fleets=(1, 2))
+    put(st, "Lancia", garrisons=(2,))
+    for c in ("Castulo", "Sisapo", "Regina", "Ebora", "Emerita"):
+        put(st, c, revolts=1)
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6)
+    # Gades and Corduba are held and lead nowhere else (crossing each other's only)
+    assert legal(st) == {hl.A_SPACE + sp("Baecula")}
+    st2 = blank_roman(generals=(None, "Gades", "Corduba"), turn=2, fleets=(1, 2))
+    put(st2, "Lancia", garrisons=(2,))
+    for c in ("Castulo", "Sisapo", "Regina"):
+        put(st2, c, revolts=1)
+    st2.apply_action(hl.A_PASS)
+    roll(st2, 5, 6)
+    # from Corduba he may cross Gades to Ebora: both held cities are offered
+    want = {sp("Baecula"), sp("Gades"), sp("Corduba")}
+    assert legal(st2) == {hl.A_SPACE + c for c in want}

@@ -320,6 +320,28 @@ def entries(s: State, g: int) -> list[int]:
     return [x for x in SPACES if entry_ok(s, g, x)]
 
 
+def reentries(s: State, params: Params, g: int) -> list[int]:
+    """Where a returning general may enter: an occupied space only if he can then leave."""
+    out = []
+    for x in SPACES:
+        own = x < hd.NUM_CITIES and PROV[x] == 6 + g and not revolts(s, x)
+        ok = own if g < 2 else fleet(s, x)
+        if ok and general_on(s, x) >= 0:
+            trial = list(s)
+            trial[hl.GEN_POS + g] = x
+            off = sum(1 for y in range(ROMAN_GENERALS) if trial[hl.GEN_POS + y] < 0)
+            trial[hl.DENARII] = params[hl.P_DENARII] - off
+            ok = bool(general_destinations(trial, g))
+        if ok:
+            out.append(x)
+    return out
+
+
+def shares_space(s: State, g: int) -> bool:
+    here = gen_pos(s, g)
+    return here >= 0 and any(gen_pos(s, x) == here for x in range(hl.NUM_GENERALS) if x != g)
+
+
 def capital_ok(s: State, c: int) -> bool:
     return c not in CAPITAL or all(not revolts(s, x) for x in province_cities(PROV[c]))
 
@@ -457,7 +479,7 @@ def run(s: State, params: Params) -> None:
             g = s[hl.TURN]
             s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
             if gen_pos(s, g) < 0:
-                if entries(s, g):
+                if reentries(s, params, g):
                     s[hl.PHASE] = hl.PH_REENTER
                     return _decide(s, g)
                 s[hl.PHASE] = hl.PH_REVOLT_PROV
@@ -703,8 +725,10 @@ def legal_actions(state: State, params: Params) -> list[int]:
     if ph == hl.PH_SETUP_ROAD:
         keep = [hl.A_PASS] if params[hl.P_INGENIVM] else []
         return keep + [hl.A_ROAD + li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
-    if ph in (hl.PH_SETUP_PLACE, hl.PH_REENTER):
+    if ph == hl.PH_SETUP_PLACE:
         return [hl.A_SPACE + x for x in entries(s, g)]
+    if ph == hl.PH_REENTER:
+        return [hl.A_SPACE + x for x in reentries(s, params, g)]
     if ph == hl.PH_FREE_MOVE:
         return [hl.A_PASS, *sorted(hl.A_SPACE + x for x in free_moves(s))]
     if ph != hl.PH_ROMAN:
@@ -712,6 +736,8 @@ def legal_actions(state: State, params: Params) -> list[int]:
     den = s[hl.DENARII]
     if s[hl.PEND_KIND]:
         return [hl.A_SPEND + k - 1 for k in (1, 2, 3) if k <= den] + [hl.A_CANCEL]
+    if shares_space(s, g):
+        return sorted(hl.A_SPACE + x for x in general_destinations(s, g))
     m = s[hl.MOVER]
     if m >= 0:
         acts = [hl.A_SPACE + x for x in general_destinations(s, m)]

@@ -328,7 +328,12 @@ def move_costs(state: np.ndarray, g: int, costs: np.ndarray) -> None:
     A link costs its segments; a continuous chain of roads costs 1 in all. Spaces with
     another general or fleet may be crossed but not stopped on (the caller checks).
     """
-    start = state[GEN_POS + g]
+    move_costs_from(state, g, state[GEN_POS + g], costs)
+
+
+@jit
+def move_costs_from(state: np.ndarray, g: int, start: int, costs: np.ndarray) -> None:
+    """As ``move_costs``, from space ``start``."""
     best = np.full((NUM_SPACES, 2), INF, np.int64)
     done = np.zeros((NUM_SPACES, 2), np.uint8)
     best[start, 0] = 0
@@ -699,6 +704,47 @@ def any_place_legal(state: np.ndarray, g: int) -> bool:
 
 
 @jit
+def reentry_legal(state: np.ndarray, params: np.ndarray, g: int, s: int) -> bool:
+    """A returning general: a praetor on any revolt-free city of his province, the consul on
+    any fleet. If another general is there he must leave it with his first action, so the
+    space is offered only if his turn's denarii can take him somewhere."""
+    if g < 2:
+        if s >= NUM_CITIES or CITY_PROVINCE[s] != 6 + g or state[REVOLTS + s] != 0:
+            return False
+    elif s < FIRST_SEA or state[FLEET + s - FIRST_SEA] == 0:
+        return False
+    if general_at(state, s) < 0:
+        return True
+    budget = params[P_DENARII] - (absent_generals(state) - 1)
+    costs = np.zeros(NUM_SPACES, np.int64)
+    move_costs_from(state, g, s, costs)
+    for t in range(NUM_SPACES):
+        if 0 < costs[t] <= budget and general_at(state, t) < 0 and general_can_enter(state, t, g):
+            return True
+    return False
+
+
+@jit
+def any_reentry_legal(state: np.ndarray, params: np.ndarray, g: int) -> bool:
+    for s in range(NUM_SPACES):
+        if reentry_legal(state, params, g, s):
+            return True
+    return False
+
+
+@jit
+def sharing(state: np.ndarray, g: int) -> bool:
+    """Another general stands on general ``g``'s space (he has just re-entered there)."""
+    s = state[GEN_POS + g]
+    if s < 0:
+        return False
+    for x in range(NUM_GENERALS):
+        if x != g and state[GEN_POS + x] == s:
+            return True
+    return False
+
+
+@jit
 def auto_place(state: np.ndarray, g: int) -> int:
     """``auto_setup``: a praetor on his "+1" disc city (else the first legal), the consul on
     the lowest-numbered free fleet."""
@@ -1025,7 +1071,7 @@ def advance(state: np.ndarray, params: np.ndarray) -> None:
             g = state[TURN]
             state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
             if state[GEN_POS + g] < 0:
-                if any_place_legal(state, g):
+                if any_reentry_legal(state, params, g):
                     state[PHASE] = PH_REENTER
                     set_actor(state, g)
                     return
@@ -1344,9 +1390,15 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
             mask[A_PASS] = 1  # keep this road aside
             n += 1
         return n
-    if ph in (PH_SETUP_PLACE, PH_REENTER):
+    if ph == PH_SETUP_PLACE:
         for s in range(NUM_SPACES):
             if place_legal(state, g, s):
+                mask[A_SPACE + s] = 1
+                n += 1
+        return n
+    if ph == PH_REENTER:
+        for s in range(NUM_SPACES):
+            if reentry_legal(state, params, g, s):
                 mask[A_SPACE + s] = 1
                 n += 1
         return n
@@ -1368,6 +1420,8 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 n += 1
         mask[A_CANCEL] = 1
         return n + 1
+    if sharing(state, g):
+        return mark_moves(state, g, den, mask)  # he must first leave the shared space
     m = state[MOVER]
     if m >= 0:
         # the selected general: the consul moves a praetor, anyone uses the proconsul
