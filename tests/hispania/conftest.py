@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util  # noqa: F401  (games/__init__.py uses importlib.util without importing it)
-
 import pytest
 
 import boardsim
