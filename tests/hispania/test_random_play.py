@@ -12,6 +12,7 @@ import boardsim
 from boardsim.games.hispania import layout as hl
 
 from .invariants import check_invariants
+from .test_differential import compare_game
 
 ALL_LEVELS = [
     "-".join(map(str, v))
@@ -154,5 +155,6 @@ def test_all_128_variant_combinations_play_to_the_end() -> None:
         game = boardsim.make_game("hispania", level="6-4-3-4-2", **options)
         st = play(game, i)
         assert st.is_terminal()
+        compare_game(game, i)  # and the reference agrees on another game
         r = st.returns()
         assert len(r) == (4 if options["hispano"] else 3)
