@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from boardsim.core.data import data_path, load_toml, require
+from boardsim.core.data import data_path, forget_stale_compiled_code, load_toml, require
 from boardsim.core.errors import DataError
 
 BOARD_FILE = "board.toml"
@@ -483,6 +483,10 @@ def _load() -> tuple[BoardData, RuleTables, dict]:
 
 
 BOARD, TABLES, SCENARIOS = _load()
+# the kernels freeze these data into numba's cache: drop it when a data file changed
+forget_stale_compiled_code(
+    __file__, [data_path("hispania", f) for f in (BOARD_FILE, RULES_FILE, SCENARIOS_FILE)]
+)
 
 SPACE_NAMES = BOARD.space_names
 NUM_LINKS = len(BOARD.link_a)
