@@ -264,3 +264,23 @@ def test_roman_victory_the_moment_all_capitals_hold_a_garrison() -> None:
     assert list(st.returns()) == [1.0, 1.0, 1.0]
     assert not st.legal_actions_mask().any()
     assert np.all(st.array[hl.GARR + sp("Flaviobriga") * 3] == 1)
+
+
+def test_the_province_an_army_moves_into_becomes_its_province() -> None:
+    st = hispanic()
+    for c in ("Capara", "Ebora", "Conimbriga", "Emerita", "Olisipo"):
+        put(st, c, revolts=1)
+    put(st, "Talabriga", revolts=1, army=0)
+    put(st, "Noega", revolts=1)
+    start_phase(st)
+    roll(st, 5, 6)
+    assert army_city(st, 0) == "Bracara"  # now Gallaecia's army
+    # a revolt roll on Noega (already in revolt) no longer brings a new army to V
+    st2 = hispanic(turn=1)
+    for c in ("Capara", "Ebora", "Conimbriga", "Emerita", "Olisipo", "Talabriga"):
+        put(st2, c, revolts=1)
+    put(st2, "Bracara", revolts=1, army=0)
+    put(st2, "Noega", revolts=1)
+    start_phase(st2)
+    roll(st2, 5, 1)
+    assert revolts(st2, "Noega") == 2 and army_city(st2, 1) is None

@@ -289,3 +289,13 @@ def test_no_reentry_on_a_shared_space_he_could_not_leave() -> None:
     # from Corduba he may cross Gades to Ebora: both held cities are offered
     want = {sp("Baecula"), sp("Gades"), sp("Corduba")}
     assert legal(st2) == {hl.A_SPACE + c for c in want}
+
+
+def test_generals_fight_from_sea_spaces() -> None:
+    st = blank_roman(turn=2)  # the consul on the Mare Ibericum fleet
+    put(st, "Carthago Nova", revolts=1)
+    assert hl.A_BESIEGE + sp("Carthago Nova") in legal(st)
+    st.apply_action(hl.A_BESIEGE + sp("Carthago Nova"))
+    st.apply_action(hl.A_SPEND + 2)
+    roll(st, 1)  # 1 + 3, x2 for praetor II at Valentia (linked) = 8 > shield 3
+    assert revolts(st, "Carthago Nova") == 0
