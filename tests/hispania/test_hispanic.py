@@ -284,3 +284,40 @@ def test_the_province_an_army_moves_into_becomes_its_province() -> None:
     start_phase(st2)
     roll(st2, 5, 1)
     assert revolts(st2, "Noega") == 2 and army_city(st2, 1) is None
+
+
+# ---------------------------------------------------------------- the victory condition's reach
+# RB: "Hispanic victory if you need to place a revolt (during a Hispanic phase or at the end
+# of the round) and there are none left". A roll that places nothing (protected city, or 3
+# discs with no army to place) needs no revolt, so an empty reserve does not end the game;
+# nor does placing an army, which stands on the revolt already there.
+def test_an_empty_reserve_loses_only_when_a_revolt_is_needed_protected_city() -> None:
+    st = hispanic()
+    put(st, "Ilerda", garrisons=(0,))
+    st.array[hl.RESERVE] = 0
+    start_phase(st)
+    roll(st, 1, 5)  # Ilerda: protected by its garrison
+    assert not st.is_terminal() and st.current_player() == 1
+
+
+def test_an_empty_reserve_loses_only_when_a_revolt_is_needed_three_discs() -> None:
+    st = hispanic()
+    put(st, "Barcino", garrisons=(0,))
+    put(st, "Ilerda", garrisons=(0,))
+    put(st, "Gerunda", revolts=3, army=0)
+    st.array[hl.RESERVE] = 0
+    start_phase(st)
+    roll(st, 1, 2)  # Gerunda: 3 discs and its province has an army: nothing happens
+    assert not st.is_terminal() and revolts(st, "Gerunda") == 3
+    assert chance_kind(st) == hl.CK_MOVE_DIE  # the army moves on (towards a garrison)
+
+
+def test_an_empty_reserve_still_lets_an_army_be_placed() -> None:
+    st = hispanic()
+    for c in ("Gerunda", "Barcino", "Ilerda"):
+        put(st, c, revolts=1)
+    st.array[hl.RESERVE] = 0
+    start_phase(st)
+    roll(st, 1, 2)  # Gerunda in revolt, province I without army: an army, no revolt taken
+    assert not st.is_terminal() and army_city(st, 0) == "Gerunda"
+    assert int(st.array[hl.RESERVE]) == 0
