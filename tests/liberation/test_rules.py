@@ -467,3 +467,35 @@ def test_stalled_game_ends_scored_as_it_stands() -> None:
     st.apply_action(L.A_PASS)
     assert st.is_terminal() and a[L.STALLED] == 1
     assert list(st.returns()) == [1.0, -1.0]
+
+
+def test_stall_with_royalists_too_weak_to_clear_any_space() -> None:
+    """Ledger L9: a Royalist 1 left in play cannot clear spaces holding 2 counters."""
+    st = new_state(2)
+    a = st.array
+    for k in range(L.K):
+        if D.KIND_ROYALIST[k]:
+            a[L.PILE + k] = 0
+            for p in range(2):
+                a[L.HAND + p * L.K + k] = 0
+            a[L.REMOVED + k] = D.KIND_COUNT[k]
+    royal1 = kind("Royalist", 1)
+    a[L.REMOVED + royal1] -= 1
+    a[L.PILE + royal1] += 1
+    liberate(st, 1, space(27), kind("Battle", 4), counters=2)
+    a[L.SUPPLY] = 0
+    a[L.SUPPLY + 1] = 0
+    roll(st, 1)
+    st.apply_action(L.A_PASS)
+    assert st.is_terminal() and a[L.STALLED] == 1
+
+
+def test_no_stall_while_a_royalist_can_still_clear_a_space() -> None:
+    st = new_state(2)
+    a = st.array
+    liberate(st, 1, space(27), kind("Battle", 4), counters=1)
+    a[L.SUPPLY] = 0
+    a[L.SUPPLY + 1] = 0
+    roll(st, 1)
+    st.apply_action(L.A_PASS)
+    assert not st.is_terminal()

@@ -80,10 +80,20 @@ class Race:
             self.decide(L.PH_MOVE)
 
     def stalled(self) -> bool:
+        """Empty supplies, and the Royalists left cannot clear any liberated space."""
         if any(self.s[L.SUPPLY + p] > 0 for p in range(self.n)):
             return False
-        royalists = sum(int(c) for c, r in zip(D.KIND_COUNT, D.KIND_ROYALIST, strict=True) if r)
-        return sum(self.s[L.REMOVED : L.REMOVED + L.K]) == royalists
+        royal_force = sum(
+            (int(D.KIND_COUNT[k]) - self.s[L.REMOVED + k]) * int(D.KIND_FORCE[k])
+            for k in range(L.K)
+            if D.KIND_ROYALIST[k]
+        )
+        defended = [
+            self.s[L.COUNTERS + sp]
+            for sp in range(D.NUM_SPACES)
+            if self.s[L.OWNER + sp] >= 0 and not self.independent(sp)
+        ]
+        return all(c > royal_force for c in defended)
 
     def game_over(self, stalled: bool) -> None:
         self.s[L.STALLED] = int(stalled)

@@ -117,8 +117,6 @@ from boardsim.games.liberation.layout import (
 
 __all__ = ["MAX_CHANCE_OUTCOMES", "MAX_PLAYERS", "NUM_ACTIONS", "OBS_SIZE", "STATE_SIZE"]
 
-TOTAL_ROYALIST = int((KIND_COUNT * KIND_ROYALIST).sum())
-
 
 # ---------------------------------------------------------------- small queries
 @jit
@@ -212,14 +210,24 @@ def end_game(state, stalled):
 
 @jit
 def is_stalled(state, params):
-    """No counter left in any supply and no Royalist card left to free one (decision L9)."""
+    """No counter can ever be placed again (decision L9).
+
+    Every supply is empty, and all the Royalist cards still in play together are
+    too weak to clear even the least-defended liberated space: nothing can free
+    a counter, so no space can be liberated and no country can finish.
+    """
     for p in range(params[P_NUM_PLAYERS]):
         if state[SUPPLY + p] > 0:
             return False
-    removed = 0
+    force = 0
     for k in range(K):
-        removed += state[REMOVED + k]
-    return removed == TOTAL_ROYALIST
+        if KIND_ROYALIST[k] != 0:
+            force += (KIND_COUNT[k] - state[REMOVED + k]) * KIND_FORCE[k]
+    for s in range(NUM_SPACES):
+        c = SPACE_COUNTRY[s]
+        if state[OWNER + s] >= 0 and state[INDEP + c] == 0 and state[COUNTERS + s] <= force:
+            return False
+    return True
 
 
 @jit
