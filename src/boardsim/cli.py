@@ -13,9 +13,12 @@ from boardsim.agents import GreedyAgent, RandomAgent
 from boardsim.api import list_games, make_game
 
 
+DEMO_MAX_DECISIONS = 20_000  # a safety net: a game this long is cut and counted as truncated
+
+
 def play_demo_game(game_name: str, games: int, seed: int) -> dict[str, object]:
     """``games`` games of ``game_name``: a greedy player in each seat in turn, random elsewhere."""
-    game = make_game(game_name)
+    game = make_game(game_name, max_decisions=DEMO_MAX_DECISIONS)
     n = game.num_players
     wins_by_seat = np.zeros(n)
     games_by_seat = np.zeros(n)
