@@ -12,7 +12,6 @@ import numpy as np
 from boardsim.agents import GreedyAgent, RandomAgent
 from boardsim.api import list_games, make_game
 
-
 DEMO_MAX_DECISIONS = 20_000  # a safety net: a game this long is cut and counted as truncated
 
 
