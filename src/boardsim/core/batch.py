@@ -66,6 +66,7 @@ class Batch:
         self.truncated = np.zeros(n, np.bool_)
         self.game_index = np.zeros(n, np.int64)
         self.policy_rngs = np.zeros((n, 2), np.int32)
+        self.scratch = game.rules.new_scratch(n)
         self.seed = seed
         self.next_game = 0
         self.reset(seed)
@@ -85,6 +86,7 @@ class Batch:
                 self.game_index,
                 self.policy_rngs,
                 self.seat,
+                self.scratch,
             )
             rules.batch_observe(self.states, self.game.params, self.seat, self.obs, self.masks)
         self.terminated[:] = False
@@ -111,6 +113,7 @@ class Batch:
                     self.final_obs,
                     self.obs,
                     self.masks,
+                    self.scratch,
                 )
             )
 

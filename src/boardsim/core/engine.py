@@ -22,6 +22,7 @@ ENGINE_FUNCTIONS = (
     "step",
     "chance_outcomes",
     "random_legal",
+    "new_scratch",
     "batch_reset",
     "batch_step",
     "batch_observe",

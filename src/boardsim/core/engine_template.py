@@ -141,36 +141,51 @@ def _play_opponents(
     return done
 
 
+@jit
+def new_scratch(n):
+    """Per-row working arrays for the batched kernels, allocated once per batch."""
+    return (
+        np.zeros((n, MAX_PLAYERS), np.float64),  # returns before a step
+        np.zeros((n, MAX_PLAYERS), np.float64),  # returns after a step
+        np.zeros((n, MAX_PLAYERS), np.float32),  # one step's rewards
+        np.zeros((n, MAX_CHANCE_OUTCOMES), np.int32),  # chance outcomes
+        np.zeros((n, MAX_CHANCE_OUTCOMES), np.int64),  # chance weights
+        np.zeros((n, NUM_ACTIONS), np.uint8),  # a mask for the random opponents
+        np.zeros((n, MAX_PLAYERS), np.float32),  # rewards nobody collects (a game's restart)
+    )
+
+
+@jit
+def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, scratch):
+    """Row ``i`` starts game ``game_index[i]``; with ``seat >= 0`` the opponents move first."""
+    before, after, tmp, outcomes, weights, mask, ignored = scratch
+    seed = derive_seed(master_seed, game_index[i])
+    new_game(states[i], params, seed, outcomes[i], weights[i])
+    rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
+    if seat >= 0:
+        _play_opponents(
+            states[i],
+            params,
+            seat,
+            ignored[i],
+            tmp[i],
+            before[i],
+            after[i],
+            outcomes[i],
+            weights[i],
+            mask[i],
+            policy_rngs[i],
+        )
+
+
 @jit_parallel
-def batch_reset(states, params, master_seed, game_index, policy_rngs, seat):
+def batch_reset(states, params, master_seed, game_index, policy_rngs, seat, scratch):
     """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``.
 
     With ``seat >= 0`` the random opponents then play until ``seat`` is to decide.
     """
     for i in prange(states.shape[0]):
-        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
-        tmp = np.zeros(MAX_PLAYERS, np.float32)
-        before = np.zeros(MAX_PLAYERS, np.float64)
-        after = np.zeros(MAX_PLAYERS, np.float64)
-        mask = np.zeros(NUM_ACTIONS, np.uint8)
-        seed = derive_seed(master_seed, game_index[i])
-        new_game(states[i], params, seed, outcomes, weights)
-        rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
-        if seat >= 0:
-            _play_opponents(
-                states[i],
-                params,
-                seat,
-                tmp,
-                tmp,
-                before,
-                after,
-                outcomes,
-                weights,
-                mask,
-                policy_rngs[i],
-            )
+        _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, scratch)
 
 
 @jit_parallel
@@ -189,36 +204,44 @@ def batch_step(
     final_obs,
     obs,
     masks,
+    scratch,
 ):
     """Step every row: the learner's action, then (``seat >= 0``) the random opponents.
 
     ``seat < 0``: plain multi-agent stepping, one decision a row. A finished row is
     observed into ``final_obs``, restarted as game ``next_game + k`` (k counting the
     rows that finished before it, in row order, so threads do not matter), and its
-    new observation and mask are written. Returns nothing; everything goes to the
-    preallocated output arrays.
+    new observation and mask are written. Everything goes to preallocated arrays;
+    ``scratch`` comes from ``new_scratch``. Returns the next game number.
     """
     n = states.shape[0]
-    # game numbers for the rows that finish are assigned after the parallel step
+    before, after, tmp, outcomes, weights, mask, _ = scratch
     for i in prange(n):
         state = states[i]
-        tmp = np.zeros(MAX_PLAYERS, np.float32)
-        before = np.zeros(MAX_PLAYERS, np.float64)
-        after = np.zeros(MAX_PLAYERS, np.float64)
-        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
-        mask = np.zeros(NUM_ACTIONS, np.uint8)
         rw = rewards[i]
         rw[:] = 0
-        done = step_into(state, params, actions[i], tmp, before, after, outcomes, weights)
+        done = step_into(
+            state, params, actions[i], tmp[i], before[i], after[i], outcomes[i], weights[i]
+        )
         for p in range(rw.shape[0]):
-            rw[p] += tmp[p]
+            rw[p] += tmp[i][p]
         if seat >= 0 and not done:
             done = _play_opponents(
-                state, params, seat, rw, tmp, before, after, outcomes, weights, mask, policy_rngs[i]
+                state,
+                params,
+                seat,
+                rw,
+                tmp[i],
+                before[i],
+                after[i],
+                outcomes[i],
+                weights[i],
+                mask[i],
+                policy_rngs[i],
             )
         terminated[i] = done and (state[H_FLAGS] & FLAG_TRUNCATED) == 0
         truncated[i] = (state[H_FLAGS] & FLAG_TRUNCATED) != 0
+    # game numbers for the rows that finished, in row order (independent of threads)
     k = next_game
     for i in range(n):
         if terminated[i] or truncated[i]:
@@ -226,34 +249,10 @@ def batch_step(
             k += 1
     for i in prange(n):
         state = states[i]
-        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
-        tmp = np.zeros(MAX_PLAYERS, np.float32)
-        before = np.zeros(MAX_PLAYERS, np.float64)
-        after = np.zeros(MAX_PLAYERS, np.float64)
-        mask = np.zeros(NUM_ACTIONS, np.uint8)
-        who = seat if seat >= 0 else 0
         if terminated[i] or truncated[i]:
-            observe(state, params, who, final_obs[i])
-            seed = derive_seed(master_seed, game_index[i])
-            new_game(state, params, seed, outcomes, weights)
-            rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
-            if seat >= 0:
-                _play_opponents(
-                    state,
-                    params,
-                    seat,
-                    tmp,
-                    tmp,
-                    before,
-                    after,
-                    outcomes,
-                    weights,
-                    mask,
-                    policy_rngs[i],
-                )
-        actor = state[H_ACTOR]
-        observe(state, params, seat if seat >= 0 else max(actor, 0), obs[i])
+            observe(state, params, seat if seat >= 0 else 0, final_obs[i])
+            _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, scratch)
+        observe(state, params, seat if seat >= 0 else max(state[H_ACTOR], 0), obs[i])
         legal_mask(state, params, masks[i])
     return k
 
