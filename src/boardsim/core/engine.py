@@ -18,6 +18,7 @@ _TEMPLATE = Path(__file__).with_name("engine_template.py")
 ENGINE_FUNCTIONS = (
     "resolve_chance",
     "new_game",
+    "advance",
     "step_into",
     "step",
     "chance_outcomes",

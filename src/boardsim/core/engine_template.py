@@ -71,13 +71,11 @@ def _truncate_if_due(state, params):
 
 
 @jit
-def step_into(state, params, action, rewards, before, after, outcomes, weights):
-    """Apply one decision, resolve chance, write each player's reward; return terminal.
+def advance(state, params, action, outcomes, weights):
+    """Apply one decision (or chance outcome), resolve chance, truncate; return terminal.
 
-    A chance outcome may be given as the action at an explicit chance node.
-    ``before``/``after``/``outcomes``/``weights`` are caller-owned scratch.
+    The same transition as ``step_into`` without the rewards (for rollouts).
     """
-    returns(state, params, before)
     if state[H_ACTOR] == CHANCE:
         apply_chance(state, params, action)
     else:
@@ -85,6 +83,18 @@ def step_into(state, params, action, rewards, before, after, outcomes, weights):
         state[H_DECISIONS] += 1
     resolve_chance(state, params, outcomes, weights)
     _truncate_if_due(state, params)
+    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+
+
+@jit
+def step_into(state, params, action, rewards, before, after, outcomes, weights):
+    """Apply one decision, resolve chance, write each player's reward; return terminal.
+
+    A chance outcome may be given as the action at an explicit chance node.
+    ``before``/``after``/``outcomes``/``weights`` are caller-owned scratch.
+    """
+    returns(state, params, before)
+    advance(state, params, action, outcomes, weights)
     returns(state, params, after)
     for p in range(rewards.shape[0]):
         rewards[p] = after[p] - before[p]
@@ -277,9 +287,6 @@ def rollout_random(states, params, num_steps, master_seed, decisions, games):
         state = states[i]
         outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
         weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
-        tmp = np.zeros(MAX_PLAYERS, np.float32)
-        before = np.zeros(MAX_PLAYERS, np.float64)
-        after = np.zeros(MAX_PLAYERS, np.float64)
         mask = np.zeros(NUM_ACTIONS, np.uint8)
         prng = np.zeros(2, np.int32)
         g = 0
@@ -290,7 +297,7 @@ def rollout_random(states, params, num_steps, master_seed, decisions, games):
         d = 0
         for _ in range(num_steps):
             a = random_legal(state, params, mask, prng)
-            done = step_into(state, params, a, tmp, before, after, outcomes, weights)
+            done = advance(state, params, a, outcomes, weights)
             d += 1
             if done:
                 g += 1
