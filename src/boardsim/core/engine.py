@@ -10,24 +10,15 @@ calling its own kernels directly.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 _TEMPLATE = Path(__file__).with_name("engine_template.py")
 
-ENGINE_FUNCTIONS = (
-    "resolve_chance",
-    "new_game",
-    "advance",
-    "step_into",
-    "step",
-    "chance_outcomes",
-    "random_legal",
-    "new_scratch",
-    "batch_reset",
-    "batch_step",
-    "batch_observe",
-    "rollout_random",
+# every function the template defines (checked against the game's own names)
+ENGINE_FUNCTIONS = tuple(
+    re.findall(r"^def (\w+)", _TEMPLATE.read_text(encoding="utf-8"), flags=re.MULTILINE)
 )
 
 _REQUIRED = (

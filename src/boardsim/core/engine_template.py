@@ -71,7 +71,7 @@ def _truncate_if_due(state, params):
 
 
 @jit
-def advance(state, params, action, outcomes, weights):
+def advance_decision(state, params, action, outcomes, weights):
     """Apply one decision (or chance outcome), resolve chance, truncate; return terminal.
 
     The same transition as ``step_into`` without the rewards (for rollouts).
@@ -94,7 +94,7 @@ def step_into(state, params, action, rewards, before, after, outcomes, weights):
     ``before``/``after``/``outcomes``/``weights`` are caller-owned scratch.
     """
     returns(state, params, before)
-    advance(state, params, action, outcomes, weights)
+    advance_decision(state, params, action, outcomes, weights)
     returns(state, params, after)
     for p in range(rewards.shape[0]):
         rewards[p] = after[p] - before[p]
@@ -297,7 +297,7 @@ def rollout_random(states, params, num_steps, master_seed, decisions, games):
         d = 0
         for _ in range(num_steps):
             a = random_legal(state, params, mask, prng)
-            done = advance(state, params, a, outcomes, weights)
+            done = advance_decision(state, params, a, outcomes, weights)
             d += 1
             if done:
                 g += 1
