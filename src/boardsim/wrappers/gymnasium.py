@@ -20,7 +20,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from boardsim.core.errors import IllegalActionError
 from boardsim.core.game import Game, State
 
 
@@ -94,13 +93,16 @@ class BoardsimGymEnv(gym.Env):
                 outcomes = st.chance_outcomes()
                 probs = np.array([p for _, p in outcomes])
                 i = int(self.np_random.choice(len(outcomes), p=probs / probs.sum()))
-                st.apply_action(outcomes[i][0])
+                st.apply_unchecked(outcomes[i][0])
             elif self._learner(st.current_player()):
                 break
             else:
                 p = st.current_player()
-                a = self._policy(p).act(st.observation(p), st.legal_actions_mask())
-                st.apply_action(a)
+                mask = st.legal_actions_mask()
+                a = int(self._policy(p).act(st.observation(p), mask))
+                if not 0 <= a < self.game.num_actions or not mask[a]:
+                    st.raise_illegal(a)  # the opponent policy chose an illegal action
+                st.apply_unchecked(a)
             reward += float(st.last_rewards[self.seat])
         return reward
 
@@ -133,15 +135,8 @@ class BoardsimGymEnv(gym.Env):
                 info["illegal_action"] = True
                 self._ended_illegally = True
                 return obs, self.illegal_reward, True, False, info
-            legal = [int(x) for x in np.flatnonzero(mask)]
-            words = (
-                self.state_.action_to_string(a)
-                if 0 <= a < self.game.num_actions
-                else "out of range"
-            )
-            names = ", ".join(f"{x} ({self.state_.action_to_string(x)})" for x in legal[:30])
-            raise IllegalActionError(a, legal, words, names)
-        self.state_.apply_action(a)
+            self.state_.raise_illegal(a)
+        self.state_.apply_unchecked(a)
         reward = float(self.state_.last_rewards[self.seat]) + self._advance()
         obs, info = self._obs()
         truncated = self.state_.is_truncated()
