@@ -375,6 +375,13 @@ def royalist_attack(state, p, s):
     state[COUNTERS + s] = 0
 
 
+@jit
+def allow(mask, action):
+    """Mark ``action`` legal; returns 1 for the count."""
+    mask[action] = 1
+    return 1
+
+
 # ---------------------------------------------------------------- the engine's kernels
 @jit
 def init(state, params, seed):
@@ -451,55 +458,53 @@ def legal_mask(state, params, mask):
     phase = state[PHASE]
     s = state[POS + p]
     hand = HAND + p * K
+    n = 0
     if phase == PH_MOVE:
-        mask[A_ROLL] = 1
+        n += allow(mask, A_ROLL)
         for k in range(K):
             if state[hand + k] > 0 and (KIND_ROYALIST[k] == 0 or params[PR_ROYALIST_MOVES] != 0):
-                mask[A_MOVE_CARD + k] = 1
+                n += allow(mask, A_MOVE_CARD + k)
     elif phase == PH_REVOLUTION:
-        mask[A_PASS] = 1
-        mask[A_REV_ROLL] = 1
+        n += allow(mask, A_PASS)
+        n += allow(mask, A_REV_ROLL)
         if cards_to_draw(state) > 0:
-            mask[A_REV_DRAW] = 1
+            n += allow(mask, A_REV_DRAW)
         for r in range(NUM_REVOLUTIONS):
             if REVOLUTION_SPACES[r] != s:
-                mask[A_JUMP + r] = 1
+                n += allow(mask, A_JUMP + r)
         if state[SUPPLY + p] > 0:
             for cs in range(NUM_COUNTRY_SPACES):
                 t = COUNTRY_SPACES[cs]
                 if state[OWNER + t] == p and state[INDEP + SPACE_COUNTRY[t]] == 0:
-                    mask[A_COUNTER + cs] = 1
+                    n += allow(mask, A_COUNTER + cs)
     elif phase == PH_EMPTY:
-        mask[A_PASS] = 1
+        n += allow(mask, A_PASS)
         if state[SUPPLY + p] > 0:
             for k in range(K):
                 if state[hand + k] > 0 and KIND_ROYALIST[k] == 0:
-                    mask[A_TUCK + k] = 1
+                    n += allow(mask, A_TUCK + k)
     elif phase == PH_OWN:
-        mask[A_PASS] = 1
+        n += allow(mask, A_PASS)
         if state[SUPPLY + p] > 0:
             mask[A_COUNTER + SPACE_CSPACE[s]] = 1
         for k in range(K):
             if state[hand + k] > 0 and KIND_ROYALIST[k] == 0 and k != state[CARD + s]:
-                mask[A_EXCHANGE + k] = 1
+                n += allow(mask, A_EXCHANGE + k)
         if cards_to_draw(state) > 0:
-            mask[A_DRAW_DISCARD] = 1
+            n += allow(mask, A_DRAW_DISCARD)
     elif phase == PH_ENEMY:
-        mask[A_PASS] = 1
+        n += allow(mask, A_PASS)
         force = selected_force(state)
         if force >= state[COUNTERS + s]:
-            mask[A_CONFIRM] = 1
+            n += allow(mask, A_CONFIRM)
         else:
             for k in range(K):
                 if KIND_ROYALIST[k] != 0 and state[hand + k] > state[SELECTED + k]:
-                    mask[A_ROYALIST + k] = 1
+                    n += allow(mask, A_ROYALIST + k)
     elif phase == PH_DRAW_DISCARD or phase == PH_HAND_LIMIT:
         for k in range(K):
             if state[hand + k] > 0:
-                mask[A_DISCARD + k] = 1
-    n = 0
-    for a in range(NUM_ACTIONS):
-        n += mask[a]
+                n += allow(mask, A_DISCARD + k)
     return n
 
 
