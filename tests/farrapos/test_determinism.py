@@ -12,6 +12,7 @@ from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.game import Game
 from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules
+from boardsim.testing import assert_batch_equals_single
 
 
 def random_game(game: Game, seed: int, policy_seed: int, limit: int = 10_000):
@@ -107,21 +108,4 @@ def test_observation_shape_and_perspective(game: Game) -> None:
 
 def test_batch_equals_single_states(game: Game) -> None:
     """The batched engine (seat -1: one decision a row) steps rows exactly like single states."""
-    from boardsim.core.batch import Batch
-    from boardsim.core.rng import py_derive_seed
-
-    batch = Batch(game, 3, seat=-1, seed=77)
-    singles = [game.new_initial_state(py_derive_seed(77, i)) for i in range(3)]
-    for row, single in zip(batch.states, singles, strict=True):
-        assert np.array_equal(row, single.array)
-    chooser = random.Random(77)
-    for _ in range(300):
-        actions = [chooser.choice(np.flatnonzero(m).tolist()) for m in batch.masks]
-        batch.step(np.array(actions))
-        if batch.terminated.any() or batch.truncated.any():
-            break
-        for row, single, a in zip(batch.states, singles, actions, strict=True):
-            single.apply_action(a)
-            assert np.array_equal(row, single.array)
-        for mask, single in zip(batch.masks, singles, strict=True):
-            assert np.array_equal(mask, single.legal_actions_mask())
+    assert_batch_equals_single(game, 3, 600, 77)

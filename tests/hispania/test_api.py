@@ -18,6 +18,7 @@ import boardsim
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.games.hispania import DEFINITION, rules
 from boardsim.games.hispania import layout as hl
+from boardsim.testing import assert_batch_equals_single
 from boardsim.wrappers.gymnasium import BoardsimGymEnv
 
 GOLDEN = Path(__file__).with_name("golden_trace.json")
@@ -60,23 +61,8 @@ def test_gymnasium_check_env_and_a_whole_game() -> None:
 
 
 def test_batch_equals_single_states() -> None:
-    from boardsim.core.batch import Batch
-    from boardsim.core.rng import py_derive_seed
-
     game = boardsim.make_game("hispania", imperivm=True, pirates=True)
-    batch = Batch(game, 3, seat=-1, seed=77)
-    singles = [game.new_initial_state(py_derive_seed(77, i)) for i in range(3)]
-    for row, single in zip(batch.states, singles, strict=True):
-        assert np.array_equal(row, single.array)
-    chooser = random.Random(77)
-    for _ in range(200):
-        actions = [chooser.choice(np.flatnonzero(m).tolist()) for m in batch.masks]
-        batch.step(np.array(actions))
-        if batch.terminated.any() or batch.truncated.any():
-            break
-        for row, single, a in zip(batch.states, singles, actions, strict=True):
-            single.apply_action(a)
-            assert np.array_equal(row, single.array)
+    assert_batch_equals_single(game, 3, 200, 77)
 
 
 def test_compiled_rollout_is_reproducible() -> None:
