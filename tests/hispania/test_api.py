@@ -154,3 +154,18 @@ def test_golden_trace_replays_exactly() -> None:
 
 if __name__ == "__main__":
     GOLDEN.write_text(json.dumps(_play_golden()) + "\n", encoding="utf-8")
+
+
+def test_single_agent_envs_train_the_whole_roman_side() -> None:
+    """Issue 3: the Gymnasium env trains the Roman side: the learner plays every general."""
+    env = boardsim.make_gym_env("hispania")
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    played, done = set(), False
+    while not done:
+        played.add(env.state_.current_player())
+        _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = term or trunc
+    assert played <= {0, 1, 2} and len(played) >= 2
+    venv = boardsim.make_vec_env("hispania", 4, hispano=True, level="6-4-3-4-2")
+    assert venv.batch.learners.tolist()[:4] == [1, 1, 1, 0]

@@ -38,8 +38,9 @@ def threads_used(threads: int | None) -> Iterator[None]:
 class Batch:
     """``num_envs`` games of ``game`` stepped in one compiled call.
 
-    ``seat >= 0``: single-agent stepping; after each action the other seats play
-    uniformly random legal moves inside the compiled loop until ``seat`` is to
+    ``seat >= 0``: single-agent stepping; the learner plays ``seat`` and every
+    player on its side (``Game.teams``); after each action the other players play
+    uniformly random legal moves inside the compiled loop until a learner is to
     decide again. ``seat = -1``: one decision a row, whoever is to move.
     """
 
@@ -67,6 +68,7 @@ class Batch:
         self.game_index = np.zeros(n, np.int64)
         self.policy_rngs = np.zeros((n, 2), np.int32)
         self.scratch = game.rules.new_scratch(n)
+        self.learners = game.teammates(max(seat, 0))
         self.seed = seed
         self.next_game = 0
         self.reset(seed)
@@ -86,9 +88,12 @@ class Batch:
                 self.game_index,
                 self.policy_rngs,
                 self.seat,
+                self.learners,
                 self.scratch,
             )
-            rules.batch_observe(self.states, self.game.params, self.seat, self.obs, self.masks)
+            rules.batch_observe(
+                self.states, self.game.params, self.seat, self.learners, self.obs, self.masks
+            )
         self.terminated[:] = False
         self.truncated[:] = False
 
@@ -103,6 +108,7 @@ class Batch:
                     self.game.params,
                     acts,
                     self.seat,
+                    self.learners,
                     self.seed,
                     self.game_index,
                     self.next_game,

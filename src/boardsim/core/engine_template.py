@@ -139,16 +139,31 @@ def random_legal(state, params, mask, policy_rng):
 
 @jit
 def _play_opponents(
-    state, params, seat, rewards, tmp, before, after, outcomes, weights, mask, prng
+    state, params, learners, rewards, tmp, before, after, outcomes, weights, mask, prng
 ):
-    """Random-legal play for every seat but ``seat`` until ``seat`` decides or the game ends."""
+    """Random-legal play for the players outside ``learners`` until a learner decides or the end.
+
+    ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
+    """
     done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
-    while not done and state[H_ACTOR] != seat:
+    while not done and learners[state[H_ACTOR]] == 0:
         a = random_legal(state, params, mask, prng)
         done = step_into(state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
     return done
+
+
+@jit
+def viewer(state, seat, learners):
+    """Whose eyes a row's observation uses: the learner to decide (``seat`` or a teammate),
+    else ``seat``; with ``seat < 0``, the player to move."""
+    actor = state[H_ACTOR]
+    if seat < 0:
+        return max(actor, 0)
+    if actor >= 0 and learners[actor] != 0:
+        return actor
+    return seat
 
 
 @jit
@@ -166,7 +181,7 @@ def new_scratch(n):
 
 
 @jit
-def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, scratch):
+def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, learners, scratch):
     """Row ``i`` starts game ``game_index[i]``; with ``seat >= 0`` the opponents move first."""
     before, after, tmp, outcomes, weights, mask, ignored = scratch
     seed = derive_seed(master_seed, game_index[i])
@@ -176,7 +191,7 @@ def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, 
         _play_opponents(
             states[i],
             params,
-            seat,
+            learners,
             ignored[i],
             tmp[i],
             before[i],
@@ -189,13 +204,15 @@ def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, 
 
 
 @jit_parallel
-def batch_reset(states, params, master_seed, game_index, policy_rngs, seat, scratch):
+def batch_reset(states, params, master_seed, game_index, policy_rngs, seat, learners, scratch):
     """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``.
 
-    With ``seat >= 0`` the random opponents then play until ``seat`` is to decide.
+    With ``seat >= 0`` the random opponents then play until a learner is to decide.
     """
     for i in prange(states.shape[0]):
-        _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, scratch)
+        _restart_row(
+            states, params, i, master_seed, game_index, policy_rngs, seat, learners, scratch
+        )
 
 
 @jit_parallel
@@ -204,6 +221,7 @@ def batch_step(
     params,
     actions,
     seat,
+    learners,
     master_seed,
     game_index,
     next_game,
@@ -239,7 +257,7 @@ def batch_step(
             done = _play_opponents(
                 state,
                 params,
-                seat,
+                learners,
                 rw,
                 tmp[i],
                 before[i],
@@ -260,19 +278,20 @@ def batch_step(
     for i in prange(n):
         state = states[i]
         if terminated[i] or truncated[i]:
-            observe(state, params, seat if seat >= 0 else 0, final_obs[i])
-            _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, scratch)
-        observe(state, params, seat if seat >= 0 else max(state[H_ACTOR], 0), obs[i])
+            observe(state, params, viewer(state, seat, learners), final_obs[i])
+            _restart_row(
+                states, params, i, master_seed, game_index, policy_rngs, seat, learners, scratch
+            )
+        observe(state, params, viewer(state, seat, learners), obs[i])
         legal_mask(state, params, masks[i])
     return k
 
 
 @jit_parallel
-def batch_observe(states, params, seat, obs, masks):
-    """Observation (of ``seat``, or of the player to move when ``seat < 0``) and mask per row."""
+def batch_observe(states, params, seat, learners, obs, masks):
+    """Observation (see ``viewer``) and mask per row."""
     for i in prange(states.shape[0]):
-        actor = states[i][H_ACTOR]
-        observe(states[i], params, seat if seat >= 0 else max(actor, 0), obs[i])
+        observe(states[i], params, viewer(states[i], seat, learners), obs[i])
         legal_mask(states[i], params, masks[i])
 
 

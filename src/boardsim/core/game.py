@@ -59,6 +59,10 @@ class GameDefinition:
     # player index -> the agent (seat) that plays it; identity unless a game maps several
     # players onto one agent (Hispania's agents="rome").
     agent_of_player: Callable[[dict[str, Any], int], int] | None = None
+    # player index -> its side; players of one side win or lose together (Hispania's
+    # generals). Single-agent envs let the learner play every player of its side.
+    # None: every player is its own side.
+    team_of_player: Callable[[dict[str, Any], int], int] | None = None
     # (params, state, player) -> a score of the position for that player, higher is better;
     # used by simple search agents (greedy); None: the player's return so far.
     evaluate: Callable[[np.ndarray, np.ndarray, int], float] | None = None
@@ -85,6 +89,15 @@ class Game:
         self.observation_size = int(rules.OBS_SIZE)
         self.max_chance_outcomes = int(rules.MAX_CHANCE_OUTCOMES)
         self.max_players = int(rules.MAX_PLAYERS)
+        team = definition.team_of_player
+        self.teams = [team(self.options, p) if team else p for p in range(n_players)]
+
+    def teammates(self, seat: int) -> np.ndarray:
+        """``uint8[max_players]``: 1 for ``seat`` and every player on its side."""
+        out = np.zeros(self.max_players, np.uint8)
+        for p, t in enumerate(self.teams):
+            out[p] = t == self.teams[seat]
+        return out
 
     @property
     def name(self) -> str:

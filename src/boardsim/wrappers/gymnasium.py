@@ -78,10 +78,8 @@ class BoardsimGymEnv(gym.Env):
         return self._opponents
 
     def _learner(self, player: int) -> bool:
-        mapper = self.game.definition.agent_of_player
-        if mapper is None:
-            return player == self.seat
-        return mapper(self.game.options, player) == mapper(self.game.options, self.seat)
+        """The learner plays its seat and every player on the same side (``Game.teams``)."""
+        return self.game.teams[player] == self.game.teams[self.seat]
 
     def _advance(self) -> float:
         """Resolve chance and play the other seats until the learner decides; its reward."""

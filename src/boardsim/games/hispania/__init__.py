@@ -198,6 +198,11 @@ def agent_names(options: dict[str, Any]) -> list[str]:
     return [*rome, "hispano"] if options.get("hispano") else rome
 
 
+def team_of_player(options: dict[str, Any], player: int) -> int:
+    """The generals are one side (Rome), the Hispano player the other."""
+    return 0 if player < len(PLAYER_NAMES) else 1
+
+
 def agent_of_player(options: dict[str, Any], player: int) -> int:
     if options["agents"] != "rome":
         return player
@@ -217,4 +222,5 @@ DEFINITION = GameDefinition(
     render_text=names.render_text,
     gym_id="boardsim/Hispania-v0",
     agent_of_player=agent_of_player,
+    team_of_player=team_of_player,
 )
