@@ -39,7 +39,9 @@ def play_demo_game(game_name: str, games: int, seed: int) -> dict[str, object]:
             decisions += 1
         ret = state.returns()
         winners = np.flatnonzero(ret == ret.max())
-        share = 1.0 / len(winners)
+        if ret.max() == ret.min() and ret.max() <= 0:
+            winners = winners[:0]  # a shared loss (Hispania's Romans) or a draw: nobody won
+        share = 1.0 / max(len(winners), 1)
         games_by_seat[greedy_seat] += 1
         if greedy_seat in winners:
             wins_by_seat[greedy_seat] += share
