@@ -1,8 +1,9 @@
-"""The ``boardsim`` command: ``demo`` and ``bench`` (more commands land with their issues)."""
+"""The ``boardsim`` command: ``demo``, ``bench`` and the subcommands of ``COMMAND_MODULES``."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections.abc import Sequence
@@ -11,6 +12,11 @@ import numpy as np
 
 from boardsim.agents import GreedyAgent, RandomAgent
 from boardsim.api import list_games, make_game
+
+# Each further subcommand lives in its own module with
+# ``add_parser(subparsers) -> None``, which registers the subcommand and sets
+# ``func(args) -> int``; heavy imports (torch, ray) belong inside ``func``.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 DEMO_MAX_DECISIONS = 20_000  # a safety net: a game this long is cut and counted as truncated
 
@@ -112,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=2.0, help="timed window per case")
     bench.add_argument("--json", default=None, help="also write the results to this JSON file")
     bench.set_defaults(func=cmd_bench)
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).add_parser(sub)
     return parser
 
 

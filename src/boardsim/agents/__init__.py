@@ -1,8 +1,15 @@
-"""Agents: one interface, ``act(observation, action_mask) -> action``.
+"""Agents: one interface, ``act(observation, action_mask, state=None) -> action``.
 
-``load("random", game)`` gives a uniform-random agent; ``load("greedy", game)``
-a one-step-lookahead agent that needs the full state (``act_state``), used by
-``boardsim demo``. Heuristics, MCTS and PPO come with the agents issue.
+Agents that look at the game itself (greedy, heuristic, MCTS) set
+``needs_state = True`` and must be given ``state`` (a :class:`boardsim.State`;
+the envs hold theirs as ``env.unwrapped.state_`` and pass it to such opponents
+themselves); they read only what the player to move may know. Agents that only
+need the observation (random, PPO) ignore ``state``.
+
+``load(spec, game)`` makes one from a spec: ``"random"`` (uniform over legal
+actions), ``"greedy"`` (one-step lookahead on the full state, ``act_state``),
+``"heuristic"``, ``"mcts:SIMS"``, ``"ppo:PATH"``. Each name maps to a factory in
+``AGENT_FACTORIES``; its module is imported only when asked for.
 """
 
 from __future__ import annotations
@@ -13,18 +20,22 @@ import numpy as np
 
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
-from boardsim.core.header import H_DECISIONS
+from boardsim.core.header import H_DECISIONS, H_RNG
+from boardsim.core.rng import PyRng
 
 
 class RandomAgent:
     """Uniformly random over the legal actions."""
 
     name = "random"
+    needs_state = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
+    ) -> int:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("no legal action in the mask")
@@ -44,14 +55,17 @@ def _position_key(state: State) -> bytes:
 class GreedyAgent:
     """Tries each legal action on a copy (chance drawn at random) and keeps the best value.
 
-    The value is the game's ``evaluate`` (a player-perspective score of a
-    position) where it has one, else the player's return so far; ties are
-    broken at random. Positions it has already been in are avoided (a composite
-    choice that is cancelled leads back to the same position, and a lookahead
-    that sees no gain would otherwise choose and cancel forever).
+    Chance after the decision is drawn from the agent's own generator (never the
+    state's, which would reveal the real future rolls). The value is the game's
+    ``evaluate`` (a player-perspective score of a position) where it has one, else
+    the player's return so far; ties are broken at random. Positions it has
+    already been in are avoided (a composite choice that is cancelled leads back
+    to the same position, and a lookahead that sees no gain would otherwise
+    choose and cancel forever).
     """
 
     name = "greedy"
+    needs_state = True
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
@@ -73,6 +87,9 @@ class GreedyAgent:
         children = []
         for a in legal:
             child = state.clone()
+            # the dice after this decision are drawn from the agent's own generator:
+            # the state's generator would show the lookahead the real future rolls
+            PyRng(child.array, H_RNG).seed(int(self.rng.integers(1 << 62)))
             child.apply_action(a)
             children.append((a, child))
         fresh = [(a, c) for a, c in children if _position_key(c) not in self._seen]
@@ -86,14 +103,62 @@ class GreedyAgent:
                 best.append(a)
         return int(self.rng.choice(best))
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        raise TypeError("GreedyAgent looks ahead on the full state: call act_state(state)")
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
+    ) -> int:
+        if state is None:
+            raise TypeError("GreedyAgent looks ahead on the game state: pass state=...")
+        return self.act_state(state)
+
+
+# spec name -> "module:factory"; the factory is called as factory(game, arg, seed, **options),
+# ``arg`` being what follows the colon in the spec ("mcts:200" -> "200"), or None.
+# Agent modules are imported only when asked for (torch, for instance, only for "ppo").
+AGENT_FACTORIES: dict[str, str] = {
+    "random": "boardsim.agents:_make_random",
+    "greedy": "boardsim.agents:_make_greedy",
+    "heuristic": "boardsim.agents.heuristic:make_agent",
+    "mcts": "boardsim.agents.mcts:make_agent",
+    "ppo": "boardsim.agents.ppo:make_agent",
+}
+
+
+def _make_random(game: Game, arg: str | None, seed: int | None, **options: Any) -> RandomAgent:
+    if arg is not None or options:
+        raise OptionError(f"the random agent takes no argument, got {arg!r} {options or ''}")
+    return RandomAgent(seed)
+
+
+def _make_greedy(game: Game, arg: str | None, seed: int | None, **options: Any) -> GreedyAgent:
+    if arg is not None or options:
+        raise OptionError(f"the greedy agent takes no argument, got {arg!r} {options or ''}")
+    return GreedyAgent(game, seed)
+
+
+def available() -> list[str]:
+    """The agent names ``load`` knows (``"mcts"`` takes ``:SIMS``, ``"ppo"`` ``:PATH``)."""
+    return list(AGENT_FACTORIES)
 
 
 def load(spec: str, game: Game, seed: int | None = None, **options: Any) -> Any:
-    """An agent from its spec: ``"random"`` or ``"greedy"``."""
-    if spec == "random":
-        return RandomAgent(seed)
-    if spec == "greedy":
-        return GreedyAgent(game, seed)
-    raise OptionError(f"unknown agent {spec!r}; available: random, greedy")
+    """An agent from its spec: ``"random"``, ``"greedy"``, ``"heuristic"``, ``"mcts:200"``,
+    ``"ppo:PATH"``.
+
+    Raises :class:`OptionError` for an unknown name, naming the known ones.
+    """
+    import importlib
+
+    if not isinstance(spec, str) or not spec:
+        raise OptionError(f"agent spec must be a non-empty string, got {spec!r}")
+    name, _, arg = spec.partition(":")
+    if name not in AGENT_FACTORIES:
+        raise OptionError(f"unknown agent {spec!r}; available: {', '.join(AGENT_FACTORIES)}")
+    module_name, _, factory_name = AGENT_FACTORIES[name].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("boardsim"):
+            raise OptionError(f"agent {name!r} is not available in this build") from None
+        raise
+    factory = getattr(module, factory_name)
+    return factory(game, arg if arg else None, seed, **options)

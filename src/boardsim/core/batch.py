@@ -10,13 +10,36 @@ one master seed, so the games played do not depend on the thread count.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numba
 import numpy as np
 
 from boardsim.core.game import Game
+from boardsim.core.header import FLAG_TRUNCATED, POLICY_HEURISTIC, POLICY_RANDOM
+
+# the compiled policies by name (``policies[p]`` codes of the engine)
+COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+
+def policy_codes(game: Game, policies: str | Sequence[str]) -> np.ndarray:
+    """One compiled-policy code per player from a name (every player) or a name per player."""
+    names = [policies] * game.max_players if isinstance(policies, str) else list(policies)
+    if isinstance(policies, str) or len(names) == game.num_players:
+        names = names + ["random"] * (game.max_players - len(names))
+    if len(names) != game.max_players:
+        raise ValueError(
+            f"{len(names)} policies for {game.num_players} players: give one name or one a player"
+        )
+    codes = np.zeros(game.max_players, np.int32)
+    for p, name in enumerate(names):
+        if name not in COMPILED_POLICIES:
+            raise ValueError(
+                f"no compiled policy {name!r}; compiled policies: {', '.join(COMPILED_POLICIES)}"
+            )
+        codes[p] = COMPILED_POLICIES[name]
+    return codes
 
 
 @contextmanager
@@ -40,12 +63,19 @@ class Batch:
 
     ``seat >= 0``: single-agent stepping; the learner plays ``seat`` and every
     player on its side (``Game.teams``); after each action the other players play
-    uniformly random legal moves inside the compiled loop until a learner is to
+    by their compiled policy (``opponents``: ``"random"`` or ``"heuristic"``, one
+    name for all or one a player) inside the compiled loop until a learner is to
     decide again. ``seat = -1``: one decision a row, whoever is to move.
     """
 
     def __init__(
-        self, game: Game, num_envs: int, seat: int = 0, seed: int = 0, threads: int | None = None
+        self,
+        game: Game,
+        num_envs: int,
+        seat: int = 0,
+        seed: int = 0,
+        threads: int | None = None,
+        opponents: str | Sequence[str] = "random",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
@@ -69,6 +99,7 @@ class Batch:
         self.policy_rngs = np.zeros((n, 2), np.int32)
         self.scratch = game.rules.new_scratch(n)
         self.learners = game.teammates(max(seat, 0))
+        self.policies = policy_codes(game, opponents)
         self.seed = seed
         self.next_game = 0
         self.reset(seed)
@@ -89,6 +120,7 @@ class Batch:
                 self.policy_rngs,
                 self.seat,
                 self.learners,
+                self.policies,
                 self.scratch,
             )
             rules.batch_observe(
@@ -109,6 +141,7 @@ class Batch:
                     acts,
                     self.seat,
                     self.learners,
+                    self.policies,
                     self.seed,
                     self.game_index,
                     self.next_game,
@@ -148,4 +181,35 @@ def random_rollout(
         "games": int(games.sum()),
         "seconds": seconds,
         "decisions_per_second": total / seconds if seconds > 0 else float("inf"),
+    }
+
+
+def play_games(
+    game: Game,
+    num_games: int,
+    policies: str | Sequence[str] = "random",
+    seed: int = 0,
+    first_game: int = 0,
+    threads: int | None = None,
+) -> dict[str, np.ndarray]:
+    """Whole games with every player on a compiled policy, in parallel, entirely compiled.
+
+    Game ``first_game + k`` of the run ``seed`` is the same game whatever the
+    batch and thread count (so a sweep can be split and resumed). Returns arrays
+    ``returns`` ``[num_games, num_players]``, ``decisions`` and ``truncated``.
+    """
+    if num_games < 0 or first_game < 0:
+        raise ValueError("num_games and first_game must be >= 0")
+    codes = policy_codes(game, policies)
+    out_returns = np.zeros((num_games, game.max_players), np.float64)
+    decisions = np.zeros(num_games, np.int64)
+    flags = np.zeros(num_games, np.int32)
+    with threads_used(threads):
+        game.rules.play_games(
+            game.params, codes, int(seed), int(first_game), out_returns, decisions, flags
+        )
+    return {
+        "returns": out_returns[:, : game.num_players],
+        "decisions": decisions,
+        "truncated": (flags & FLAG_TRUNCATED) != 0,
     }

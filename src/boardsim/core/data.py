@@ -55,17 +55,32 @@ def require(
     return value
 
 
+# Source files whose code ends up in a game's compiled kernels although numba only
+# watches the file a kernel is defined in: the engine template and the game's
+# policy are compiled with rules.py as their home, and constants and kernels come
+# from data.py, layout.py and the core. A change to any of them drops the cache.
+COMPILED_GAME_SOURCES = ("rules.py", "policy.py", "layout.py", "data.py")
+COMPILED_CORE_SOURCES = ("engine_template.py", "engine.py", "rng.py", "header.py", "jit.py")
+
+
 def forget_stale_compiled_code(package_file: str, data_files: list[Path]) -> bool:
-    """Drop a game's on-disk numba cache when its data files changed since it was compiled.
+    """Drop a game's on-disk numba cache when its data files (or the sources compiled
+    into its kernels, ``COMPILED_*_SOURCES``) changed since it was compiled.
 
     The compiled kernels freeze the data (as constant arrays) into the cache, and
-    numba's cache does not notice a changed data file. So each game records a
-    fingerprint of its data files beside its cache; on a mismatch its cached
+    numba's cache does not notice a changed data file, nor a change in a file other
+    than the kernel's own. So each game records a fingerprint of those files beside
+    its cache; on a mismatch its cached
     kernels (``*.nbi``/``*.nbc`` of that package) are deleted before anything is
     compiled or loaded. Returns True when something was dropped.
     """
+    package = Path(package_file).resolve().parent
+    core = Path(__file__).resolve().parent
+    sources = [package / name for name in COMPILED_GAME_SOURCES] + [
+        core / name for name in COMPILED_CORE_SOURCES
+    ]
     digest = hashlib.sha256()
-    for path in sorted(data_files):
+    for path in sorted(Path(f) for f in data_files) + [s for s in sources if s.exists()]:
         digest.update(str(path.name).encode())
         digest.update(Path(path).read_bytes())
     fingerprint = digest.hexdigest()

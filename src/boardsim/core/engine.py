@@ -1,4 +1,5 @@
-"""Bind the generic engine (``engine_template.py``) into a game's rules namespace.
+"""Bind the generic engine (``engine_template.py``) and the game's ``policy.py`` into its
+rules namespace.
 
 numba caches a compiled function on disk only when it is a plain module-level
 function of a real source file; a closure over a game's kernels, or a kernel
@@ -48,4 +49,11 @@ def bind_engine(namespace: dict[str, Any]) -> None:
     doc = namespace.get("__doc__")
     code = compile(_TEMPLATE.read_text(encoding="utf-8"), namespace["__file__"], "exec")
     exec(code, namespace)
+    policy = Path(namespace["__file__"]).with_name("policy.py")
+    if not policy.exists():
+        raise TypeError(f"{namespace.get('__name__')}: no policy.py (heuristic_action) beside it")
+    # compiled with the rules file as its home too (see above): one cache, one namespace
+    exec(compile(policy.read_text(encoding="utf-8"), namespace["__file__"], "exec"), namespace)
+    if "heuristic_action" not in namespace:
+        raise TypeError(f"{policy}: defines no heuristic_action")
     namespace["__doc__"] = doc

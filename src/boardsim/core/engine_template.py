@@ -20,6 +20,13 @@ A game's ``rules.py`` provides, before binding:
 - ``observe(state, params, player, out)``: what ``player`` may see (float32);
 - ``returns(state, params, out)``: the players' cumulative returns (float64).
 
+and, in a ``policy.py`` beside ``rules.py`` (compiled into the same namespace after
+this file, so it may call anything here):
+
+- ``heuristic_action(state, params, mask, prng) -> int``: the game's rule-based
+  player, a legal action for the player to move (``prng``: two words of generator
+  for its tie-breaks; ``mask``: scratch of ``NUM_ACTIONS``).
+
 Every function here reads only the header of ``core/header.py``.
 """
 
@@ -36,6 +43,7 @@ from boardsim.core.header import (
     H_RNG,
     P_EXPLICIT_CHANCE,
     P_MAX_DECISIONS,
+    POLICY_HEURISTIC,
     TERMINAL,
 )
 from boardsim.core.jit import jit, jit_parallel
@@ -138,16 +146,25 @@ def random_legal(state, params, mask, policy_rng):
 
 
 @jit
+def policy_action(state, params, policy, mask, prng):
+    """The action compiled policy ``policy`` (``POLICY_*`` of core/header.py) takes here."""
+    if policy == POLICY_HEURISTIC:
+        return heuristic_action(state, params, mask, prng)
+    return random_legal(state, params, mask, prng)
+
+
+@jit
 def _play_opponents(
-    state, params, learners, rewards, tmp, before, after, outcomes, weights, mask, prng
+    state, params, learners, policies, rewards, tmp, before, after, outcomes, weights, mask, prng
 ):
-    """Random-legal play for the players outside ``learners`` until a learner decides or the end.
+    """The players outside ``learners`` play (each by its compiled policy, ``policies[p]``)
+    until a learner decides or the game ends.
 
     ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
     """
     done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
     while not done and learners[state[H_ACTOR]] == 0:
-        a = random_legal(state, params, mask, prng)
+        a = policy_action(state, params, policies[state[H_ACTOR]], mask, prng)
         done = step_into(state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
@@ -181,7 +198,9 @@ def new_scratch(n):
 
 
 @jit
-def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, learners, scratch):
+def _restart_row(
+    states, params, i, master_seed, game_index, policy_rngs, seat, learners, policies, scratch
+):
     """Row ``i`` starts game ``game_index[i]``; with ``seat >= 0`` the opponents move first."""
     before, after, tmp, outcomes, weights, mask, ignored = scratch
     seed = derive_seed(master_seed, game_index[i])
@@ -192,6 +211,7 @@ def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, 
             states[i],
             params,
             learners,
+            policies,
             ignored[i],
             tmp[i],
             before[i],
@@ -204,14 +224,25 @@ def _restart_row(states, params, i, master_seed, game_index, policy_rngs, seat, 
 
 
 @jit_parallel
-def batch_reset(states, params, master_seed, game_index, policy_rngs, seat, learners, scratch):
+def batch_reset(
+    states, params, master_seed, game_index, policy_rngs, seat, learners, policies, scratch
+):
     """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``.
 
-    With ``seat >= 0`` the random opponents then play until a learner is to decide.
+    With ``seat >= 0`` the opponents (``policies``) then play until a learner is to decide.
     """
     for i in prange(states.shape[0]):
         _restart_row(
-            states, params, i, master_seed, game_index, policy_rngs, seat, learners, scratch
+            states,
+            params,
+            i,
+            master_seed,
+            game_index,
+            policy_rngs,
+            seat,
+            learners,
+            policies,
+            scratch,
         )
 
 
@@ -222,6 +253,7 @@ def batch_step(
     actions,
     seat,
     learners,
+    policies,
     master_seed,
     game_index,
     next_game,
@@ -234,7 +266,7 @@ def batch_step(
     masks,
     scratch,
 ):
-    """Step every row: the learner's action, then (``seat >= 0``) the random opponents.
+    """Step every row: the learner's action, then (``seat >= 0``) the opponents' policies.
 
     ``seat < 0``: plain multi-agent stepping, one decision a row. A finished row is
     observed into ``final_obs``, restarted as game ``next_game + k`` (k counting the
@@ -258,6 +290,7 @@ def batch_step(
                 state,
                 params,
                 learners,
+                policies,
                 rw,
                 tmp[i],
                 before[i],
@@ -280,7 +313,16 @@ def batch_step(
         if terminated[i] or truncated[i]:
             observe(state, params, viewer(state, seat, learners), final_obs[i])
             _restart_row(
-                states, params, i, master_seed, game_index, policy_rngs, seat, learners, scratch
+                states,
+                params,
+                i,
+                master_seed,
+                game_index,
+                policy_rngs,
+                seat,
+                learners,
+                policies,
+                scratch,
             )
         observe(state, params, viewer(state, seat, learners), obs[i])
         legal_mask(state, params, masks[i])
@@ -324,3 +366,34 @@ def rollout_random(states, params, num_steps, master_seed, decisions, games):
                 new_game(state, params, seed, outcomes, weights)
         decisions[i] = d
         games[i] = g
+
+
+@jit_parallel
+def play_games(params, policies, master_seed, first_game, out_returns, out_decisions, out_flags):
+    """Play whole games, every player by its compiled policy; one game per output row.
+
+    Row ``k`` is game ``first_game + k`` of the run ``master_seed`` (seeded
+    ``derive_seed(master_seed, first_game + k)``, its policies' generator from
+    that seed), so a game's result depends on neither the thread count nor the
+    batch it is played in. Writes the final returns, the decisions taken and the
+    final header flags (``FLAG_TRUNCATED`` when ``max_decisions`` cut it).
+    """
+    for k in prange(out_returns.shape[0]):
+        state = np.zeros(STATE_SIZE, np.int32)
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        prng = np.zeros(2, np.int32)
+        ret = np.zeros(MAX_PLAYERS, np.float64)
+        seed = derive_seed(master_seed, first_game + k)
+        new_game(state, params, seed, outcomes, weights)
+        rng_seed(prng, 0, derive_seed(seed, 1))
+        done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+        while not done:
+            a = policy_action(state, params, policies[state[H_ACTOR]], mask, prng)
+            done = advance_decision(state, params, a, outcomes, weights)
+        returns(state, params, ret)
+        for p in range(out_returns.shape[1]):
+            out_returns[k, p] = ret[p]
+        out_decisions[k] = state[H_DECISIONS]
+        out_flags[k] = state[H_FLAGS]

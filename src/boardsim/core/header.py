@@ -26,3 +26,8 @@ P_NUM_PLAYERS = 0
 P_EXPLICIT_CHANCE = 1  # 1: stop at chance nodes (the chance player acts); 0: draw them in step
 P_MAX_DECISIONS = 2  # truncate after this many decisions (0: never)
 PARAMS_HEADER = 4
+
+# compiled policies the batched engine can play a seat with (``policies[p]``)
+POLICY_RANDOM = 0  # uniformly random over the legal actions
+POLICY_HEURISTIC = 1  # the game's ``heuristic_action`` (its ``policy.py``)
+NUM_POLICIES = 2

@@ -2,7 +2,9 @@
 
 ``opponents`` is ``None`` (uniform random over legal actions), one agent with
 ``act(observation, action_mask) -> int`` for every other seat, or a dict
-``{seat: agent}``. Chance nodes are always resolved inside ``step``. The mask
+``{seat: agent}``. An agent that reads the game state (``needs_state``:
+greedy, heuristic, MCTS) is given it: ``act(observation, action_mask, state=...)``.
+Chance nodes are always resolved inside ``step``. The mask
 of the learner's legal actions is in ``info["action_mask"]`` and in
 :meth:`action_masks` (what sb3-contrib's MaskablePPO calls).
 
@@ -25,6 +27,13 @@ from boardsim.core.game import Game, State
 
 class Policy(Protocol):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+def act_with_state(agent: Any, observation: np.ndarray, mask: np.ndarray, state: State) -> int:
+    """``agent``'s action; agents that declare ``needs_state`` also get the state."""
+    if getattr(agent, "needs_state", False):
+        return int(agent.act(observation, mask, state=state))
+    return int(agent.act(observation, mask))
 
 
 class _UniformRandom:
@@ -97,7 +106,7 @@ class BoardsimGymEnv(gym.Env):
             else:
                 p = st.current_player()
                 mask = st.legal_actions_mask()
-                a = int(self._policy(p).act(st.observation(p), mask))
+                a = act_with_state(self._policy(p), st.observation(p), mask, st)
                 if not 0 <= a < self.game.num_actions or not mask[a]:
                     st.raise_illegal(a)  # the opponent policy chose an illegal action
                 st.apply_unchecked(a)

@@ -1,7 +1,8 @@
 """Vector environments over the batched engine: Gymnasium ``VectorEnv`` and an SB3 ``VecEnv``.
 
 No subprocesses: every row of the batch is stepped in one compiled call; the
-other seats are played by the compiled uniform-random policy inside that call.
+other seats are played by a compiled policy (``"random"`` or the game's
+``"heuristic"``) inside that call.
 Finished games restart in the same step (Gymnasium's ``SAME_STEP`` autoreset):
 the last observation of a finished game is in ``infos["final_obs"]``
 (``infos["_final_obs"]`` marks the rows), and SB3's ``terminal_observation``.
@@ -23,7 +24,11 @@ from boardsim.core.game import Game
 
 
 class BoardsimVectorEnv(VectorEnv):
-    """``num_envs`` games; seat ``seat`` learns in each, the others play uniformly at random."""
+    """``num_envs`` games; seat ``seat`` learns in each, the others play a compiled policy.
+
+    ``opponents``: None or ``"random"`` (uniform over legal actions), ``"heuristic"``
+    (the game's rule-based player), or one such name a player.
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -32,18 +37,29 @@ class BoardsimVectorEnv(VectorEnv):
         game: Game,
         num_envs: int,
         threads: int | None = None,
-        opponents: Any = None,
+        opponents: str | Sequence[str] | None = None,
         seat: int = 0,
         seed: int = 0,
         check_actions: bool = True,
     ) -> None:
-        if opponents not in (None, "random"):
+        if opponents is None:
+            opponents = "random"
+        if not (
+            isinstance(opponents, str)
+            or (isinstance(opponents, Sequence) and all(isinstance(o, str) for o in opponents))
+        ):
             raise OptionError(
-                "the vector env plays the other seats with the compiled uniform-random policy "
-                "(opponents=None or 'random'); use make_gym_env for Python opponents"
+                "the vector env plays the other seats with compiled policies: opponents=None, "
+                f"'random', 'heuristic' or one such name a player, got {opponents!r}; "
+                "use make_gym_env for Python opponents"
             )
         self.game = game
-        self.batch = Batch(game, num_envs, seat=seat, seed=seed, threads=threads)
+        try:
+            self.batch = Batch(
+                game, num_envs, seat=seat, seed=seed, threads=threads, opponents=opponents
+            )
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
         self.num_envs = num_envs
         self.seat = seat
         self.check_actions = check_actions

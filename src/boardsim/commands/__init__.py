@@ -1,0 +1,1 @@
+"""Subcommands of the ``boardsim`` command, one module each (see ``boardsim.cli``)."""
