@@ -1,0 +1,671 @@
+"""Balance sweeps: every cell of an option grid, played with compiled policies, into a tidy table.
+
+A sweep is a game, base options, a grid (``{"num_players": [2, 3], "seat": [0, 1]}``),
+the agents (compiled policy names), a number of games per cell and a seed. Each cell
+is one combination of grid values; it is played by
+:func:`boardsim.core.batch.play_games` (game ``k`` of every cell uses the run seed
+``seed`` and game index ``k``: common random numbers across cells, and the same games
+whatever the backend, batch or thread split).
+
+Grid keys are game options (typed from the option's declaration; ``all`` lists every
+allowed value, Hispania's ``level=all`` the 243 levels) and three sweep keys:
+
+- ``seat`` (alias ``side``): where the agent under test sits, a seat number or a seat
+  name (``empire``, ``hispano``); it plays every player of that seat's side, the
+  second agent plays everyone else. ``--agents TEST,FIELD``.
+- ``variant``: ``none`` or boolean options joined by ``+`` switched on
+  (``ingenivm``, ``siege+port_transport``).
+
+Without a seat key, ``agents`` is one policy for every seat or one per seat.
+
+On disk (``out``): ``sweep.json`` (what is swept; a re-run must match it),
+``cells/<cell id>.csv`` (one row a game, written atomically when the cell is
+finished) and, at the end, ``results.csv`` (every cell, one table). A re-run skips
+the cells already written, so an interrupted sweep loses nothing it finished.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import itertools
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardsim.api import list_games, make_game
+from boardsim.core.batch import COMPILED_POLICIES, play_games
+from boardsim.core.errors import OptionError
+from boardsim.core.game import Game
+
+FORMAT = 1
+SEAT_KEYS = ("seat", "side")
+VARIANT_KEY = "variant"
+MANIFEST = "sweep.json"
+CELLS_DIR = "cells"
+RESULTS = "results.csv"
+DEFAULT_CHUNK = 2048  # games per play_games call (progress granularity; results do not depend)
+
+# columns every row has, in order; then the grid keys, then per-seat columns
+BASE_COLUMNS = ("game", "cell", "game_index", "seed")
+TAIL_COLUMNS = ("winners", "winner", "margin", "decisions", "truncated", "options")
+TEXT_COLUMNS = ("game", "cell", "winners", "options")
+NUMERIC_COLUMNS = (
+    "game_index",
+    "seed",
+    "num_players",
+    "test_seat",
+    "winner",
+    "margin",
+    "decisions",
+)
+
+
+# ------------------------------------------------------------------ grid values
+def hispania_levels() -> list[str]:
+    """Hispania's 243 levels, each parameter from the rulebook's Low to High column."""
+    from boardsim.games.hispania.data import LEVEL_VALUES
+
+    columns = [[int(v) for v in row] for row in LEVEL_VALUES]
+    return ["-".join(str(v) for v in combo) for combo in itertools.product(*columns)]
+
+
+# ``variant=all``: the rulebook's variants, in its order (else every off-by-default switch)
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "hispania": (
+        "ingenivm",
+        "imperivm",
+        "proconsvl",
+        "legio_hispana",
+        "pirates",
+        "terror",
+        "hispano",
+    ),
+}
+
+# (game, option) -> every value, for options whose values are not declared as choices
+ALL_VALUES: dict[tuple[str, str], Callable[[], list[Any]]] = {
+    ("hispania", "level"): hispania_levels,
+}
+
+
+def _option(game: Game, key: str) -> Any:
+    for o in game.definition.options:
+        if o.name == key:
+            return o
+    known = ", ".join([o.name for o in game.definition.options] + [*SEAT_KEYS, VARIANT_KEY])
+    raise OptionError(f"{game.name}: no grid key {key!r}; known keys: {known}")
+
+
+def _typed(option: Any, text: str, game: str) -> Any:
+    """The option value a grid word stands for (``none``, ``true``, ``3``, ``6-4-3-4-2``)."""
+    if option.choices is not None:
+        for c in option.choices:
+            if str(c).lower() == text.strip().lower():
+                return c
+        allowed = ", ".join(str(c).lower() for c in option.choices)
+        raise OptionError(f"{game}: {option.name}={text!r} is not allowed; choose one of {allowed}")
+    if option.low is not None or option.high is not None:
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"{game}: {option.name} takes an int, got {text!r}") from None
+    return text.strip()
+
+
+def _all_values(game: Game, key: str) -> list[Any]:
+    if key in SEAT_KEYS:
+        return ["all"]  # every seat of each cell's player count (expanded in plan_cells)
+    if key == VARIANT_KEY:
+        return ["none", *VARIANTS.get(game.name, _boolean_options(game))]
+    option = _option(game, key)
+    if (game.name, key) in ALL_VALUES:
+        return ALL_VALUES[(game.name, key)]()
+    if option.choices is not None:
+        return list(option.choices)
+    # ``all`` of an int option lists its range only when it is short
+    if option.low is not None and option.high is not None and option.high - option.low < 64:
+        return list(range(option.low, option.high + 1))
+    raise OptionError(f"{game.name}: {key}=all is not defined; list the values")
+
+
+def _boolean_options(game: Game) -> list[str]:
+    return [
+        o.name
+        for o in game.definition.options
+        if o.choices is not None and set(o.choices) == {False, True} and o.default is False
+    ]
+
+
+def parse_grid(game_name: str, specs: Sequence[str], base_options: Mapping[str, Any] = {}) -> dict:
+    """``["num_players=2,3", "seat=all"]`` -> ``{"num_players": [2, 3], "seat": [0, 1, 2]}``.
+
+    Values are typed from the game's option declarations; the sweep keys ``seat``
+    (``side``) and ``variant`` stay as words or numbers and are checked per cell.
+    """
+    game = make_game(game_name, **base_options)
+    grid: dict[str, list[Any]] = {}
+    for spec in specs:
+        key, sep, values = spec.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise OptionError(f"grid entry {spec!r} is not KEY=V1,V2,...")
+        if key in grid:
+            raise OptionError(f"grid key {key!r} given twice")
+        words = [w.strip() for w in values.split(",") if w.strip()]
+        if words == ["all"]:
+            grid[key] = _all_values(game, key)
+        elif key in SEAT_KEYS:
+            grid[key] = [int(w) if w.lstrip("-").isdigit() else w for w in words]
+        elif key == VARIANT_KEY:
+            grid[key] = words
+        else:
+            grid[key] = [_typed(_option(game, key), w, game_name) for w in words]
+    if sum(k in grid for k in SEAT_KEYS) > 1:
+        raise OptionError("give either seat or side, not both")
+    return grid
+
+
+def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """Every combination of the grid's values, the last key varying fastest."""
+    keys = list(grid)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*grid.values())]
+
+
+# ------------------------------------------------------------------ cells
+@dataclass(frozen=True)
+class Cell:
+    """One combination of grid values, ready to play."""
+
+    point: dict[str, Any]  # the grid values (the cell's columns in the table)
+    options: dict[str, Any]  # every option given to make_game
+    policies: tuple[str, ...]  # one compiled policy per seat
+    test_seat: int  # the agent under test's seat, -1 when the sweep has no seat key
+    cell_id: str
+    num_players: int = field(default=0)
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, default=str, separators=(",", ":"))
+
+
+def cell_id(point: Mapping[str, Any]) -> str:
+    """A short readable id of a grid point, unique in practice (a hash of its values)."""
+    words = "_".join(f"{k}-{v}" for k, v in point.items()) or "base"
+    words = "".join(c if c.isalnum() or c in "-_" else "-" for c in words)[:60]
+    digest = hashlib.sha256(_canonical(point).encode()).hexdigest()[:10]
+    return f"{words}__{digest}"
+
+
+def _seat_number(game: Game, value: Any) -> int:
+    names = game.agent_names()
+    if isinstance(value, str) and not value.lstrip("-").isdigit():
+        if len(names) == game.num_players and value in names:
+            return names.index(value)
+        raise OptionError(
+            f"{game.name}: seat {value!r} is not a seat of this cell; seats: "
+            + ", ".join(f"{i} ({n})" for i, n in enumerate(names))
+        )
+    seat = int(value)
+    if not 0 <= seat < game.num_players:
+        raise OptionError(f"{game.name}: seat {seat} is out of range 0-{game.num_players - 1}")
+    return seat
+
+
+def _variant_options(game: Game, value: str) -> dict[str, bool]:
+    if value == "none":
+        return {}
+    allowed = _boolean_options(game)
+    out = {}
+    for name in value.split("+"):
+        if name not in allowed:
+            raise OptionError(
+                f"{game.name}: variant {name!r} is not an on/off option; choose from none, "
+                + ", ".join(allowed)
+            )
+        out[name] = True
+    return out
+
+
+def check_agents(agents: Sequence[str]) -> tuple[str, ...]:
+    """The agents as compiled policy names, or a clear error."""
+    if not agents:
+        raise OptionError("give at least one agent")
+    for a in agents:
+        if a not in COMPILED_POLICIES:
+            raise OptionError(
+                f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}); "
+                f"{a!r} is not one (Python agents such as greedy, mcts, ppo are for "
+                "`boardsim eval`/tournaments)"
+            )
+    return tuple(agents)
+
+
+def _policies(game: Game, agents: tuple[str, ...], test_seat: int) -> tuple[str, ...]:
+    n = game.num_players
+    if test_seat >= 0:
+        if len(agents) != 2:
+            raise OptionError(
+                "with a seat/side key give two agents: the one under test and the field "
+                f"(--agents heuristic,random), not {len(agents)}"
+            )
+        side = game.teams[test_seat]
+        return tuple(agents[0] if game.teams[p] == side else agents[1] for p in range(n))
+    if len(agents) == 1:
+        return agents * n
+    if len(agents) != n:
+        raise OptionError(
+            f"{game.name}: {len(agents)} agents for {n} players; give one agent for every "
+            "seat, one per seat, or a seat/side grid key with TEST,FIELD"
+        )
+    return agents
+
+
+def plan_cells(
+    game_name: str,
+    grid: Mapping[str, Sequence[Any]],
+    agents: Sequence[str],
+    base_options: Mapping[str, Any] = {},
+    skip_invalid: bool = False,
+) -> tuple[list[Cell], list[dict[str, Any]]]:
+    """The sweep's cells, every one checked; returns ``(cells, skipped)``.
+
+    A grid point whose options the game refuses (a Hispania scenario needs more
+    armies than the level has) raises :class:`OptionError`, or with
+    ``skip_invalid`` is listed in ``skipped`` with the reason.
+    """
+    if game_name not in list_games():
+        raise OptionError(f"no game {game_name!r}; games: {', '.join(list_games())}")
+    agents_t = check_agents(agents)
+    cells, skipped = [], []
+    for point in grid_points(grid):
+        try:
+            cells += [
+                make_cell(game_name, p, agents_t, base_options)
+                for p in _expand_seats(game_name, point, base_options)
+            ]
+        except OptionError as exc:
+            if not skip_invalid:
+                raise
+            skipped.append({"point": point, "reason": str(exc)})
+    ids = [c.cell_id for c in cells]
+    if len(set(ids)) != len(ids):
+        raise OptionError("two grid points have the same values; list each value once")
+    return cells, skipped
+
+
+def _expand_seats(
+    game_name: str, point: dict[str, Any], base_options: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """``point`` itself, or one point per seat when its seat key is ``all``."""
+    key = next((k for k in SEAT_KEYS if point.get(k) == "all"), None)
+    if key is None:
+        return [point]
+    rest = {k: v for k, v in point.items() if k != key}
+    players = make_cell(game_name, rest, ("random",), base_options).num_players
+    return [{**point, key: seat} for seat in range(players)]
+
+
+def make_cell(
+    game_name: str,
+    point: Mapping[str, Any],
+    agents: tuple[str, ...],
+    base_options: Mapping[str, Any] = {},
+) -> Cell:
+    """The :class:`Cell` of one grid point (options resolved, seats and policies checked)."""
+    options = dict(base_options)
+    seat_value = None
+    for key, value in point.items():
+        if key in SEAT_KEYS:
+            seat_value = value
+        elif key != VARIANT_KEY:
+            options[key] = value
+    if VARIANT_KEY in point:
+        probe = make_game(game_name, **options)
+        options.update(_variant_options(probe, str(point[VARIANT_KEY])))
+    game = make_game(game_name, **options)
+    test_seat = -1 if seat_value is None else _seat_number(game, seat_value)
+    return Cell(
+        point=dict(point),
+        options=options,
+        policies=_policies(game, agents, test_seat),
+        test_seat=test_seat,
+        cell_id=cell_id(point),
+        num_players=game.num_players,
+    )
+
+
+# ------------------------------------------------------------------ playing
+def play_cell(
+    game_name: str,
+    cell: Cell,
+    games: int,
+    seed: int,
+    threads: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    on_chunk: Callable[[int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """Play ``games`` games of ``cell`` (in chunks; the games do not depend on the chunking)."""
+    game = make_game(game_name, **cell.options)
+    parts = []
+    for first in range(0, games, chunk):
+        n = min(chunk, games - first)
+        parts.append(play_games(game, n, list(cell.policies), seed, first, threads))
+        if on_chunk is not None:
+            on_chunk(n)
+    if not parts:
+        return {
+            "returns": np.zeros((0, game.num_players)),
+            "decisions": np.zeros(0, np.int64),
+            "truncated": np.zeros(0, bool),
+        }
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def winners(returns: np.ndarray) -> tuple[int, ...]:
+    """The seats with the best return; nobody when all are equal and not positive.
+
+    A shared loss (Hispania's Romans all at -1) or a full draw is nobody's win; a
+    shared win (the Romans all at +1, tied winners) counts for every winner.
+    """
+    best, worst = float(returns.max()), float(returns.min())
+    if best == worst and best <= 0:
+        return ()
+    return tuple(int(s) for s in np.flatnonzero(returns == best))
+
+
+def cell_rows(game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int) -> list:
+    """The tidy rows (one dict a game) of a played cell."""
+    rows = []
+    options = _canonical(cell.options)
+    for k in range(len(played["decisions"])):
+        ret = np.asarray(played["returns"][k], dtype=float)
+        won = winners(ret)
+        others = [float(ret[s]) for s in range(len(ret)) if s not in won]
+        margin = float(ret.max()) - max(others) if won and others else 0.0
+        row: dict[str, Any] = {
+            "game": game_name,
+            "cell": cell.cell_id,
+            "game_index": k,
+            "seed": seed,
+        }
+        row.update({key: _word(v) for key, v in cell.point.items()})
+        row["num_players"] = cell.num_players
+        row["test_seat"] = cell.test_seat
+        for s, p in enumerate(cell.policies):
+            row[f"agent_{s}"] = p
+        for s in range(len(ret)):
+            row[f"return_{s}"] = _number(ret[s])
+        row.update(
+            {
+                "winners": "|".join(str(s) for s in won),
+                "winner": won[0] if len(won) == 1 else -1,
+                "margin": _number(margin),
+                "decisions": int(played["decisions"][k]),
+                "truncated": int(bool(played["truncated"][k])),
+                "options": options,
+            }
+        )
+        rows.append(row)
+    return rows
+
+
+def _word(v: Any) -> Any:
+    return str(v).lower() if v is None or isinstance(v, bool) else v
+
+
+def _number(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else round(float(x), 6)
+
+
+# ------------------------------------------------------------------ files
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temp file in the same folder and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def rows_to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The rows as CSV text, columns in first-seen order (missing values empty)."""
+    columns: list[str] = []
+    for r in rows:
+        columns += [c for c in r if c not in columns]
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def _parse_value(column: str, text: str) -> Any:
+    if column in TEXT_COLUMNS:
+        return text
+    if text == "":
+        return None if column.startswith(("return_", "agent_")) else text
+    if column in NUMERIC_COLUMNS or column.startswith("return_") or column == "truncated":
+        x = float(text)
+        return int(x) if x.is_integer() and column != "margin" else x
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def read_csv_rows(path: Path) -> list[dict[str, Any]]:
+    """A results CSV back as rows, numbers as numbers."""
+    with open(path, newline="") as f:
+        return [{k: _parse_value(k, v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+def load_manifest(out: str | os.PathLike) -> dict[str, Any]:
+    """The ``sweep.json`` of a sweep folder."""
+    path = Path(out) / MANIFEST
+    if not path.exists():
+        raise FileNotFoundError(f"{out} is not a sweep folder (no {MANIFEST})")
+    return json.loads(path.read_text())
+
+
+def load_results(out: str | os.PathLike) -> list[dict[str, Any]]:
+    """Every finished cell's rows (the tidy table), in the manifest's cell order."""
+    out = Path(out)
+    manifest = load_manifest(out)
+    order = {cid: i for i, cid in enumerate(manifest.get("cells", []))}
+    files = sorted((out / CELLS_DIR).glob("*.csv"), key=lambda p: (order.get(p.stem, 1e9), p.stem))
+    rows: list[dict[str, Any]] = []
+    for f in files:
+        rows += read_csv_rows(f)
+    return rows
+
+
+def finished_cells(out: Path) -> set[str]:
+    """The ids of the cells already written."""
+    return {p.stem for p in (out / CELLS_DIR).glob("*.csv")}
+
+
+def _manifest(
+    game_name: str,
+    cells: Sequence[Cell],
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    base_options: Mapping[str, Any],
+    grid: Mapping | None,
+) -> dict:
+    return {
+        "format": FORMAT,
+        "game": game_name,
+        "game_version": make_game(game_name, **base_options).definition.version,
+        "agents": list(agents),
+        "games_per_cell": games,
+        "seed": seed,
+        "base_options": {k: _word(v) for k, v in base_options.items()},
+        "grid": {k: [_word(v) for v in vs] for k, vs in (grid or {}).items()},
+        "cells": [c.cell_id for c in cells],
+        "points": {c.cell_id: {k: _word(v) for k, v in c.point.items()} for c in cells},
+    }
+
+
+SAME_SWEEP_KEYS = (
+    "format",
+    "game",
+    "game_version",
+    "agents",
+    "games_per_cell",
+    "seed",
+    "base_options",
+)
+
+
+def _prepare_out(out: Path, manifest: dict[str, Any]) -> None:
+    """Create ``out`` or check it holds the same sweep (then merge the cell lists)."""
+    path = out / MANIFEST
+    if path.exists():
+        old = json.loads(path.read_text())
+        diff = [k for k in SAME_SWEEP_KEYS if old.get(k) != manifest[k]]
+        if diff:
+            raise OptionError(
+                f"{out} holds a different sweep ({', '.join(diff)} differ); "
+                "use another --out or delete it"
+            )
+        cells = list(old.get("cells", []))
+        cells += [c for c in manifest["cells"] if c not in cells]
+        manifest = {
+            **manifest,
+            "cells": cells,
+            "points": {**old.get("points", {}), **manifest["points"]},
+        }
+    (out / CELLS_DIR).mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(manifest, indent=1) + "\n")
+
+
+@dataclass
+class SweepResult:
+    """What a sweep run did."""
+
+    out: Path
+    cells: int  # cells in the sweep
+    played: int  # cells played by this run
+    skipped: int  # cells already finished, not replayed
+    games: int  # games played by this run
+    seconds: float
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Progress:
+    """A tqdm bar over games (games/s and time left), or nothing."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.bar = None
+        if enabled:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, unit="game", desc="balance", smoothing=0.1)
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_sweep(
+    game_name: str,
+    grid: Mapping[str, Sequence[Any]],
+    agents: Sequence[str],
+    games_per_cell: int,
+    out: str | os.PathLike,
+    seed: int = 0,
+    base_options: Mapping[str, Any] = {},
+    backend: str = "local",
+    address: str | None = None,
+    threads: int | None = None,
+    skip_invalid: bool = False,
+    progress: bool = False,
+    chunk: int = DEFAULT_CHUNK,
+) -> SweepResult:
+    """Play every unfinished cell of the grid and write its rows; then write ``results.csv``.
+
+    ``backend="local"`` plays the cells one after another on the batched engine on
+    ``threads`` cores (all by default); ``backend="ray"`` runs each cell as a Ray
+    task on the cluster at ``address`` (or a local Ray). Both give the same rows.
+    """
+    if games_per_cell < 1:
+        raise OptionError("games per cell must be at least 1")
+    if backend not in ("local", "ray"):
+        raise OptionError(f"backend {backend!r}: choose local or ray")
+    start = time.perf_counter()
+    out = Path(out)
+    cells, invalid = plan_cells(game_name, grid, agents, base_options, skip_invalid)
+    if not cells:
+        raise OptionError("the grid has no valid cell")
+    manifest = _manifest(game_name, cells, agents, games_per_cell, seed, base_options, grid)
+    manifest["skipped_invalid"] = invalid
+    _prepare_out(out, manifest)
+    done = finished_cells(out)
+    todo = [c for c in cells if c.cell_id not in done]
+    bar = Progress(len(todo) * games_per_cell, progress)
+
+    def finish(cell: Cell, played: Mapping[str, np.ndarray]) -> None:
+        rows = cell_rows(game_name, cell, played, seed)
+        atomic_write_text(out / CELLS_DIR / f"{cell.cell_id}.csv", rows_to_csv(rows))
+
+    try:
+        if backend == "local":
+            for cell in todo:
+                played = play_cell(
+                    game_name, cell, games_per_cell, seed, threads, chunk, bar.update
+                )
+                finish(cell, played)
+        else:
+            from boardsim.research.ray_backend import run_cells_on_ray
+
+            run_cells_on_ray(
+                game_name, todo, games_per_cell, seed, finish, bar.update, address, chunk
+            )
+    finally:
+        bar.close()
+    write_results_table(out)
+    return SweepResult(
+        out,
+        len(cells),
+        len(todo),
+        len(cells) - len(todo),
+        len(todo) * games_per_cell,
+        time.perf_counter() - start,
+        invalid,
+    )
+
+
+def write_results_table(out: str | os.PathLike) -> Path:
+    """Write ``results.csv``: every finished cell's rows, one table (atomically)."""
+    out = Path(out)
+    path = out / RESULTS
+    atomic_write_text(path, rows_to_csv(load_results(out)))
+    return path
+
+
+def describe_cells(cells: Iterable[Cell]) -> str:
+    """One line a cell: its id, grid values and policies (for ``--dry-run``)."""
+    return "\n".join(
+        f"{c.cell_id}: {c.point} players={c.num_players} policies={','.join(c.policies)}"
+        for c in cells
+    )
