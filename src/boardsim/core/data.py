@@ -59,8 +59,15 @@ def require(
 # watches the file a kernel is defined in: the engine template and the game's
 # policy are compiled with rules.py as their home, and constants and kernels come
 # from data.py, layout.py and the core. A change to any of them drops the cache.
-COMPILED_GAME_SOURCES = ("rules.py", "policy.py", "layout.py", "data.py")
-COMPILED_CORE_SOURCES = ("engine_template.py", "engine.py", "rng.py", "header.py", "jit.py")
+COMPILED_GAME_SOURCES = ("rules.py", "policy.py", "search.py", "layout.py", "data.py")
+COMPILED_CORE_SOURCES = (
+    "engine_template.py",
+    "mcts_template.py",
+    "engine.py",
+    "rng.py",
+    "header.py",
+    "jit.py",
+)
 
 
 def forget_stale_compiled_code(package_file: str, data_files: list[Path]) -> bool:

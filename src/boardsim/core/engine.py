@@ -1,5 +1,5 @@
-"""Bind the generic engine (``engine_template.py``) and the game's ``policy.py`` into its
-rules namespace.
+"""Bind the generic engine (``engine_template.py``), the game's ``policy.py``, the generic
+search (``mcts_template.py``) and the game's ``search.py`` into its rules namespace.
 
 numba caches a compiled function on disk only when it is a plain module-level
 function of a real source file; a closure over a game's kernels, or a kernel
@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 _TEMPLATE = Path(__file__).with_name("engine_template.py")
+_MCTS_TEMPLATE = Path(__file__).with_name("mcts_template.py")
 
-# every function the template defines (checked against the game's own names)
+# every function the templates define (checked against the game's own names)
 ENGINE_FUNCTIONS = tuple(
-    re.findall(r"^def (\w+)", _TEMPLATE.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    name
+    for template in (_TEMPLATE, _MCTS_TEMPLATE)
+    for name in re.findall(r"^def (\w+)", template.read_text(encoding="utf-8"), flags=re.MULTILINE)
 )
 
 _REQUIRED = (
@@ -56,4 +59,16 @@ def bind_engine(namespace: dict[str, Any]) -> None:
     exec(compile(policy.read_text(encoding="utf-8"), namespace["__file__"], "exec"), namespace)
     if "heuristic_action" not in namespace:
         raise TypeError(f"{policy}: defines no heuristic_action")
+    # the generic search, then the game's determinize / evaluate_position it calls
+    exec(
+        compile(_MCTS_TEMPLATE.read_text(encoding="utf-8"), namespace["__file__"], "exec"),
+        namespace,
+    )
+    search = Path(namespace["__file__"]).with_name("search.py")
+    if not search.exists():
+        raise TypeError(f"{namespace.get('__name__')}: no search.py (determinize) beside it")
+    exec(compile(search.read_text(encoding="utf-8"), namespace["__file__"], "exec"), namespace)
+    for name in ("determinize", "evaluate_position"):
+        if name not in namespace:
+            raise TypeError(f"{search}: defines no {name}")
     namespace["__doc__"] = doc

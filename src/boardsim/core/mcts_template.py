@@ -1,0 +1,340 @@
+# ruff: noqa: F821
+"""Generic Monte Carlo tree search (UCT), compiled once per game inside its rules namespace.
+
+Like ``engine_template.py`` this file is not imported: :func:`boardsim.core.engine.bind_engine`
+compiles it into a game's ``rules`` namespace after the engine and the game's
+``policy.py``, then the game's ``search.py``, which provides:
+
+- ``determinize(state, params, player, prng)``: replace, in place, everything
+  ``player`` cannot see by a sample consistent with what it sees (the liberation
+  race: the other hands and the draw pile); a no-op for a game without hidden
+  information;
+- ``evaluate_position(state, params, out)``: each player's standing in
+  ``[-1, 1]`` (the win/loss scale of the returns) for a position that is not over,
+  used where a rollout is cut by its depth cap.
+
+The search (:func:`mcts_search`):
+
+- **Open loop over cloned states.** The tree stores action sequences, not states.
+  Each simulation copies the root into one preallocated scratch state, reseeds
+  that copy's in-state generator from the search's own generator (so the search
+  never sees the real future dice or draws), determinizes it for the player to
+  move, and replays the tree's actions on it; chance is sampled along the way. A
+  node's statistics thus average over the dice and over the hidden cards.
+- **Determinization per simulation** (single-observer information-set MCTS,
+  Cowling, Powley & Whitehouse 2012): the other players' hidden cards are
+  redrawn for every simulation, and children are scored by UCB1 with
+  *availability* counts (how often the child's action was legal when its parent
+  was visited), since a determinization or a die roll changes which actions are
+  legal below the root.
+- **Multi-player.** Every node keeps the summed value vector of all players; at a
+  node the player to move picks the child best for himself (``W[child, actor]``),
+  so each node's value is read from the perspective of the player who chose into
+  it. Teams (Hispania's generals) simply share returns.
+- **Rollouts** by a compiled policy (``POLICY_RANDOM`` or ``POLICY_HEURISTIC``),
+  at most ``rollout_depth`` decisions (negative: to the end of the game); a
+  finished game is valued by ``returns``, a cut one by ``evaluate_position``.
+- **No allocation in the hot loop:** every array is in the workspace made once by
+  :func:`mcts_workspace` (``max_nodes`` = simulations + 1: a simulation adds at
+  most one node).
+
+The move chosen is the root child visited most (ties: the higher mean value).
+"""
+
+import numpy as np
+from numba import prange
+
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_DECISIONS,
+    H_FLAGS,
+    H_RNG,
+)
+from boardsim.core.jit import jit, jit_parallel
+from boardsim.core.rng import derive_seed, rng_below, rng_next, rng_seed, rng_weighted
+
+# the code of an MCTS seat in ``mcts_play_games``'s ``policies`` (after POLICY_RANDOM = 0 and
+# POLICY_HEURISTIC = 1 of core/header.py)
+MCTS_POLICY = 2
+
+# workspace slots (the tuple made by mcts_workspace)
+MW_ACTION = 0
+MW_FIRST = 1
+MW_SIBLING = 2
+MW_VISITS = 3
+MW_AVAIL = 4
+MW_VALUE = 5
+
+
+@jit
+def mcts_workspace(max_nodes):
+    """Every array one search needs, for trees of up to ``max_nodes`` nodes."""
+    return (
+        np.zeros(max_nodes, np.int32),  # the action leading into each node
+        np.zeros(max_nodes, np.int32),  # its first child (-1: none)
+        np.zeros(max_nodes, np.int32),  # its next sibling (-1: none)
+        np.zeros(max_nodes, np.int64),  # visits
+        np.zeros(max_nodes, np.int64),  # availability (times its action was legal at selection)
+        np.zeros((max_nodes, MAX_PLAYERS), np.float64),  # summed value, per player
+        np.zeros(max_nodes + 1, np.int32),  # the path of one simulation
+        np.zeros(STATE_SIZE, np.int32),  # the simulated state
+        np.zeros(NUM_ACTIONS, np.uint8),  # legal mask
+        np.zeros(NUM_ACTIONS, np.uint8),  # legal actions without a child yet
+        np.zeros(MAX_CHANCE_OUTCOMES, np.int32),  # chance outcomes
+        np.zeros(MAX_CHANCE_OUTCOMES, np.int64),  # chance weights
+        np.zeros(MAX_PLAYERS, np.float64),  # a simulation's value
+        np.zeros(2, np.int32),  # the search's generator (chance seeds, determinizations)
+        np.zeros(2, np.int32),  # the rollout policy's generator
+    )
+
+
+@jit
+def mcts_settle_chance(state, params, outcomes, weights):
+    """Draw pending chance nodes from the state's own (reseeded) generator, even when the
+    game stops at them (``explicit_chance``): the search samples chance itself."""
+    while state[H_ACTOR] == CHANCE and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
+        n = chance_weights(state, params, outcomes, weights)
+        i = rng_weighted(state, H_RNG, weights, n)
+        apply_chance(state, params, outcomes[i])
+
+
+@jit
+def mcts_advance(state, params, action, outcomes, weights):
+    """One decision in a simulation, its chance drawn; returns True when the game is over."""
+    advance_decision(state, params, action, outcomes, weights)
+    mcts_settle_chance(state, params, outcomes, weights)
+    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+
+
+@jit
+def mcts_leaf_value(state, params, out):
+    """A finished game's returns; the game's evaluation of a cut one (or a truncated one)."""
+    flags = state[H_FLAGS]
+    if (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0:
+        returns(state, params, out)
+    else:
+        out[:] = 0.0
+        evaluate_position(state, params, out)
+
+
+@jit
+def mcts_new_seed(srng):
+    """A 62-bit seed drawn from the search's generator."""
+    return (rng_next(srng, 0) << 30) ^ rng_next(srng, 0)
+
+
+@jit
+def mcts_choose_child(ws, node, actor, mask, untried, c_uct):
+    """UCB1 over the children legal now (their availability counted); ``untried`` is left
+    with the legal actions that have no child. Returns the best child, -1 if none."""
+    action, first, sibling, visits, avail, value = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
+    best = -1
+    best_score = -np.inf
+    child = first[node]
+    while child >= 0:
+        a = action[child]
+        if mask[a] != 0:
+            untried[a] = 0
+            avail[child] += 1
+            n = visits[child]
+            score = value[child, actor] / n + c_uct * np.sqrt(np.log(avail[child]) / n)
+            if score > best_score:
+                best_score = score
+                best = child
+        child = sibling[child]
+    return best
+
+
+@jit
+def mcts_pick_untried(untried, srng):
+    """A uniformly random action among ``untried`` (-1 when there is none)."""
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += untried[a]
+    if count == 0:
+        return -1
+    k = rng_below(srng, 0, count)
+    for a in range(NUM_ACTIONS):
+        if untried[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@jit
+def mcts_add_child(ws, parent, a, count):
+    """Node ``count`` becomes ``parent``'s child by action ``a``."""
+    action, first, sibling, visits, avail, value = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
+    action[count] = a
+    first[count] = -1
+    sibling[count] = first[parent]
+    first[parent] = count
+    visits[count] = 0
+    avail[count] = 1
+    value[count, :] = 0.0
+
+
+@jit
+def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, ws, count):
+    """One simulation: determinize, select and expand, roll out, back up.
+
+    Returns the new node count.
+    """
+    visits, value = ws[3], ws[5]
+    path, st, mask, untried, outcomes, weights, leaf, srng, prng = ws[6:15]
+    max_nodes = visits.shape[0]
+    st[:] = root
+    rng_seed(st, H_RNG, mcts_new_seed(srng))  # never the real future
+    determinize(st, params, player, srng)
+    mcts_settle_chance(st, params, outcomes, weights)
+    node = 0
+    path[0] = 0
+    length = 1
+    done = (st[H_FLAGS] & FLAG_TERMINAL) != 0
+    while not done:
+        actor = st[H_ACTOR]
+        legal_mask(st, params, mask)
+        untried[:] = mask
+        best = mcts_choose_child(ws, node, actor, mask, untried, c_uct)
+        a = -1
+        if count < max_nodes:
+            a = mcts_pick_untried(untried, srng)
+        if a >= 0:  # expand one new child, then roll out from it
+            mcts_add_child(ws, node, a, count)
+            node = count
+            count += 1
+            path[length] = node
+            length += 1
+            done = mcts_advance(st, params, a, outcomes, weights)
+            break
+        if best < 0:  # tree full and nothing here yet: roll out from this node
+            break
+        node = best
+        path[length] = node
+        length += 1
+        done = mcts_advance(st, params, ws[0][node], outcomes, weights)
+    d = 0
+    while not done and (rollout_depth < 0 or d < rollout_depth):
+        a = policy_action(st, params, rollout_policy, mask, prng)
+        done = mcts_advance(st, params, a, outcomes, weights)
+        d += 1
+    mcts_leaf_value(st, params, leaf)
+    for i in range(length):
+        n = path[i]
+        visits[n] += 1
+        for p in range(MAX_PLAYERS):
+            value[n, p] += leaf[p]
+    return count
+
+
+@jit
+def mcts_more_visited(visits, value, a, b, player):
+    """Node ``a`` is the better move than ``b``: more visits, or as many and a higher mean."""
+    if visits[a] != visits[b]:
+        return visits[a] > visits[b]
+    return value[a, player] / max(visits[a], 1) > value[b, player] / max(visits[b], 1)
+
+
+@jit
+def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, seed, ws):
+    """The action UCT chooses for the player to move at ``root`` after ``sims`` simulations.
+
+    ``root`` is read only. A node with a single legal action returns it without
+    searching; -1 when nobody is to decide (chance or terminal). The tree stays in
+    ``ws`` for :func:`mcts_root_stats`.
+    """
+    action, first, sibling, visits, value = ws[0], ws[1], ws[2], ws[3], ws[5]
+    mask, srng, prng = ws[8], ws[13], ws[14]
+    first[0] = -1
+    sibling[0] = -1
+    visits[0] = 0
+    action[0] = -1
+    value[0, :] = 0.0
+    player = root[H_ACTOR]
+    if player < 0 or (root[H_FLAGS] & FLAG_TERMINAL) != 0:
+        return -1
+    n = legal_mask(root, params, mask)
+    if n == 0:
+        return -1
+    if n == 1 or sims <= 0:
+        for a in range(NUM_ACTIONS):
+            if mask[a] != 0:
+                return a
+    rng_seed(srng, 0, seed)
+    rng_seed(prng, 0, derive_seed(seed, 1))
+    count = 1
+    for _ in range(sims):
+        count = mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, ws, count)
+    best = -1
+    child = first[0]
+    while child >= 0:
+        if best < 0 or mcts_more_visited(visits, value, child, best, player):
+            best = child
+        child = sibling[child]
+    return action[best]
+
+
+@jit
+def mcts_root_stats(ws, player, visits_out, values_out):
+    """The root's children after a search: visits and mean value for ``player``, by action."""
+    action, first, sibling, visits, value = ws[0], ws[1], ws[2], ws[3], ws[5]
+    visits_out[:] = 0
+    values_out[:] = 0.0
+    child = first[0]
+    while child >= 0:
+        visits_out[action[child]] = visits[child]
+        values_out[action[child]] = value[child, player] / max(visits[child], 1)
+        child = sibling[child]
+
+
+@jit_parallel
+def mcts_play_games(
+    params,
+    policies,
+    sims,
+    c_uct,
+    rollout_policy,
+    rollout_depth,
+    master_seed,
+    first_game,
+    out_returns,
+    out_decisions,
+    out_flags,
+):
+    """Whole games with MCTS seats (``policies[p] == MCTS_POLICY``) and compiled policies.
+
+    Like ``play_games``: row ``k`` is game ``first_game + k`` of the run
+    ``master_seed`` (same deal and dice as there), whatever the threads and the
+    batch; each MCTS decision is searched with a seed derived from the game's seed
+    and the decision number. One workspace per game, made once.
+    """
+    for k in prange(out_returns.shape[0]):
+        state = np.zeros(STATE_SIZE, np.int32)
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        prng = np.zeros(2, np.int32)
+        ret = np.zeros(MAX_PLAYERS, np.float64)
+        ws = mcts_workspace(sims + 1)
+        seed = derive_seed(master_seed, first_game + k)
+        new_game(state, params, seed, outcomes, weights)
+        rng_seed(prng, 0, derive_seed(seed, 1))
+        search_base = derive_seed(seed, 2)
+        done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+        while not done:
+            code = policies[state[H_ACTOR]]
+            if code == MCTS_POLICY:
+                s = derive_seed(search_base, state[H_DECISIONS])
+                a = mcts_search(state, params, sims, c_uct, rollout_policy, rollout_depth, s, ws)
+            else:
+                a = policy_action(state, params, code, mask, prng)
+            done = advance_decision(state, params, a, outcomes, weights)
+        returns(state, params, ret)
+        for p in range(out_returns.shape[1]):
+            out_returns[k, p] = ret[p]
+        out_decisions[k] = state[H_DECISIONS]
+        out_flags[k] = state[H_FLAGS]

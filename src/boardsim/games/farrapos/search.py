@@ -1,0 +1,35 @@
+# ruff: noqa: F821
+"""What the generic search (``core/mcts_template.py``) needs from Farrapos.
+
+Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
+Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
+``evaluate_position`` scores a position that is not over by the VP lead and the
+strength on the board, as ``names.evaluate`` does, squashed into ``[-1, 1]``.
+"""
+
+import numpy as np
+
+from boardsim.core.jit import jit
+
+SEARCH_SCORE_SCALE = 40.0  # 4 VP of lead (10 each) are worth tanh(1)
+SEARCH_MILITIA = 3  # PIECE_TYPE of the militia markers (not counted as strength)
+
+
+@jit
+def determinize(state, params, player, prng):
+    """Nothing is hidden in Farrapos: the state is its own determinization."""
+    return
+
+
+@jit
+def evaluate_position(state, params, out):
+    """The Republic's (player 0) and the Empire's standing, opposite numbers in [-1, 1]."""
+    lead = state[VP] - state[VP + 1]
+    steps = 0
+    for u in range(P):
+        if PIECE_TYPE[u] != SEARCH_MILITIA and state[LOC + u] >= 0:
+            value = 2 - state[STEP + u]
+            steps += value if PIECE_SIDE[u] == 0 else -value
+    v = np.tanh((10.0 * lead + steps) / SEARCH_SCORE_SCALE)
+    out[0] = v
+    out[1] = -v

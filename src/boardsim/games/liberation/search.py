@@ -1,0 +1,80 @@
+# ruff: noqa: F821
+"""What the generic search (``core/mcts_template.py``) needs from the liberation race.
+
+Compiled into the rules namespace by ``bind_engine`` (not imported as a module), so
+it calls the rules' kernels and constants directly.
+
+- ``determinize``: the other players' hands are hidden. Everything a player has
+  not seen (the draw pile, which keeps no order, and the other hands) is pooled
+  and redealt at random, each other player keeping the size of his hand; the
+  Royalist cards a player composing an attack has chosen (public, ``SELECTED``)
+  stay in his hand. The result depends only on what the searching player sees,
+  never on the real hidden cards (ledger L13).
+- ``evaluate_position``: a standing in ``[-1, 1]`` from Victory Tokens, the board
+  and the hand, relative to the best opponent.
+"""
+
+import numpy as np
+
+from boardsim.core.jit import jit
+from boardsim.core.rng import rng_weighted
+
+SEARCH_SCORE_SCALE = 20.0  # a score lead (10 a Victory Token) worth tanh(1)
+SEARCH_SIZE_BITS = 8  # hand sizes are packed 8 bits a player while the hands are pooled
+
+
+@jit
+def determinize(state, params, player, prng):
+    """Redeal the cards ``player`` has not seen (pile and other hands) from ``prng``."""
+    n = params[P_NUM_PLAYERS]
+    sizes = np.int64(0)  # packed: no allocation in the search's hot loop
+    for q in range(n):
+        if q == player:
+            continue
+        sizes |= np.int64(hand_size(state, q)) << np.int64(SEARCH_SIZE_BITS * q)
+        for k in range(K):
+            state[PILE + k] += state[HAND + q * K + k]
+            state[HAND + q * K + k] = 0
+    pile = state[PILE : PILE + K]
+    for q in range(n):
+        if q == player:
+            continue
+        size = (sizes >> np.int64(SEARCH_SIZE_BITS * q)) & np.int64((1 << SEARCH_SIZE_BITS) - 1)
+        if state[PHASE] == PH_ENEMY and q == state[MOVER]:
+            for k in range(K):  # the Royalist cards he chose for his attack are public
+                state[HAND + q * K + k] += state[SELECTED + k]
+                state[PILE + k] -= state[SELECTED + k]
+                size -= state[SELECTED + k]
+        for _ in range(size):
+            k = rng_weighted(prng, 0, pile, K)
+            state[PILE + k] -= 1
+            state[HAND + q * K + k] += 1
+
+
+@jit
+def search_score(state, p):
+    """Victory Tokens first (10 each), then counters and card force on the board, then cards."""
+    board = 0.0
+    for s in range(NUM_SPACES):
+        if state[OWNER + s] == p and state[INDEP + SPACE_COUNTRY[s]] == 0:
+            board += state[COUNTERS + s] + KIND_FORCE[state[CARD + s]] / 4.0
+    return 10.0 * state[VT + p] + board + 0.2 * hand_size(state, p)
+
+
+@jit
+def evaluate_position(state, params, out):
+    """Each player's standing: ``tanh`` of his score's lead over the best other score."""
+    n = params[P_NUM_PLAYERS]
+    best = -1
+    for p in range(n):
+        out[p] = search_score(state, p)
+        if best < 0 or out[p] > out[best]:
+            best = p
+    second = -np.inf
+    for p in range(n):
+        if p != best and out[p] > second:
+            second = out[p]
+    top = out[best]
+    for p in range(n):
+        lead = out[p] - (second if p == best else top)
+        out[p] = np.tanh(lead / SEARCH_SCORE_SCALE)
