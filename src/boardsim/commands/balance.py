@@ -1,0 +1,163 @@
+"""``boardsim balance``: sweep an option grid, and ``boardsim balance report DIR``.
+
+::
+
+    boardsim balance hispania --grid level=all --agents heuristic --games-per-cell 200 --out runs/h
+    boardsim balance liberation --grid num_players=2,3,4 --grid seat=all \\
+        --agents heuristic,random --games-per-cell 1000 --out runs/race
+    boardsim balance farrapos --grid side=republic,empire --grid variant=none,siege \\
+        --agents heuristic,random --out runs/f --backend ray --address auto
+    boardsim balance report runs/h
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from boardsim.api import list_games
+from boardsim.core.batch import COMPILED_POLICIES
+
+EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
+level=all the 243 levels), seat/side (where the agent under test sits: a number, a
+seat name such as empire or hispano, or all; give --agents TEST,FIELD) and variant
+(none, or on/off options joined by '+'; variant=all: the rulebook's variants).
+Results: DIR/cells/*.csv (one row a game, one file a finished cell), DIR/results.csv,
+DIR/sweep.json; a re-run with the same DIR resumes. `boardsim balance report DIR`
+writes DIR/report.md with DIR/plots/*.png."""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``balance`` on the ``boardsim`` command."""
+    p = subparsers.add_parser(
+        "balance",
+        help="balance sweep over an option grid, or `balance report DIR`",
+        description=__doc__,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "target",
+        choices=[*list_games(), "report"],
+        metavar="GAME|report",
+        help=f"the game to sweep ({', '.join(list_games())}) or 'report'",
+    )
+    p.add_argument("dir", nargs="?", default=None, help="with 'report': the sweep folder")
+    p.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="a grid key and its values (repeatable; cells are every combination)",
+    )
+    p.add_argument(
+        "--agents",
+        default="heuristic",
+        help="compiled policies (" + ", ".join(COMPILED_POLICIES) + "): one for "
+        "every seat, one per seat, or TEST,FIELD with a seat/side key "
+        "(default heuristic)",
+    )
+    p.add_argument("--games-per-cell", dest="games_per_cell", type=int, default=1000)
+    p.add_argument("--out", default=None, help="the sweep folder (created; resumed if present)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a fixed game option for every cell (repeatable)",
+    )
+    p.add_argument("--backend", choices=("local", "ray"), default="local")
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster (auto, host:6379, ray://host:10001); "
+        "default: a local Ray",
+    )
+    p.add_argument("--threads", type=int, default=None, help="local backend: cores (default all)")
+    p.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="skip grid points the game refuses (listed in sweep.json) instead of stopping",
+    )
+    p.add_argument("--dry-run", action="store_true", help="list the cells and stop")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--report", action="store_true", help="write the report after the sweep")
+    p.set_defaults(func=run)
+
+
+def base_options(game: str, specs: list[str]) -> dict[str, Any]:
+    """``["siege=true"]`` -> ``{"siege": True}``, typed like grid values."""
+    from boardsim.research.sweep import parse_grid
+
+    out: dict[str, Any] = {}
+    for spec in specs:
+        _, sep, value = spec.partition("=")
+        if not sep or "," in value:
+            raise ValueError(f"--option {spec!r} is not KEY=VALUE (one value)")
+        out.update({k: v[0] for k, v in parse_grid(game, [spec]).items()})
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sweep or write the report; errors in the arguments exit with status 2."""
+    try:
+        if args.target == "report":
+            return _report(args)
+        return _sweep(args)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"boardsim balance: {exc}", file=sys.stderr)
+        return 2
+
+
+def _report(args: argparse.Namespace) -> int:
+    from boardsim.research.report import write_report
+
+    if args.dir is None:
+        raise ValueError("give the sweep folder: boardsim balance report DIR")
+    print(f"wrote {write_report(args.dir)}")
+    return 0
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
+
+    if args.dir is not None:
+        raise ValueError(f"unexpected {args.dir!r}; the folder goes in --out")
+    options = base_options(args.target, args.option)
+    grid = parse_grid(args.target, args.grid, options)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if args.dry_run:
+        cells, skipped = plan_cells(args.target, grid, agents, options, args.skip_invalid)
+        print(describe_cells(cells))
+        for s in skipped:
+            print(f"skipped {s['point']}: {s['reason']}")
+        return 0
+    if args.out is None:
+        raise ValueError("give --out DIR (the folder the results go to)")
+    result = run_sweep(
+        args.target,
+        grid,
+        agents,
+        args.games_per_cell,
+        args.out,
+        seed=args.seed,
+        base_options=options,
+        backend=args.backend,
+        address=args.address,
+        threads=args.threads,
+        skip_invalid=args.skip_invalid,
+        progress=not args.no_progress,
+    )
+    print(
+        f"{result.cells} cells: {result.played} played ({result.games} games, "
+        f"{result.seconds:.1f} s), {result.skipped} already done"
+        + (f", {len(result.invalid)} invalid skipped" if result.invalid else "")
+        + f"; results in {result.out / 'results.csv'}"
+    )
+    if args.report:
+        from boardsim.research.report import write_report
+
+        print(f"wrote {write_report(args.out)}")
+    return 0

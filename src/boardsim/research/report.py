@@ -1,0 +1,478 @@
+"""The balance report of a sweep folder: statistics, PNG plots and a Markdown page embedding them.
+
+:func:`summarize` turns the tidy rows into the numbers (what "a win" means is chosen
+by :func:`subject`: the agent under test when the sweep has a seat key, Rome in
+Hispania, else the first seat), :func:`write_report` draws the plots with matplotlib
+(Agg, no display needed) into ``DIR/plots/`` and writes ``DIR/report.md``, both
+atomically.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardsim.research import stats
+from boardsim.research.sweep import atomic_write_text, load_manifest, load_results
+
+PLOTS_DIR = "plots"
+REPORT = "report.md"
+MAX_LABELED_CELLS = 60  # more cells than this: a ranked plot instead of one labeled bar each
+
+Row = dict[str, Any]
+
+
+# ------------------------------------------------------------------ what a win is
+def subject(game: str, rows: Sequence[Row]) -> tuple[str, Callable[[Row], bool]]:
+    """``(label, won)``: whose win rate the report is about.
+
+    The agent under test when the sweep placed one (a ``seat``/``side`` key);
+    Rome in Hispania (the generals win or lose together; seat 0 is a general);
+    otherwise the first seat.
+    """
+    if rows and all(int(r.get("test_seat", -1)) >= 0 for r in rows):
+        return ("agent under test", stats.test_agent_won)
+    if game == "hispania":
+        return ("Rome", lambda r: stats.seat_won(r, 0))
+    return ("first seat", lambda r: stats.seat_won(r, 0))
+
+
+def grid_keys(manifest: Mapping[str, Any], rows: Sequence[Row]) -> list[str]:
+    """The grid keys that vary (the columns that tell the cells apart)."""
+    keys = [k for k in manifest.get("grid", {}) if rows and k in rows[0]]
+    return [k for k in keys if len({r.get(k) for r in rows}) > 1] or keys
+
+
+def cell_label(row: Row, keys: Sequence[str]) -> str:
+    return ", ".join(f"{k}={row.get(k)}" for k in keys) or "all games"
+
+
+def _seatwise(game: str) -> bool:
+    from boardsim.api import make_game
+
+    return make_game(game).definition.team_of_player is None
+
+
+def summarize(out: str | os.PathLike) -> dict[str, Any]:
+    """Every statistic of the report, as plain data (also saved as ``summary.json``)."""
+    manifest = load_manifest(out)
+    rows = load_results(out)
+    if not rows:
+        raise ValueError(f"{out} has no finished cell yet")
+    game = manifest["game"]
+    keys = grid_keys(manifest, rows)
+    label, won = subject(game, rows)
+    cells = []
+    for _, group in stats.group_rows(rows, ["cell"]).items():
+        first = group[0]
+        entry: dict[str, Any] = {
+            "cell": first["cell"],
+            "label": cell_label(first, keys),
+            "point": {k: first.get(k) for k in keys},
+            "num_players": first["num_players"],
+            "agents": [first[f"agent_{s}"] for s in range(int(first["num_players"]))],
+            "subject": stats.rate(sum(won(r) for r in group), len(group)).as_dict(),
+            "seats": [s.as_dict() for s in stats.seat_win_rates(group)],
+            "nobody_won": sum(1 for r in group if not stats.winners_of(r)) / len(group),
+            "length": stats.length_summary(group),
+            "margin": stats.score_margins(group),
+        }
+        same_agents = len(set(entry["agents"])) == 1
+        if same_agents and first["num_players"] > 1 and _seatwise(game):
+            entry["first_seat"] = stats.first_seat_advantage(group)
+        cells.append(entry)
+    summary: dict[str, Any] = {
+        "game": game,
+        "agents": manifest["agents"],
+        "games_per_cell": manifest["games_per_cell"],
+        "seed": manifest["seed"],
+        "base_options": manifest.get("base_options", {}),
+        "grid_keys": keys,
+        "subject": label,
+        "games": len(rows),
+        "cells": cells,
+        "overall": stats.rate(sum(won(r) for r in rows), len(rows)).as_dict(),
+    }
+    if game == "hispania":
+        summary.update(_hispania_summary(rows, won))
+    return summary
+
+
+def _hispania_summary(rows: Sequence[Row], won: Callable[[Row], bool]) -> dict[str, Any]:
+    from boardsim.games.hispania.data import LEVEL_VALUES
+
+    out: dict[str, Any] = {}
+    if "level" in rows[0] and len({r["level"] for r in rows}) > 1:
+        out["parameters"] = stats.parameter_effects(rows, won, LEVEL_VALUES.tolist())
+    if "variant" in rows[0] and "none" in {r["variant"] for r in rows}:
+        from boardsim.research.sweep import VARIANTS
+
+        order = list(VARIANTS["hispania"])
+        order += sorted({str(r["variant"]) for r in rows} - {*order, "none"})
+        out["variants"] = stats.variant_effects(rows, won, order)
+    return out
+
+
+# ------------------------------------------------------------------ plots
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: Path) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    _pyplot().close(fig)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(buf.getvalue())
+    os.replace(tmp, path)
+    return f"{PLOTS_DIR}/{path.name}"
+
+
+def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
+    """The subject's win rate per cell with its 95% Wilson interval."""
+    plt = _pyplot()
+    cells = summary["cells"]
+    rates = np.array([c["subject"]["rate"] for c in cells])
+    low = np.array([c["subject"]["low"] for c in cells])
+    high = np.array([c["subject"]["high"] for c in cells])
+    if len(cells) <= MAX_LABELED_CELLS:
+        fig, ax = plt.subplots(figsize=(7, 0.8 + 0.32 * len(cells)))
+        y = np.arange(len(cells))[::-1]
+        ax.errorbar(rates, y, xerr=[rates - low, high - rates], fmt="o", capsize=3)
+        ax.set_yticks(y, [c["label"] for c in cells])
+    else:
+        order = np.argsort(rates)
+        fig, ax = plt.subplots(figsize=(8, 4))
+        x = np.arange(len(cells))
+        ax.fill_between(x, low[order], high[order], alpha=0.3, label="95% Wilson interval")
+        ax.plot(x, rates[order], ".", label="win rate")
+        ax.set_xlabel("cells, ranked by win rate")
+        ax.legend(loc="upper left")
+        ax.set_ylabel("win rate")
+    if len(cells) <= MAX_LABELED_CELLS:
+        ax.set_xlabel(f"win rate of the {summary['subject']} (95% Wilson interval)")
+        ax.set_xlim(0, 1)
+    ax.set_title(f"{summary['game']}: {summary['subject']} win rate per cell")
+    ax.grid(alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_heatmap(summary: Mapping[str, Any], path: Path) -> str | None:
+    """The subject's win rate over the first two varying grid keys (mean over the others).
+
+    For Hispania's levels: a 9 x 27 map, rows denarii x garrisons, columns fleets x
+    roads x armies, each from easiest to hardest.
+    """
+    cells = summary["cells"]
+    keys = summary["grid_keys"]
+    if summary["game"] == "hispania" and "level" in keys and len(cells) > 9:
+        return _level_heatmap(summary, path)
+    if len(keys) < 2:
+        return None
+    ka, kb = keys[0], keys[1]
+    va = list(dict.fromkeys(c["point"][ka] for c in cells))
+    vb = list(dict.fromkeys(c["point"][kb] for c in cells))
+    total = np.zeros((len(va), len(vb)))
+    count = np.zeros((len(va), len(vb)))
+    for c in cells:
+        i, j = va.index(c["point"][ka]), vb.index(c["point"][kb])
+        total[i, j] += c["subject"]["wins"]
+        count[i, j] += c["subject"]["games"]
+    grid = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return _draw_heatmap(grid, [str(v) for v in va], [str(v) for v in vb], ka, kb, summary, path)
+
+
+def _level_heatmap(summary: Mapping[str, Any], path: Path) -> str:
+    from boardsim.games.hispania.data import LEVEL_VALUES
+
+    table = LEVEL_VALUES.tolist()
+    rows_l = [f"{d}-{g}" for d in table[0] for g in table[1]]
+    cols_l = [f"{f}-{r}-{a}" for f in table[2] for r in table[3] for a in table[4]]
+    total = np.zeros((9, 27))
+    count = np.zeros((9, 27))
+    for c in summary["cells"]:
+        d, g, f, r, a = stats.level_values(c["point"]["level"])
+        i, j = rows_l.index(f"{d}-{g}"), cols_l.index(f"{f}-{r}-{a}")
+        total[i, j] += c["subject"]["wins"]
+        count[i, j] += c["subject"]["games"]
+    grid = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return _draw_heatmap(
+        grid, rows_l, cols_l, "denarii-garrisons", "fleets-roads-armies", summary, path
+    )
+
+
+def _draw_heatmap(grid, ylabels, xlabels, ykey, xkey, summary, path: Path) -> str:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(1.2 + 0.42 * len(xlabels), 1.0 + 0.42 * len(ylabels)))
+    im = ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(xlabels)), xlabels, rotation=90)
+    ax.set_yticks(range(len(ylabels)), ylabels)
+    ax.set_xlabel(xkey)
+    ax.set_ylabel(ykey)
+    if grid.size <= 150:
+        for (i, j), v in np.ndenumerate(grid):
+            if not np.isnan(v):
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if v < 0.5 else "black",
+                )
+    fig.colorbar(im, ax=ax, label=f"{summary['subject']} win rate")
+    ax.set_title(f"{summary['game']}: {summary['subject']} win rate")
+    return _save(fig, path)
+
+
+def plot_seats(summary: Mapping[str, Any], path: Path) -> str | None:
+    """Each seat's win rate per cell (when the seats are separate players)."""
+    cells = [c for c in summary["cells"] if "first_seat" in c]
+    if not cells:
+        return None
+    plt = _pyplot()
+    width = max(c["num_players"] for c in cells)
+    grid = np.full((len(cells), width), np.nan)
+    for i, c in enumerate(cells):
+        for s, seat in enumerate(c["seats"]):
+            grid[i, s] = seat["rate"]
+    fig, ax = plt.subplots(figsize=(1.5 + 0.8 * width, 1.0 + 0.35 * len(cells)))
+    im = ax.imshow(grid, vmin=0, vmax=max(0.5, float(np.nanmax(grid))), cmap="magma", aspect="auto")
+    ax.set_xticks(range(width), [f"seat {s}" for s in range(width)])
+    ax.set_yticks(range(len(cells)), [c["label"] for c in cells])
+    for (i, j), v in np.ndenumerate(grid):
+        if not np.isnan(v):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="grey")
+    fig.colorbar(im, ax=ax, label="win rate")
+    ax.set_title(f"{summary['game']}: win rate by seat (same agent everywhere)")
+    return _save(fig, path)
+
+
+def plot_lengths(out: Path, summary: Mapping[str, Any], path: Path) -> str:
+    """Game length in decisions per cell (box plots) or overall (a histogram)."""
+    plt = _pyplot()
+    rows = load_results(out)
+    by_cell = stats.group_rows(rows, ["cell"])
+    labels = {c["cell"]: c["label"] for c in summary["cells"]}
+    if len(by_cell) <= 30:
+        fig, ax = plt.subplots(figsize=(7, 0.8 + 0.32 * len(by_cell)))
+        data = [[r["decisions"] for r in g] for g in by_cell.values()]
+        ax.boxplot(data[::-1], vert=False, showfliers=False)
+        ax.set_yticks(range(1, len(data) + 1), [labels[k[0]] for k in by_cell][::-1])
+        ax.set_xlabel("decisions per game")
+    else:
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        ax.hist([r["decisions"] for r in rows], bins=50)
+        ax.set_xlabel("decisions per game (every cell)")
+        ax.set_ylabel("games")
+    ax.set_title(f"{summary['game']}: game length")
+    return _save(fig, path)
+
+
+def plot_parameters(summary: Mapping[str, Any], path: Path) -> str | None:
+    """Hispania: the Roman win rate at each value of each difficulty parameter."""
+    effects = summary.get("parameters")
+    if not effects:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    names = [e["parameter"] for e in effects]
+    for j, word in enumerate(("low", "medium", "high")):
+        r = np.array([e["rates"][j]["rate"] for e in effects])
+        lo = np.array([e["rates"][j]["low"] for e in effects])
+        hi = np.array([e["rates"][j]["high"] for e in effects])
+        x = np.arange(len(effects)) + (j - 1) * 0.25
+        ax.bar(x, r, width=0.25, label=f"{word} difficulty", yerr=[r - lo, hi - r], capsize=2)
+    ax.set_xticks(
+        range(len(effects)),
+        [f"{n}\n({'/'.join(map(str, e['values']))})" for n, e in zip(names, effects, strict=True)],
+    )
+    ax.set_ylabel(f"{summary['subject']} win rate")
+    ax.set_title("Hispania: each difficulty parameter, Low / Medium / High (95% intervals)")
+    ax.legend()
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_variants(summary: Mapping[str, Any], path: Path) -> str | None:
+    """Hispania: each variant's effect on the Roman win rate, with its interval."""
+    v = summary.get("variants")
+    if not v or not v["effects"]:
+        return None
+    plt = _pyplot()
+    eff = v["effects"]
+    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.4 * len(eff)))
+    y = np.arange(len(eff))[::-1]
+    d = np.array([e["effect"] for e in eff])
+    lo = np.array([e["effect_low"] for e in eff])
+    hi = np.array([e["effect_high"] for e in eff])
+    ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3)
+    ax.axvline(0, color="grey", lw=1)
+    ax.set_yticks(y, [e["variant"] for e in eff])
+    ax.set_xlabel("change of the Roman win rate against no variant (95% Newcombe interval)")
+    ax.set_title("Hispania: variants, in the rulebook's order (easier first)")
+    return _save(fig, path)
+
+
+# ------------------------------------------------------------------ markdown
+def _pct(x: float) -> str:
+    return "-" if x != x else f"{100 * x:.1f}%"
+
+
+def _rate_cell(r: Mapping[str, Any]) -> str:
+    return f"{_pct(r['rate'])} [{_pct(r['low'])}, {_pct(r['high'])}]"
+
+
+def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> str:
+    """The report page: what was swept, then each statistic with its plot."""
+    s = summary
+    lines = [
+        f"# Balance report: {s['game']}",
+        "",
+        f"{s['games']} games in {len(s['cells'])} cells ({s['games_per_cell']} a cell, seed "
+        f"{s['seed']}); agents {', '.join(s['agents'])}; base options "
+        f"{json.dumps(s['base_options']) if s['base_options'] else 'the defaults'}. "
+        f"A win is a win of the **{s['subject']}**; intervals are 95% Wilson intervals.",
+        "",
+        f"Overall: {_rate_cell(s['overall'])}.",
+        "",
+        "## Win rate per cell",
+        "",
+    ]
+    if images.get("interval_bars"):
+        lines += [f"![win rate per cell]({images['interval_bars']})", ""]
+    if images.get("heatmap"):
+        lines += [f"![win rate heatmap]({images['heatmap']})", ""]
+    lines += [
+        "| cell | players | agents | games | win rate [95%] | nobody won |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in s["cells"]:
+        lines.append(
+            f"| {c['label']} | {c['num_players']} | {','.join(c['agents'])} | "
+            f"{c['subject']['games']} | {_rate_cell(c['subject'])} | {_pct(c['nobody_won'])} |"
+        )
+    seat_cells = [c for c in s["cells"] if "first_seat" in c]
+    if seat_cells:
+        lines += [
+            "",
+            "## First-seat advantage",
+            "",
+            "Seat 0's win rate against the fair share 1/players, with every seat on the "
+            "same agent (difference and its 95% interval).",
+            "",
+        ]
+        if images.get("seats"):
+            lines += [f"![win rate by seat]({images['seats']})", ""]
+        lines += [
+            "| cell | seat 0 | fair share | advantage [95%] | every seat |",
+            "|---|---|---|---|---|",
+        ]
+        for c in seat_cells:
+            f = c["first_seat"]
+            seats = " / ".join(_pct(x) for x in f["seat_rates"])
+            lines.append(
+                f"| {c['label']} | {_pct(f['first_seat_rate'])} | {_pct(f['fair_share'])} | "
+                f"{100 * f['advantage']:+.1f} pts [{100 * f['low']:+.1f}, "
+                f"{100 * f['high']:+.1f}] | {seats} |"
+            )
+    if s.get("parameters"):
+        lines += [
+            "",
+            "## Hispania: the five difficulty parameters",
+            "",
+            "The rulebook orders each parameter's values Low, Medium, High with "
+            '"increasing difficulty to the right". Drop: Roman win rate at Low minus at '
+            "High (95% Newcombe interval). Verdict: *holds* (the drop is significant and "
+            "no step goes the wrong way significantly), *violated* (a step makes Rome "
+            "significantly better off), *not resolved* (the sample cannot tell). Sorted "
+            "by the size of the drop: the first matters most.",
+            "",
+        ]
+        if images.get("parameters"):
+            lines += [f"![parameters]({images['parameters']})", ""]
+        lines += [
+            "| parameter | values | Low | Medium | High | drop [95%] | ordering |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for e in s["parameters"]:
+            r = e["rates"]
+            lines.append(
+                f"| {e['parameter']} | {'/'.join(map(str, e['values']))} | {_rate_cell(r[0])} | "
+                f"{_rate_cell(r[1])} | {_rate_cell(r[2])} | {100 * e['drop']:+.1f} pts "
+                f"[{100 * e['drop_low']:+.1f}, {100 * e['drop_high']:+.1f}] | {e['ordering']} |"
+            )
+    if s.get("variants"):
+        v = s["variants"]
+        lines += [
+            "",
+            "## Hispania: variants",
+            "",
+            f"Against no variant ({_rate_cell(v['baseline'])}); the rulebook says its "
+            "variants go from easier to harder in its order. Kendall's tau between that "
+            f"order and the effects: {v['tau']:+.2f} (-1: the order holds exactly).",
+            "",
+        ]
+        if images.get("variants"):
+            lines += [f"![variants]({images['variants']})", ""]
+        lines += ["| variant | win rate [95%] | effect [95%] | reading |", "|---|---|---|---|"]
+        for e in v["effects"]:
+            lines.append(
+                f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
+                f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
+            )
+    lines += ["", "## Game length and margins", ""]
+    if images.get("lengths"):
+        lines += [f"![game length]({images['lengths']})", ""]
+    lines += [
+        "| cell | mean decisions | median | 5%-95% | truncated | mean margin |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in s["cells"]:
+        ln, m = c["length"], c["margin"]
+        margin = "-" if m["mean"] != m["mean"] else f"{m['mean']:.2f}"
+        lines.append(
+            f"| {c['label']} | {ln['mean']:.0f} | {ln['q50']:.0f} | {ln['q05']:.0f}-"
+            f"{ln['q95']:.0f} | {_pct(ln['truncated'])} | "
+            f"{margin} |"
+        )
+    lines += [
+        "",
+        "Margins are the winner's return minus the best loser's: 2 with win/loss "
+        "rewards; sweep with a scoring reward option (the race's `reward=vt`) for "
+        "margins in points.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_report(out: str | os.PathLike) -> Path:
+    """Write ``DIR/plots/*.png``, ``DIR/summary.json`` and ``DIR/report.md``; return its path."""
+    out = Path(out)
+    summary = summarize(out)
+    plots = out / PLOTS_DIR
+    images = {
+        "interval_bars": plot_interval_bars(summary, plots / "win_rates.png"),
+        "heatmap": plot_heatmap(summary, plots / "heatmap.png"),
+        "seats": plot_seats(summary, plots / "seats.png"),
+        "lengths": plot_lengths(out, summary, plots / "lengths.png"),
+        "parameters": plot_parameters(summary, plots / "parameters.png"),
+        "variants": plot_variants(summary, plots / "variants.png"),
+    }
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, default=float) + "\n")
+    path = out / REPORT
+    atomic_write_text(path, markdown(summary, images))
+    return path
