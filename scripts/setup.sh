@@ -9,4 +9,4 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[train,dev]"
+.venv/bin/python -m pip install --quiet -e ".[train,dev,research]"
