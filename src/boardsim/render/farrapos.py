@@ -125,8 +125,9 @@ def _panel(out: list, s: np.ndarray) -> None:
                    data={"kind": "turn", "player": str(actor)})  # fmt: skip
     panel.gap()
     for p in range(2):
-        panel.line(f"{SIDE_TITLES[p]}  {int(s[L.VP + p])} VP", 13.0, True, swatch=SIDE_FILLS[p],
-                   data={"kind": "score", "player": str(p), "vp": str(int(s[L.VP + p]))})  # fmt: skip
+        vp = int(s[L.VP + p])
+        data = {"kind": "score", "player": str(p), "vp": str(vp)}
+        panel.line(f"{SIDE_TITLES[p]}  {vp} VP", 13.0, True, swatch=SIDE_FILLS[p], data=data)
     target = int(s[L.TARGET])
     if target >= 0:
         panel.gap()

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from boardsim.render.scene import Point
 
 
 def polyline_length(points: tuple[Point, ...]) -> float:
-    return sum(math.dist(a, b) for a, b in zip(points, points[1:], strict=False))
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
 
 
 def point_along(points: tuple[Point, ...], fraction: float) -> Point:
     """The point ``fraction`` (0..1) of the way along the polyline."""
     target = polyline_length(points) * fraction
-    for a, b in zip(points, points[1:], strict=False):
+    for a, b in itertools.pairwise(points):
         d = math.dist(a, b)
         if target <= d and d > 0:
             t = target / d

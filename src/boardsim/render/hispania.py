@@ -50,7 +50,9 @@ def link_points(li: int) -> tuple[Point, ...]:
     """The link's drawing: its two spaces and the data's bend points between them."""
     raw = D.BOARD.raw["links"][li]
     a, b = int(D.LINK_A[li]), int(D.LINK_B[li])
-    via = tuple(board_xy(x, y) for x, y in zip(raw.get("via_x", []), raw.get("via_y", [])))
+    via = tuple(
+        board_xy(x, y) for x, y in zip(raw.get("via_x", []), raw.get("via_y", []), strict=False)
+    )
     return (space_xy(a), *via, space_xy(b))
 
 

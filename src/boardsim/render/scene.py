@@ -13,6 +13,7 @@ that the SVG keeps for tools and tests and the image ignores.
 from __future__ import annotations
 
 import html
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -152,7 +153,7 @@ _FONTS: dict[tuple[int, bool], object] = {}
 def _font(size: float, bold: bool) -> object:
     from PIL import ImageFont
 
-    key = (max(int(round(size)), 6), bold)
+    key = (max(round(size), 6), bold)
     if key not in _FONTS:
         name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
         try:
@@ -176,20 +177,20 @@ def _draw_shape(draw: object, shape: Shape, k: float) -> None:
             (x - r, y - r, x + r, y + r),
             fill=_fill(shape.fill),
             outline=shape.stroke,
-            width=max(int(round(shape.width * k)), 1) if shape.stroke else 0,
+            width=max(round(shape.width * k), 1) if shape.stroke else 0,
         )
     elif isinstance(shape, Rect):
         draw.rectangle(  # type: ignore[attr-defined]
             (shape.x * k, shape.y * k, (shape.x + shape.w) * k, (shape.y + shape.h) * k),
             fill=_fill(shape.fill),
             outline=shape.stroke,
-            width=max(int(round(shape.width * k)), 1) if shape.stroke else 0,
+            width=max(round(shape.width * k), 1) if shape.stroke else 0,
         )
     elif isinstance(shape, Polyline):
         pts = [(x * k, y * k) for x, y in shape.points]
-        width = max(int(round(shape.width * k)), 1)
+        width = max(round(shape.width * k), 1)
         if shape.dash:
-            for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+            for (x0, y0), (x1, y1) in itertools.pairwise(pts):
                 _dashed(draw, x0, y0, x1, y1, shape.stroke, width, 5 * k, 4 * k)
         else:
             draw.line(pts, fill=shape.stroke, width=width, joint="curve")  # type: ignore[attr-defined]
@@ -231,7 +232,7 @@ def scene_to_image(scene: Scene, scale: float = 1.0) -> object:
     """The scene as a Pillow RGB image (``scale`` multiplies the canvas size)."""
     from PIL import Image, ImageDraw
 
-    w, h = max(int(round(scene.width * scale)), 1), max(int(round(scene.height * scale)), 1)
+    w, h = max(round(scene.width * scale), 1), max(round(scene.height * scale), 1)
     img = Image.new("RGB", (w, h), scene.background)
     draw = ImageDraw.Draw(img)
     for shape in (*scene.static, *scene.dynamic):
