@@ -47,7 +47,7 @@ class _UniformRandom:
 class BoardsimGymEnv(gym.Env):
     """Seat ``seat`` of ``game`` against fixed policies, as a Gymnasium env."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -157,9 +157,17 @@ class BoardsimGymEnv(gym.Env):
         assert self.state_ is not None, "call reset() first"
         return self.state_.legal_actions_mask().astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the text board; ``rgb_array``: the board as the learner's seat sees it
+        (its own hand drawn, nobody else's); ``human``: the text board printed."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            from boardsim.render import to_rgb_array
+
+            if self.state_ is None:
+                raise RuntimeError("call reset() before render()")
+            return to_rgb_array(self.game, self.state_, viewer=self.seat)
         text = str(self.state_)
         if self.render_mode == "human":
             print(text)

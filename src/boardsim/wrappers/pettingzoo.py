@@ -24,7 +24,12 @@ CHANCE_AGENT = "chance"
 class BoardsimAECEnv(AECEnv):
     """Turn-based multi-agent env: one agent per seat (per ``Game.agent_names``)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "boardsim", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 2,
+        "name": "boardsim",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
@@ -159,9 +164,17 @@ class BoardsimAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the text board; ``rgb_array``: the board as seen by everyone (no hand
+        is drawn: the picture is shared by all agents); ``human``: the text board printed."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            from boardsim.render import to_rgb_array
+
+            if self.state_ is None:
+                raise RuntimeError("call reset() before render()")
+            return to_rgb_array(self.game, self.state_, viewer=None)
         text = str(self.state_) if self.state_ is not None else "(not reset)"
         if self.render_mode == "human":
             print(text)
