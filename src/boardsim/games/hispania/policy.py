@@ -1,14 +1,481 @@
 # ruff: noqa: F821
-"""The compiled rule-based player (``heuristic_action``).
+"""Hispania's compiled rule-based player (``heuristic_action``).
 
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
-Until this game's heuristic lands it plays uniformly random legal moves.
+Compiled into the rules namespace by ``bind_engine`` (not imported as a module), so
+it calls the rules kernels (``legal_mask``, ``province_army``, ``move_costs``, ...)
+directly. Its Roman strategy is the one of ``heuristic.py`` (the readable plain-Python
+reference, kept step for step: a differential test checks that both choose the same
+action in many positions).
+
+How the Romans play, in a player's words:
+
+* **Capitals first.** Standing in a capital whose province is free of revolt, put a
+  garrison there at once: that capital is won for good (a garrison keeps the revolt roll
+  off it), whatever happens to the province afterwards.
+* **Kill armies when the odds are good.** An army spreads a revolt every Hispanic phase,
+  three a round, so it is worth several sieges; but a lost attack costs the general (and a
+  denarius each turn until he is back) and ends the phase, so attack only with the dice
+  well on our side: bring a second general next to the army first (x2), spend 3 denarii.
+* **Besiege where a capital can be freed.** Every revolt removed goes back to the
+  reserve and buys time, but a revolt in a province that is nearly clear is worth more
+  (the last one opens the capital), and a revolt in a Roman province blocks the victory.
+* **Pay for value, not for certainty.** A failed siege only costs its denarii, so one
+  denarius at a time is usually the best buy; spend more when the shield is doubled by
+  an army nearby.
+* **Walk to the work.** Each plan is a move (paid by the cheapest path, roads count 1)
+  followed by a combat; take the plan with the best expected gain per denarius.
+* **Stand in the armies' way.** An army that would walk into a city holding a garrison
+  or a general attacks it instead and does not advance, so it spreads nothing that
+  phase; a beaten garrison only goes back to the reserve, to be placed again. Spare
+  garrisons (beyond one per capital still to take) go on the revolt-free cities an army
+  may enter, or next to revolts to support the sieges.
+* **Leftover coins place the general** next to the revolts he will besiege next turn, or
+  in an army's way.
+
+For a Roman decision it has no rule for (set-up roads, Imperivm's free move, the
+variants' extra actions) it passes when it may, else takes the first legal action.
+
+How the Hispano player (variant ``hispano``) plays, in a player's words:
+
+* **Do not waste a revolt.** When the revolt roll lands on a city a garrison or a
+  general protects, or on a full city, pay a denarius to reroll the city die.
+* **March into the open.** Pay a denarius to send an army where it spreads a new
+  revolt (a revolt-free, unprotected city, better in a province whose capital Rome
+  still lacks) when the die could do worse; otherwise let the die decide.
+* **Defend the armies.** When a general attacks an army, add the denarii to its
+  side; when a siege would free a province for Rome (its last revolt), add one.
+* **Reroll a bad die.** In a combat, reroll the Hispanic die when it shows 1 to 3.
+* **Take the capitals back.** An army next to a garrisoned capital attacks that
+  garrison with every denarius left: a capital lost undoes Rome's progress.
+* At set-up, the Hispanic dice are rolled (a uniformly random legal face).
+
+Every choice reads only the board (which is public) and never the state's generator;
+the Romans are deterministic, the Hispano set-up faces use ``prng``.
 """
 
+import numpy as np
+
+from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
+
+POL_ARMY_VALUE = 5.0  # an army removed, in revolts
+POL_GENERAL_LOSS = 3.0  # a general off the board (his turn's coins, 1 blocked denarius a turn)
+POL_BLOCK_VALUE = 3.0  # a garrison standing in an army's way
+POL_SUPPORT_VALUE = 0.15  # a garrison next to a revolt to besiege
+POL_PATH_BONUS = 0.5  # a general standing in an army's way (it attacks him or stops)
+POL_MIN_GAIN = 0.12  # expected gain per denarius below which a plan is not worth it
+POL_MAX_OPTIONS = 32  # combat options from one space: neighbours x 1-3 denarii
+
+
+@jit
+def pol_province_discs(state):
+    """Revolt discs on the cities of each province."""
+    out = np.zeros(8, np.int64)
+    for c in range(NUM_CITIES):
+        out[CITY_PROVINCE[c]] += state[REVOLTS + c]
+    return out
+
+
+@jit
+def pol_capital_done(state, p):
+    """The capital of province ``p`` holds a garrison (won for good)."""
+    return state[GARR + (p * 6 + 5) * STACK] != 0
+
+
+@jit
+def pol_revolt_value(state, t, discs):
+    """What removing one revolt disc from space ``t`` is worth (1 = a disc in the reserve)."""
+    if t >= FIRST_SEA:
+        return 0.8
+    p = CITY_PROVINCE[t]
+    if p >= NUM_HISPANIC:
+        return 2.5  # no victory while a Roman province holds a revolt
+    if pol_capital_done(state, p):
+        return 1.0
+    n = max(1, discs[p])
+    v = 1.0 + 3.0 / n
+    if n == 1 and province_army(state, p) < 0:
+        v += 3.0  # the last one: the capital can be garrisoned
+    return v
+
+
+@jit
+def pol_army_value(state, t):
+    """What removing the army in city ``t`` is worth."""
+    p = CITY_PROVINCE[t]
+    v = POL_ARMY_VALUE
+    if p >= NUM_HISPANIC or not pol_capital_done(state, p):
+        v += 1.0
+    return v
+
+
+@jit
+def pol_siege_p(state, params, g, t, k):
+    """Probability that general ``g`` takes the revolt at ``t`` spending ``k`` denarii."""
+    s = state[GEN_POS + g]
+    sup = attack_support(state, g, t)
+    gm = generals_connected(state, t, g)
+    shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
+    shield = shield << armies_connected(state, s, -1)
+    bonus = 1 if (params[P_IMPERIVM] != 0 and g == 1) else 0
+    win = 0
+    for d in range(1, 7):
+        if ((d + bonus + k + sup) << gm) > shield:
+            win += 1
+    return win / 6.0
+
+
+@jit
+def pol_attack_p(state, g, t, k):
+    """Probability that general ``g`` beats the army at ``t`` spending ``k`` denarii."""
+    s = state[GEN_POS + g]
+    a = army_at(state, t)
+    sup = attack_support(state, g, t)
+    gm = generals_connected(state, t, g)
+    group = revolt_group(state, t)
+    am = armies_connected(state, s, a)
+    win = 0
+    for dr in range(1, 7):
+        roman = (dr + k + sup) << gm
+        for dh in range(1, 7):
+            hisp = (dh + group) << am
+            if a == SPECIAL:
+                hisp *= 2
+            if state[DISPLAY] != 0:
+                hisp = dh
+            if roman > hisp:
+                win += 1
+    return win / 36.0
+
+
+@jit
+def pol_combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
+    """Each combat from g's current space: gain per denarius, gain, action, denarii.
+
+    Written into the four arrays in the reference's order; returns how many.
+    """
+    n = 0
+    s = state[GEN_POS + g]
+    if s < 0:
+        return 0
+    for j in range(DEGREE[s]):
+        t = NEIGHBOURS[s, j]
+        if state[REVOLTS + t] == 0:
+            continue
+        army = t < NUM_CITIES and army_at(state, t) >= 0
+        for k in range(1, min(3, budget) + 1):
+            if army:
+                p = pol_attack_p(state, g, t, k)
+                rest = budget - k
+                gain = p * pol_army_value(state, t) - (1 - p) * (POL_GENERAL_LOSS + 0.3 * rest)
+                act = A_ATTACK + t
+            else:
+                p = pol_siege_p(state, params, g, t, k)
+                gain = p * pol_revolt_value(state, t, discs)
+                act = A_BESIEGE + t
+            effs[n] = gain / k
+            gains[n] = gain
+            acts[n] = act
+            ks[n] = k
+            n += 1
+    return n
+
+
+@jit
+def pol_in_army_path(state, s):
+    """Armies that may try to move into city ``s`` (a blocked army attacks, never advances)."""
+    if s >= NUM_CITIES or state[REVOLTS + s] != 0:
+        return 0
+    cands = np.zeros(8, np.int32)
+    n = 0
+    for k in range(NUM_ARMY_SLOTS):
+        if state[ARMY_POS + k] >= 0:
+            m = move_armies_candidates(state, k, cands)
+            for i in range(m):
+                if cands[i] == s:
+                    n += 1
+    return n
+
+
+@jit
+def pol_garrison_value(state, g, s):
+    """A garrison (not in a capital) in city ``s``: it stops the armies that walk into it
+    and supports the sieges around it."""
+    if s >= NUM_CITIES or CITY_CAPITAL[s] != 0 or state[GARR_RESERVE + g] <= 0:
+        return 0.0
+    if garrison_count(state, s) >= 1:
+        return 0.0
+    need = 0
+    for p in range(NUM_HISPANIC):
+        if not pol_capital_done(state, p):
+            need += 1
+    spare = state[GARR_RESERVE] + state[GARR_RESERVE + 1] + state[GARR_RESERVE + 2] - need
+    if spare <= 1:
+        return 0.0
+    v = POL_BLOCK_VALUE * pol_in_army_path(state, s)
+    for j in range(DEGREE[s]):
+        t = NEIGHBOURS[s, j]
+        if t < NUM_CITIES and state[REVOLTS + t] > 0 and army_at(state, t) < 0:
+            v += POL_SUPPORT_VALUE
+    return v
+
+
+@jit
+def pol_potential(state, params, g, discs):
+    """How good g's space is for next turn: the best cheap sieges around (the three best
+    gains per denarius), and standing in an army's way."""
+    effs = np.zeros(POL_MAX_OPTIONS)
+    gains = np.zeros(POL_MAX_OPTIONS)
+    acts = np.zeros(POL_MAX_OPTIONS, np.int64)
+    ks = np.zeros(POL_MAX_OPTIONS, np.int64)
+    n = pol_combat_options(state, params, g, 3, discs, effs, gains, acts, ks)
+    top = np.sort(effs[:n])[::-1]
+    total = 0
+    for i in range(min(3, n)):
+        total = total + top[i]
+    return total + POL_PATH_BONUS * pol_in_army_path(state, state[GEN_POS + g])
+
+
+@jit
+def pol_roman_choice(state, params, mask):
+    """The Roman phase: the best plan (garrison, combat, or a move to one), else stand well."""
+    g = acting_general(state)
+    den = state[DENARII]
+    if state[PEND_KIND] != 0:
+        return pol_pending_spend(state, params, g, den, mask)
+    discs = pol_province_discs(state)
+    s = state[GEN_POS + g]
+    # a capital won for good
+    capital = s < NUM_CITIES and CITY_CAPITAL[s] != 0
+    if mask[A_GARRISON] and capital and state[GARR + s * STACK] == 0:
+        return A_GARRISON
+    effs = np.zeros(POL_MAX_OPTIONS)
+    gains = np.zeros(POL_MAX_OPTIONS)
+    acts = np.zeros(POL_MAX_OPTIONS, np.int64)
+    ks = np.zeros(POL_MAX_OPTIONS, np.int64)
+    # plans: (move,) combat or garrison
+    best = POL_MIN_GAIN
+    best_act = -1
+    if mask[A_GARRISON]:
+        gv = pol_garrison_value(state, g, s)
+        if gv > best:
+            best, best_act = gv, A_GARRISON
+    n = pol_combat_options(state, params, g, den, discs, effs, gains, acts, ks)
+    for i in range(n):
+        if mask[acts[i]] and effs[i] > best:
+            best, best_act = effs[i], acts[i]
+    work = state.copy()
+    costs = np.zeros(NUM_SPACES, np.int64)
+    move_costs(state, g, costs)
+    for d in range(NUM_SPACES):
+        if not mask[A_SPACE + d]:
+            continue
+        c = costs[d]
+        work[GEN_POS + g] = d
+        rest = den - c
+        # a capital to garrison at d
+        free_capital = d < NUM_CITIES and CITY_CAPITAL[d] != 0 and work[GARR + d * STACK] == 0
+        can = rest >= 1 and free_capital and work[GARR_RESERVE + g] > 0
+        if can and garrison_legal(work, g, d) and 6.0 / (c + 1) > best:
+            best, best_act = 6.0 / (c + 1), A_SPACE + d
+        if rest < 1:
+            continue
+        if garrison_legal(work, g, d):
+            eff = pol_garrison_value(work, g, d) / (c + 1)
+            if eff > best:
+                best, best_act = eff, A_SPACE + d
+        n = pol_combat_options(work, params, g, rest, discs, effs, gains, acts, ks)
+        for i in range(n):
+            eff = gains[i] / (c + ks[i])
+            if eff > best:
+                best, best_act = eff, A_SPACE + d
+    work[GEN_POS + g] = s
+    if best_act >= 0:
+        return best_act
+    # nothing worth paying for now: stand where next turn is best, then pass
+    pick = A_PASS
+    pv = pol_potential(state, params, g, discs) + 0.05
+    for d in range(NUM_SPACES):
+        if not mask[A_SPACE + d]:
+            continue
+        work[GEN_POS + g] = d
+        v = pol_potential(work, params, g, discs)
+        if v > pv:
+            pick, pv = A_SPACE + d, v
+    return pick
+
+
+@jit
+def pol_pending_spend(state, params, g, den, mask):
+    """A combat chosen: the denarii with the best gain per denarius (cancel if none)."""
+    discs = pol_province_discs(state)
+    t = state[PEND_TARGET]
+    effs = np.zeros(POL_MAX_OPTIONS)
+    gains = np.zeros(POL_MAX_OPTIONS)
+    acts = np.zeros(POL_MAX_OPTIONS, np.int64)
+    ks = np.zeros(POL_MAX_OPTIONS, np.int64)
+    n = pol_combat_options(state, params, g, den, discs, effs, gains, acts, ks)
+    best_k = 0
+    best = -1e9
+    for i in range(n):
+        base = A_ATTACK if acts[i] >= A_ATTACK else A_BESIEGE
+        if acts[i] - base != t:
+            continue
+        if effs[i] > best:
+            best_k, best = ks[i], effs[i]
+    if best_k > 0 and mask[A_SPEND + best_k - 1]:
+        return A_SPEND + best_k - 1
+    return A_CANCEL
+
+
+@jit
+def pol_place_choice(state, params, mask):
+    """Set-up placement or re-entry: the space with the best prospects."""
+    g = state[H_ACTOR]
+    discs = pol_province_discs(state)
+    work = state.copy()
+    pick = -1
+    pv = -1e9
+    for d in range(NUM_SPACES):
+        if not mask[A_SPACE + d]:
+            continue
+        work[GEN_POS + g] = d
+        v = pol_potential(work, params, g, discs)
+        if v > pv:
+            pick, pv = A_SPACE + d, v
+    return pick
+
+
+@jit
+def pol_revolt_wasted(state, c):
+    """The revolt roll's city ``c`` would receive nothing (protected, or full with no army)."""
+    if garrison_count(state, c) > 0 or general_at(state, c) >= 0:
+        return True
+    if state[REVOLTS + c] == 0:
+        return False
+    if province_army(state, CITY_PROVINCE[c]) < 0 and army_in_reserve(state):
+        return False
+    return state[REVOLTS + c] >= STACK
+
+
+@jit
+def pol_march_score(state, t):
+    """How much an army gains by entering city ``t``: a new revolt most, a capital's
+    garrison attacked next, a general attacked least."""
+    if general_at(state, t) >= 0:
+        return -1.0
+    if garrison_count(state, t) > 0:
+        return 1.0 if CITY_CAPITAL[t] != 0 else 0.0
+    if state[REVOLTS + t] != 0:
+        return 0.0
+    p = CITY_PROVINCE[t]
+    if p < NUM_HISPANIC and not pol_capital_done(state, p):
+        return 3.0
+    return 2.0
+
+
+@jit
+def pol_hispano_move(state, mask):
+    """Choose the moving army's destination when it beats the die's average, else roll."""
+    best = -1e9
+    best_act = A_H_ACCEPT
+    total = 0.0
+    n = 0
+    for t in range(NUM_CITIES):
+        if mask[A_H_CITY + t]:
+            v = pol_march_score(state, t)
+            total += v
+            n += 1
+            if v > best:
+                best, best_act = v, A_H_CITY + t
+    if n == 0 or best <= total / n:
+        return A_H_ACCEPT
+    return best_act
+
+
+@jit
+def pol_capital_target(state, k):
+    """A garrisoned capital next to army ``k`` (without a general), or -1."""
+    for t in range(NUM_CITIES):
+        if (
+            CITY_CAPITAL[t] != 0
+            and general_at(state, t) < 0
+            and garrison_count(state, t) > 0
+            and hispano_target(state, k, t)
+        ):
+            return t
+    return -1
+
+
+@jit
+def pol_hispano_choice(state, params, mask, prng):
+    """The Hispano player's decision (see the module docstring)."""
+    ph = state[PHASE]
+    hd = state[HDENARII]
+    if ph == PH_SETUP_REVOLT or ph == PH_SETUP_ARMY:
+        return random_legal(state, params, mask, prng)
+    if ph == PH_H_REVOLT:
+        c = state[REVOLT_PROV] * 6 + state[REVOLT_NUM] - 1
+        if hd > 0 and mask[A_H_REROLL_H] and pol_revolt_wasted(state, c):
+            return A_H_REROLL_H
+        return A_H_ACCEPT
+    if ph == PH_H_MOVE:
+        return pol_hispano_move(state, mask)
+    if ph == PH_H_REINFORCE:
+        if state[COMBAT_KIND] == CB_ATTACK:
+            k = min(2, hd)
+            if k > 0 and mask[A_H_SPEND + k - 1]:
+                return A_H_SPEND + k - 1
+        elif state[COMBAT_KIND] == CB_SIEGE:
+            t = state[COMBAT_TARGET]
+            if t < NUM_CITIES and CITY_PROVINCE[t] < NUM_HISPANIC and mask[A_H_SPEND]:
+                discs = pol_province_discs(state)
+                if discs[CITY_PROVINCE[t]] == 1:
+                    return A_H_SPEND
+        return A_H_ACCEPT
+    if ph == PH_H_COMBAT:
+        if mask[A_H_REROLL_H] and state[DIE_H] <= 3:
+            return A_H_REROLL_H
+        return A_H_ACCEPT
+    if ph == PH_H_ATTACK:
+        if hd > 0:
+            for k in range(NUM_ARMY_SLOTS):
+                if mask[A_H_ARMY + k] and pol_capital_target(state, k) >= 0:
+                    return A_H_ARMY + k
+        return A_H_ACCEPT
+    if ph == PH_H_ATTACK_TARGET:
+        t = pol_capital_target(state, state[COMBAT_ARMY])
+        if t >= 0 and mask[A_H_CITY + t]:
+            return A_H_CITY + t
+        return A_CANCEL
+    if ph == PH_H_ATTACK_SPEND:
+        k = min(2, hd)
+        if k > 0 and mask[A_H_SPEND + k - 1]:
+            return A_H_SPEND + k - 1
+        return A_CANCEL
+    return -1
 
 
 @jit
 def heuristic_action(state, params, mask, prng):
-    """Uniformly random over the legal actions (the heuristic is not written yet)."""
-    return random_legal(state, params, mask, prng)
+    """The rule-based player's action for the player to move (a decision node)."""
+    n = legal_mask(state, params, mask)
+    if n == 0:
+        return -1
+    a = -1
+    if state[H_ACTOR] == HISPANO:
+        a = pol_hispano_choice(state, params, mask, prng)
+        legal_mask(state, params, mask)  # random_legal may have refilled it: same content
+    else:
+        ph = state[PHASE]
+        if ph == PH_ROMAN:
+            a = pol_roman_choice(state, params, mask)
+        elif ph == PH_SETUP_PLACE or ph == PH_REENTER:
+            a = pol_place_choice(state, params, mask)
+    if a < 0 or not mask[a]:
+        if mask[A_PASS]:
+            return A_PASS
+        for b in range(NUM_ACTIONS):
+            if mask[b]:
+                return b
+    return a
