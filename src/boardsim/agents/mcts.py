@@ -1,0 +1,219 @@
+"""Monte Carlo tree search agents: the compiled UCT of ``core/mcts_template.py``.
+
+``load("mcts:200", game)`` (or :func:`make_agent`) gives an :class:`MCTSAgent`
+searching 200 simulations a decision. The search runs entirely in numba on
+copies of the state: the given state is never changed, the dice and draws it
+would meet are sampled from the agent's own generator (never the state's), and
+in the liberation race the other players' hands are redealt for every
+simulation from the cards the player has not seen (determinization).
+
+:func:`play_games` plays whole games with MCTS seats inside compiled code (one
+game a thread), for strength sweeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from boardsim.core.batch import COMPILED_POLICIES, threads_used
+from boardsim.core.errors import OptionError
+from boardsim.core.game import Game, State
+from boardsim.core.header import FLAG_TRUNCATED, POLICY_HEURISTIC, POLICY_RANDOM
+
+ROLLOUT_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+DEFAULT_SIMULATIONS = 200
+MAX_SIMULATIONS = 10_000_000
+
+# per game: the exploration constant and the rollout's depth cap (decisions; -1: to the end),
+# tuned at 200 simulations (docs/agents.md, "MCTS")
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "liberation": {"c_uct": 1.0, "rollout": "random", "rollout_depth": 40},
+    "farrapos": {"c_uct": 1.0, "rollout": "random", "rollout_depth": 20},
+    "hispania": {"c_uct": 1.0, "rollout": "random", "rollout_depth": 20},
+}
+_FALLBACK = {"c_uct": 1.0, "rollout": "random", "rollout_depth": 40}
+OPTION_NAMES = ("simulations", "c_uct", "rollout", "rollout_depth")
+
+
+def parse_simulations(value: Any) -> int:
+    """Simulations per decision from an int or a string (``"200"``); else :class:`OptionError`."""
+    if isinstance(value, bool):
+        raise OptionError(f"mcts: simulations must be a whole number, got {value!r}")
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise OptionError(
+                f"mcts: simulations must be a whole number like 'mcts:200', got {value!r}"
+            ) from None
+    if not isinstance(value, int | np.integer) or not 1 <= int(value) <= MAX_SIMULATIONS:
+        raise OptionError(f"mcts: simulations must be 1..{MAX_SIMULATIONS}, got {value!r}")
+    return int(value)
+
+
+def search_settings(game: Game, **options: Any) -> dict[str, Any]:
+    """The game's defaults with ``options`` applied, each checked (:class:`OptionError`)."""
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise OptionError(f"mcts: unknown option(s) {unknown}; options: {', '.join(OPTION_NAMES)}")
+    settings = {"simulations": DEFAULT_SIMULATIONS}
+    settings.update(GAME_DEFAULTS.get(game.name, _FALLBACK))
+    settings.update(options)
+    settings["simulations"] = parse_simulations(settings["simulations"])
+    c = settings["c_uct"]
+    if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= float(c) < float("inf"):
+        raise OptionError(f"mcts: c_uct must be a finite number >= 0, got {c!r}")
+    settings["c_uct"] = float(c)
+    if settings["rollout"] not in ROLLOUT_POLICIES:
+        raise OptionError(
+            f"mcts: rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got "
+            f"{settings['rollout']!r}"
+        )
+    depth = settings["rollout_depth"]
+    if isinstance(depth, bool) or not isinstance(depth, int | np.integer) or depth < -1:
+        raise OptionError(f"mcts: rollout_depth must be -1 (to the end) or >= 0, got {depth!r}")
+    settings["rollout_depth"] = int(depth)
+    return settings
+
+
+class MCTSAgent:
+    """UCT over sampled dice (and determinized hidden cards), compiled per game.
+
+    Options: ``simulations`` per decision, ``c_uct`` (UCB1 exploration, on the
+    returns' win/loss scale), ``rollout`` (``"random"`` or ``"heuristic"``: the
+    game's compiled ``heuristic_action``), ``rollout_depth`` (decisions a rollout
+    plays before the game's evaluation; -1 to the end), ``seed`` (the same seed
+    and the same positions give the same moves).
+    """
+
+    name = "mcts"
+    needs_state = True
+
+    def __init__(self, game: Game, seed: int | None = None, **options: Any) -> None:
+        self.game = game
+        self.settings = search_settings(game, **options)
+        self.simulations: int = self.settings["simulations"]
+        self.c_uct: float = self.settings["c_uct"]
+        self.rollout: str = self.settings["rollout"]
+        self.rollout_depth: int = self.settings["rollout_depth"]
+        self.rng = np.random.default_rng(seed)
+        self._workspace = game.rules.mcts_workspace(self.simulations + 1)
+        self._last_player = -1
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
+        return f"MCTSAgent({self.game.name!r}, {shown})"
+
+    def act_state(self, state: State) -> int:
+        """The action the search picks for the player to move in ``state`` (left unchanged)."""
+        if not isinstance(state, State):
+            raise TypeError(f"MCTSAgent searches a boardsim State, got {type(state).__name__}")
+        if state.game.name != self.game.name:
+            raise ValueError(f"this MCTS agent plays {self.game.name}, not {state.game.name}")
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("MCTS chooses for a player to move: the game is over or at chance")
+        player = state.current_player()
+        root = np.ascontiguousarray(state.array, dtype=np.int32).copy()
+        action = self.game.rules.mcts_search(
+            root,
+            self.game.params,
+            np.int64(self.simulations),
+            np.float64(self.c_uct),
+            np.int64(ROLLOUT_POLICIES[self.rollout]),
+            np.int64(self.rollout_depth),
+            np.int64(self.rng.integers(1 << 62)),
+            self._workspace,
+        )
+        self._last_player = player
+        if action < 0:
+            raise RuntimeError("MCTS found no legal action at a decision node")
+        return int(action)
+
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
+    ) -> int:
+        """Env interface: the observation and mask are not enough, the search needs ``state``."""
+        if state is None:
+            raise TypeError("MCTSAgent searches the game state: pass state=... to act()")
+        action = self.act_state(state)
+        if action_mask is not None and not action_mask[action]:
+            raise ValueError(f"the state given does not match the mask: {action} is masked out")
+        return action
+
+    def root_statistics(self) -> tuple[np.ndarray, np.ndarray]:
+        """After a search: visits and mean value (for the player who moved) of each root action.
+
+        Both are zero everywhere when the last decision had a single legal action
+        (no search was needed).
+        """
+        visits = np.zeros(self.game.num_actions, np.int64)
+        values = np.zeros(self.game.num_actions, np.float64)
+        if self._last_player >= 0:
+            self.game.rules.mcts_root_stats(self._workspace, self._last_player, visits, values)
+        return visits, values
+
+
+def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) -> MCTSAgent:
+    """Factory of ``AGENT_FACTORIES["mcts"]``: ``arg`` is the simulations (``"mcts:200"``)."""
+    if arg is not None:
+        if "simulations" in options:
+            raise OptionError("mcts: simulations given twice (in the spec and as an option)")
+        options["simulations"] = parse_simulations(arg)
+    return MCTSAgent(game, seed=seed, **options)
+
+
+def play_games(
+    game: Game,
+    num_games: int,
+    seats: Sequence[str],
+    seed: int = 0,
+    first_game: int = 0,
+    threads: int | None = None,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """Whole games in compiled code, each player ``"mcts"``, ``"random"`` or ``"heuristic"``.
+
+    Game ``first_game + k`` of the run ``seed`` is the same game whatever the
+    batch and the threads (as ``boardsim.core.batch.play_games``; with no MCTS seat
+    the games are exactly its games). ``options`` are the MCTS settings (one for
+    every MCTS seat). Returns ``returns`` ``[num_games, num_players]``,
+    ``decisions`` and ``truncated``.
+    """
+    if num_games < 0 or first_game < 0:
+        raise ValueError("num_games and first_game must be >= 0")
+    if len(seats) != game.num_players:
+        raise ValueError(f"{len(seats)} seats for {game.num_players} players")
+    settings = search_settings(game, **options)
+    codes = np.zeros(game.max_players, np.int32)
+    for p, name in enumerate(seats):
+        if name == "mcts":
+            codes[p] = game.rules.MCTS_POLICY
+        elif name in COMPILED_POLICIES:
+            codes[p] = COMPILED_POLICIES[name]
+        else:
+            raise ValueError(f"seat {p}: {name!r}; choose mcts, {', '.join(COMPILED_POLICIES)}")
+    out_returns = np.zeros((num_games, game.max_players), np.float64)
+    decisions = np.zeros(num_games, np.int64)
+    flags = np.zeros(num_games, np.int32)
+    with threads_used(threads):
+        game.rules.mcts_play_games(
+            game.params,
+            codes,
+            np.int64(settings["simulations"]),
+            np.float64(settings["c_uct"]),
+            np.int64(ROLLOUT_POLICIES[settings["rollout"]]),
+            np.int64(settings["rollout_depth"]),
+            np.int64(seed),
+            np.int64(first_game),
+            out_returns,
+            decisions,
+            flags,
+        )
+    return {
+        "returns": out_returns[:, : game.num_players],
+        "decisions": decisions,
+        "truncated": (flags & FLAG_TRUNCATED) != 0,
+    }
