@@ -270,7 +270,7 @@ def plot_lengths(out: Path, summary: Mapping[str, Any], path: Path) -> str:
     if len(by_cell) <= 30:
         fig, ax = plt.subplots(figsize=(7, 0.8 + 0.32 * len(by_cell)))
         data = [[r["decisions"] for r in g] for g in by_cell.values()]
-        ax.boxplot(data[::-1], vert=False, showfliers=False)
+        ax.boxplot(data[::-1], orientation="horizontal", showfliers=False)
         ax.set_yticks(range(1, len(data) + 1), [labels[k[0]] for k in by_cell][::-1])
         ax.set_xlabel("decisions per game")
     else:
