@@ -1,0 +1,155 @@
+"""``boardsim train GAME``: MaskablePPO on the batched engine, or RLlib (``--backend rllib``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from boardsim.api import list_games
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``["num_players=2", "level=6-4-3-4-2"]`` -> options; values read as JSON when they parse."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option takes KEY=VALUE, got {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+def parse_net_arch(text: str | None) -> list[int] | None:
+    """``"256,256"`` -> [256, 256]; None stays None (sized from the observation)."""
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--net-arch takes layer sizes like 256,256, got {text!r}") from None
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option, e.g. num_players=2 or level=6-4-3-4-2 (repeatable)",
+    )
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``boardsim train``."""
+    p = subparsers.add_parser(
+        "train",
+        help="train a PPO agent (MaskablePPO; or RLlib self-play with --backend rllib)",
+        description=__doc__,
+    )
+    p.add_argument("game", choices=list_games())
+    p.add_argument("--run-dir", default=None, help="run folder (default runs/GAME)")
+    p.add_argument("--timesteps", type=int, default=200_000, help="learner decisions in all")
+    p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3")
+    add_option_argument(p)
+    p.add_argument("--opponents", default="random", help="compiled opponents: random, heuristic")
+    p.add_argument("--num-envs", type=int, default=16)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--n-steps", type=int, default=128, help="steps per env per rollout")
+    p.add_argument("--batch-size", type=int, default=256)
+    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--net-arch", default=None, help="hidden layers, e.g. 256,256")
+    p.add_argument("--checkpoint-every", type=int, default=50_000, help="steps between saves")
+    p.add_argument("--keep", type=int, default=3, help="checkpoints kept")
+    p.add_argument("--threads", type=int, default=None, help="numba threads for the envs")
+    p.add_argument("--torch-threads", type=int, default=None)
+    p.add_argument(
+        "--export", default=None, help="also write the final policy, without training state, here"
+    )
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-tensorboard", action="store_true")
+    rl = p.add_argument_group("rllib backend")
+    rl.add_argument("--address", default=None, help="Ray cluster address (default: local Ray)")
+    rl.add_argument("--iterations", type=int, default=None, help="RLlib training iterations")
+    rl.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options = parse_options(args.option)
+        net_arch = parse_net_arch(args.net_arch)
+    except ValueError as exc:
+        print(f"boardsim train: {exc}", file=sys.stderr)
+        return 2
+    run_dir = args.run_dir or f"runs/{args.game}"
+    if args.backend == "rllib":
+        return _run_rllib(args, options, run_dir)
+    from boardsim.training.ppo import TrainConfig, train
+
+    config = TrainConfig(
+        game=args.game,
+        run_dir=run_dir,
+        options=options,
+        total_timesteps=args.timesteps,
+        num_envs=args.num_envs,
+        opponents=args.opponents,
+        seed=args.seed,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.epochs,
+        learning_rate=args.lr,
+        gamma=args.gamma,
+        ent_coef=args.ent_coef,
+        net_arch=net_arch,
+        checkpoint_every=args.checkpoint_every,
+        keep_checkpoints=args.keep,
+        threads=args.threads,
+        torch_threads=args.torch_threads,
+        tensorboard=not args.no_tensorboard,
+        progress=not args.no_progress,
+    )
+    try:
+        result = train(config, resume=args.resume)
+    except ValueError as exc:
+        print(f"boardsim train: {exc}", file=sys.stderr)
+        return 2
+    if args.export:
+        from boardsim.training.checkpoint import export_policy
+
+        export_policy(result.checkpoint, args.export)
+        print(f"policy exported to {args.export}")
+    print(
+        f"trained {result.timesteps} steps ({result.games} games, recent win rate "
+        f"{result.win_rate:.3f}) in {result.wall_seconds:.0f} s; checkpoint {result.checkpoint}"
+    )
+    return 0
+
+
+def _run_rllib(args: argparse.Namespace, options: dict[str, Any], run_dir: str) -> int:
+    from boardsim.training.rllib import RLlibConfig, train_rllib
+
+    config = RLlibConfig(
+        game=args.game,
+        run_dir=run_dir,
+        options=options,
+        iterations=args.iterations or 10,
+        seed=args.seed,
+        address=args.address,
+        num_cpus=args.num_cpus,
+    )
+    try:
+        result = train_rllib(config, resume=args.resume)
+    except ValueError as exc:
+        print(f"boardsim train: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2))
+    return 0

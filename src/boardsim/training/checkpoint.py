@@ -1,0 +1,224 @@
+"""Training checkpoints: one zip file each, written atomically, with a ``latest`` pointer.
+
+A checkpoint is the zip file stable-baselines3 writes for a model (policy,
+optimizer, timestep count, ...) with two more entries:
+
+- ``boardsim.json``: what the model was trained for (game, options, observation
+  size, action count, seat, opponents), the training configuration and the
+  timesteps and wall time so far. :func:`read_metadata` reads it without torch.
+- ``boardsim_resume.npz``: what a resumed run needs to continue exactly where the
+  interrupted one was: the vector env's game states and game counter, the
+  opponents' generators, the episode accumulators, and the torch, numpy and
+  Python random generator states.
+
+Checkpoints live in ``RUN_DIR/checkpoints/step_<timesteps>.zip``; the file
+``RUN_DIR/checkpoints/latest`` names the newest one. Every file is written to a
+temporary file in the same folder, flushed to disk and renamed over the target
+(``os.replace``), so a crash leaves either the old file or the new one, never
+half of one.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardsim.core.errors import OptionError, StateFormatError
+
+CHECKPOINT_FORMAT = 1
+METADATA_ENTRY = "boardsim.json"
+RESUME_ENTRY = "boardsim_resume.npz"
+CHECKPOINT_DIR = "checkpoints"
+LATEST_NAME = "latest"
+# options that change nothing the policy sees or does: a checkpoint may be used with other values
+NEUTRAL_OPTIONS = ("max_decisions",)
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """:func:`atomic_write_bytes` for text (UTF-8)."""
+    atomic_write_bytes(path, text.encode())
+
+
+def checkpoint_name(timesteps: int) -> str:
+    """The file name of the checkpoint taken after ``timesteps`` steps (sorts by step)."""
+    return f"step_{timesteps:012d}.zip"
+
+
+def write_checkpoint(
+    run_dir: str | os.PathLike[str],
+    model_zip: bytes,
+    metadata: dict[str, Any],
+    resume: dict[str, np.ndarray],
+    keep: int,
+) -> Path:
+    """Store one checkpoint of a run, point ``latest`` at it and keep only the newest ``keep``.
+
+    ``model_zip`` is what SB3's ``model.save`` wrote; the metadata and the resume
+    arrays are added to it as two more entries. Returns the checkpoint's path.
+    """
+    if keep < 1:
+        raise OptionError(f"keep at least one checkpoint, got keep={keep}")
+    folder = Path(run_dir) / CHECKPOINT_DIR
+    buffer = io.BytesIO(model_zip)
+    with zipfile.ZipFile(buffer, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        meta = {"format": CHECKPOINT_FORMAT, **metadata}
+        archive.writestr(METADATA_ENTRY, json.dumps(meta, indent=2, sort_keys=True))
+        arrays = io.BytesIO()
+        np.savez(arrays, **resume)
+        archive.writestr(RESUME_ENTRY, arrays.getvalue())
+    path = folder / checkpoint_name(int(metadata["timesteps"]))
+    atomic_write_bytes(path, buffer.getvalue())
+    atomic_write_text(folder / LATEST_NAME, path.name + "\n")
+    for old in sorted(folder.glob("step_*.zip"))[:-keep]:
+        if old != path:
+            old.unlink()
+    return path
+
+
+def latest_checkpoint(run_dir: str | os.PathLike[str]) -> Path | None:
+    """The checkpoint ``latest`` names in ``run_dir``, or None if the run has none yet."""
+    pointer = Path(run_dir) / CHECKPOINT_DIR / LATEST_NAME
+    if not pointer.exists():
+        return None
+    path = pointer.parent / pointer.read_text().strip()
+    if not path.is_file():
+        raise StateFormatError(f"{pointer} names {path.name}, which does not exist")
+    return path
+
+
+def resolve_checkpoint(path: str | os.PathLike[str]) -> Path:
+    """A checkpoint file from a path to one, or to a run folder (its latest checkpoint)."""
+    p = Path(path)
+    if p.is_dir():
+        found = latest_checkpoint(p)
+        if found is None:
+            raise StateFormatError(f"{p} holds no checkpoint ({CHECKPOINT_DIR}/{LATEST_NAME})")
+        return found
+    if not p.is_file():
+        raise StateFormatError(f"no checkpoint at {p}")
+    return p
+
+
+def _open_archive(path: Path) -> zipfile.ZipFile:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise StateFormatError(f"{path} is not a boardsim checkpoint: {exc}") from None
+    if METADATA_ENTRY not in archive.namelist():
+        archive.close()
+        raise StateFormatError(f"{path} is not a boardsim checkpoint (no {METADATA_ENTRY})")
+    return archive
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What the checkpoint at ``path`` (file or run folder) was trained for; no torch needed."""
+    p = resolve_checkpoint(path)
+    with _open_archive(p) as archive:
+        try:
+            meta = json.loads(archive.read(METADATA_ENTRY))
+        except (json.JSONDecodeError, zipfile.BadZipFile) as exc:
+            raise StateFormatError(f"{p}: unreadable {METADATA_ENTRY}: {exc}") from None
+    if meta.get("format") != CHECKPOINT_FORMAT:
+        raise StateFormatError(
+            f"{p}: checkpoint format {meta.get('format')!r}; "
+            f"this boardsim reads format {CHECKPOINT_FORMAT}"
+        )
+    return meta
+
+
+def read_resume_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """The arrays a resumed run restores (env states, generators, ...)."""
+    p = resolve_checkpoint(path)
+    with _open_archive(p) as archive:
+        if RESUME_ENTRY not in archive.namelist():
+            raise StateFormatError(f"{p} has no {RESUME_ENTRY}: it cannot be resumed")
+        with np.load(io.BytesIO(archive.read(RESUME_ENTRY))) as data:
+            return {k: data[k] for k in data.files}
+
+
+def check_compatible(
+    meta: dict[str, Any],
+    game_name: str,
+    options: dict[str, Any],
+    observation_size: int,
+    num_actions: int,
+    strict_options: bool = True,
+    where: str = "checkpoint",
+) -> None:
+    """Refuse, with an :class:`OptionError` saying why, a checkpoint made for another game.
+
+    The game, the observation size and the action count must match; so must the
+    options (except those in ``NEUTRAL_OPTIONS``) unless ``strict_options`` is False
+    (e.g. a Hispania policy played at another difficulty level).
+    """
+    if meta.get("game") != game_name:
+        raise OptionError(f"{where} was trained for {meta.get('game')!r}, not {game_name!r}")
+    if meta.get("observation_size") != observation_size or meta.get("num_actions") != num_actions:
+        raise OptionError(
+            f"{where} expects observations of {meta.get('observation_size')} values and "
+            f"{meta.get('num_actions')} actions; this {game_name} has {observation_size} and "
+            f"{num_actions} (another version of the game?)"
+        )
+    if not strict_options:
+        return
+    trained = {k: v for k, v in meta.get("options", {}).items() if k not in NEUTRAL_OPTIONS}
+    given = {k: v for k, v in options.items() if k not in NEUTRAL_OPTIONS}
+    if trained != given:
+        diff = sorted(k for k in set(trained) | set(given) if trained.get(k) != given.get(k))
+        shown = ", ".join(f"{k}: trained {trained.get(k)!r}, given {given.get(k)!r}" for k in diff)
+        raise OptionError(
+            f"{where} was trained with other options of {game_name} ({shown}); "
+            "pass strict_options=False to use it anyway"
+        )
+
+
+# entries of a full checkpoint that only a resumed training run needs
+TRAINING_ONLY_ENTRIES = ("policy.optimizer.pth", RESUME_ENTRY)
+
+
+def export_policy(checkpoint: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
+    """Write a small copy of a checkpoint to play with: no optimizer state, no resume arrays.
+
+    The copy loads as an agent (``ppo:TARGET``) but cannot resume training.
+    """
+    source = resolve_checkpoint(checkpoint)
+    meta = read_metadata(source)
+    meta["policy_only"] = True
+    out = io.BytesIO()
+    with (
+        _open_archive(source) as archive,
+        zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as slim,
+    ):
+        for name in archive.namelist():
+            if name in TRAINING_ONLY_ENTRIES:
+                continue
+            data = archive.read(name)
+            if name == METADATA_ENTRY:
+                data = json.dumps(meta, indent=2, sort_keys=True).encode()
+            slim.writestr(name, data)
+    atomic_write_bytes(target, out.getvalue())
+    return Path(target)

@@ -1,0 +1,435 @@
+"""PPO training: sb3-contrib's MaskablePPO on the batched engine, with checkpoints and resume.
+
+:func:`train` runs one training run described by a :class:`TrainConfig` into a
+run folder::
+
+    RUN_DIR/config.json            the configuration (written when the run starts)
+    RUN_DIR/checkpoints/step_*.zip checkpoints every ``checkpoint_every`` steps (the last few kept)
+    RUN_DIR/checkpoints/latest     the newest checkpoint's name
+    RUN_DIR/tb/                    TensorBoard logs (``tensorboard --logdir RUN_DIR/tb``)
+
+The policy plays every side of the game at once (a :class:`~.vec.SidesVecEnv`:
+the envs are split over the first player of each side), against the compiled
+``opponents``. Checkpoints are taken between rollouts, where the model, the
+optimizer, the envs and every random generator are in a consistent state; a run
+resumed from one (``resume=True``) continues exactly as the uninterrupted run
+would have (same games, same updates), only the wall clock differs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardsim.core.errors import OptionError
+from boardsim.training.checkpoint import (
+    atomic_write_text,
+    latest_checkpoint,
+    read_metadata,
+    read_resume_arrays,
+    write_checkpoint,
+)
+
+# observation size -> hidden layers of the policy and value networks (first size that fits)
+NET_ARCH_BY_OBS_SIZE: tuple[tuple[int, list[int]], ...] = (
+    (64, [64, 64]),
+    (1024, [128, 128]),
+    (4096, [256, 256]),
+)
+LARGEST_NET_ARCH = [512, 256]
+STATS_WINDOW = 1000  # finished games the win rate and mean return are measured over
+
+
+def net_arch_for(observation_size: int) -> list[int]:
+    """Hidden layer sizes for an MLP over observations of ``observation_size`` values.
+
+    A layer a little smaller than the input for small inputs, capped for large ones,
+    so the first layer holds most of the parameters and the net stays quick on a CPU.
+    """
+    if observation_size < 1:
+        raise OptionError(f"observation size must be positive, got {observation_size}")
+    for limit, arch in NET_ARCH_BY_OBS_SIZE:
+        if observation_size <= limit:
+            return list(arch)
+    return list(LARGEST_NET_ARCH)
+
+
+@dataclass
+class TrainConfig:
+    """One PPO training run. Sizes are in decisions of the learner (SB3's timesteps)."""
+
+    game: str
+    run_dir: str
+    options: dict[str, Any] = field(default_factory=dict)
+    total_timesteps: int = 200_000
+    num_envs: int = 16
+    opponents: str | list[str] = "random"
+    seed: int = 0
+    n_steps: int = 128
+    batch_size: int = 256
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    net_arch: list[int] | None = None  # None: net_arch_for(observation size)
+    checkpoint_every: int = 50_000
+    keep_checkpoints: int = 3
+    threads: int | None = None
+    torch_threads: int | None = None
+    tensorboard: bool = True
+    progress: bool = True
+
+    def validate(self) -> None:
+        """Refuse sizes that cannot work, with the reason."""
+        positive = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs")
+        for name in (*positive, "checkpoint_every", "keep_checkpoints"):
+            if int(getattr(self, name)) < 1:
+                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
+            raise OptionError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+        if self.learning_rate <= 0:
+            raise OptionError(f"learning_rate must be positive, got {self.learning_rate}")
+        if self.net_arch is not None and (
+            not self.net_arch or any(int(h) < 1 for h in self.net_arch)
+        ):
+            raise OptionError(f"net_arch must be positive layer sizes, got {self.net_arch}")
+
+
+@dataclass
+class TrainResult:
+    """What a finished (or resumed and finished) run reports."""
+
+    run_dir: str
+    checkpoint: str
+    timesteps: int
+    games: int
+    win_rate: float
+    return_mean: float
+    wall_seconds: float
+
+
+class GameStats:
+    """Returns of the learner's finished games, from the rewards and dones of each step."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.running = np.zeros(num_envs, np.float64)
+        self.returns: deque[float] = deque(maxlen=STATS_WINDOW)
+        self.finished = 0
+
+    def add_step(self, rewards: np.ndarray, dones: np.ndarray) -> None:
+        self.running += rewards
+        for i in np.flatnonzero(dones):
+            self.returns.append(float(self.running[i]))
+            self.running[i] = 0.0
+            self.finished += 1
+
+    def win_rate(self) -> float:
+        """Share of the recent games the learner's side won (a return above zero)."""
+        return float(np.mean(np.asarray(self.returns) > 0)) if self.returns else float("nan")
+
+    def return_mean(self) -> float:
+        return float(np.mean(self.returns)) if self.returns else float("nan")
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {
+            "stats_running": self.running.copy(),
+            "stats_returns": np.asarray(self.returns, np.float64),
+            "stats_finished": np.array([self.finished], np.int64),
+        }
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        self.running[:] = arrays["stats_running"]
+        self.returns.clear()
+        self.returns.extend(float(x) for x in arrays["stats_returns"])
+        self.finished = int(arrays["stats_finished"][0])
+
+
+def rng_arrays() -> dict[str, np.ndarray]:
+    """The torch, numpy (global) and Python generator states, as arrays."""
+    import torch
+
+    kind, keys, pos, has_gauss, cached = np.random.get_state()
+    assert kind == "MT19937"
+    version, words, gauss = random.getstate()
+    return {
+        "rng_torch": torch.get_rng_state().numpy().copy(),
+        "rng_numpy_keys": np.asarray(keys, np.uint32),
+        "rng_numpy_rest": np.array([pos, has_gauss, cached], np.float64),
+        "rng_python_words": np.asarray(words, np.uint64),
+        "rng_python_rest": np.array([version, np.nan if gauss is None else gauss], np.float64),
+    }
+
+
+def restore_rng(arrays: dict[str, np.ndarray]) -> None:
+    """Put back the generator states saved by :func:`rng_arrays`."""
+    import torch
+
+    torch.set_rng_state(torch.from_numpy(arrays["rng_torch"].copy()))
+    pos, has_gauss, cached = arrays["rng_numpy_rest"]
+    np.random.set_state(("MT19937", arrays["rng_numpy_keys"], int(pos), int(has_gauss), cached))
+    version, gauss = arrays["rng_python_rest"]
+    words = tuple(int(w) for w in arrays["rng_python_words"])
+    random.setstate((int(version), words, None if np.isnan(gauss) else float(gauss)))
+
+
+class _KeptBytesIO(io.BytesIO):
+    """A BytesIO that keeps its contents when SB3 closes it after saving."""
+
+    kept = b""
+
+    def close(self) -> None:
+        self.kept = self.getvalue()
+        super().close()
+
+
+def model_zip_bytes(model: Any) -> bytes:
+    """What ``model.save`` writes, as bytes (nothing touches the disk)."""
+    buffer = _KeptBytesIO()
+    model.save(buffer)
+    return buffer.kept if buffer.closed else buffer.getvalue()
+
+
+class Trainer:
+    """The parts of one run: the game, the envs, the model and the run's bookkeeping."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        import boardsim
+        from boardsim.training.vec import SidesVecEnv, learning_seats
+
+        config.validate()
+        self.config = config
+        self.run_dir = Path(config.run_dir)
+        self.game = boardsim.make_game(config.game, **config.options)
+        self.seats = learning_seats(self.game)
+        self.env = SidesVecEnv(
+            self.game,
+            config.num_envs,
+            self.seats,
+            opponents=config.opponents,
+            seed=config.seed,
+            threads=config.threads,
+        )
+        self.stats = GameStats(config.num_envs)
+        self.net_arch = list(config.net_arch or net_arch_for(self.game.observation_size))
+        self.wall_before = 0.0  # wall seconds of earlier sessions of this run
+        self.session_start = time.perf_counter()
+        self.last_saved = -1
+        self.model: Any = None
+
+    # ------------------------------------------------------------ model
+    def new_model(self) -> Any:
+        from sb3_contrib import MaskablePPO
+
+        c = self.config
+        return MaskablePPO(
+            "MlpPolicy",
+            self.env,
+            learning_rate=c.learning_rate,
+            n_steps=c.n_steps,
+            batch_size=c.batch_size,
+            n_epochs=c.n_epochs,
+            gamma=c.gamma,
+            gae_lambda=c.gae_lambda,
+            ent_coef=c.ent_coef,
+            clip_range=c.clip_range,
+            policy_kwargs={"net_arch": {"pi": self.net_arch, "vf": self.net_arch}},
+            tensorboard_log=str(self.run_dir / "tb") if c.tensorboard else None,
+            seed=c.seed,
+            device="cpu",
+            verbose=0,
+        )
+
+    def load_model(self, checkpoint: Path) -> None:
+        """Continue from ``checkpoint``: model, optimizer, envs, statistics, generators."""
+        from sb3_contrib import MaskablePPO
+
+        meta = read_metadata(checkpoint)
+        arrays = read_resume_arrays(checkpoint)
+        self.model = MaskablePPO.load(
+            checkpoint,
+            env=self.env,
+            device="cpu",
+            force_reset=False,
+            tensorboard_log=str(self.run_dir / "tb") if self.config.tensorboard else None,
+        )
+        self.env.restore(arrays)
+        self.stats.restore(arrays)
+        restore_rng(arrays)
+        self.wall_before = float(meta.get("wall_seconds", 0.0))
+        self.last_saved = int(meta["timesteps"])
+
+    # ------------------------------------------------------------ checkpoints
+    def wall_seconds(self) -> float:
+        return self.wall_before + time.perf_counter() - self.session_start
+
+    def metadata(self) -> dict[str, Any]:
+        import boardsim
+
+        return {
+            "game": self.game.name,
+            "game_version": self.game.definition.version,
+            "options": self.game.options,
+            "observation_size": self.game.observation_size,
+            "num_actions": self.game.num_actions,
+            "num_players": self.game.num_players,
+            "seats": self.seats,
+            "algorithm": "MaskablePPO",
+            "net_arch": self.net_arch,
+            "config": asdict(self.config),
+            "timesteps": int(self.model.num_timesteps),
+            "games": int(self.stats.finished),
+            "win_rate_recent": _finite_or_none(self.stats.win_rate()),
+            "return_mean_recent": _finite_or_none(self.stats.return_mean()),
+            "wall_seconds": round(self.wall_seconds(), 3),
+            "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+        }
+
+    def save(self) -> Path:
+        """Write a checkpoint of the run as it is now (between two rollouts)."""
+        arrays = {**self.env.state_arrays(), **self.stats.arrays(), **rng_arrays()}
+        path = write_checkpoint(
+            self.run_dir,
+            model_zip_bytes(self.model),
+            self.metadata(),
+            arrays,
+            keep=self.config.keep_checkpoints,
+        )
+        self.last_saved = int(self.model.num_timesteps)
+        return path
+
+
+def _finite_or_none(x: float) -> float | None:
+    return None if not np.isfinite(x) else round(float(x), 4)
+
+
+def _callbacks(trainer: Trainer, total: int) -> list[Any]:
+    """Progress bar, game statistics for TensorBoard, and checkpoints every K steps."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class RunCallback(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__(verbose=0)
+            self.bar: Any = None
+
+        def _on_training_start(self) -> None:
+            if trainer.config.progress:
+                from tqdm.auto import tqdm
+
+                self.bar = tqdm(
+                    total=total,
+                    initial=int(self.model.num_timesteps),
+                    unit="step",
+                    dynamic_ncols=True,
+                    desc=f"PPO {trainer.game.name}",
+                )
+
+        def _on_rollout_start(self) -> None:
+            # between rollouts: model, optimizer, envs and generators agree
+            if self.model.num_timesteps - trainer.last_saved >= trainer.config.checkpoint_every:
+                trainer.save()
+
+        def _on_step(self) -> bool:
+            trainer.stats.add_step(self.locals["rewards"], self.locals["dones"])
+            if self.bar is not None:
+                self.bar.update(self.model.num_envs)
+            return True
+
+        def _on_rollout_end(self) -> None:
+            self.logger.record("games/win_rate", trainer.stats.win_rate())
+            self.logger.record("games/return_mean", trainer.stats.return_mean())
+            self.logger.record("games/finished", trainer.stats.finished)
+            self.logger.record("time/wall_seconds", trainer.wall_seconds())
+            if self.bar is not None:
+                self.bar.set_postfix(
+                    games=trainer.stats.finished,
+                    win=f"{trainer.stats.win_rate():.3f}",
+                    ret=f"{trainer.stats.return_mean():+.3f}",
+                )
+
+        def _on_training_end(self) -> None:
+            if self.bar is not None:
+                self.bar.close()
+
+    return [RunCallback()]
+
+
+def _set_torch_threads(threads: int | None) -> None:
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
+
+
+def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainResult:
+    """Train (or, with ``resume``, continue) the run in ``config.run_dir``.
+
+    On resume the run's saved configuration is used, except ``total_timesteps``,
+    ``progress``, ``threads`` and ``torch_threads`` (taken from ``config``); the game
+    and options must be the saved ones. Without a checkpoint, resume starts afresh.
+    Returns the last checkpoint written (always one at the end).
+    """
+    run_dir = Path(config.run_dir)
+    checkpoint = latest_checkpoint(run_dir) if resume else None
+    if resume and checkpoint is None:
+        log(f"no checkpoint in {run_dir}: starting a new run")
+    if checkpoint is not None:
+        config = _resumed_config(config, read_metadata(checkpoint))
+    elif (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").glob("step_*.zip")):
+        raise OptionError(
+            f"{run_dir} already holds a run: pass resume=True (--resume) to continue it, "
+            "or choose another run folder"
+        )
+    _set_torch_threads(config.torch_threads)
+    trainer = Trainer(config)
+    if checkpoint is not None:
+        trainer.load_model(checkpoint)
+        log(f"resuming {checkpoint} at {trainer.model.num_timesteps} steps")
+    else:
+        trainer.model = trainer.new_model()
+        atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
+    remaining = max(config.total_timesteps - int(trainer.model.num_timesteps), 0)
+    if remaining > 0:
+        trainer.model.learn(
+            total_timesteps=remaining,
+            callback=_callbacks(trainer, config.total_timesteps),
+            reset_num_timesteps=checkpoint is None,
+            tb_log_name="ppo",
+        )
+    path = trainer.save()
+    return TrainResult(
+        run_dir=str(run_dir),
+        checkpoint=str(path),
+        timesteps=int(trainer.model.num_timesteps),
+        games=trainer.stats.finished,
+        win_rate=trainer.stats.win_rate(),
+        return_mean=trainer.stats.return_mean(),
+        wall_seconds=trainer.wall_seconds(),
+    )
+
+
+def _resumed_config(given: TrainConfig, meta: dict[str, Any]) -> TrainConfig:
+    """The saved configuration of a run, with the few settings a resume may change."""
+    saved = TrainConfig(**meta["config"])
+    if given.game != saved.game:
+        raise OptionError(f"{given.run_dir} is a run of {saved.game!r}, not {given.game!r}")
+    if given.options and given.options != saved.options:
+        raise OptionError(
+            f"{given.run_dir} was trained with options {saved.options}; resume it with the same "
+            f"(or none), not {given.options}"
+        )
+    saved.run_dir = given.run_dir
+    saved.total_timesteps = given.total_timesteps
+    saved.progress = given.progress
+    saved.threads = given.threads
+    saved.torch_threads = given.torch_threads
+    return saved
