@@ -151,9 +151,17 @@ def move_line(n: int, move: Move) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
+def file_mode() -> int:
+    """The permissions a new file gets under the current umask (``mkstemp`` makes 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.chmod(tmp, file_mode())
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
