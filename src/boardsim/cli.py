@@ -16,7 +16,11 @@ from boardsim.api import list_games, make_game
 # Each further subcommand lives in its own module with
 # ``add_parser(subparsers) -> None``, which registers the subcommand and sets
 # ``func(args) -> int``; heavy imports (torch, ray) belong inside ``func``.
-COMMAND_MODULES: tuple[str, ...] = ("boardsim.commands.balance",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "boardsim.commands.balance",
+    "boardsim.commands.play",
+    "boardsim.commands.replay",
+)
 
 DEMO_MAX_DECISIONS = 20_000  # a safety net: a game this long is cut and counted as truncated
 

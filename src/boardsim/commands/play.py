@@ -1,0 +1,317 @@
+"""``boardsim play GAME``: a person plays in the terminal against agents.
+
+Every decision lists the legal actions by number (the game's action number) and
+by name; the person answers with a number or a name (or a unique part of one).
+A wrong entry is answered with the legal choices. ``undo`` takes back the
+person's last decision, replaying the game from the start without it, unless a
+die was rolled or a card drawn since (its result is known by then, so taking the
+decision back would let the person choose again knowing it). ``board`` shows the
+board again, ``help`` the choices, ``quit`` stops (the replay keeps the moves
+so far). Every game is saved as a replay (``--replay PATH``, or a new file in
+``--replay-dir``), line by line as it is played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from boardsim.core.errors import OptionError
+from boardsim.core.game import CHANCE, Game, State
+from boardsim.core.header import H_RNG
+
+CHOICES_SHOWN = 200  # a decision with more legal actions lists the first ones and says so
+DEFAULT_REPLAY_DIR = "replays"
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``"num_players=3"`` -> ``("num_players", 3)``; true/false become booleans."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise OptionError(f"option {text!r}: write NAME=VALUE, e.g. num_players=3")
+    low = raw.strip().lower()
+    if low in ("true", "false"):
+        return name.strip(), low == "true"
+    try:
+        return name.strip(), int(raw)
+    except ValueError:
+        return name.strip(), raw
+
+
+def parse_options(items: list[str] | None) -> dict[str, Any]:
+    return dict(parse_option(t) for t in items or [])
+
+
+@dataclass
+class Seats:
+    """Who plays which player: the person (``humans``) or an agent (``agents[p]``)."""
+
+    humans: set[int]
+    agents: dict[int, Any]
+    specs: dict[int, str] = field(default_factory=dict)
+
+    def describe(self, game: Game) -> dict[str, str]:
+        return {
+            f"player_{p}": "human" if p in self.humans else self.specs[p]
+            for p in range(game.num_players)
+        }
+
+
+def make_seats(game: Game, seat: int, vs: list[str] | None, seed: int) -> Seats:
+    """The person plays ``seat`` and every player on its side; agents play the rest."""
+    from boardsim.agents import load
+
+    if not 0 <= seat < game.num_players:
+        raise OptionError(f"--seat {seat} out of range [0, {game.num_players})")
+    humans = {p for p in range(game.num_players) if game.teams[p] == game.teams[seat]}
+    others = [p for p in range(game.num_players) if p not in humans]
+    specs = vs or ["random"]
+    if len(specs) == 1:
+        specs = specs * len(others)
+    if len(specs) != len(others):
+        raise OptionError(
+            f"--vs given {len(specs)} times for {len(others)} other player(s) "
+            f"{others}: give it once (for all) or once per other player"
+        )
+    agents = {
+        p: load(spec, game, seed=seed + 1000 + p) for p, spec in zip(others, specs, strict=True)
+    }
+    return Seats(humans, agents, dict(zip(others, specs, strict=True)))
+
+
+class Session:
+    """One game in the terminal: the state, the moves so far, the replay being written."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int,
+        seats: Seats,
+        replay_path: Path,
+        stdin: IO[str],
+        stdout: IO[str],
+    ) -> None:
+        from boardsim.replay import ReplayWriter
+
+        self.game, self.seed, self.seats = game, seed, seats
+        self.stdin, self.stdout = stdin, stdout
+        self.state = game.new_initial_state(seed)
+        self.before: list[State] = []  # the state before each move, for undo
+        self.writer = ReplayWriter(replay_path, game, seed, seats.describe(game))
+        self.chance_rng = np.random.default_rng(seed + 7)
+
+    # ------------------------------------------------------------ output
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def who(self, player: int) -> str:
+        if player == CHANCE:
+            return "chance"
+        kind = "you" if player in self.seats.humans else self.seats.specs[player]
+        return f"player {player} ({kind})"
+
+    def show_board(self, player: int) -> None:
+        from boardsim.render import private_text, to_text
+
+        self.say(to_text(self.game, self.state))
+        mine = private_text(self.game, self.state, player)
+        if mine:
+            self.say(mine)
+
+    def show_choices(self, legal: list[int]) -> None:
+        for a in legal[:CHOICES_SHOWN]:
+            self.say(f"  {a:>4}  {self.state.action_to_string(a)}")
+        if len(legal) > CHOICES_SHOWN:
+            self.say(f"  ... {len(legal) - CHOICES_SHOWN} more: type a number or a name")
+
+    # ------------------------------------------------------------ moves
+    def apply(self, player: int, action: int) -> None:
+        from boardsim.replay import Move
+
+        name = self.state.action_to_string(action)
+        self.before.append(self.state.clone())
+        self.state.apply_action(action)
+        self.writer.record(Move(player, action, name))
+        if player not in self.seats.humans:
+            self.say(f"{self.who(player)}: {name}")
+
+    def play_chance(self) -> None:
+        outcomes = self.state.chance_outcomes()
+        probs = np.array([p for _, p in outcomes])
+        i = int(self.chance_rng.choice(len(outcomes), p=probs / probs.sum()))
+        self.apply(CHANCE, outcomes[i][0])
+
+    def play_agent(self, player: int) -> None:
+        from boardsim.wrappers.gymnasium import act_with_state
+
+        mask = self.state.legal_actions_mask()
+        agent = self.seats.agents[player]
+        action = act_with_state(agent, self.state.observation(player), mask, self.state)
+        self.apply(player, action)  # apply_action refuses an illegal choice
+
+    def undo(self) -> str:
+        """Take back the person's last decision (and what followed); the reason if not."""
+        moves = self.writer.moves
+        mine = [i for i, m in enumerate(moves) if m.player in self.seats.humans]
+        if not mine:
+            return "nothing to take back: you have not decided anything yet"
+        k = mine[-1]
+        since = moves[k:]
+        rng_then = self.before[k].array[H_RNG : H_RNG + 2]
+        rng_now = self.state.array[H_RNG : H_RNG + 2]
+        if any(m.player == CHANCE for m in since) or not np.array_equal(rng_then, rng_now):
+            return (
+                "cannot take back your last decision: a die was rolled or a card drawn "
+                "since, and its result is known now"
+            )
+        self.writer.truncate(k)
+        self.before = self.before[:k]
+        state = self.game.new_initial_state(self.seed)  # replay from the start, minus the rest
+        for m in self.writer.moves:
+            state.apply_action(m.action)
+        self.state = state
+        return f"took back: {since[0].name}" + (
+            f" (and {len(since) - 1} move(s) after it)" if len(since) > 1 else ""
+        )
+
+    def match(self, entry: str, legal: list[int]) -> int | None:
+        """The legal action ``entry`` names (number, name, or a unique part of a name)."""
+        text = entry.strip()
+        if text.lstrip("-").isdigit():
+            a = int(text)
+            return a if a in legal else None
+        names = {a: self.state.action_to_string(a).lower() for a in legal}
+        low = text.lower()
+        exact = [a for a, n in names.items() if n == low]
+        if len(exact) == 1:
+            return exact[0]
+        part = [a for a, n in names.items() if low and low in n]
+        return part[0] if len(part) == 1 else None
+
+    def ask(self, player: int) -> bool:
+        """One decision of the person; False when the input ends or they quit."""
+        legal = self.state.legal_actions()
+        self.say()
+        self.show_board(player)
+        self.say(f"\nYour decision, {self.who(player)}. Legal actions:")
+        self.show_choices(legal)
+        while True:
+            self.stdout.write("> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                self.say("\n(input ended)")
+                return False
+            entry = line.strip()
+            low = entry.lower()
+            if low in ("quit", "exit", "q"):
+                return False
+            if low in ("help", "?", "h"):
+                self.say("type an action's number or name; undo, board, help, quit")
+                self.show_choices(legal)
+                continue
+            if low == "board":
+                self.show_board(player)
+                continue
+            if low == "undo":
+                self.say(self.undo())
+                return True
+            action = self.match(entry, legal)
+            if action is None:
+                self.say(f"{entry!r} is not a legal choice here. Choose one of:")
+                self.show_choices(legal)
+                continue
+            self.say(f"you: {self.state.action_to_string(action)}")
+            self.apply(player, action)
+            return True
+
+    def run(self) -> int:
+        """Play until the game ends or the person stops; 0 when the game was finished."""
+        try:
+            while not self.state.is_terminal():
+                p = self.state.current_player()
+                if p == CHANCE:
+                    self.play_chance()
+                elif p in self.seats.humans:
+                    if not self.ask(p):
+                        self.say(f"game left unfinished; replay so far: {self.writer.path}")
+                        return 1
+                else:
+                    self.play_agent(p)
+            self.say()
+            self.say(str(self.state))
+            self.say(result_words(self.state))
+            self.say(f"replay saved: {self.writer.path}")
+            return 0
+        finally:
+            self.writer.close()
+
+
+def result_words(state: State) -> str:
+    ret = state.returns()
+    shown = ", ".join(f"player {p}: {r:+g}" for p, r in enumerate(ret))
+    end = "truncated" if state.is_truncated() else "over"
+    return f"game {end} after {state.decisions()} decisions; returns {shown}"
+
+
+def default_replay_path(directory: str, game: str, seed: int) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    return Path(directory) / f"{game}-{stamp}-seed{seed}.jsonl"
+
+
+def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
+    from boardsim.api import make_game
+
+    try:
+        game = make_game(args.game, **parse_options(args.option))
+        seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
+        seats = make_seats(game, args.seat, args.vs, seed)
+    except OptionError as exc:
+        print(f"boardsim play: {exc}", file=sys.stderr)
+        return 2
+    path = (
+        Path(args.replay) if args.replay else default_replay_path(args.replay_dir, game.name, seed)
+    )
+    out = sys.stdout
+    print(f"{game.definition.title}; seed {seed}; you play {sorted(seats.humans)}", file=out)
+    print(f"replay: {path}", file=out)
+    return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``boardsim play``."""
+    from boardsim.api import list_games
+
+    p = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against agents (saved as a replay)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", choices=list_games())
+    p.add_argument("--seat", type=int, default=0, help="your player (default 0); you also "
+                   "play every player on its side")  # fmt: skip
+    p.add_argument(
+        "--vs",
+        action="append",
+        metavar="AGENT",
+        help="agent for the other players: random, greedy, heuristic, mcts:N, ppo:PATH; "
+        "once for all, or once per other player in order (default random)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one)")
+    p.add_argument(
+        "--option", "-o", action="append", metavar="NAME=VALUE", help="a game option (repeatable)"
+    )
+    p.add_argument("--replay", default=None, help="write the replay to this file")
+    p.add_argument(
+        "--replay-dir",
+        default=DEFAULT_REPLAY_DIR,
+        help=f"where replays go without --replay (default ./{DEFAULT_REPLAY_DIR})",
+    )
+    p.set_defaults(func=cmd_play)
