@@ -155,18 +155,18 @@ class Session:
         action = act_with_state(agent, self.state.observation(player), mask, self.state)
         self.apply(player, action)  # apply_action refuses an illegal choice
 
-    def undo(self) -> str:
-        """Take back the person's last decision (and what followed); the reason if not."""
+    def undo(self) -> tuple[bool, str]:
+        """Take back the person's last decision (and what followed): (done, words why)."""
         moves = self.writer.moves
         mine = [i for i, m in enumerate(moves) if m.player in self.seats.humans]
         if not mine:
-            return "nothing to take back: you have not decided anything yet"
+            return False, "nothing to take back: you have not decided anything yet"
         k = mine[-1]
         since = moves[k:]
         rng_then = self.before[k].array[H_RNG : H_RNG + 2]
         rng_now = self.state.array[H_RNG : H_RNG + 2]
         if any(m.player == CHANCE for m in since) or not np.array_equal(rng_then, rng_now):
-            return (
+            return False, (
                 "cannot take back your last decision: a die was rolled or a card drawn "
                 "since, and its result is known now"
             )
@@ -176,7 +176,7 @@ class Session:
         for m in self.writer.moves:
             state.apply_action(m.action)
         self.state = state
-        return f"took back: {since[0].name}" + (
+        return True, f"took back: {since[0].name}" + (
             f" (and {len(since) - 1} move(s) after it)" if len(since) > 1 else ""
         )
 
@@ -220,8 +220,11 @@ class Session:
                 self.show_board(player)
                 continue
             if low == "undo":
-                self.say(self.undo())
-                return True
+                taken_back, words = self.undo()
+                self.say(words)
+                if taken_back:
+                    return True
+                continue
             action = self.match(entry, legal)
             if action is None:
                 self.say(f"{entry!r} is not a legal choice here. Choose one of:")
