@@ -10,3 +10,16 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
 .venv/bin/python -m pip install --quiet -e ".[train,dev,research]"
+# Headless Chromium and its driver, for the replay viewer's browser test
+# (tests/replay/test_html_viewer.py); Debian packages, installed only when missing.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null 2>&1 \
+           && apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1; } \
+      || echo "setup: could not install chromium; the browser test will be skipped" >&2
+  else
+    echo "setup: chromium missing and apt-get not usable as root; the browser test will be skipped" >&2
+  fi
+fi
