@@ -1,14 +1,336 @@
 # ruff: noqa: F821
-"""The compiled rule-based player (``heuristic_action``).
+"""Farrapos's compiled rule-based player (``heuristic_action``), for either side.
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
-Until this game's heuristic lands it plays uniformly random legal moves.
+
+How it plays, in a player's words:
+
+* **Victory points are held, not owned.** A city scores only while a unit or a
+  militia stands in it, so never empty a city to go somewhere else: the units that
+  march or attack are the spare ones, and a city's last piece stays home unless the
+  prize is worth more than what it guards.
+* **Fill the empty cities.** Arriving units and militia go first to the cities of
+  ours that stand empty (the richest first), so that they score again; otherwise
+  arriving units go where the enemy is next door.
+* **Attack when the odds are good.** Before attacking, reckon each round's chances
+  from the battle table (our attack factors against the defence factors plus the
+  city's VP) and the chance to wear the defenders down before they wear us down;
+  attack the city where the expected VP swing is best, with every unit that can
+  reach it when it needs them all, with the spare ones when they suffice.
+* **Take what is free.** With no good attack, march spare units into the empty or
+  neutral city that gains the most VP (a colour region completed, a port).
+* **Press on while winning.** After a round, continue while a round is still more
+  likely won than lost; otherwise stop and keep the units.
+* **Lose the cheapest step.** When a loss must be taken, flip a full unit (the one
+  whose flip costs the fewest factors) before losing a piece; the last piece of a
+  city goes last.
+
+Every composite choice is decided once (the city, then the units it wants, then
+confirm), from the board alone, so a choice is never cancelled and re-chosen: games
+always finish. It is deterministic: ties go to the lowest index (``prng`` is unused).
 """
 
+import numpy as np
+
+from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
+
+POL_MAX_STEPS = 24  # battle steps a side may bring (bounds the odds table)
+POL_LOSS_COST = 0.3  # VP an expected lost step of ours is worth
+POL_FRONT_BONUS = 0.4  # an arriving unit next to the enemy
+POL_MIN_ATTACK = 0.25  # expected VP swing below which an attack is not worth it
+
+
+@jit
+def pol_vp_lead(state, side):
+    """``side``'s VP minus the enemy's (as recorded)."""
+    return state[VP + side] - state[VP + 1 - side]
+
+
+@jit
+def pol_pieces_at(state, c):
+    """Pieces (units and militia) standing in city ``c``."""
+    n = 0
+    for u in range(P):
+        if state[LOC + u] == c:
+            n += 1
+    return n
+
+
+@jit
+def pol_enemy_neighbours(state, side, c):
+    """Cities linked to ``c`` that the enemy occupies."""
+    n = 0
+    for k in range(DEGREE[c]):
+        if state[OCC + NEIGHBORS[c, k]] == 1 - side:
+            n += 1
+    return n
+
+
+@jit
+def pol_round_odds(str_a, str_d):
+    """Probabilities that the attacker wins, loses or ties one battle round."""
+    win = 0
+    lose = 0
+    for da in range(1, 7):
+        ia = read_battle_table(str_a, da)
+        for dd in range(1, 7):
+            idd = read_battle_table(str_d, dd)
+            if ia > idd:
+                win += 1
+            elif idd > ia:
+                lose += 1
+    return win / 36.0, lose / 36.0, (36 - win - lose) / 36.0
+
+
+@jit
+def pol_steps(state, u):
+    """Steps a piece can still lose: 2 for a full unit, 1 for a reduced one or a militia."""
+    if is_militia(u) or state[STEP + u] == REDUCED:
+        return 1
+    return 2
+
+
+@jit
+def pol_capture_chance(steps_a, steps_d, pw, pl, pt):
+    """Chance to eliminate ``steps_d`` defending steps before losing ``steps_a`` (fixed odds)."""
+    a_n = min(steps_a, POL_MAX_STEPS)
+    d_n = min(steps_d, POL_MAX_STEPS)
+    f = np.zeros((a_n + 1, d_n + 1))
+    for a in range(1, a_n + 1):
+        f[a, 0] = 1.0
+    for a in range(1, a_n + 1):
+        for d in range(1, d_n + 1):
+            f[a, d] = pw * f[a, d - 1] + pl * f[a - 1, d] + pt * f[a - 1, d - 1]
+    return f[a_n, d_n]
+
+
+@jit
+def pol_lead_after(state, side, pieces, n, dest, clear):
+    """The VP lead once ``pieces[:n]`` stand in ``dest`` (its defenders gone if ``clear``)."""
+    work = state.copy()
+    for i in range(n):
+        work[LOC + pieces[i]] = dest
+    if clear:
+        for u in range(P):
+            if state[LOC + u] == dest:
+                work[LOC + u] = LOC_ELIMINATED
+    recount(work)
+    return pol_vp_lead(work, side)
+
+
+@jit
+def pol_spare_units(state, side, cands, n, out):
+    """The candidates whose city keeps another piece after they leave (in order)."""
+    left = np.zeros(C, np.int64)
+    for c in range(C):
+        left[c] = pol_pieces_at(state, c)
+    m = 0
+    for i in range(n):
+        loc = state[LOC + cands[i]]
+        if left[loc] >= 2:
+            left[loc] -= 1
+            out[m] = cands[i]
+            m += 1
+    return m
+
+
+@jit
+def pol_attack_plan(state, params, side, c, out):
+    """The units to attack city ``c`` with and the expected VP swing (units written to out).
+
+    Two plans are weighed: the spare units only, and every unit that can attack.
+    """
+    cands = np.zeros(NUM_UNITS, np.int64)
+    n = 0
+    for u in range(NUM_UNITS):
+        if can_attack_with(state, side, u, c):
+            cands[n] = u
+            n += 1
+    if n == 0:
+        return 0, -1e9
+    spare = np.zeros(NUM_UNITS, np.int64)
+    m = pol_spare_units(state, side, cands, n, spare)
+    steps_d = 0
+    for u in range(P):
+        if state[LOC + u] == c:
+            steps_d += pol_steps(state, u)
+    str_d = defence_strength(state, params, c)
+    now = pol_vp_lead(state, side)
+    best = -1e9
+    best_n = 0
+    for plan in range(2):
+        units = spare if plan == 0 else cands
+        k = m if plan == 0 else n
+        if k == 0 or (plan == 1 and m == n):
+            continue
+        str_a = 0
+        steps_a = 0
+        for i in range(k):
+            str_a += attack_factor(state, units[i])
+            steps_a += pol_steps(state, units[i])
+        pw, pl, pt = pol_round_odds(str_a, str_d)
+        if pw <= pl:
+            continue
+        p = pol_capture_chance(steps_a, steps_d, pw, pl, pt)
+        gain = pol_lead_after(state, side, units, k, c, True) - now
+        lost = (1.0 - p) * steps_a * 0.5 + p * 1.0  # steps we expect to lose
+        value = p * gain - POL_LOSS_COST * lost + 0.2 * p * steps_d
+        if value > best:
+            best = value
+            best_n = k
+            for i in range(k):
+                out[i] = units[i]
+    return best_n, best
+
+
+@jit
+def pol_move_plan(state, params, side, c, out):
+    """The units to march into city ``c`` and the VP lead gained (units written to out).
+
+    The spare units that reach it by land; with none, the one unit whose city is
+    worth least, if the march still gains.
+    """
+    dist = np.zeros(C, np.int64)
+    land_distances(state, side, c, dist)
+    cands = np.zeros(NUM_UNITS, np.int64)
+    n = 0
+    for u in range(NUM_UNITS):
+        if PIECE_SIDE[u] != side:
+            continue
+        loc = state[LOC + u]
+        if loc >= 0 and loc != c and dist[loc] <= movement_factor(state, u):
+            cands[n] = u
+            n += 1
+    if n == 0:
+        return 0, -1e9
+    now = pol_vp_lead(state, side)
+    m = pol_spare_units(state, side, cands, n, out)
+    if m > 0:
+        return m, float(pol_lead_after(state, side, out, m, c, False) - now)
+    pick = -1
+    worth = 1 << 20
+    for i in range(n):
+        v = CITY_VP[state[LOC + cands[i]]]
+        if v < worth:
+            worth, pick = v, cands[i]
+    out[0] = pick
+    return 1, float(pol_lead_after(state, side, out, 1, c, False) - now)
+
+
+@jit
+def pol_main(state, params, side, mask):
+    """The turn's action: the best attack, else the best march, else pass."""
+    units = np.zeros(NUM_UNITS, np.int64)
+    best = POL_MIN_ATTACK
+    pick = A_PASS
+    for c in range(C):
+        if not mask[A_CITY + c] or state[OCC + c] != 1 - side:
+            continue
+        k, v = pol_attack_plan(state, params, side, c, units)
+        if k > 0 and v > best:
+            best, pick = v, A_CITY + c
+    if pick != A_PASS:
+        return pick
+    best = 0.5
+    for c in range(C):
+        if not mask[A_CITY + c] or state[OCC + c] == 1 - side:
+            continue
+        k, v = pol_move_plan(state, params, side, c, units)
+        if k > 0 and v > best:
+            best, pick = v, A_CITY + c
+    return pick
+
+
+@jit
+def pol_compose(state, params, side, mask):
+    """Toggle the planned units one by one, then confirm (cancel if no plan remains)."""
+    units = np.zeros(NUM_UNITS, np.int64)
+    c = state[TARGET]
+    if state[MODE] == M_ATTACK:
+        k, _ = pol_attack_plan(state, params, side, c, units)
+    else:
+        k, _ = pol_move_plan(state, params, side, c, units)
+    want = np.zeros(NUM_UNITS, np.uint8)
+    for i in range(k):
+        want[units[i]] = 1
+    for u in range(NUM_UNITS):
+        if (state[SEL + u] != 0) != (want[u] != 0) and mask[A_UNIT + u]:
+            return A_UNIT + u
+    if mask[A_CONFIRM]:
+        return A_CONFIRM
+    return A_CANCEL
+
+
+@jit
+def pol_loss(state, params, mask):
+    """The step to lose: the full unit whose flip costs least, else the least useful piece."""
+    pick = -1
+    best = 1e9
+    for u in range(P):
+        if not mask[A_UNIT + u]:
+            continue
+        if is_militia(u) or state[STEP + u] == REDUCED:
+            cost = 10.0 + PIECE_AF[u, state[STEP + u]] + PIECE_DF[u, state[STEP + u]]
+            if pol_pieces_at(state, state[LOC + u]) <= 1:
+                cost += 5.0 + CITY_VP[state[LOC + u]]
+        else:
+            cost = (
+                PIECE_AF[u, 0] + PIECE_DF[u, 0] - PIECE_AF[u, REDUCED] - PIECE_DF[u, REDUCED]
+            ) * 1.0
+        if cost < best:
+            best, pick = cost, A_UNIT + u
+    return pick
+
+
+@jit
+def pol_continue(state, params):
+    """Continue while a round is still more likely won than lost."""
+    pw, pl, _ = pol_round_odds(
+        attack_strength(state), defence_strength(state, params, state[TARGET])
+    )
+    return A_CONTINUE if pw > pl else A_STOP
+
+
+@jit
+def pol_place(state, side, mask):
+    """An arriving unit or a militia: the richest empty city of ours, else the front."""
+    pick = -1
+    best = -1e9
+    for c in range(C):
+        if not mask[A_CITY + c]:
+            continue
+        v = 0.0
+        if state[OCC + c] != side:
+            v += 10.0 + CITY_VP[c]
+        v += POL_FRONT_BONUS * pol_enemy_neighbours(state, side, c) + 0.1 * CITY_VP[c]
+        if v > best:
+            best, pick = v, A_CITY + c
+    return pick
 
 
 @jit
 def heuristic_action(state, params, mask, prng):
-    """Uniformly random over the legal actions (the heuristic is not written yet)."""
-    return random_legal(state, params, mask, prng)
+    """The rule-based player's action for the player to move (a decision node)."""
+    if legal_mask(state, params, mask) == 0:
+        return -1
+    mode = state[MODE]
+    side = state[H_ACTOR]
+    a = -1
+    if mode == M_REINFORCE or mode == M_MILITIA:
+        a = pol_place(state, side, mask)
+    elif mode == M_MAIN:
+        a = pol_main(state, params, side, mask)
+    elif mode == M_ATTACK or mode == M_MOVE:
+        a = pol_compose(state, params, side, mask)
+    elif mode == M_LOSS:
+        a = pol_loss(state, params, mask)
+    elif mode == M_CONTINUE:
+        a = pol_continue(state, params)
+    if a < 0 or not mask[a]:
+        if mask[A_PASS]:
+            return A_PASS
+        for b in range(NUM_ACTIONS):
+            if mask[b]:
+                return b
+    return a
