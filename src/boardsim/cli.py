@@ -20,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "boardsim.commands.balance",
     "boardsim.commands.play",
     "boardsim.commands.replay",
+    "boardsim.commands.train",
+    "boardsim.commands.eval",
 )
 
 DEMO_MAX_DECISIONS = 20_000  # a safety net: a game this long is cut and counted as truncated

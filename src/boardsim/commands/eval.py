@@ -1,0 +1,98 @@
+"""``boardsim eval GAME --agents random,heuristic,ppo:PATH --games N``: a round-robin tournament.
+
+Prints the win-rate matrix with 95% Wilson intervals and Elo ratings and writes
+them as CSV and JSON (``--out PREFIX``: PREFIX.csv and PREFIX.json, written
+atomically). A cooperative game (Hispania) reports instead each agent's win
+rate for the side, at each of ``--levels``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from boardsim.api import list_games
+from boardsim.commands.train import add_option_argument, parse_options
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``boardsim eval``."""
+    p = subparsers.add_parser(
+        "eval",
+        help="round-robin tournament: win-rate matrix, 95%% intervals, Elo (CSV + JSON)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", choices=list_games())
+    p.add_argument(
+        "--agents",
+        required=True,
+        help="comma-separated agent specs: random, greedy, heuristic, mcts:SIMS, ppo:PATH",
+    )
+    p.add_argument("--games", type=int, default=100, help="games a pair (a level) (default 100)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--levels",
+        default=None,
+        help="Hispania: comma-separated difficulty levels, e.g. 6-4-3-4-2,5-5-2-3-3",
+    )
+    p.add_argument("--out", default=None, help="write PREFIX.csv and PREFIX.json")
+    p.add_argument(
+        "--max-decisions",
+        type=int,
+        default=20_000,
+        help="cut a game after this many decisions (counted as truncated; 0: never)",
+    )
+    p.add_argument(
+        "--ppo-any-options",
+        action="store_true",
+        help="let ppo checkpoints play with other option values than they were trained with",
+    )
+    add_option_argument(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardsim.research.tournament import cooperative, default_agent_maker, round_robin
+
+    try:
+        options = parse_options(args.option)
+    except ValueError as exc:
+        print(f"boardsim eval: {exc}", file=sys.stderr)
+        return 2
+    options.setdefault("max_decisions", args.max_decisions)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
+
+    def make(spec: str, game: Any, seed: int) -> Any:
+        extra = {"strict_options": False} if args.ppo_any_options and spec.startswith("ppo") else {}
+        return default_agent_maker(spec, game, seed, **extra)
+
+    def progress(text: str) -> None:
+        print(f"  playing {text} ...", file=sys.stderr, flush=True)
+
+    try:
+        import boardsim
+        from boardsim.research.tournament import is_cooperative
+
+        game = boardsim.make_game(args.game, **options)
+        if is_cooperative(game):
+            result = cooperative(
+                args.game, agents, args.games, levels, args.seed, make, progress, **options
+            )
+        else:
+            if levels:
+                raise ValueError(f"--levels is for cooperative games; {args.game} is not one")
+            result = round_robin(
+                args.game, agents, args.games, args.seed, make, progress, **options
+            )
+    except ValueError as exc:
+        print(f"boardsim eval: {exc}", file=sys.stderr)
+        return 2
+    print(result.table())
+    print(f"({result.seconds:.0f} s)")
+    if args.out:
+        json_path, csv_path = result.write(args.out)
+        print(f"written {csv_path} and {json_path}")
+    return 0

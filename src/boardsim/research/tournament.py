@@ -1,0 +1,468 @@
+"""Round-robin tournaments between agents: win rates with 95% Wilson intervals and Elo ratings.
+
+Competitive games (every player its own side): every pair of agents (A, B)
+plays ``games`` games; in game ``g`` agent A takes seat ``g mod players`` and B
+every other seat, so each agent plays every seat equally often, and every pair
+plays the same deals (game ``g`` is seeded ``seed + g``), which lowers the
+variance of the comparisons. A game scores 1 for A if A's seat alone has the
+best return, ``1/w`` if it shares the best with ``w - 1`` others (a draw), 0
+otherwise; B scores the rest. With more than two players the win rates must be
+read against the fair share ``1/players`` (one A against a table of Bs); both
+arrangements are played for every pair, so the Elo ratings still compare them.
+
+Cooperative games (every player on one side, Hispania's Romans): each agent
+plays every seat of the side, ``games`` games at each difficulty level, and the
+result is the side's win rate (a positive return) per agent and level.
+
+Elo: the Bradley-Terry maximum likelihood ratings of the pairwise scores
+(Hunter's MM iteration), draws as half a win, with one virtual draw a pair as a
+prior so an unbeaten agent still gets a finite rating; 400 points of Elo are a
+factor of ten in the odds; the mean rating is 1000.
+
+Games with only compiled policies (``random``, ``heuristic``) run entirely
+compiled (:func:`boardsim.core.batch.play_games`); any other agent plays through
+the :class:`boardsim.State` API, many games in lockstep so an agent with
+``act_batch`` (PPO) decides for all of them in one call.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardsim.core.errors import OptionError
+from boardsim.core.game import Game, State
+from boardsim.research.stats import wilson_interval
+
+ELO_MEAN = 1000.0
+ELO_SCALE = 400.0 / math.log(10.0)
+COMPILED = ("random", "heuristic")
+LOCKSTEP_GAMES = 64  # games played side by side through the State API
+
+
+# ------------------------------------------------------------------ statistics
+def bradley_terry_elo(
+    scores: np.ndarray,
+    games: np.ndarray,
+    prior_draws: float = 1.0,
+    iterations: int = 10_000,
+    tolerance: float = 1e-10,
+) -> np.ndarray:
+    """Elo ratings from pairwise results: ``scores[i, j]`` points of i against j in
+    ``games[i, j]`` games (symmetric; ``scores[i, j] + scores[j, i] = games[i, j]``).
+
+    Bradley-Terry maximum likelihood by Hunter's MM iteration, with ``prior_draws``
+    virtual draws for every pair that met; the ratings have mean ``ELO_MEAN``.
+    """
+    scores = np.asarray(scores, np.float64)
+    games = np.asarray(games, np.float64)
+    n = len(scores)
+    if scores.shape != (n, n) or games.shape != (n, n):
+        raise ValueError("scores and games must be square matrices of the same size")
+    if not np.allclose(games, games.T) or not np.allclose(scores + scores.T, games):
+        raise ValueError("pairwise results must add up: scores[i,j] + scores[j,i] = games[i,j]")
+    met = games > 0
+    played = games + prior_draws * met
+    won = (scores + 0.5 * prior_draws * met).sum(axis=1)
+    strength = np.ones(n)
+    for _ in range(iterations):
+        denom = (played / (strength[:, None] + strength[None, :])).sum(axis=1)
+        new = np.where(denom > 0, won / np.where(denom > 0, denom, 1.0), strength)
+        new /= math.exp(np.log(new).mean())
+        if np.max(np.abs(new - strength)) < tolerance:
+            strength = new
+            break
+        strength = new
+    ratings = ELO_SCALE * np.log(strength)
+    return ratings - ratings.mean() + ELO_MEAN
+
+
+def seat_scores(returns: np.ndarray) -> np.ndarray:
+    """Each seat's share of the win: 1 alone on the best return, 1/w shared by w seats."""
+    best = returns.max()
+    winners = np.isclose(returns, best)
+    return winners / winners.sum()
+
+
+# ------------------------------------------------------------------ playing
+AgentMaker = Callable[[str, Game, int], Any]
+
+
+def default_agent_maker(spec: str, game: Game, seed: int, **options: Any) -> Any:
+    from boardsim.agents import load
+
+    return load(spec, game, seed, **options)
+
+
+def play_lockstep(
+    game: Game, seat_agents: Sequence[Any], seeds: Sequence[int], parallel: int = LOCKSTEP_GAMES
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game a seed with ``seat_agents[p]`` in seat ``p``; returns ``(returns, truncated)``.
+
+    Up to ``parallel`` games advance together; agents with ``act_batch`` (and no
+    need of the state) decide for all their waiting games in one call.
+    """
+    if game.options.get("explicit_chance"):
+        raise OptionError("tournaments resolve chance inside the game: explicit_chance=False")
+    n = len(seeds)
+    returns = np.zeros((n, game.num_players))
+    truncated = np.zeros(n, bool)
+    for start in range(0, n, parallel):
+        idx = list(range(start, min(start + parallel, n)))
+        states = {i: game.new_initial_state(int(seeds[i])) for i in idx}
+        while states:
+            waiting: dict[int, list[tuple[int, State, np.ndarray, np.ndarray]]] = {}
+            for i, st in states.items():
+                agent = seat_agents[st.current_player()]
+                mask = st.legal_actions_mask()
+                obs = st.observation(st.current_player())
+                waiting.setdefault(id(agent), []).append((i, st, obs, mask))
+            for rows in waiting.values():
+                agent = seat_agents[rows[0][1].current_player()]
+                if hasattr(agent, "act_batch") and not getattr(agent, "needs_state", False):
+                    actions = agent.act_batch(
+                        np.stack([r[2] for r in rows]), np.stack([r[3] for r in rows])
+                    )
+                else:
+                    actions = [
+                        agent.act(obs, mask, state=st if agent.needs_state else None)
+                        for _, st, obs, mask in rows
+                    ]
+                for (i, st, _, _), a in zip(rows, actions, strict=True):
+                    st.apply_action(int(a))
+                    if st.is_terminal():
+                        returns[i] = st.returns()
+                        truncated[i] = st.is_truncated()
+                        del states[i]
+    return returns, truncated
+
+
+def play_compiled(
+    game: Game, seat_policies: Sequence[str], num_games: int, seed: int, first_game: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The same as :func:`play_lockstep` for compiled policies only, entirely compiled."""
+    from boardsim.core.batch import play_games
+
+    out = play_games(game, num_games, list(seat_policies), seed=seed, first_game=first_game)
+    return out["returns"], out["truncated"]
+
+
+# ------------------------------------------------------------------ results
+@dataclass
+class PairResult:
+    """Agent ``agent`` against ``opponent``: its wins, draws and losses and win rate."""
+
+    agent: str
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    truncated: int
+
+
+@dataclass
+class SoloResult:
+    """A cooperative game's side played by ``agent`` at one ``level``."""
+
+    agent: str
+    level: str
+    games: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    truncated: int
+
+
+@dataclass
+class TournamentResult:
+    """Everything a tournament found; ``to_json`` / ``to_csv`` / ``table`` present it."""
+
+    game: str
+    options: dict[str, Any]
+    agents: list[str]
+    games_per_pair: int
+    seed: int
+    mode: str  # "round_robin" or "cooperative"
+    pairs: list[PairResult] = field(default_factory=list)
+    solo: list[SoloResult] = field(default_factory=list)
+    elo: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def win_rate_matrix(self) -> np.ndarray:
+        """``[i, j]``: agent i's win rate (draws 1/2) against agent j; NaN on the diagonal."""
+        k = len(self.agents)
+        out = np.full((k, k), np.nan)
+        pos = {a: i for i, a in enumerate(self.agents)}
+        for r in self.pairs:
+            out[pos[r.agent], pos[r.opponent]] = r.win_rate
+        return out
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        if self.mode == "round_robin":
+            data["win_rate_matrix"] = [
+                [None if math.isnan(x) else round(x, 6) for x in row]
+                for row in self.win_rate_matrix()
+            ]
+        return json.dumps(data, indent=2) + "\n"
+
+    def to_csv(self) -> str:
+        rows = self.pairs if self.mode == "round_robin" else self.solo
+        out = io.StringIO()
+        names = list(asdict(rows[0])) if rows else []
+        if self.mode == "round_robin":
+            names.append("elo")
+        writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
+        writer.writeheader()
+        for r in rows:
+            row = asdict(r)
+            if self.mode == "round_robin":
+                row["elo"] = round(self.elo[r.agent], 1)
+            writer.writerow(row)
+        return out.getvalue()
+
+    def table(self) -> str:
+        """The results as a text table (win rate [95% interval], then Elo)."""
+        if self.mode == "cooperative":
+            return _solo_table(self)
+        return _matrix_table(self)
+
+    def write(self, out_prefix: str | Path) -> tuple[Path, Path]:
+        """Write ``PREFIX.json`` and ``PREFIX.csv`` atomically; returns both paths."""
+        from boardsim.training.checkpoint import atomic_write_text
+
+        prefix = Path(out_prefix)
+        json_path = prefix.with_name(prefix.name + ".json")
+        csv_path = prefix.with_name(prefix.name + ".csv")
+        atomic_write_text(json_path, self.to_json())
+        atomic_write_text(csv_path, self.to_csv())
+        return json_path, csv_path
+
+
+def _cell(rate: float, low: float, high: float) -> str:
+    return f"{rate:.3f} [{low:.3f},{high:.3f}]"
+
+
+def _matrix_table(result: TournamentResult) -> str:
+    names = result.agents
+    width = max(21, *(len(a) for a in names))
+    lookup = {(r.agent, r.opponent): r for r in result.pairs}
+    lines = [
+        f"{result.game}: win rate of the row agent against the column agent "
+        f"({result.games_per_pair} games a pair, seats rotated, 95% Wilson intervals)",
+        f"{'':<{width}} " + " ".join(f"{a:>{width}}" for a in names) + f" {'Elo':>7}",
+    ]
+    for a in names:
+        cells = []
+        for b in names:
+            r = lookup.get((a, b))
+            cells.append(
+                f"{'-':>{width}}"
+                if r is None
+                else f"{_cell(r.win_rate, r.ci_low, r.ci_high):>{width}}"
+            )
+        lines.append(f"{a:<{width}} " + " ".join(cells) + f" {result.elo[a]:>7.0f}")
+    if result.options.get("num_players", 2) > 2:
+        lines.append(
+            "(one row agent against a table of column agents: "
+            f"fair share 1/{result.options['num_players']})"
+        )
+    return "\n".join(lines)
+
+
+def _solo_table(result: TournamentResult) -> str:
+    levels = sorted(
+        {r.level for r in result.solo}, key=lambda x: [r.level for r in result.solo].index(x)
+    )
+    width = 21
+    lines = [
+        f"{result.game}: win rate of the side played by each agent "
+        f"({result.games_per_pair} games a level, 95% Wilson intervals)",
+        f"{'agent':<16} " + " ".join(f"{lv:>{width}}" for lv in levels),
+    ]
+    lookup = {(r.agent, r.level): r for r in result.solo}
+    for a in result.agents:
+        cells = [
+            f"{_cell(r.win_rate, r.ci_low, r.ci_high):>{width}}"
+            for r in (lookup[(a, lv)] for lv in levels)
+        ]
+        lines.append(f"{a:<16} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ tournaments
+def is_cooperative(game: Game) -> bool:
+    """Every player on one side (Hispania without the Hispano player)."""
+    return len(set(game.teams)) == 1
+
+
+def _pair_games(
+    game: Game,
+    a_spec: str,
+    b_spec: str,
+    games: int,
+    seed: int,
+    agent_maker: AgentMaker,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A's score in each of ``games`` games against B (A in seat ``g mod players``)."""
+    k = game.num_players
+    scores = np.zeros(games)
+    truncated = np.zeros(games, bool)
+    for seat in range(k):
+        g_idx = np.arange(seat, games, k)
+        if g_idx.size == 0:
+            continue
+        if a_spec in COMPILED and b_spec in COMPILED:
+            policies = [b_spec] * k
+            policies[seat] = a_spec
+            # the compiled run's games seat * games + 0, 1, ...: the same deals for every pair
+            rets, trunc = play_compiled(game, policies, g_idx.size, seed, seat * games)
+        else:
+            a = agent_maker(a_spec, game, seed + 7 * seat + 1)
+            b = agent_maker(b_spec, game, seed + 7 * seat + 2)
+            seat_agents = [b] * k
+            seat_agents[seat] = a
+            rets, trunc = play_lockstep(game, seat_agents, [seed + int(g) for g in g_idx])
+        for j, g in enumerate(g_idx):
+            scores[g] = seat_scores(rets[j])[seat]
+            truncated[g] = trunc[j]
+    return scores, truncated
+
+
+def _pair_result(
+    agent: str, opponent: str, scores: np.ndarray, truncated: np.ndarray
+) -> PairResult:
+    n = len(scores)
+    wins = int(np.sum(scores >= 1 - 1e-9))
+    losses = int(np.sum(scores <= 1e-9))
+    total = float(scores.sum())
+    low, high = wilson_interval(total, n)
+    return PairResult(
+        agent=agent,
+        opponent=opponent,
+        games=n,
+        wins=wins,
+        draws=n - wins - losses,
+        losses=losses,
+        score=round(total, 6),
+        win_rate=total / n if n else float("nan"),
+        ci_low=low,
+        ci_high=high,
+        truncated=int(truncated.sum()),
+    )
+
+
+def round_robin(
+    game_name: str,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    agent_maker: AgentMaker = default_agent_maker,
+    progress: Callable[[str], None] | None = None,
+    **options: Any,
+) -> TournamentResult:
+    """Every pair of ``agents`` plays ``games`` games of ``game_name`` with seats rotated."""
+    import boardsim
+
+    _check_agents(agents, games)
+    game = boardsim.make_game(game_name, **options)
+    if is_cooperative(game):
+        raise OptionError(f"{game_name} with these options is cooperative: use cooperative()")
+    start = time.perf_counter()
+    result = TournamentResult(game_name, game.options, list(agents), games, seed, "round_robin")
+    k = len(agents)
+    points = np.zeros((k, k))
+    played = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            if progress:
+                progress(f"{agents[i]} against {agents[j]}")
+            # A as one seat against a table of B, then B as one seat against a table of A
+            s_ij, t_ij = _pair_games(game, agents[i], agents[j], games, seed, agent_maker)
+            if game.num_players == 2:
+                s_ji, t_ji = 1.0 - s_ij, t_ij
+            else:
+                s_ji, t_ji = _pair_games(game, agents[j], agents[i], games, seed, agent_maker)
+            result.pairs.append(_pair_result(agents[i], agents[j], s_ij, t_ij))
+            result.pairs.append(_pair_result(agents[j], agents[i], s_ji, t_ji))
+            points[i, j] += s_ij.sum() + (games - s_ji.sum() if game.num_players > 2 else 0)
+            points[j, i] += s_ji.sum() + (games - s_ij.sum() if game.num_players > 2 else 0)
+            played[i, j] = played[j, i] = games * (1 if game.num_players == 2 else 2)
+    ratings = bradley_terry_elo(points, played)
+    result.elo = {a: round(float(r), 1) for a, r in zip(agents, ratings, strict=True)}
+    result.seconds = round(time.perf_counter() - start, 3)
+    return result
+
+
+def cooperative(
+    game_name: str,
+    agents: Sequence[str],
+    games: int,
+    levels: Sequence[str] | None = None,
+    seed: int = 0,
+    agent_maker: AgentMaker = default_agent_maker,
+    progress: Callable[[str], None] | None = None,
+    **options: Any,
+) -> TournamentResult:
+    """Each agent plays every seat of a cooperative game, ``games`` games at each level.
+
+    ``levels``: values of the game's ``level`` option (Hispania's difficulty); None
+    plays the options as given.
+    """
+    import boardsim
+
+    _check_agents(agents, games, need_two=False)
+    start = time.perf_counter()
+    level_list: list[str | None] = list(levels) if levels else [None]
+    base = boardsim.make_game(game_name, **options)
+    if not is_cooperative(base):
+        raise OptionError(f"{game_name} with these options has opposing sides: use round_robin()")
+    if levels and "level" not in base.options:
+        raise OptionError(f"{game_name} has no 'level' option; drop --levels")
+    result = TournamentResult(game_name, base.options, list(agents), games, seed, "cooperative")
+    for level in level_list:
+        game = (
+            base if level is None else boardsim.make_game(game_name, **{**options, "level": level})
+        )
+        shown = str(game.options.get("level", "-"))
+        for spec in agents:
+            if progress:
+                progress(f"{spec} at level {shown}")
+            if spec in COMPILED:
+                rets, trunc = play_compiled(game, [spec] * game.num_players, games, seed, 0)
+            else:
+                agent = agent_maker(spec, game, seed + 1)
+                rets, trunc = play_lockstep(
+                    game, [agent] * game.num_players, [seed + g for g in range(games)]
+                )
+            wins = int(np.sum(rets[:, 0] > 0))
+            low, high = wilson_interval(wins, games)
+            result.solo.append(
+                SoloResult(spec, shown, games, wins, wins / games, low, high, int(trunc.sum()))
+            )
+    result.seconds = round(time.perf_counter() - start, 3)
+    return result
+
+
+def _check_agents(agents: Sequence[str], games: int, need_two: bool = True) -> None:
+    if games < 1:
+        raise OptionError(f"play at least one game a pair, got {games}")
+    if len(agents) < (2 if need_two else 1):
+        raise OptionError(f"a round robin needs at least two agents, got {list(agents)}")
+    if len(set(agents)) != len(agents):
+        raise OptionError(f"each agent once, got {list(agents)}")
