@@ -1,0 +1,106 @@
+"""``boardsim play`` driven through scripted input: choices, wrong entries, undo, replays."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.core.header import H_RNG
+from boardsim.replay import read_replay, reproduce
+from tests.replay.helpers import run_command
+
+SEED = 3
+
+
+def play(monkeypatch: pytest.MonkeyPatch, entries: list[str], *argv: str) -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(e + "\n" for e in entries)))
+    return run_command(["play", *argv])
+
+
+def test_play_and_replay_are_boardsim_subcommands() -> None:
+    from boardsim.cli import COMMAND_MODULES
+
+    assert {"boardsim.commands.play", "boardsim.commands.replay"} <= set(COMMAND_MODULES)
+
+
+def test_a_wrong_entry_is_answered_with_the_legal_choices(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.jsonl"
+    argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2", "--replay", str(path)]
+    assert play(monkeypatch, ["xyz", "999", "undo", "quit"], *argv) == 1
+    out = capsys.readouterr().out
+    assert "'xyz' is not a legal choice here. Choose one of:" in out
+    assert "'999' is not a legal choice here" in out
+    assert "0  roll the die and move" in out  # listed by number and by name
+    assert "your hand (player 0):" in out
+    assert "nothing to take back" in out
+    assert read_replay(path).moves == []  # saved, with nothing played
+
+
+def test_a_finished_game_is_saved_and_reproduces(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "replays"
+    argv = ["liberation", "--seed", "4", "-o", "num_players=3", "-o", "max_decisions=12"]
+    argv += ["--vs", "random", "--vs", "greedy", "--replay-dir", str(directory)]
+    # entries by name (a unique part of one) and by number, until the game is cut
+    entries = ["roll the die", *["0", "26", "do nothing", "1", "2", "3"] * 20]
+    assert play(monkeypatch, entries, *argv) == 0
+    out = capsys.readouterr().out
+    assert "game truncated after 12 decisions" in out
+    (saved,) = directory.iterdir()
+    replay = read_replay(saved)
+    assert replay.header["seats"] == {
+        "player_0": "human",
+        "player_1": "random",
+        "player_2": "greedy",
+    }
+    assert replay.moves[0].name == "roll the die and move"
+    assert reproduce(replay).is_terminal()
+    assert f"replay saved: {saved}" in out
+
+
+def _undoable_first_move() -> int:
+    """A first decision of player 0 after which no die is rolled and no card drawn."""
+    game = boardsim.make_game("liberation", num_players=2)
+    start = game.new_initial_state(SEED)
+    for a in start.legal_actions():
+        after = start.clone()
+        after.apply_action(a)
+        same_rng = np.array_equal(after.array[H_RNG : H_RNG + 2], start.array[H_RNG : H_RNG + 2])
+        if same_rng and after.current_player() == 0:
+            return a
+    raise AssertionError("no such move at this seed")
+
+
+def test_undo_takes_back_a_decision_until_a_die_is_rolled(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "u.jsonl"
+    move = _undoable_first_move()
+    argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2", "--replay", str(path)]
+    assert play(monkeypatch, [str(move), "undo", "0", "undo", "quit"], *argv) == 1
+    out = capsys.readouterr().out
+    assert "took back: discard" in out
+    assert "cannot take back your last decision: a die was rolled" in out
+    replay = read_replay(path)
+    assert [m.action for m in replay.moves] == [0]  # the undone move is gone from the file
+
+
+def test_bad_arguments_are_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["liberation", "-o", "num_players=3", "--replay", str(tmp_path / "x.jsonl")]
+    assert play(monkeypatch, [], *base, "--seat", "5") == 2
+    assert "--seat 5 out of range" in capsys.readouterr().err
+    assert play(monkeypatch, [], *base, "--vs", "random", "--vs", "random", "--vs", "x") == 2
+    assert "given 3 times for 2 other player(s)" in capsys.readouterr().err
+    assert play(monkeypatch, [], *base, "--vs", "nobody") == 2
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
+    assert play(monkeypatch, [], "liberation", "-o", "num_players=9") == 2
+    assert "num_players" in capsys.readouterr().err
