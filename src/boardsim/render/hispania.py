@@ -230,7 +230,9 @@ def _panel(out: list, game: Game, s: np.ndarray, year_index: int) -> None:
 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """Hispania as a scene (see the module docstring)."""
-    scene = Scene(int(BOARD_W + PANEL_WIDTH), int(BOARD_H), "#f4efe1", "Hispania")
+    scene = Scene(
+        int(BOARD_W + PANEL_WIDTH), int(BOARD_H), "#f4efe1", "Hispania", static_key="hispania"
+    )
     _static(scene)
     out = scene.dynamic
     year_index = _year_index(game, state)

@@ -153,7 +153,9 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """The race as a scene (see the module docstring)."""
     n = int(game.params[P_NUM_PLAYERS])
-    scene = Scene(int(BOARD + PANEL_WIDTH), int(BOARD), title="Liberation race")
+    scene = Scene(
+        int(BOARD + PANEL_WIDTH), int(BOARD), title="Liberation race", static_key="liberation"
+    )
     _static(scene)
     _spaces(scene, state)
     _pawns(scene, state, n)

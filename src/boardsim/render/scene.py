@@ -78,6 +78,8 @@ class Scene:
     title: str = ""
     static: list[Shape] = field(default_factory=list)
     dynamic: list[Shape] = field(default_factory=list)
+    # scenes with the same key have the same static layer: its raster is drawn once and reused
+    static_key: str | None = None
 
 
 # ------------------------------------------------------------------ SVG
@@ -148,6 +150,7 @@ def scene_to_svg(scene: Scene, dynamic_id: str = "pieces") -> str:
 
 # ------------------------------------------------------------------ raster
 _FONTS: dict[tuple[int, bool], object] = {}
+_BOARDS: dict[tuple[object, ...], object] = {}  # static layers already rasterized
 
 
 def _font(size: float, bold: bool) -> object:
@@ -233,9 +236,20 @@ def scene_to_image(scene: Scene, scale: float = 1.0) -> object:
     from PIL import Image, ImageDraw
 
     w, h = max(round(scene.width * scale), 1), max(round(scene.height * scale), 1)
-    img = Image.new("RGB", (w, h), scene.background)
+    key = (scene.static_key, w, h, scene.background)
+    base = _BOARDS.get(key) if scene.static_key is not None else None
+    if base is None:
+        base = Image.new("RGB", (w, h), scene.background)
+        draw = ImageDraw.Draw(base)
+        for shape in scene.static:
+            _draw_shape(draw, shape, scale)
+        if scene.static_key is not None:
+            if len(_BOARDS) >= 32:
+                _BOARDS.clear()
+            _BOARDS[key] = base
+    img = base.copy()
     draw = ImageDraw.Draw(img)
-    for shape in (*scene.static, *scene.dynamic):
+    for shape in scene.dynamic:
         _draw_shape(draw, shape, scale)
     return img
 
