@@ -49,6 +49,7 @@ def make_vec_env(
 
     seed = options.pop("seed", 0)
     seat = options.pop("seat", 0)
+    render_mode = options.pop("render_mode", None)
     return BoardsimVectorEnv(
         make_game(game, **options),
         num_envs,
@@ -56,6 +57,7 @@ def make_vec_env(
         opponents=opponents,
         seat=seat,
         seed=seed,
+        render_mode=render_mode,
     )
 
 

@@ -167,3 +167,24 @@ def test_gymnasium_render_modes_pass_the_env_checker() -> None:
     env.reset(seed=2)
     frame = env.render()
     assert np.array_equal(frame, render.to_rgb_array(env.game, env.state_, viewer=1))
+
+
+def test_vector_env_renders_one_frame_per_env() -> None:
+    venv = boardsim.make_vec_env("liberation", num_envs=3, num_players=2, render_mode="rgb_array")
+    assert "rgb_array" in venv.metadata["render_modes"]
+    venv.reset(seed=5)
+    frames = venv.render()
+    assert len(frames) == 3
+    for row, frame in zip(venv.batch.states, frames, strict=True):
+        assert np.array_equal(frame, render.to_rgb_array(venv.game, row, viewer=0))
+    texts = gym.make_vec(
+        "boardsim/Liberation-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        num_players=2,
+        render_mode="ansi",
+    )
+    texts.reset(seed=1)
+    assert all(t.startswith("turn 1") for t in texts.render())
+    with pytest.raises(boardsim.OptionError, match="render_mode"):
+        boardsim.make_vec_env("liberation", num_envs=2, render_mode="human")

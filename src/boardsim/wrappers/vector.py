@@ -30,7 +30,11 @@ class BoardsimVectorEnv(VectorEnv):
     (the game's rule-based player), or one such name a player.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": 2,
+    }
 
     def __init__(
         self,
@@ -41,7 +45,12 @@ class BoardsimVectorEnv(VectorEnv):
         seat: int = 0,
         seed: int = 0,
         check_actions: bool = True,
+        render_mode: str | None = None,
     ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(
+                f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}"
+            )
         if opponents is None:
             opponents = "random"
         if not (
@@ -69,7 +78,7 @@ class BoardsimVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.render_mode = None
+        self.render_mode = render_mode
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -106,6 +115,17 @@ class BoardsimVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """``(num_envs, num_actions)`` booleans: the learner's legal actions in every env."""
         return self.batch.masks.astype(bool)
+
+    def render(self) -> tuple[Any, ...] | None:
+        """One frame per env, as the learner's seat sees it: the text board (``ansi``) or
+        an image (``rgb_array``, its own hand drawn, nobody else's)."""
+        if self.render_mode is None:
+            return None
+        from boardsim.render import to_rgb_array, to_text
+
+        if self.render_mode == "ansi":
+            return tuple(to_text(self.game, row) for row in self.batch.states)
+        return tuple(to_rgb_array(self.game, row, viewer=self.seat) for row in self.batch.states)
 
     def to_sb3(self) -> Any:
         """This batch as a stable-baselines3 ``VecEnv`` (with ``action_masks()``)."""
