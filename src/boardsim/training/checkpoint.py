@@ -37,8 +37,9 @@ METADATA_ENTRY = "boardsim.json"
 RESUME_ENTRY = "boardsim_resume.npz"
 CHECKPOINT_DIR = "checkpoints"
 LATEST_NAME = "latest"
-# options that change nothing the policy sees or does: a checkpoint may be used with other values
-NEUTRAL_OPTIONS = ("max_decisions",)
+# options that change nothing the policy sees or may do (the safety cap on a game's length, what
+# the trainer was rewarded with): a checkpoint plays with any value of them
+NEUTRAL_OPTIONS = ("max_decisions", "reward")
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

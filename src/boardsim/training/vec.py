@@ -74,6 +74,7 @@ class SidesVecEnv(VecEnv):
             for k, s in enumerate(seats)
         ]
         self._actions: np.ndarray | None = None
+        self.render_mode = None
         first = self.parts[0]
         super().__init__(num_envs, first.single_observation_space, first.single_action_space)
 
