@@ -32,8 +32,9 @@ def test_a_wrong_entry_is_answered_with_the_legal_choices(
 ) -> None:
     path = tmp_path / "r.jsonl"
     argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2", "--replay", str(path)]
-    assert play(monkeypatch, ["xyz", "999", "undo", "quit"], *argv) == 1
+    assert play(monkeypatch, ["xyz", "999", "discard", "undo", "quit"], *argv) == 1
     out = capsys.readouterr().out
+    assert "'discard' could mean 3 actions; type one's number:" in out
     assert "'xyz' is not a legal choice here. Choose one of:" in out
     assert "'999' is not a legal choice here" in out
     assert "0  roll the die and move" in out  # listed by number and by name

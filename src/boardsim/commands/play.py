@@ -180,19 +180,17 @@ class Session:
             f" (and {len(since) - 1} move(s) after it)" if len(since) > 1 else ""
         )
 
-    def match(self, entry: str, legal: list[int]) -> int | None:
-        """The legal action ``entry`` names (number, name, or a unique part of a name)."""
+    def match(self, entry: str, legal: list[int]) -> list[int]:
+        """The legal actions ``entry`` may mean (a number, a name, or part of a name)."""
         text = entry.strip()
         if text.lstrip("-").isdigit():
-            a = int(text)
-            return a if a in legal else None
+            return [int(text)] if int(text) in legal else []
         names = {a: self.state.action_to_string(a).lower() for a in legal}
         low = text.lower()
         exact = [a for a, n in names.items() if n == low]
-        if len(exact) == 1:
-            return exact[0]
-        part = [a for a, n in names.items() if low and low in n]
-        return part[0] if len(part) == 1 else None
+        if exact:
+            return exact[:1]
+        return [a for a, n in names.items() if low and low in n]
 
     def ask(self, player: int) -> bool:
         """One decision of the person; False when the input ends or they quit."""
@@ -225,11 +223,16 @@ class Session:
                 if taken_back:
                     return True
                 continue
-            action = self.match(entry, legal)
-            if action is None:
+            matches = self.match(entry, legal)
+            if len(matches) > 1:
+                self.say(f"{entry!r} could mean {len(matches)} actions; type one's number:")
+                self.show_choices(matches)
+                continue
+            if not matches:
                 self.say(f"{entry!r} is not a legal choice here. Choose one of:")
                 self.show_choices(legal)
                 continue
+            action = matches[0]
             self.say(f"you: {self.state.action_to_string(action)}")
             self.apply(player, action)
             return True
