@@ -138,7 +138,9 @@ class Session:
         self.before.append(self.state.clone())
         self.state.apply_action(action)
         self.writer.record(Move(player, action, name))
-        if player not in self.seats.humans:
+        if player not in self.seats.humans and player != CHANCE:
+            # chance outcomes are not announced: with explicit chance, an opponent's draw
+            # would show its card; what dice did is on the board
             self.say(f"{self.who(player)}: {name}")
 
     def play_chance(self) -> None:
