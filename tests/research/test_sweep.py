@@ -119,6 +119,8 @@ def test_grid_words_are_typed_from_the_options() -> None:
         ("farrapos", ["side=rebels"], ["heuristic", "random"], "not a seat"),
         ("farrapos", ["variant=reward"], ["random"], "not an on/off option"),
         ("liberation", ["num_players"], ["random"], "KEY=V1,V2"),
+        ("liberation", ["num_players=2"], ["mcts:4", "mcts:8"], "same simulations"),
+        ("liberation", ["num_players=2"], ["mcts:lots"], "whole number"),
     ],
 )
 def test_bad_sweeps_are_refused_with_a_clear_error(game, grid, agents, match) -> None:
@@ -234,3 +236,16 @@ def test_balance_command_rejects_bad_arguments(tmp_path: Path, capsys) -> None:
     assert main(["balance", "report", str(tmp_path / "nothing")]) == 2
     assert "not a sweep folder" in capsys.readouterr().err
     assert main(["balance", "liberation", "--games-per-cell", "0", "--out", str(tmp_path)]) == 2
+
+
+def test_mcts_seats_play_the_compiled_search(tmp_path: Path) -> None:
+    from boardsim.agents import mcts
+
+    grid = sweep.parse_grid("liberation", ["num_players=2", "seat=1"])
+    sweep.run_sweep("liberation", grid, ["mcts:4", "random"], 3, tmp_path / "m", seed=2)
+    rows = sweep.load_results(tmp_path / "m")
+    assert [r["agent_1"] for r in rows] == ["mcts:4"] * 3
+    direct = mcts.play_games(
+        make_game("liberation", num_players=2), 3, ["random", "mcts"], seed=2, simulations=4
+    )
+    assert [r["decisions"] for r in rows] == direct["decisions"].tolist()

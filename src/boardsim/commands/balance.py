@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--agents",
         default="heuristic",
-        help="compiled policies (" + ", ".join(COMPILED_POLICIES) + "): one for "
+        help="compiled policies (" + ", ".join(COMPILED_POLICIES) + ", mcts:SIMS): one for "
         "every seat, one per seat, or TEST,FIELD with a seat/side key "
         "(default heuristic)",
     )

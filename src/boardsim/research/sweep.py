@@ -236,17 +236,38 @@ def _variant_options(game: Game, value: str) -> dict[str, bool]:
 
 
 def check_agents(agents: Sequence[str]) -> tuple[str, ...]:
-    """The agents as compiled policy names, or a clear error."""
+    """The agents as compiled policy names (or ``mcts``/``mcts:SIMS``), or a clear error.
+
+    Every MCTS seat of a sweep searches with the same number of simulations.
+    """
     if not agents:
         raise OptionError("give at least one agent")
+    sims = set()
     for a in agents:
-        if a not in COMPILED_POLICIES:
+        if is_mcts(a):
+            sims.add(mcts_simulations(a))
+        elif a not in COMPILED_POLICIES:
             raise OptionError(
-                f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}); "
-                f"{a!r} is not one (Python agents such as greedy, mcts, ppo are for "
+                f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}, mcts:SIMS); "
+                f"{a!r} is not one (Python agents such as greedy or ppo are for "
                 "`boardsim eval`/tournaments)"
             )
+    if len(sims) > 1:
+        raise OptionError("every MCTS seat of a sweep uses the same simulations (mcts:N)")
     return tuple(agents)
+
+
+def is_mcts(agent: str) -> bool:
+    """Whether ``agent`` is the compiled MCTS player (``mcts`` or ``mcts:SIMS``)."""
+    return agent == "mcts" or agent.startswith("mcts:")
+
+
+def mcts_simulations(agent: str) -> int | None:
+    """The simulations of ``mcts:SIMS`` (checked), ``None`` for the default of bare ``mcts``."""
+    from boardsim.agents.mcts import parse_simulations
+
+    _, _, arg = agent.partition(":")
+    return parse_simulations(arg) if arg else None
 
 
 def _policies(game: Game, agents: tuple[str, ...], test_seat: int) -> tuple[str, ...]:
@@ -355,10 +376,11 @@ def play_cell(
 ) -> dict[str, np.ndarray]:
     """Play ``games`` games of ``cell`` (in chunks; the games do not depend on the chunking)."""
     game = make_game(game_name, **cell.options)
+    play = _player(cell.policies)
     parts = []
     for first in range(0, games, chunk):
         n = min(chunk, games - first)
-        parts.append(play_games(game, n, list(cell.policies), seed, first, threads))
+        parts.append(play(game, n, seed, first, threads))
         if on_chunk is not None:
             on_chunk(n)
     if not parts:
@@ -368,6 +390,23 @@ def play_cell(
             "truncated": np.zeros(0, bool),
         }
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
+    """``play(game, n, seed, first, threads)`` for these seats: the batched engine's
+    ``play_games``, or the compiled MCTS one when a seat is ``mcts`` (same games)."""
+    if not any(is_mcts(p) for p in policies):
+        return lambda game, n, seed, first, threads: play_games(
+            game, n, list(policies), seed, first, threads
+        )
+    from boardsim.agents import mcts
+
+    sims = {mcts_simulations(p) for p in policies if is_mcts(p)}.pop()
+    options = {} if sims is None else {"simulations": sims}
+    seats = ["mcts" if is_mcts(p) else p for p in policies]
+    return lambda game, n, seed, first, threads: mcts.play_games(
+        game, n, seats, seed, first, threads, **options
+    )
 
 
 def winners(returns: np.ndarray) -> tuple[int, ...]:
