@@ -131,11 +131,11 @@ h1 {{ font-size: 18px; margin: 0 0 4px 0; }}
 <h1>{title}</h1>
 <div class="meta">{meta}</div>
 <div id="controls">
-<button id="first" title="start (Home)">&#x23EE;</button>
+<button id="first" title="start (Home)">&laquo; start</button>
 <button id="prev" title="back one move (left arrow)">&#x25C0; back</button>
 <span id="counter"></span>
 <button id="next" title="forward one move (right arrow)">forward &#x25B6;</button>
-<button id="last" title="end (End)">&#x23ED;</button>
+<button id="last" title="end (End)">end &raquo;</button>
 </div>
 <div id="main">
 <div id="board-wrap">
