@@ -10,7 +10,6 @@ import pytest
 
 import boardsim
 from boardsim import render
-from boardsim.render.scene import Text
 
 GAMES = ["liberation", "farrapos", "hispania"]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -88,22 +87,30 @@ def test_hispania_draws_link_segments_and_roads() -> None:
     assert len(roads) == int(state.array[L.ROADS : L.ROADS + D.NUM_LINKS].sum())
 
 
-def _texts(scene: render.Scene) -> str:
-    return "\n".join(s.text for s in scene.dynamic if isinstance(s, Text))
+def _cards(svg: str) -> dict[str, list[str]]:
+    """The cards drawn, by player: ``{"0": ["Leader 6", ...]}``."""
+    out: dict[str, list[str]] = {}
+    for e in ET.fromstring(svg).iter():
+        if e.get("data-kind") == "card":
+            out.setdefault(e.get("data-player", "?"), []).append(e.get("data-card", "?"))
+    return out
 
 
 def test_liberation_hands_are_drawn_only_for_their_owner() -> None:
-    from boardsim.render.liberation import _hand_words
+    from boardsim.games.liberation import layout as L
+    from boardsim.games.liberation.names import card_name
 
     game = boardsim.make_game("liberation", num_players=3)
     state = played(game, 10)
-    hand0 = ", ".join(_hand_words(state.array, 0)[:3])
+    hand0 = sorted(card_name(k) for k in range(L.K) for _ in range(int(state.array[L.HAND + k])))
     assert hand0
-    assert hand0 in _texts(render.scene(game, state, viewer=0))
-    assert hand0 not in _texts(render.scene(game, state, viewer=1))
-    assert hand0 not in _texts(render.scene(game, state))
-    everyone = _texts(render.scene(game, state, show_hands=True))
-    assert hand0 in everyone and "all hands shown" in everyone
+    assert {p: sorted(c) for p, c in _cards(render.to_svg(game, state, viewer=0)).items()} == {
+        "0": hand0
+    }
+    assert set(_cards(render.to_svg(game, state, viewer=1))) == {"1"}
+    assert _cards(render.to_svg(game, state)) == {}
+    everyone = render.to_svg(game, state, show_hands=True)
+    assert set(_cards(everyone)) == {"0", "1", "2"} and "all hands shown" in everyone
     assert not np.array_equal(
         render.to_rgb_array(game, state, viewer=0), render.to_rgb_array(game, state)
     )

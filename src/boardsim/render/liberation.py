@@ -24,7 +24,7 @@ from boardsim.render.common import (
     panel_background,
     player_colour,
 )
-from boardsim.render.scene import Circle, Polyline, Scene, Text
+from boardsim.render.scene import Circle, Polyline, Rect, Scene, Text
 
 BOARD = 620.0
 PANEL_WIDTH = 320.0
@@ -104,6 +104,37 @@ def _hand_words(s: np.ndarray, p: int) -> list[str]:
     ]
 
 
+CARD_W, CARD_H, CARD_GAP = 30.0, 40.0, 4.0
+
+
+def type_initials(kind: int) -> str:
+    """``"SB"`` for Simon Bolivar, ``"L"`` for Leader: the card type's initials."""
+    name = D.DATA.type_names[int(D.KIND_TYPE[kind])]
+    return "".join(word[0] for word in name.split()).upper()
+
+
+def _hand_cards(panel: Panel, s: np.ndarray, p: int) -> None:
+    """Player ``p``'s hand as small cards (type initials, force; Royalists in red)."""
+    kinds = [k for k in range(L.K) for _ in range(int(s[L.HAND + p * L.K + k]))]
+    if not kinds:
+        panel.line("   (no cards)", 10.0, fill=FAINT)
+        return
+    per_row = int((panel.width - 16) // (CARD_W + CARD_GAP))
+    for row in range(0, len(kinds), per_row):
+        top = panel.y - 6
+        for j, k in enumerate(kinds[row : row + per_row]):
+            x = panel.x + 16 + j * (CARD_W + CARD_GAP)
+            royalist = bool(D.KIND_ROYALIST[k])
+            data = {"kind": "card", "player": str(p), "card": card_name(k)}
+            edge = "#922b21" if royalist else "#1b4f72"
+            panel.out.append(Rect(x, top, CARD_W, CARD_H, "#ffffff", edge, 1.4, data))
+            panel.out.append(Text(x + CARD_W / 2, top + 10, type_initials(k), 9.0, edge,
+                                  "middle", True))  # fmt: skip
+            panel.out.append(Text(x + CARD_W / 2, top + 27, str(int(D.KIND_FORCE[k])), 14.0,
+                                  INK, "middle", True))  # fmt: skip
+        panel.gap(CARD_H + CARD_GAP)
+
+
 def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: bool) -> None:
     panel = Panel(BOARD + 14, 22, PANEL_WIDTH - 28, scene.dynamic)
     mover = int(s[L.MOVER])
@@ -136,9 +167,7 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
             data={"kind": "score", "player": str(p), "vt": str(int(s[L.VT + p]))},
         )
         if show_hands or viewer == p:
-            words = _hand_words(s, p) or ["(no cards)"]
-            for i in range(0, len(words), 3):
-                panel.line("   " + ", ".join(words[i : i + 3]), 10.0, fill="#1b4f72")
+            _hand_cards(panel, s, p)
     panel.gap()
     pile = int(sum(int(v) for v in s[L.PILE : L.PILE + L.K]))
     disc = int(sum(int(v) for v in s[L.DISCARD : L.DISCARD + L.K]))
