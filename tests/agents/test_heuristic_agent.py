@@ -88,3 +88,14 @@ def test_as_the_opponents_of_a_gymnasium_learner(game: boardsim.Game) -> None:
         _, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     assert env.unwrapped.state_.is_terminal()
+
+
+def test_the_strength_table_has_a_row_per_matchup(capsys: pytest.CaptureFixture[str]) -> None:
+    from boardsim.agents.heuristic import main, strength_matchups
+
+    main(["--games", "3", "--seed", "1"])
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert len(rows) == 2 + len(strength_matchups())
+    assert all(row.startswith("| ") and row.count("|") == 6 for row in rows[2:])
+    with pytest.raises(SystemExit):
+        main(["--games", "0"])

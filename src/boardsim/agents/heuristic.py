@@ -12,6 +12,9 @@ order never enter its choices; the tests check it).
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -71,3 +74,102 @@ def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) ->
     if arg is not None or options:
         raise OptionError(f"the heuristic agent takes no argument, got {arg!r} {options or ''}")
     return HeuristicAgent(game, seed)
+
+
+# ---------------------------------------------------------------- strength, measured
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One line of the strength table: compiled policies per seat, and whose wins count."""
+
+    game: str
+    options: dict[str, Any]
+    policies: tuple[str, ...]
+    seat: int  # the seat whose wins are counted (its side's, in Hispania)
+    label: str
+
+
+def strength_matchups() -> list[Matchup]:
+    """The measurements of issue #6: heuristic against random in every game and seat."""
+    out = []
+    for seat in range(4):
+        pols = ["random"] * 4
+        pols[seat] = "heuristic"
+        out.append(
+            Matchup(
+                "liberation",
+                {"num_players": 4},
+                tuple(pols),
+                seat,
+                f"heuristic seat {seat} vs 3 random",
+            )
+        )
+    out.append(
+        Matchup("liberation", {"num_players": 4}, ("random",) * 4, 0, "random seat 0 vs 3 random")
+    )
+    for seat, side in ((0, "Republic"), (1, "Empire")):
+        pols = ["random", "random"]
+        pols[seat] = "heuristic"
+        out.append(Matchup("farrapos", {}, tuple(pols), seat, f"heuristic {side} vs random"))
+    out.append(Matchup("farrapos", {}, ("random", "random"), 0, "random Republic vs random"))
+    out.append(Matchup("farrapos", {}, ("random", "random"), 1, "random Empire vs random"))
+    for level in ("6-4-3-4-2", "7-5-4-5-1"):
+        for pol in ("random", "heuristic"):
+            out.append(
+                Matchup("hispania", {"level": level}, (pol,) * 3, 0, f"{pol} Romans, level {level}")
+            )
+    hisp = {"level": "6-4-3-4-2", "hispano": True}
+    for romans, hispano in (
+        ("heuristic", "random"),
+        ("heuristic", "heuristic"),
+        ("random", "heuristic"),
+    ):
+        out.append(
+            Matchup(
+                "hispania",
+                hisp,
+                (romans,) * 3 + (hispano,),
+                0,
+                f"{romans} Romans vs {hispano} Hispano, 6-4-3-4-2",
+            )
+        )
+    return out
+
+
+def measure(matchup: Matchup, games: int, seed: int = 0) -> dict[str, float]:
+    """Win rate of ``matchup.seat`` over ``games`` compiled games (a draw or a shared win
+    is not a win), with the number of games cut by the decision limit."""
+    from boardsim.api import make_game
+    from boardsim.core.batch import play_games
+
+    game = make_game(matchup.game, max_decisions=50_000, **matchup.options)
+    out = play_games(game, games, list(matchup.policies), seed=seed)
+    wins = float((out["returns"][:, matchup.seat] > 0).mean())
+    return {"wins": wins, "truncated": int(out["truncated"].sum())}
+
+
+def strength_table(games: int = 1000, seed: int = 0) -> str:
+    """Every matchup of :func:`strength_matchups` as a Markdown table."""
+    lines = ["| game | matchup | games | win rate | cut by the limit |", "|---|---|---|---|---|"]
+    for m in strength_matchups():
+        r = measure(m, games, seed)
+        options = ", ".join(f"{k}={v}" for k, v in m.options.items())
+        name = f"{m.game} ({options})" if options else m.game
+        lines.append(f"| {name} | {m.label} | {games} | {r['wins']:.1%} | {r['truncated']} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m boardsim.agents.heuristic --games 1000``: print the strength table."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="games per matchup")
+    parser.add_argument("--seed", type=int, default=0, help="master seed of the games")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be >= 1")
+    print(strength_table(args.games, args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -29,6 +29,11 @@ The policy only reads the board (no look at future dice) and is deterministic. I
 the Roman decisions of the basic game (and, simply, the variants'); for a decision it has
 no rule for (set-up roads, Imperivm's free move, the Hispano player) it passes when it
 may, else takes the first legal action.
+
+This module is the readable reference: ``policy.py`` compiles the same strategy, step for
+step, as ``rules.heuristic_action`` (the heuristic of ``load("heuristic")`` and of the
+batched engine), and ``tests/agents/test_heuristic_hispania.py`` checks that both choose
+the same action. Change both together.
 """
 
 from __future__ import annotations
