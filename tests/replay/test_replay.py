@@ -128,6 +128,7 @@ def test_gif_and_html_are_written(good_replay: list[str], tmp_path: Path) -> Non
     assert frames == len(frames_to_keep(30, 5, 300)) == 7  # moves 0, 5, ..., 30
     with Image.open(gif) as img:
         assert img.format == "GIF" and img.n_frames == frames
+    assert [p.name for p in gif.parent.iterdir()] == ["game.gif"]  # written atomically
     page = html_page(replay)
     assert page.count("<li data-step=") == 31  # the start and 30 moves
     assert "all hands shown" in page and "http://" not in page.replace(
