@@ -49,7 +49,9 @@ def test_rgb_array_is_an_image_that_follows_the_board(game: boardsim.Game) -> No
 
 def test_svg_parses_as_xml_with_board_and_pieces(game: boardsim.Game) -> None:
     state = played(game, 25)
-    root = ET.fromstring(render.to_svg(game, state))
+    svg = render.to_svg(game, state)
+    assert isinstance(svg, str) and svg._repr_svg_() == svg  # notebooks show it as a picture
+    root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
     groups = {g.get("id"): g for g in root.iter(f"{SVG}g")}
     assert len(groups["board"]) > 40  # spaces, links, labels

@@ -26,6 +26,7 @@ from boardsim.render.scene import Scene, scene_to_array, scene_to_image, scene_t
 __all__ = [
     "DRAWERS",
     "Scene",
+    "SvgDocument",
     "private_text",
     "scene",
     "to_image",
@@ -77,11 +78,22 @@ def scene(
     return module.draw(game, arr, None if viewer is None else int(viewer), bool(show_hands))
 
 
+class SvgDocument(str):
+    """An SVG document: a plain ``str`` that Jupyter displays as the picture."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
 def to_svg(
     game: Game, state: State | np.ndarray, viewer: int | None = None, show_hands: bool = False
-) -> str:
-    """A standalone SVG document of the position (see :func:`scene` for the arguments)."""
-    return scene_to_svg(scene(game, state, viewer, show_hands))
+) -> SvgDocument:
+    """A standalone SVG document of the position (see :func:`scene` for the arguments).
+
+    It is a ``str``; in a notebook, the last expression ``to_svg(game, state)`` shows the
+    board.
+    """
+    return SvgDocument(scene_to_svg(scene(game, state, viewer, show_hands)))
 
 
 def to_image(
