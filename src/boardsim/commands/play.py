@@ -48,6 +48,10 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
     return dict(parse_option(t) for t in items or [])
 
 
+class AgentError(RuntimeError):
+    """An agent answered with an action the rules do not allow."""
+
+
 @dataclass
 class Seats:
     """Who plays which player: the person (``humans``) or an agent (``agents[p]``)."""
@@ -155,7 +159,12 @@ class Session:
         mask = self.state.legal_actions_mask()
         agent = self.seats.agents[player]
         action = act_with_state(agent, self.state.observation(player), mask, self.state)
-        self.apply(player, action)  # apply_action refuses an illegal choice
+        if not 0 <= action < self.game.num_actions or not mask[action]:
+            raise AgentError(
+                f"the agent {self.seats.specs[player]!r} of player {player} chose the illegal "
+                f"action {action}"
+            )
+        self.apply(player, action)
 
     def undo(self) -> tuple[bool, str]:
         """Take back the person's last decision (and what followed): (done, words why)."""
@@ -257,6 +266,12 @@ class Session:
             self.say(result_words(self.state))
             self.say(f"replay saved: {self.writer.path}")
             return 0
+        except KeyboardInterrupt:
+            self.say(f"\ninterrupted; replay so far: {self.writer.path}")
+            return 130
+        except AgentError as exc:
+            print(f"boardsim play: {exc}; replay so far: {self.writer.path}", file=sys.stderr)
+            return 1
         finally:
             self.writer.close()
 
