@@ -105,3 +105,28 @@ def test_bad_arguments_are_refused(
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert play(monkeypatch, [], "liberation", "-o", "num_players=9") == 2
     assert "num_players" in capsys.readouterr().err
+
+
+class _IllegalAgent:
+    needs_state = False
+
+    def act(self, observation: object, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(action_mask == 0)[0])
+
+
+def _make_illegal(game: boardsim.Game, arg: object, seed: object, **options: object) -> object:
+    return _IllegalAgent()
+
+
+def test_an_agent_choosing_an_illegal_action_stops_the_game_clearly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardsim.agents import AGENT_FACTORIES
+
+    monkeypatch.setitem(AGENT_FACTORIES, "illegal", "tests.replay.test_play:_make_illegal")
+    path = tmp_path / "a.jsonl"
+    argv = ["liberation", "--seed", "1", "-o", "num_players=2", "--seat", "1"]
+    assert play(monkeypatch, [], *argv, "--vs", "illegal", "--replay", str(path)) == 1
+    err = capsys.readouterr().err
+    assert "the agent 'illegal' of player 0 chose the illegal action" in err
+    assert read_replay(path).moves == []
