@@ -1,0 +1,148 @@
+"""How strong the compiled MCTS is: MCTS seats against compiled opponents, whole games in numba.
+
+Examples (the numbers in docs/agents.md come from these)::
+
+    python scripts/mcts_strength.py liberation --players 2 --opponent heuristic --games 200
+    python scripts/mcts_strength.py farrapos --opponent random --games 100 --depth 20
+    python scripts/mcts_strength.py hispania --opponent none --games 200  # Rome's win rate
+
+The MCTS player takes each seat in turn (game ``k`` puts it in seat ``k % players``);
+in Hispania every general is MCTS (the Roman side plays the game system) and
+``--opponent none`` is the only choice. Prints one JSON line: games, wins, draws,
+losses of the MCTS side, its mean return, a 95% Wilson interval of the win rate,
+the settings and the seconds taken; ``--out FILE`` also writes it there (atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import boardsim
+from boardsim.agents.mcts import play_games, search_settings
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def measure(
+    game_name: str,
+    game_options: dict[str, Any],
+    opponent: str,
+    games: int,
+    seed: int,
+    threads: int | None,
+    **search: Any,
+) -> dict[str, Any]:
+    """Play ``games`` games of MCTS against ``opponent``; the MCTS side's results."""
+    game = boardsim.make_game(game_name, **game_options)
+    n = game.num_players
+    team = game.teams
+    started = time.perf_counter()
+    wins = draws = losses = 0
+    total = 0.0
+    decisions = 0
+    if game_name == "hispania":
+        if opponent != "none":
+            raise SystemExit("hispania: every general is MCTS; use --opponent none")
+        seats = ["mcts" if team[p] == 0 else "heuristic" for p in range(n)]
+        out = play_games(game, games, seats, seed=seed, threads=threads, **search)
+        mine = out["returns"][:, 0]
+        decisions = int(out["decisions"].sum())
+    else:
+        mine = np.zeros(games)
+        for seat in range(n):
+            count = len(range(seat, games, n))
+            if count == 0:
+                continue
+            seats = [opponent] * n
+            seats[seat] = "mcts"
+            # every seat plays its own slice of the run's games (first_game = seat * games)
+            out = play_games(
+                game, count, seats, seed=seed, first_game=seat * games, threads=threads, **search
+            )
+            mine[seat::n] = out["returns"][:, seat]
+            decisions += int(out["decisions"].sum())
+    wins = int((mine > 0.5).sum())
+    losses = int((mine < -0.5).sum())
+    draws = games - wins - losses
+    total = float(mine.sum())
+    low, high = wilson(wins, games)
+    settings = search_settings(game, **search)
+    return {
+        "game": game_name,
+        "options": game_options,
+        "players": n,
+        "opponent": opponent,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": wins / games if games else 0.0,
+        "win_rate_95": [round(low, 4), round(high, 4)],
+        "mean_return": total / games if games else 0.0,
+        "decisions": decisions,
+        "settings": settings,
+        "seed": seed,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", choices=boardsim.list_games())
+    parser.add_argument("--players", type=int, default=None, help="liberation: 2-6")
+    parser.add_argument("--level", default=None, help="hispania: e.g. 6-4-3-4-2")
+    parser.add_argument("--opponent", default="heuristic", choices=("heuristic", "random", "none"))
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--sims", type=int, default=200)
+    parser.add_argument("--c", type=float, default=None, help="UCB exploration constant")
+    parser.add_argument("--rollout", choices=("random", "heuristic"), default=None)
+    parser.add_argument("--depth", type=int, default=None, help="rollout cap (-1: to the end)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    options: dict[str, Any] = {}
+    if args.players is not None:
+        options["num_players"] = args.players
+    if args.level is not None:
+        options["level"] = args.level
+    search: dict[str, Any] = {"simulations": args.sims}
+    for key, value in (("c_uct", args.c), ("rollout", args.rollout), ("rollout_depth", args.depth)):
+        if value is not None:
+            search[key] = value
+    result = measure(
+        args.game, options, args.opponent, args.games, args.seed, args.threads, **search
+    )
+    line = json.dumps(result)
+    print(line)
+    if args.out is not None:
+        write_atomically(args.out, line + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
