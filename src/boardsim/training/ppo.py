@@ -341,7 +341,7 @@ def _callbacks(trainer: Trainer, total: int) -> list[Any]:
         def _on_step(self) -> bool:
             trainer.stats.add_step(self.locals["rewards"], self.locals["dones"])
             if self.bar is not None:
-                self.bar.update(self.model.num_envs)
+                self.bar.update(self.model.n_envs)
             return True
 
         def _on_rollout_end(self) -> None:
