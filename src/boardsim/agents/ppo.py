@@ -38,6 +38,11 @@ def load_policy(checkpoint: Path) -> Any:
     return policy
 
 
+# a small MLP on a few observations gains nothing from more threads, and loses much when the
+# cores are shared (torch's threads wait for each other)
+INFERENCE_THREADS = 1
+
+
 class PPOAgent:
     """Acts with a trained policy: the most likely legal action (``deterministic=True``),
     or a sample from the masked policy (``deterministic=False``, seeded by ``seed``)."""
@@ -75,10 +80,15 @@ class PPOAgent:
         """Masked logits for a batch of observations (illegal actions at -inf)."""
         import torch
 
-        with torch.no_grad():
-            obs = torch.as_tensor(np.asarray(observations, np.float32))
-            dist = self.policy.get_distribution(obs, action_masks=np.asarray(masks, bool))
-            return dist.distribution.logits.numpy()
+        before = torch.get_num_threads()
+        torch.set_num_threads(INFERENCE_THREADS)
+        try:
+            with torch.no_grad():
+                obs = torch.as_tensor(np.asarray(observations, np.float32))
+                dist = self.policy.get_distribution(obs, action_masks=np.asarray(masks, bool))
+                return dist.distribution.logits.numpy()
+        finally:
+            torch.set_num_threads(before)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One action a row of ``observations`` / ``masks`` (for evaluating many games at once)."""

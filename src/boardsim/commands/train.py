@@ -70,7 +70,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--checkpoint-every", type=int, default=50_000, help="steps between saves")
     p.add_argument("--keep", type=int, default=3, help="checkpoints kept")
     p.add_argument("--threads", type=int, default=None, help="numba threads for the envs")
-    p.add_argument("--torch-threads", type=int, default=None)
+    p.add_argument("--torch-threads", type=int, default=1, help="torch threads (default 1)")
     p.add_argument(
         "--export", default=None, help="also write the final policy, without training state, here"
     )

@@ -85,7 +85,7 @@ class TrainConfig:
     checkpoint_every: int = 50_000
     keep_checkpoints: int = 3
     threads: int | None = None
-    torch_threads: int | None = None
+    torch_threads: int | None = 1  # a small MLP on a CPU: more threads mostly wait
     tensorboard: bool = True
     progress: bool = True
 
