@@ -1,0 +1,131 @@
+"""Tournaments: statistics on known inputs, seats rotated, files written, both kinds of game."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.agents import RandomAgent
+from boardsim.research.tournament import (
+    bradley_terry_elo,
+    cooperative,
+    play_lockstep,
+    round_robin,
+    seat_scores,
+)
+
+
+def test_elo_of_a_three_to_one_score_is_log10_3_times_400() -> None:
+    # no prior: the maximum likelihood gap is exactly 400 log10(3) ~ 190.8 points
+    elo = bradley_terry_elo(np.array([[0, 75], [25, 0]]), np.array([[0, 100], [100, 0]]), 0.0)
+    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(3), abs=1e-3)
+    assert elo.mean() == pytest.approx(1000.0)
+
+
+def test_elo_orders_a_transitive_league_and_keeps_an_unbeaten_agent_finite() -> None:
+    # a beats b 70%, b beats c 70%, a beats c every time
+    scores = np.array([[0, 70, 100], [30, 0, 70], [0, 30, 0]], float)
+    games = np.array([[0, 100, 100], [100, 0, 100], [100, 100, 0]], float)
+    elo = bradley_terry_elo(scores, games)
+    assert elo[0] > elo[1] > elo[2]
+    assert np.all(np.isfinite(elo))
+
+
+def test_elo_refuses_results_that_do_not_add_up() -> None:
+    with pytest.raises(ValueError, match="add up"):
+        bradley_terry_elo(np.array([[0, 60], [60, 0]]), np.array([[0, 100], [100, 0]]))
+
+
+def test_seat_scores_split_a_shared_win() -> None:
+    assert seat_scores(np.array([1.0, -1.0])).tolist() == [1.0, 0.0]
+    assert seat_scores(np.array([0.0, 0.0])).tolist() == [0.5, 0.5]
+    assert seat_scores(np.array([1.0, 1.0, -1.0])).tolist() == [0.5, 0.5, 0.0]
+
+
+def test_heuristic_beats_random_in_a_rotated_round_robin_and_files_are_written(tmp_path) -> None:
+    result = round_robin("liberation", ["random", "heuristic"], 60, seed=3, num_players=2)
+    by_pair = {(r.agent, r.opponent): r for r in result.pairs}
+    h, r = by_pair[("heuristic", "random")], by_pair[("random", "heuristic")]
+    assert h.games == r.games == 60
+    assert h.wins == r.losses and h.draws == r.draws
+    assert h.win_rate + r.win_rate == pytest.approx(1.0)
+    assert h.ci_low < h.win_rate < h.ci_high or h.win_rate in (0.0, 1.0)
+    assert h.win_rate > 0.8 and result.elo["heuristic"] > result.elo["random"]
+    matrix = result.win_rate_matrix()
+    assert np.isnan(matrix[0, 0]) and matrix[1, 0] == pytest.approx(h.win_rate)
+    text = result.table()
+    assert "heuristic" in text and "Elo" in text
+    json_path, csv_path = result.write(tmp_path / "league")
+    data = json.loads(json_path.read_text())
+    assert data["agents"] == ["random", "heuristic"] and data["games_per_pair"] == 60
+    rows = list(csv.DictReader(csv_path.open()))
+    assert {(row["agent"], row["opponent"]) for row in rows} == set(by_pair)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_same_seed_same_tournament() -> None:
+    a = round_robin("liberation", ["random", "heuristic"], 20, seed=5, num_players=2)
+    b = round_robin("liberation", ["random", "heuristic"], 20, seed=5, num_players=2)
+    assert [p.score for p in a.pairs] == [p.score for p in b.pairs]
+
+
+def test_python_agents_play_every_seat_in_lockstep() -> None:
+    """A Python agent's games (lockstep) against itself: every game ends, the wins add up."""
+    made = []
+
+    def maker(spec: str, game, seed: int) -> RandomAgent:
+        made.append(spec)
+        return RandomAgent(seed)
+
+    result = round_robin(
+        "liberation", ["py_a", "py_b"], 12, seed=1, agent_maker=maker, num_players=3
+    )
+    assert set(made) == {"py_a", "py_b"}
+    for pair in result.pairs:
+        assert pair.games == 12 and pair.wins + pair.draws + pair.losses == 12
+    # one seat against two: a random seat wins about a third, not a half
+    assert {p.agent for p in result.pairs} == {"py_a", "py_b"}
+
+
+def test_lockstep_games_equal_one_by_one_games() -> None:
+    game = boardsim.make_game("liberation", num_players=2)
+    seeds = [11, 12, 13]
+
+    class FirstLegal:
+        needs_state = False
+
+        def act(self, observation, action_mask, state=None) -> int:
+            return int(np.flatnonzero(action_mask)[0])
+
+    agent = FirstLegal()
+    together, _ = play_lockstep(game, [agent, agent], seeds, parallel=3)
+    alone = np.stack([play_lockstep(game, [agent, agent], [s], parallel=1)[0][0] for s in seeds])
+    assert np.array_equal(together, alone)
+
+
+def test_round_robin_refuses_bad_input() -> None:
+    with pytest.raises(boardsim.OptionError):
+        round_robin("liberation", ["random"], 10, num_players=2)
+    with pytest.raises(boardsim.OptionError):
+        round_robin("liberation", ["random", "random"], 10, num_players=2)
+    with pytest.raises(boardsim.OptionError):
+        round_robin("liberation", ["random", "heuristic"], 0, num_players=2)
+
+
+def test_hispania_reports_the_roman_win_rate_at_each_level() -> None:
+    result = cooperative("hispania", ["random", "heuristic"], 40, levels=["6-4-3-4-2", "7-5-4-5-1"])
+    assert result.mode == "cooperative"
+    assert {(r.agent, r.level) for r in result.solo} == {
+        (a, lv) for a in ("random", "heuristic") for lv in ("6-4-3-4-2", "7-5-4-5-1")
+    }
+    for r in result.solo:
+        assert r.games == 40 and 0 <= r.wins <= 40
+        assert r.ci_low <= r.win_rate <= r.ci_high
+    assert "7-5-4-5-1" in result.table()
+    with pytest.raises(boardsim.OptionError):
+        round_robin("hispania", ["random", "heuristic"], 4)
