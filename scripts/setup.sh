@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[train,dev,research]"
+.venv/bin/python -m pip install --quiet -e ".[train,dev,research,rllib]"
 # Headless Chromium and its driver, for the replay viewer's browser test
 # (tests/replay/test_html_viewer.py); Debian packages, installed only when missing.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
