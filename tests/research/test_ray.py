@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,3 +41,52 @@ def test_ray_sweep_resumes_like_the_local_one(tmp_path: Path, local_ray) -> None
     again = sweep.run_sweep("liberation", grid, ["random"], 5, tmp_path / "s", backend="ray")
     assert (again.played, again.skipped) == (1, 1)
     assert len(sweep.load_results(tmp_path / "s")) == 10
+
+
+def test_balance_command_runs_on_an_existing_cluster(tmp_path: Path, local_ray) -> None:
+    """``--backend ray --address`` from another process: the cells run on the test's Ray."""
+    address = local_ray.get_runtime_context().gcs_address
+    args = [
+        "balance",
+        "liberation",
+        "--grid",
+        "num_players=2,3",
+        "--agents",
+        "random",
+        "--games-per-cell",
+        "4",
+        "--no-progress",
+        "--seed",
+        "5",
+    ]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "boardsim",
+            *args,
+            "--out",
+            str(tmp_path / "ray"),
+            "--backend",
+            "ray",
+            "--address",
+            address,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "2 cells: 2 played (8 games" in done.stdout
+    local = sweep.run_sweep(
+        "liberation",
+        sweep.parse_grid("liberation", ["num_players=2,3"]),
+        ["random"],
+        4,
+        tmp_path / "local",
+        seed=5,
+    )
+    assert local.played == 2
+    assert (tmp_path / "ray" / "results.csv").read_text() == (
+        tmp_path / "local" / "results.csv"
+    ).read_text()

@@ -54,7 +54,10 @@ def run_cells_on_ray(
     ray = _require_ray()
     started_here = False
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        if address is None:  # a new local Ray, without the dashboard's extra processes
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:  # an existing cluster: its settings are its own
+            ray.init(address=address, log_to_driver=False)
         started_here = True
     try:
         task = ray.remote(num_cpus=1)(play_cell_task)
