@@ -40,6 +40,37 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def play_in_chunks(
+    game: boardsim.Game,
+    count: int,
+    seats: list[str],
+    seed: int,
+    first_game: int,
+    threads: int | None,
+    chunk: int,
+    **search: Any,
+) -> dict[str, np.ndarray]:
+    """``play_games`` in chunks of ``chunk`` games (the same games: game numbers are kept),
+    printing the running mean return of seat 0's side to stderr after each chunk."""
+    parts: list[dict[str, np.ndarray]] = []
+    for start in range(0, count, chunk):
+        size = min(chunk, count - start)
+        parts.append(
+            play_games(
+                game,
+                size,
+                seats,
+                seed=seed,
+                first_game=first_game + start,
+                threads=threads,
+                **search,
+            )
+        )
+        done = sum(len(p["decisions"]) for p in parts)
+        print(f"  {seats}: {done}/{count} games", file=sys.stderr, flush=True)
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
 def measure(
     game_name: str,
     game_options: dict[str, Any],
@@ -47,6 +78,7 @@ def measure(
     games: int,
     seed: int,
     threads: int | None,
+    chunk: int = 10,
     **search: Any,
 ) -> dict[str, Any]:
     """Play ``games`` games of MCTS against ``opponent``; the MCTS side's results."""
@@ -61,7 +93,7 @@ def measure(
         if opponent != "none":
             raise SystemExit("hispania: every general is MCTS; use --opponent none")
         seats = ["mcts" if team[p] == 0 else "heuristic" for p in range(n)]
-        out = play_games(game, games, seats, seed=seed, threads=threads, **search)
+        out = play_in_chunks(game, games, seats, seed, 0, threads, chunk, **search)
         mine = out["returns"][:, 0]
         decisions = int(out["decisions"].sum())
     else:
@@ -73,9 +105,7 @@ def measure(
             seats = [opponent] * n
             seats[seat] = "mcts"
             # every seat plays its own slice of the run's games (first_game = seat * games)
-            out = play_games(
-                game, count, seats, seed=seed, first_game=seat * games, threads=threads, **search
-            )
+            out = play_in_chunks(game, count, seats, seed, seat * games, threads, chunk, **search)
             mine[seat::n] = out["returns"][:, seat]
             decisions += int(out["decisions"].sum())
     wins = int((mine > 0.5).sum())
@@ -123,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=None, help="rollout cap (-1: to the end)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--chunk", type=int, default=10, help="games a compiled call")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     options: dict[str, Any] = {}
@@ -135,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         if value is not None:
             search[key] = value
     result = measure(
-        args.game, options, args.opponent, args.games, args.seed, args.threads, **search
+        args.game, options, args.opponent, args.games, args.seed, args.threads, args.chunk, **search
     )
     line = json.dumps(result)
     print(line)
