@@ -79,14 +79,20 @@ class PPOAgent:
     def action_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Masked logits for a batch of observations (illegal actions at -inf)."""
         import torch
+        from stable_baselines3.common.policies import BaseModel
 
         before = torch.get_num_threads()
         torch.set_num_threads(INFERENCE_THREADS)
         try:
             with torch.no_grad():
                 obs = torch.as_tensor(np.asarray(observations, np.float32))
-                dist = self.policy.get_distribution(obs, action_masks=np.asarray(masks, bool))
-                return dist.distribution.logits.numpy()
+                # the policy's own layers, without building a distribution (its checks are slow)
+                features = BaseModel.extract_features(
+                    self.policy, obs, self.policy.pi_features_extractor
+                )
+                latent = self.policy.mlp_extractor.forward_actor(features)
+                logits = self.policy.action_net(latent).numpy()
+            return np.where(np.asarray(masks, bool), logits, -np.inf)
         finally:
             torch.set_num_threads(before)
 
@@ -100,7 +106,7 @@ class PPOAgent:
         logits = self.action_logits(observations, masks)
         if self.deterministic:
             return np.where(masks, logits, -np.inf).argmax(axis=1)
-        probs = torch.softmax(torch.as_tensor(logits), dim=1)
+        probs = torch.softmax(torch.as_tensor(logits, dtype=torch.float64), dim=1)
         return torch.multinomial(probs, 1, generator=self.generator)[:, 0].numpy()
 
     def act(

@@ -20,9 +20,10 @@ prior so an unbeaten agent still gets a finite rating; 400 points of Elo are a
 factor of ten in the odds; the mean rating is 1000.
 
 Games with only compiled policies (``random``, ``heuristic``) run entirely
-compiled (:func:`boardsim.core.batch.play_games`); any other agent plays through
-the :class:`boardsim.State` API, many games in lockstep so an agent with
-``act_batch`` (PPO) decides for all of them in one call.
+compiled (:func:`boardsim.core.batch.play_games`); an agent that decides for a
+batch of observations (``act_batch``: PPO) against a compiled policy plays in the
+batched engine (:func:`play_batched`); any other pairing plays through the
+:class:`boardsim.State` API, many games in lockstep.
 """
 
 from __future__ import annotations
@@ -144,6 +145,37 @@ def play_lockstep(
                         truncated[i] = st.is_truncated()
                         del states[i]
     return returns, truncated
+
+
+def play_batched(
+    game: Game, agent: Any, seat: int, opponents: str, num_games: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """An ``act_batch`` agent in ``seat`` (and its side) against a compiled policy, batched.
+
+    ``num_games`` games side by side in the batched engine, one a row; the agent
+    decides for every row in one call. Each row's first game counts (later games
+    of a row that finished early are played but ignored, so short games are not
+    over-counted). Returns ``(returns, truncated)`` like :func:`play_lockstep`.
+    """
+    from boardsim.core.batch import Batch
+
+    batch = Batch(game, num_games, seat=seat, seed=seed, opponents=opponents)
+    players = game.num_players
+    returns = np.zeros((num_games, players))
+    truncated = np.zeros(num_games, bool)
+    done = np.zeros(num_games, bool)
+    while not done.all():
+        batch.step(np.asarray(agent.act_batch(batch.obs, batch.masks.astype(bool))))
+        live = ~done
+        returns[live] += batch.rewards[live, :players]
+        finished = (batch.terminated | batch.truncated) & live
+        truncated[finished] = batch.truncated[finished]
+        done |= finished
+    return returns, truncated
+
+
+def _batchable(agent: Any) -> bool:
+    return hasattr(agent, "act_batch") and not getattr(agent, "needs_state", False)
 
 
 def play_compiled(
@@ -335,9 +367,12 @@ def _pair_games(
         else:
             a = agent_maker(a_spec, game, seed + 7 * seat + 1)
             b = agent_maker(b_spec, game, seed + 7 * seat + 2)
-            seat_agents = [b] * k
-            seat_agents[seat] = a
-            rets, trunc = play_lockstep(game, seat_agents, [seed + int(g) for g in g_idx])
+            if b_spec in COMPILED and _batchable(a):
+                rets, trunc = play_batched(game, a, seat, b_spec, g_idx.size, seed + seat * games)
+            else:
+                seat_agents = [b] * k
+                seat_agents[seat] = a
+                rets, trunc = play_lockstep(game, seat_agents, [seed + int(g) for g in g_idx])
         for j, g in enumerate(g_idx):
             scores[g] = seat_scores(rets[j])[seat]
             truncated[g] = trunc[j]
@@ -447,9 +482,12 @@ def cooperative(
                 rets, trunc = play_compiled(game, [spec] * game.num_players, games, seed, 0)
             else:
                 agent = agent_maker(spec, game, seed + 1)
-                rets, trunc = play_lockstep(
-                    game, [agent] * game.num_players, [seed + g for g in range(games)]
-                )
+                if _batchable(agent):
+                    rets, trunc = play_batched(game, agent, 0, "random", games, seed)
+                else:
+                    rets, trunc = play_lockstep(
+                        game, [agent] * game.num_players, [seed + g for g in range(games)]
+                    )
             wins = int(np.sum(rets[:, 0] > 0))
             low, high = wilson_interval(wins, games)
             result.solo.append(
