@@ -81,6 +81,8 @@ def test_rerun_of_a_finished_sweep_plays_nothing(tmp_path: Path) -> None:
     again = race_sweep(tmp_path / "s")
     assert (again.played, again.skipped, again.games) == (0, 5, 0)
     assert stamps == {p.name: p.stat().st_mtime_ns for p in (tmp_path / "s" / "cells").iterdir()}
+    mode = (tmp_path / "s" / "results.csv").stat().st_mode & 0o777
+    assert mode == sweep.usual_file_mode()  # not mkstemp's private 0600
 
 
 def test_a_folder_holding_another_sweep_is_refused(tmp_path: Path) -> None:

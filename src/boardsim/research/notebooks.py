@@ -29,6 +29,8 @@ def run_notebook(
     import nbclient
     import nbformat
 
+    from boardsim.research.sweep import usual_file_mode
+
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
     old = os.environ.get(SCALE_VARIABLE)
@@ -50,6 +52,7 @@ def run_notebook(
     if write:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         os.close(fd)
+        os.chmod(tmp, usual_file_mode())
         try:
             nbformat.write(notebook, tmp)
             os.replace(tmp, path)

@@ -466,11 +466,19 @@ def _number(x: float) -> int | float:
 
 
 # ------------------------------------------------------------------ files
+def usual_file_mode() -> int:
+    """The mode a plain ``open(path, "w")`` would give a new file (0666 less the umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temp file in the same folder and ``os.replace``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.chmod(tmp, usual_file_mode())  # mkstemp's 0600 would make results private
         with os.fdopen(fd, "w", newline="") as f:
             f.write(text)
             f.flush()
