@@ -133,7 +133,6 @@ __all__ = [
 ]
 
 SEA_CAPACITY = 2  # advanced rule: up to 2 MU a turn between held ports
-FAR = 1 << 20
 VP_SCALE = 24.0  # dense reward: VP difference over the victory threshold
 
 
@@ -274,25 +273,65 @@ def holds_any_city(state: np.ndarray, side: int) -> bool:
 
 
 # ---------------------------------------------------------------- movement
+# each city's path-line neighbours as a bit set (the board has at most 63 cities)
+NEIGHBOUR_BITS = np.zeros(C, np.int64)
+for _c in range(C):
+    for _k in range(DEGREE[_c]):
+        NEIGHBOUR_BITS[_c] |= np.int64(1) << np.int64(NEIGHBORS[_c, _k])
+assert C <= 63, "city sets are 64-bit masks"
+MAX_MF = int(PIECE_MF.max())  # the longest land move of any unit, any step
+
+
 @jit
-def land_distances(state: np.ndarray, side: int, dest: int, dist: np.ndarray) -> None:
-    """Path-line steps from every city to ``dest``, never through an enemy-held city."""
+def distance_layers(target: int, passable: int, layers: np.ndarray) -> None:
+    """``layers[k]``: the cities within ``k`` path-line steps of ``target`` (k <= MAX_MF),
+    never through an enemy-occupied city (the paths are the same read either way)."""
+    reach = 1 << target
+    layers[0] = reach
+    frontier = reach
+    for k in range(1, MAX_MF + 1):
+        grown = 0
+        c = 0
+        while (frontier >> c) != 0:
+            if (frontier >> c) & 1:
+                grown |= NEIGHBOUR_BITS[c]
+            c += 1
+        grown &= passable & ~reach
+        reach |= grown
+        frontier = grown
+        layers[k] = reach
+
+
+@jit
+def passable_cities(state: np.ndarray, side: int) -> int:
+    """The cities ``side``'s units may pass through or enter: those not enemy-occupied."""
     enemy = 1 - side
+    bits = 0
     for c in range(C):
-        dist[c] = FAR
-    queue = np.zeros(C, np.int64)
-    dist[dest] = 0
-    queue[0] = dest
-    head, tail = 0, 1
-    while head < tail:
-        cur = queue[head]
-        head += 1
-        for k in range(DEGREE[cur]):
-            nb = NEIGHBORS[cur, k]
-            if dist[nb] == FAR and state[OCC + nb] != enemy:
-                dist[nb] = dist[cur] + 1
-                queue[tail] = nb
-                tail += 1
+        if state[OCC + c] != enemy:
+            bits |= 1 << c
+    return bits
+
+
+@jit
+def land_reach(start: int, steps: int, passable: int) -> int:
+    """The cities within ``steps`` path-line steps of ``start`` (itself included), never
+    through or into an enemy-occupied city, as a bit set."""
+    reach = 1 << start
+    frontier = reach
+    for _ in range(steps):
+        grown = 0
+        c = 0
+        while (frontier >> c) != 0:
+            if (frontier >> c) & 1:
+                grown |= NEIGHBOUR_BITS[c]
+            c += 1
+        grown &= passable & ~reach
+        if grown == 0:
+            break
+        reach |= grown
+        frontier = grown
+    return reach
 
 
 @jit
@@ -313,7 +352,7 @@ def can_carry_by_sea(state: np.ndarray, params: np.ndarray, side: int, u: int, d
 
 @jit
 def can_move_unit(
-    state: np.ndarray, params: np.ndarray, side: int, u: int, dest: int, dist: np.ndarray
+    state: np.ndarray, params: np.ndarray, side: int, u: int, dest: int, passable: int
 ) -> int:
     """0: no; SEL_LAND: along path lines within its MF; SEL_SEA: carried between ports."""
     if u >= NUM_UNITS or PIECE_SIDE[u] != side:
@@ -321,7 +360,7 @@ def can_move_unit(
     loc = state[LOC + u]
     if loc < 0 or loc == dest:
         return 0
-    if dist[loc] <= movement_factor(state, u):
+    if (land_reach(loc, movement_factor(state, u), passable) >> dest) & 1:
         return SEL_LAND
     if state[SEA_USED] < SEA_CAPACITY and can_carry_by_sea(state, params, side, u, dest):
         return SEL_SEA
@@ -329,20 +368,48 @@ def can_move_unit(
 
 
 @jit
-def can_move_to(
-    state: np.ndarray, params: np.ndarray, side: int, dest: int, dist: np.ndarray
-) -> bool:
-    """Move or invade: ``dest`` is not enemy-occupied and some MU can get there."""
-    if state[OCC + dest] == 1 - side:
-        return False
-    land_distances(state, side, dest, dist)
+def can_use_sea(state: np.ndarray, params: np.ndarray, side: int) -> bool:
+    """Advanced rule: port transport is on, has room this turn, and ``side`` holds 2 ports."""
+    return (
+        params[P_PORT_TRANSPORT] != 0
+        and state[SEA_USED] < SEA_CAPACITY
+        and ports_held(state, side) >= 2
+    )
+
+
+@jit
+def held_ports(state: np.ndarray, side: int) -> int:
+    """The ports ``side`` holds, as a bit set."""
+    bits = 0
+    for c in range(C):
+        if CITY_PORT[c] == 1 and state[OWNER + c] == side:
+            bits |= 1 << c
+    return bits
+
+
+@jit
+def move_destinations(state: np.ndarray, params: np.ndarray, side: int) -> int:
+    """Every city some MU of ``side`` can move or invade into this turn, as a bit set:
+    within its MF by path lines (not through enemy cities), or by sea between held ports."""
+    passable = passable_cities(state, side)
+    ports = held_ports(state, side) if can_use_sea(state, params, side) else 0
+    # the longest move from each city holding our MU (units in one city share their paths)
+    longest = np.full(C, -1, np.int64)
     for u in range(NUM_UNITS):
-        if can_move_unit(state, params, side, u, dest, dist) != 0:
-            return True
-    return False
+        loc = state[LOC + u]
+        if PIECE_SIDE[u] == side and loc >= 0:
+            longest[loc] = max(longest[loc], movement_factor(state, u))
+    dests = 0
+    for loc in range(C):
+        if longest[loc] < 0:
+            continue
+        here = 1 << loc
+        dests |= land_reach(loc, longest[loc], passable) & ~here
+        if ports & here:
+            dests |= ports & ~here
+    return dests & passable
 
 
-# ---------------------------------------------------------------- battles
 @jit
 def is_linked(a: int, b: int) -> bool:
     return ADJACENCY[a, b] == 1
@@ -641,12 +708,16 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 mask[A_CITY + c] = 1
         mask[A_PASS] = 1
     elif mode == M_MAIN:
-        dist = np.zeros(C, np.int64)
+        dests = move_destinations(state, params, side)
+        attackers_at = 0  # cities holding an MU of ours
+        for u in range(NUM_UNITS):
+            if PIECE_SIDE[u] == side and state[LOC + u] >= 0:
+                attackers_at |= 1 << state[LOC + u]
         for c in range(C):
             if state[OCC + c] == 1 - side:
-                if can_attack(state, side, c):
+                if NEIGHBOUR_BITS[c] & attackers_at:  # can_attack, for every city at once
                     mask[A_CITY + c] = 1
-            elif can_move_to(state, params, side, c, dist):
+            elif (dests >> c) & 1:
                 mask[A_CITY + c] = 1
         mask[A_PASS] = 1
     elif mode == M_ATTACK:
@@ -660,14 +731,25 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
             mask[A_CONFIRM] = 1
         mask[A_CANCEL] = 1
     elif mode == M_MOVE:
-        dist = np.zeros(C, np.int64)
-        land_distances(state, side, state[TARGET], dist)
+        # can_move_unit for every unit at once: one search out of the target
+        target = state[TARGET]
+        layers = np.empty(MAX_MF + 1, np.int64)
+        distance_layers(target, passable_cities(state, side), layers)
+        ports = held_ports(state, side) if can_use_sea(state, params, side) else 0
+        if (ports >> target) & 1 == 0:
+            ports = 0
         any_sel = False
         for u in range(NUM_UNITS):
+            loc = state[LOC + u]
             if state[SEL + u] != 0:
                 mask[A_UNIT + u] = 1
                 any_sel = True
-            elif can_move_unit(state, params, side, u, state[TARGET], dist) != 0:
+            elif (
+                PIECE_SIDE[u] == side
+                and loc >= 0
+                and loc != target
+                and ((layers[movement_factor(state, u)] >> loc) & 1 or (ports >> loc) & 1)
+            ):
                 mask[A_UNIT + u] = 1
         if any_sel:
             mask[A_CONFIRM] = 1
@@ -736,9 +818,8 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             elif mode == M_ATTACK:
                 state[SEL + u] = SEL_LAND
             else:
-                dist = np.zeros(C, np.int64)
-                land_distances(state, side, state[TARGET], dist)
-                how = can_move_unit(state, params, side, u, state[TARGET], dist)
+                passable = passable_cities(state, side)
+                how = can_move_unit(state, params, side, u, state[TARGET], passable)
                 state[SEL + u] = how
                 if how == SEL_SEA:
                     state[SEA_USED] += 1

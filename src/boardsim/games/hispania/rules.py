@@ -331,26 +331,45 @@ def move_costs(state: np.ndarray, g: int, costs: np.ndarray) -> None:
     move_costs_from(state, g, state[GEN_POS + g], costs)
 
 
+assert NUM_SPACES <= 63, "space sets are 64-bit masks"
+
+
 @jit
 def move_costs_from(state: np.ndarray, g: int, start: int, costs: np.ndarray) -> None:
     """As ``move_costs``, from space ``start``."""
+    move_costs_within(state, g, start, INF - 1, costs)
+
+
+@jit
+def move_costs_within(state: np.ndarray, g: int, start: int, limit: int, costs: np.ndarray) -> None:
+    """As ``move_costs_from``, for the spaces within ``limit`` denarii (INF beyond).
+
+    Dijkstra over (space, on a road chain) pairs; the open list holds only the pairs
+    reached and not yet settled, and the search stops past ``limit``.
+    """
     best = np.full((NUM_SPACES, 2), INF, np.int64)
     done = np.zeros((NUM_SPACES, 2), np.uint8)
+    open_pairs = np.empty(2 * NUM_SPACES, np.int64)  # s * 2 + q
+    n_open = 1
     best[start, 0] = 0
-    while True:
-        u = -1
-        r = 0
+    open_pairs[0] = start * 2
+    lethe = state[LETHE] != 0
+    while n_open > 0:
+        k = 0
         bu = INF
-        for s in range(NUM_SPACES):
-            for q in range(2):
-                if done[s, q] == 0 and best[s, q] < bu:
-                    bu = best[s, q]
-                    u = s
-                    r = q
-        if u < 0:
+        for i in range(n_open):
+            pair = open_pairs[i]
+            if best[pair >> 1, pair & 1] < bu:
+                bu = best[pair >> 1, pair & 1]
+                k = i
+        if bu > limit:
             break
+        pair = open_pairs[k]
+        n_open -= 1
+        open_pairs[k] = open_pairs[n_open]
+        u = pair >> 1
+        r = pair & 1
         done[u, r] = 1
-        lethe = state[LETHE] != 0
         if lethe and u != start and u < NUM_CITIES and LETHE_NORTH[u] != 0:
             continue  # Brutus stops once across the river
         for j in range(DEGREE[u]):
@@ -366,10 +385,110 @@ def move_costs_from(state: np.ndarray, g: int, start: int, costs: np.ndarray) ->
             else:
                 c = bu + LINK_SEGMENTS[li]
                 q2 = 0
-            if c < best[v, q2]:
+            if c < best[v, q2] and done[v, q2] == 0:
+                if best[v, q2] >= INF:
+                    open_pairs[n_open] = v * 2 + q2
+                    n_open += 1
                 best[v, q2] = c
-    for s in range(NUM_SPACES):
-        costs[s] = min(best[s, 0], best[s, 1])
+    for x in range(NUM_SPACES):
+        c = min(best[x, 0], best[x, 1])
+        costs[x] = c if c <= limit else INF
+
+
+MAX_DEGREE = int(DEGREE.max())
+
+
+@jit
+def move_reach(state: np.ndarray, g: int, start: int, limit: int) -> int:
+    """The spaces general ``g`` can reach from ``start`` for 1..``limit`` denarii, as a bit
+    set (the costs of ``move_costs_within``; the caller checks where he may stop)."""
+    reach, _ = search_moves(state, g, start, limit, -1)
+    return reach
+
+
+@jit
+def move_cost_within(state: np.ndarray, g: int, start: int, limit: int, target: int) -> int:
+    """Denarii from ``start`` to ``target`` for general ``g`` if at most ``limit``, else INF."""
+    _, cost = search_moves(state, g, start, limit, target)
+    return cost
+
+
+@jit
+def search_moves(state: np.ndarray, g: int, start: int, limit: int, target: int):
+    """The search behind ``move_reach`` and ``move_cost_within``: (reach bit set, cost of
+    ``target``), stopping once ``target`` (if >= 0) is settled.
+
+    The same search as ``move_costs_within``, cut for speed (it runs for every Roman
+    decision): costs are small integers, so the open pairs wait in one bucket a cost
+    (Dial's algorithm), and nothing dearer than ``limit`` is ever queued.
+    """
+    if limit < 0 or start < 0:
+        return 0, INF
+    if target == start:
+        return 0, 0
+    pairs = 2 * NUM_SPACES
+    pushes = pairs * MAX_DEGREE + 1
+    # one work array: best cost of pair s*2+q | bucket heads | pushed pair | next push
+    work = np.empty(pairs + (limit + 1) + 2 * pushes, np.int64)
+    HEAD = pairs
+    ITEM = HEAD + limit + 1
+    NEXT = ITEM + pushes
+    for i in range(pairs):
+        work[i] = INF
+    for c in range(limit + 1):
+        work[HEAD + c] = -1
+    work[start * 2] = 0
+    work[ITEM] = start * 2
+    work[NEXT] = -1
+    work[HEAD] = 0
+    n_push = 1
+    settled0 = 0  # spaces settled off a road chain
+    settled1 = 0  # spaces settled on a road chain
+    reach = 0
+    lethe = state[LETHE] != 0
+    enterable = 0  # general_can_enter, for every space at once
+    for x in range(NUM_SPACES):
+        if general_can_enter(state, x, g):
+            enterable |= 1 << x
+    for bu in range(limit + 1):
+        while work[HEAD + bu] >= 0:
+            i = work[HEAD + bu]
+            work[HEAD + bu] = work[NEXT + i]
+            pair = work[ITEM + i]
+            u = pair >> 1
+            r = pair & 1
+            if work[pair] != bu or ((settled1 if r else settled0) >> u) & 1:
+                continue  # a stale entry: settled already, or cheaper since
+            if r == 0:
+                settled0 |= 1 << u
+            else:
+                settled1 |= 1 << u
+            if u != start:
+                reach |= 1 << u
+            if u == target:
+                return reach, bu
+            if lethe and u != start and u < NUM_CITIES and LETHE_NORTH[u] != 0:
+                continue  # Brutus stops once across the river
+            for j in range(DEGREE[u]):
+                v = NEIGHBOURS[u, j]
+                if (enterable >> v) & 1 == 0:
+                    continue
+                li = ADJ_LINK[u, v]
+                if lethe and v < NUM_CITIES and LETHE_NORTH[v] != 0 and LETHE_CROSSINGS[li] == 0:
+                    continue  # only across the Durius
+                if state[ROADS + li] != 0:
+                    c = bu + (0 if r == 1 else 1)
+                    v2 = v * 2 + 1
+                else:
+                    c = bu + LINK_SEGMENTS[li]
+                    v2 = v * 2
+                if c <= limit and c < work[v2]:
+                    work[v2] = c
+                    work[ITEM + n_push] = v2
+                    work[NEXT + n_push] = work[HEAD + c]
+                    work[HEAD + c] = n_push
+                    n_push += 1
+    return reach, INF
 
 
 @jit
@@ -385,13 +504,10 @@ def move_general_cost(state: np.ndarray, g: int, s: int) -> int:
 
 
 @jit
-def fleet_move_cost(state: np.ndarray, a: int, b: int) -> int:
-    """Denarii to move the fleet of sea ``a`` to sea ``b`` (0-based sea numbers)."""
-    if a == b or state[FLEET + a] == 0 or state[FLEET + b] != 0:
-        return INF
-    if state[REVOLTS + FIRST_SEA + b] != 0:
-        return INF
-    dist = np.full(NUM_SEAS, INF, np.int64)
+def fleet_distances(state: np.ndarray, a: int, dist: np.ndarray) -> None:
+    """Sea links from sea ``a`` to every sea, never through a sea in revolt (INF: none)."""
+    for x in range(NUM_SEAS):
+        dist[x] = INF
     dist[a] = 0
     changed = True
     while changed:
@@ -407,6 +523,17 @@ def fleet_move_cost(state: np.ndarray, a: int, b: int) -> int:
                 ):
                     dist[y] = dist[x] + 1
                     changed = True
+
+
+@jit
+def fleet_move_cost(state: np.ndarray, a: int, b: int) -> int:
+    """Denarii to move the fleet of sea ``a`` to sea ``b`` (0-based sea numbers)."""
+    if a == b or state[FLEET + a] == 0 or state[FLEET + b] != 0:
+        return INF
+    if state[REVOLTS + FIRST_SEA + b] != 0:
+        return INF
+    dist = np.empty(NUM_SEAS, np.int64)
+    fleet_distances(state, a, dist)
     return dist[b]
 
 
@@ -662,6 +789,17 @@ def resolve_army_attack(
 
 
 # ---------------------------------------------------------------- set-up
+# the links a road may ever be built on: land links between two non-capital cities
+ROAD_CANDIDATES = np.array(
+    [
+        li
+        for li in range(NUM_LINKS)
+        if LINK_SEA[li] == 0 and CITY_CAPITAL[LINK_A[li]] == 0 and CITY_CAPITAL[LINK_B[li]] == 0
+    ],
+    np.int64,
+)
+
+
 @jit
 def road_legal(state: np.ndarray, li: int) -> bool:
     """A road may extend the network on a land link, never reaching a revolt or capital."""
@@ -717,7 +855,7 @@ def reentry_legal(state: np.ndarray, params: np.ndarray, g: int, s: int) -> bool
         return True
     budget = params[P_DENARII] - (absent_generals(state) - 1)
     costs = np.zeros(NUM_SPACES, np.int64)
-    move_costs_from(state, g, s, costs)
+    move_costs_within(state, g, s, max(budget, 0), costs)
     for t in range(NUM_SPACES):
         if 0 < costs[t] <= budget and general_at(state, t) < 0 and general_can_enter(state, t, g):
             return True
@@ -1171,10 +1309,9 @@ def acting_general(state: np.ndarray) -> int:
 def mark_moves(state: np.ndarray, g: int, den: int, mask: np.ndarray) -> int:
     """Mark every space general ``g`` may move to with ``den`` denarii; return the count."""
     n = 0
-    costs = np.zeros(NUM_SPACES, np.int64)
-    move_costs(state, g, costs)
+    reach = move_reach(state, g, state[GEN_POS + g], den)
     for s in range(NUM_SPACES):
-        if 0 < costs[s] <= den and general_at(state, s) < 0 and general_can_enter(state, s, g):
+        if (reach >> s) & 1 and general_at(state, s) < 0 and general_can_enter(state, s, g):
             mask[A_SPACE + s] = 1
             n += 1
     return n
@@ -1382,8 +1519,20 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     if g == HISPANO:
         return hispano_mask(state, params, mask)
     if ph == PH_SETUP_ROAD:
+        # road_legal for every link at once: the cities already on the road network
+        network = 0
         for li in range(NUM_LINKS):
-            if road_legal(state, li):
+            if state[ROADS + li] != 0:
+                network |= (1 << LINK_A[li]) | (1 << LINK_B[li])
+        for li in ROAD_CANDIDATES:
+            a = LINK_A[li]
+            b = LINK_B[li]
+            if (
+                state[ROADS + li] == 0
+                and state[REVOLTS + a] == 0
+                and state[REVOLTS + b] == 0
+                and ((network >> a) & 1 or (network >> b) & 1)
+            ):
                 mask[A_ROAD + li] = 1
                 n += 1
         if params[P_INGENIVM] != 0:
@@ -1432,9 +1581,18 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         return n + 1
     mask[A_PASS] = 1
     n = 1 + mark_moves(state, g, den, mask)
+    dist = np.empty(NUM_SEAS, np.int64)
     for a in range(NUM_SEAS):
+        if state[FLEET + a] == 0:
+            continue
+        fleet_distances(state, a, dist)  # fleet_move_cost, for every sea b at once
         for b in range(NUM_SEAS):
-            if fleet_move_cost(state, a, b) <= den:
+            if (
+                b != a
+                and state[FLEET + b] == 0
+                and state[REVOLTS + FIRST_SEA + b] == 0
+                and dist[b] <= den
+            ):
                 mask[A_FLEET + a * NUM_SEAS + b] = 1
                 n += 1
     s = state[GEN_POS + g]
@@ -1548,7 +1706,8 @@ def roman_action(state: np.ndarray, params: np.ndarray, g: int, action: int) -> 
     elif action < A_FLEET:
         m = acting_general(state)
         s = action - A_SPACE
-        state[DENARII] -= move_general_cost(state, m, s)
+        # move_general_cost, searching no further than his denarii (the move is legal)
+        state[DENARII] -= move_cost_within(state, m, state[GEN_POS + m], state[DENARII], s)
         state[GEN_POS + m] = s
         state[MOVER] = -1
         cross_lethe(state, m, s)
