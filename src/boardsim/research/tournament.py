@@ -369,6 +369,10 @@ def _pair_games(
             b = agent_maker(b_spec, game, seed + 7 * seat + 2)
             if b_spec in COMPILED and _batchable(a):
                 rets, trunc = play_batched(game, a, seat, b_spec, g_idx.size, seed + seat * games)
+            elif a_spec in COMPILED and _batchable(b) and k == 2:
+                rets, trunc = play_batched(
+                    game, b, 1 - seat, a_spec, g_idx.size, seed + seat * games
+                )
             else:
                 seat_agents = [b] * k
                 seat_agents[seat] = a
