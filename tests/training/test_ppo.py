@@ -1,0 +1,123 @@
+"""PPO training: it learns, it resumes exactly, its checkpoints play as agents and refuse misuse."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.agents import load
+from boardsim.research.tournament import round_robin
+from boardsim.training.checkpoint import export_policy, read_metadata
+from boardsim.training.ppo import TrainConfig, net_arch_for, train
+
+TINY = {
+    "num_envs": 4,
+    "n_steps": 32,
+    "batch_size": 64,
+    "n_epochs": 2,
+    "net_arch": [32, 32],
+    "progress": False,
+    "tensorboard": False,
+    "torch_threads": 1,
+    "threads": 1,
+}
+
+
+def _config(run_dir, total: int, **kw) -> TrainConfig:
+    return TrainConfig(
+        game="liberation",
+        run_dir=str(run_dir),
+        options={"num_players": 2},
+        total_timesteps=total,
+        checkpoint_every=128,
+        **{**TINY, **kw},
+    )
+
+
+def _policy_weights(path) -> list[np.ndarray]:
+    agent = load(f"ppo:{path}", boardsim.make_game("liberation", num_players=2))
+    return [p.detach().numpy().copy() for p in agent.policy.parameters()]
+
+
+def test_net_arch_grows_with_the_observation_and_stays_bounded() -> None:
+    assert net_arch_for(10) == [64, 64]
+    assert net_arch_for(752) == [128, 128]
+    assert net_arch_for(3000) == [256, 256]
+    assert net_arch_for(100_000) == [512, 256]
+    with pytest.raises(boardsim.OptionError):
+        net_arch_for(0)
+
+
+def test_resume_after_an_interruption_continues_exactly(tmp_path) -> None:
+    """384 steps straight, or 256 then a resume to 384: the same policy, the same games."""
+    straight = train(_config(tmp_path / "straight", 384), log=lambda *_: None)
+    train(_config(tmp_path / "split", 256), log=lambda *_: None)
+    resumed = train(_config(tmp_path / "split", 384), resume=True, log=lambda *_: None)
+    assert straight.timesteps == resumed.timesteps == 384
+    assert straight.games == resumed.games
+    for a, b in zip(
+        _policy_weights(straight.checkpoint), _policy_weights(resumed.checkpoint), strict=True
+    ):
+        np.testing.assert_array_equal(a, b)
+    meta = read_metadata(tmp_path / "split")
+    assert meta["timesteps"] == 384 and meta["game"] == "liberation"
+    assert meta["options"]["num_players"] == 2
+    # a run folder is not silently restarted over
+    with pytest.raises(boardsim.OptionError, match="already holds a run"):
+        train(_config(tmp_path / "split", 512), log=lambda *_: None)
+    with pytest.raises(boardsim.OptionError, match="run of 'liberation'"):
+        cfg = _config(tmp_path / "split", 512)
+        cfg.game = "farrapos"
+        train(cfg, resume=True, log=lambda *_: None)
+
+
+def test_checkpoint_plays_as_an_agent_and_refuses_another_game(tmp_path) -> None:
+    result = train(_config(tmp_path / "run", 128), log=lambda *_: None)
+    game = boardsim.make_game("liberation", num_players=2)
+    slim = export_policy(result.checkpoint, tmp_path / "policy.zip")
+    assert (
+        slim.stat().st_size
+        < 0.6 * (tmp_path / "run" / "checkpoints").glob("*.zip").__next__().stat().st_size
+    )
+    agent = load(f"ppo:{slim}", game, seed=0)
+    state = game.new_initial_state(3)
+    for _ in range(50):
+        if state.is_terminal():
+            break
+        mask = state.legal_actions_mask()
+        action = agent.act(state.observation(state.current_player()), mask)
+        assert mask[action]
+        state.apply_action(action)
+    with pytest.raises(boardsim.OptionError, match="num_players"):
+        load(f"ppo:{slim}", boardsim.make_game("liberation", num_players=3))
+    with pytest.raises(boardsim.OptionError, match="trained for 'liberation'"):
+        load(f"ppo:{slim}", boardsim.make_game("farrapos"))
+    with pytest.raises(boardsim.OptionError, match="needs a checkpoint"):
+        load("ppo", game)
+    other = load(
+        f"ppo:{slim}", boardsim.make_game("liberation", num_players=3), strict_options=False
+    )
+    assert other.metadata["options"]["num_players"] == 2
+
+
+def test_a_few_thousand_steps_beat_random(tmp_path) -> None:
+    """A short run already wins more often against random than random does."""
+    train(
+        _config(
+            tmp_path / "run",
+            4096,
+            num_envs=8,
+            n_steps=64,
+            batch_size=128,
+            n_epochs=4,
+            learning_rate=1e-3,
+            net_arch=[64, 64],
+        ),
+        log=lambda *_: None,
+    )
+    result = round_robin(
+        "liberation", ["random", f"ppo:{tmp_path / 'run'}"], 200, seed=1, num_players=2
+    )
+    ppo = next(r for r in result.pairs if r.agent.startswith("ppo"))
+    assert ppo.win_rate > 0.5, result.table()
