@@ -116,8 +116,12 @@ def test_a_few_thousand_steps_beat_random(tmp_path) -> None:
         ),
         log=lambda *_: None,
     )
+
+    def maker(spec: str, game, seed: int):
+        return load(spec, game, seed, deterministic=False)
+
     result = round_robin(
-        "liberation", ["random", f"ppo:{tmp_path / 'run'}"], 200, seed=1, num_players=2
+        "liberation", ["random", f"ppo:{tmp_path / 'run'}"], 200, 1, maker, num_players=2
     )
     ppo = next(r for r in result.pairs if r.agent.startswith("ppo"))
     assert ppo.win_rate > 0.5, result.table()

@@ -49,6 +49,11 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="let ppo checkpoints play with other option values than they were trained with",
     )
+    p.add_argument(
+        "--ppo-deterministic",
+        action="store_true",
+        help="ppo agents play their most likely action (default: sampled from the policy)",
+    )
     add_option_argument(p)
     p.set_defaults(func=run)
 
@@ -66,7 +71,13 @@ def run(args: argparse.Namespace) -> int:
     levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
 
     def make(spec: str, game: Any, seed: int) -> Any:
-        extra = {"strict_options": False} if args.ppo_any_options and spec.startswith("ppo") else {}
+        extra: dict[str, Any] = {}
+        if spec.startswith("ppo"):
+            # sampled from the policy: a deterministic one can choose and cancel a composite
+            # decision forever (the same observation, the same argmax)
+            extra["deterministic"] = args.ppo_deterministic
+            if args.ppo_any_options:
+                extra["strict_options"] = False
         return default_agent_maker(spec, game, seed, **extra)
 
     def progress(text: str) -> None:
