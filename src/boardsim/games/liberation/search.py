@@ -9,7 +9,7 @@ it calls the rules' kernels and constants directly.
   and redealt at random, each other player keeping the size of his hand; the
   Royalist cards a player composing an attack has chosen (public, ``SELECTED``)
   stay in his hand. The result depends only on what the searching player sees,
-  never on the real hidden cards (ledger L13).
+  never on the real hidden cards (ledger L22).
 - ``evaluate_position``: a standing in ``[-1, 1]`` from Victory Tokens, the board
   and the hand, relative to the best opponent.
 """
