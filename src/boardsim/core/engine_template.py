@@ -120,6 +120,27 @@ def step(state, params, action, rewards):
 
 
 @jit
+def step_and_mask(state, params, action, rewards, mask):
+    """``step``, then the mask of whoever is to move next, in one call (the AEC env's step):
+    their legal actions, or at an explicit chance node its possible outcomes, or nothing
+    at the end. Returns the next actor (``CHANCE``, ``TERMINAL`` or a player)."""
+    done = step(state, params, action, rewards)
+    for a in range(mask.shape[0]):
+        mask[a] = 0
+    if done:
+        return TERMINAL
+    if state[H_ACTOR] == CHANCE:
+        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+        n = chance_weights(state, params, outcomes, weights)
+        for i in range(n):
+            mask[outcomes[i]] = 1
+    else:
+        legal_mask(state, params, mask)
+    return state[H_ACTOR]
+
+
+@jit
 def chance_outcomes(state, params, outcomes, probs):
     """At a chance node: the outcomes and their probabilities; returns how many."""
     weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
@@ -168,6 +189,51 @@ def _play_opponents(
         done = step_into(state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
+    return done
+
+
+@jit
+def play_step(
+    state,
+    params,
+    action,
+    seat,
+    learners,
+    policies,
+    rewards,
+    tmp,
+    before,
+    after,
+    outcomes,
+    weights,
+    opp_mask,
+    prng,
+    obs,
+    mask,
+):
+    """One single-agent step in one call: the learner's ``action`` (none when < 0, as
+    after a reset), the other players by their compiled policies until a learner is to
+    decide, then what the learner sees (``obs``) and may do (``mask``). Accumulates the
+    players' rewards into ``rewards``; returns terminal. Chance must be implicit.
+    """
+    for p in range(rewards.shape[0]):
+        rewards[p] = 0.0
+    done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    if action >= 0 and not done:
+        done = step_into(state, params, action, tmp, before, after, outcomes, weights)
+        for p in range(rewards.shape[0]):
+            rewards[p] += tmp[p]
+    if not done:
+        done = _play_opponents(
+            state, params, learners, policies, rewards, tmp, before, after, outcomes, weights,
+            opp_mask, prng,
+        )  # fmt: skip
+    observe(state, params, viewer(state, seat, learners), obs)
+    if done:
+        for a in range(mask.shape[0]):
+            mask[a] = 0
+    else:
+        legal_mask(state, params, mask)
     return done
 
 

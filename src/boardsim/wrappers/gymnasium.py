@@ -1,8 +1,11 @@
 """A single-agent Gymnasium environment: one seat learns, the other seats are played for it.
 
-``opponents`` is ``None`` (uniform random over legal actions), one agent with
-``act(observation, action_mask) -> int`` for every other seat, or a dict
-``{seat: agent}``. An agent that reads the game state (``needs_state``:
+``opponents`` is ``None`` or ``"random"`` (uniform random over legal actions),
+``"heuristic"`` (the game's rule-based player), one such name a player, one agent
+with ``act(observation, action_mask) -> int`` for every other seat, or a dict
+``{seat: agent}``. Named policies are compiled: a whole step (the learner's
+action, every opponent decision after it, the next observation and mask) is one
+call into compiled code. An agent that reads the game state (``needs_state``:
 greedy, heuristic, MCTS) is given it: ``act(observation, action_mask, state=...)``.
 Chance nodes are always resolved inside ``step``. The mask
 of the learner's legal actions is in ``info["action_mask"]`` and in
@@ -22,7 +25,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from boardsim.core.batch import policy_codes
+from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
+from boardsim.core.rng import derive_seed, rng_seed
 
 
 class Policy(Protocol):
@@ -52,7 +58,7 @@ class BoardsimGymEnv(gym.Env):
     def __init__(
         self,
         game: Game,
-        opponents: Policy | dict[int, Policy] | None = None,
+        opponents: str | list[str] | Policy | dict[int, Policy] | None = None,
         seat: int = 0,
         render_mode: str | None = None,
         illegal_action: str = "raise",
@@ -78,10 +84,53 @@ class BoardsimGymEnv(gym.Env):
         self._opponents = opponents
         self.state_: State | None = None
         self._ended_illegally = False
+        self._named_agents: dict[str, Any] = {}
+        self._compiled = self._compiled_policies(opponents)
+        if self._compiled is not None:
+            n, p = game.num_actions, game.max_players
+            self._learners = game.teammates(seat)
+            self._rewards = np.zeros(p, np.float32)
+            self._work = (
+                np.zeros(p, np.float32),  # one step's rewards
+                np.zeros(p, np.float64),  # returns before
+                np.zeros(p, np.float64),  # returns after
+                np.zeros(game.max_chance_outcomes, np.int32),
+                np.zeros(game.max_chance_outcomes, np.int64),
+                np.zeros(n, np.uint8),  # the opponents' mask
+                np.zeros(2, np.int32),  # the opponents' generator
+            )
+            self._obs_buf = np.zeros(game.observation_size, np.float32)
+            self._mask_buf = np.zeros(n, np.uint8)
+
+    def _compiled_policies(self, opponents: Any) -> np.ndarray | None:
+        """Policy codes when every opponent is a named compiled policy, else None."""
+        if opponents is None:
+            opponents = "random"
+        named = isinstance(opponents, str) or (
+            isinstance(opponents, list | tuple) and all(isinstance(o, str) for o in opponents)
+        )
+        if not named:
+            return None
+        try:
+            codes = policy_codes(self.game, opponents)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+        if self.game.options.get("explicit_chance"):
+            return None  # chance is drawn here in Python: the opponents play here too
+        return codes
 
     def _policy(self, player: int) -> Policy:
-        if self._opponents is None:
+        name = self._opponents
+        if isinstance(name, list | tuple):
+            name = name[player]
+        if name is None or name == "random":
             return _UniformRandom(self.np_random)
+        if isinstance(name, str):
+            if name not in self._named_agents:
+                from boardsim.agents import load
+
+                self._named_agents[name] = load(name, self.game)
+            return self._named_agents[name]
         if isinstance(self._opponents, dict):
             return self._opponents.get(player) or _UniformRandom(self.np_random)
         return self._opponents
@@ -113,6 +162,32 @@ class BoardsimGymEnv(gym.Env):
             reward += float(st.last_rewards[self.seat])
         return reward
 
+    def _compiled_step(self, action: int) -> tuple[float, np.ndarray, dict[str, Any]]:
+        """The learner's action (-1: none), the opponents, the next view: one compiled call."""
+        assert self.state_ is not None and self._compiled is not None
+        tmp, before, after, outcomes, weights, opp_mask, prng = self._work
+        self.game.rules.play_step(
+            self.state_.array,
+            self.game.params,
+            action,
+            self.seat,
+            self._learners,
+            self._compiled,
+            self._rewards,
+            tmp,
+            before,
+            after,
+            outcomes,
+            weights,
+            opp_mask,
+            prng,
+            self._obs_buf,
+            self._mask_buf,
+        )
+        self.state_.last_rewards = self._rewards.copy()
+        info = {"action_mask": self._mask_buf.astype(np.int8)}
+        return float(self._rewards[self.seat]), self._obs_buf.copy(), info
+
     def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self.state_ is not None
         mask = self.state_.legal_actions_mask()
@@ -127,6 +202,10 @@ class BoardsimGymEnv(gym.Env):
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
         self.state_ = self.game.new_initial_state(game_seed)
         self._ended_illegally = False
+        if self._compiled is not None:
+            rng_seed(self._work[6], 0, derive_seed(game_seed, 1))
+            _, obs, info = self._compiled_step(-1)
+            return obs, info
         self._advance()
         return self._obs()
 
@@ -135,7 +214,7 @@ class BoardsimGymEnv(gym.Env):
         if self.state_.is_terminal() or self._ended_illegally:
             raise RuntimeError("the game is over: call reset()")
         a = int(action)
-        mask = self.state_.legal_actions_mask()
+        mask = self._mask_buf if self._compiled is not None else self.state_.legal_actions_mask()
         if not 0 <= a < self.game.num_actions or not mask[a]:
             if self.illegal_action == "terminate":
                 obs, info = self._obs()
@@ -143,9 +222,12 @@ class BoardsimGymEnv(gym.Env):
                 self._ended_illegally = True
                 return obs, self.illegal_reward, True, False, info
             self.state_.raise_illegal(a)
-        self.state_.apply_unchecked(a)
-        reward = float(self.state_.last_rewards[self.seat]) + self._advance()
-        obs, info = self._obs()
+        if self._compiled is not None:
+            reward, obs, info = self._compiled_step(a)
+        else:
+            self.state_.apply_unchecked(a)
+            reward = float(self.state_.last_rewards[self.seat]) + self._advance()
+            obs, info = self._obs()
         truncated = self.state_.is_truncated()
         terminated = self.state_.is_terminal() and not truncated
         if self.render_mode == "human":
@@ -155,6 +237,8 @@ class BoardsimGymEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
         assert self.state_ is not None, "call reset() first"
+        if self._compiled is not None:
+            return self._mask_buf.astype(bool)
         return self.state_.legal_actions_mask().astype(bool)
 
     def render(self) -> str | np.ndarray | None:

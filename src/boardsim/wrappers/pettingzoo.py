@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 
 from boardsim.core.errors import IllegalActionError
 from boardsim.core.game import CHANCE, Game, State
+from boardsim.core.header import TERMINAL
 
 CHANCE_AGENT = "chance"
 
@@ -64,7 +65,7 @@ class BoardsimAECEnv(AECEnv):
         self.state_: State | None = None
         self._rng = np.random.default_rng()
         self._actor = ""
-        self._mask = np.zeros(game.num_actions, np.int8)
+        self._mask = np.zeros(game.num_actions, np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -83,7 +84,7 @@ class BoardsimAECEnv(AECEnv):
     def _refresh(self) -> None:
         """Recompute who acts and their mask, once per change of the state."""
         assert self.state_ is not None
-        mask = np.zeros(self.game.num_actions, np.int8)
+        mask = np.zeros(self.game.num_actions, np.uint8)
         if self.state_.is_terminal():
             self._actor = ""
         else:
@@ -97,7 +98,7 @@ class BoardsimAECEnv(AECEnv):
 
     def _mask_for(self, agent: str) -> np.ndarray:
         if agent == self._actor:
-            return self._mask.copy()
+            return self._mask.astype(np.int8)
         return np.zeros(self.game.num_actions, np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -147,9 +148,17 @@ class BoardsimAECEnv(AECEnv):
                 raise IllegalActionError(bad, [], f"{agent} is not to move")
             self.state_.raise_illegal(bad)
         self._cumulative_rewards[agent] = 0.0
-        self.state_.apply_unchecked(int(action))
-        self._refresh()
-        rewards = self.state_.last_rewards
+        # the step and the next actor's mask in one compiled call
+        rewards = np.zeros(self.game.max_players, np.float32)
+        self._mask = np.zeros(self.game.num_actions, np.uint8)
+        actor = self.game.rules.step_and_mask(
+            self.state_.array, self.game.params, np.int64(action), rewards, self._mask
+        )
+        self.state_.last_rewards = rewards
+        if actor == TERMINAL:
+            self._actor = ""
+        else:
+            self._actor = CHANCE_AGENT if actor == CHANCE else self._agent_of_player[actor]
         for a in self.agents:
             self.rewards[a] = 0.0 if a == CHANCE_AGENT else float(rewards[self._first_player[a]])
         if self.state_.is_terminal():

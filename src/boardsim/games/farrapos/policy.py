@@ -191,15 +191,15 @@ def pol_move_plan(state, params, side, c, out):
     The spare units that reach it by land; with none, the one unit whose city is
     worth least, if the march still gains.
     """
-    dist = np.zeros(C, np.int64)
-    land_distances(state, side, c, dist)
+    layers = np.empty(MAX_MF + 1, np.int64)  # the cities within k steps of c, by land
+    distance_layers(c, passable_cities(state, side), layers)
     cands = np.zeros(NUM_UNITS, np.int64)
     n = 0
     for u in range(NUM_UNITS):
         if PIECE_SIDE[u] != side:
             continue
         loc = state[LOC + u]
-        if loc >= 0 and loc != c and dist[loc] <= movement_factor(state, u):
+        if loc >= 0 and loc != c and (layers[movement_factor(state, u)] >> loc) & 1:
             cands[n] = u
             n += 1
     if n == 0:

@@ -486,7 +486,7 @@ def legal_mask(state, params, mask):
     elif phase == PH_OWN:
         n += allow(mask, A_PASS)
         if state[SUPPLY + p] > 0:
-            mask[A_COUNTER + SPACE_CSPACE[s]] = 1
+            n += allow(mask, A_COUNTER + SPACE_CSPACE[s])
         for k in range(K):
             if state[hand + k] > 0 and KIND_ROYALIST[k] == 0 and k != state[CARD + s]:
                 n += allow(mask, A_EXCHANGE + k)
