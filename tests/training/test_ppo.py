@@ -103,27 +103,33 @@ def test_checkpoint_plays_as_an_agent_and_refuses_another_game(tmp_path) -> None
 
 def test_a_few_thousand_steps_beat_random(tmp_path) -> None:
     """A short run already wins more often against random than random does."""
-    train(
-        _config(
-            tmp_path / "run",
-            4096,
-            num_envs=8,
-            n_steps=64,
-            batch_size=128,
-            n_epochs=4,
-            learning_rate=1e-3,
-            net_arch=[64, 64],
-        ),
-        log=lambda *_: None,
+    config = _config(
+        tmp_path / "run",
+        8192,
+        num_envs=8,
+        n_steps=64,
+        batch_size=128,
+        n_epochs=4,
+        learning_rate=1e-3,
+        net_arch=[64, 64],
     )
+    config.options["reward"] = "vt"  # dense: victory points as they come (evaluated on wins)
+    train(config, log=lambda *_: None)
 
     def maker(spec: str, game, seed: int):
         return load(
             spec, game, seed, **({"deterministic": False} if spec.startswith("ppo") else {})
         )
 
+    # capped: a barely trained policy may wander round the track for a very long time
     result = round_robin(
-        "liberation", ["random", f"ppo:{tmp_path / 'run'}"], 200, 1, maker, num_players=2
+        "liberation",
+        ["random", f"ppo:{tmp_path / 'run'}"],
+        200,
+        1,
+        maker,
+        num_players=2,
+        max_decisions=1500,
     )
     ppo = next(r for r in result.pairs if r.agent.startswith("ppo"))
     assert ppo.win_rate > 0.5, result.table()
