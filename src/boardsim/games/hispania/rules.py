@@ -8,6 +8,7 @@ Decisions where the rulebook is silent are documented in ``docs/rules/hispania.m
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardsim.core.engine import bind_engine
 from boardsim.core.header import (
@@ -413,19 +414,105 @@ def move_cost_within(state: np.ndarray, g: int, start: int, limit: int, target: 
     return cost
 
 
+# the neighbours of each space by a link of 1, 2 or 3 segments, as bit sets (index 0 unused)
+SEGMENT_NEIGHBOURS = np.zeros((NUM_SPACES, int(LINK_SEGMENTS.max()) + 1), np.int64)
+for _u in range(NUM_SPACES):
+    for _j in range(DEGREE[_u]):
+        _v = NEIGHBOURS[_u, _j]
+        SEGMENT_NEIGHBOURS[_u, LINK_SEGMENTS[ADJ_LINK[_u, _v]]] |= 1 << int(_v)
+if SEGMENT_NEIGHBOURS.shape[1] != 4:
+    raise ValueError("search_moves keeps 3 cost levels ahead: every link must have 1-3 segments")
+
+
 @jit
 def search_moves(state: np.ndarray, g: int, start: int, limit: int, target: int):
     """The search behind ``move_reach`` and ``move_cost_within``: (reach bit set, cost of
     ``target``), stopping once ``target`` (if >= 0) is settled.
 
-    The same search as ``move_costs_within``, cut for speed (it runs for every Roman
-    decision): costs are small integers, so the open pairs wait in one bucket a cost
-    (Dial's algorithm), and nothing dearer than ``limit`` is ever queued.
+    The same costs as ``move_costs_within`` (Dijkstra over (space, on a road chain)
+    pairs), found a cost level at a time on bit sets: every pair first reached at
+    cost ``c`` is settled together, a road chain spreads at no cost within its
+    level, and links of 1-3 segments feed the next three levels. It runs for every
+    Roman decision. Under the Lethe River event (Brutus alone crosses the Durius
+    and stops there) the pair-by-pair search ``search_moves_lethe`` is used.
     """
     if limit < 0 or start < 0:
         return 0, INF
     if target == start:
         return 0, 0
+    if state[LETHE] != 0:
+        return search_moves_lethe(state, g, start, limit, target)
+    enterable = 0  # general_can_enter for every space, the Lethe River aside
+    for x in range(FIRST_SEA):
+        if state[REVOLTS + x] == 0:
+            enterable |= 1 << x
+    for x in range(FIRST_SEA, NUM_SPACES):
+        if state[FLEET + x - FIRST_SEA] != 0:
+            enterable |= 1 << x
+    roads = np.zeros(NUM_SPACES, np.int64)  # road_neighbours of every space
+    for li in range(NUM_LINKS):
+        if state[ROADS + li] != 0:
+            roads[LINK_A[li]] |= 1 << LINK_B[li]
+            roads[LINK_B[li]] |= 1 << LINK_A[li]
+    level0 = 1 << start  # pairs off a road chain reached at this cost
+    ahead1 = 0  # ... at this cost + 1, + 2, + 3
+    ahead2 = 0
+    ahead3 = 0
+    chain0 = 0  # pairs on a road chain reached at this cost
+    chain1 = 0  # ... at this cost + 1
+    settled0 = 0
+    settled1 = 0
+    reach = 0
+    not_start = ~(1 << start)
+    for c in range(limit + 1):
+        off = level0 & ~settled0
+        on = chain0 & ~settled1
+        # along the road chains: no cost within this level
+        frontier = on
+        while frontier != 0:
+            grown = 0
+            while frontier != 0:
+                u = trailing_zeros(frontier)
+                frontier &= frontier - 1
+                grown |= roads[u]
+            grown &= enterable & ~settled1 & ~on
+            on |= grown
+            frontier = grown
+        settled0 |= off
+        settled1 |= on
+        here = off | on
+        reach |= here
+        if target >= 0 and (here >> target) & 1:
+            return reach & not_start, c
+        both = here
+        while both != 0:
+            u = trailing_zeros(both)
+            both &= both - 1
+            by_road = roads[u]
+            if (off >> u) & 1:
+                chain1 |= by_road  # onto a road: 1 for the whole chain
+            ahead1 |= SEGMENT_NEIGHBOURS[u, 1] & ~by_road
+            ahead2 |= SEGMENT_NEIGHBOURS[u, 2] & ~by_road
+            ahead3 |= SEGMENT_NEIGHBOURS[u, 3] & ~by_road
+        level0 = ahead1 & enterable
+        ahead1 = ahead2
+        ahead2 = ahead3
+        ahead3 = 0
+        chain0 = chain1 & enterable
+        chain1 = 0
+        if level0 == 0 and chain0 == 0 and ahead1 == 0 and ahead2 == 0:
+            break
+    return reach & not_start, INF
+
+
+@jit
+def search_moves_lethe(state: np.ndarray, g: int, start: int, limit: int, target: int):
+    """``search_moves`` under the Lethe River event, pair by pair.
+
+    The same search as ``move_costs_within``: costs are small integers, so the open
+    pairs wait in one bucket a cost (Dial's algorithm), and nothing dearer than
+    ``limit`` is ever queued.
+    """
     pairs = 2 * NUM_SPACES
     pushes = pairs * MAX_DEGREE + 1
     # one work array: best cost of pair s*2+q | bucket heads | pushed pair | next push
@@ -1310,8 +1397,10 @@ def mark_moves(state: np.ndarray, g: int, den: int, mask: np.ndarray) -> int:
     """Mark every space general ``g`` may move to with ``den`` denarii; return the count."""
     n = 0
     reach = move_reach(state, g, state[GEN_POS + g], den)
-    for s in range(NUM_SPACES):
-        if (reach >> s) & 1 and general_at(state, s) < 0 and general_can_enter(state, s, g):
+    while reach != 0:
+        s = trailing_zeros(reach)
+        reach &= reach - 1
+        if general_at(state, s) < 0 and general_can_enter(state, s, g):
             mask[A_SPACE + s] = 1
             n += 1
     return n
