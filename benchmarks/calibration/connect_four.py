@@ -74,6 +74,12 @@ def apply_action(state, params, action):
 
 
 @jit
+def wins_if_dropped(state, r, c, player):
+    """A piece of ``player`` dropped into column ``c`` (landing on row ``r``) wins."""
+    return wins(state, BOARD, r, c, player)
+
+
+@jit
 def chance_weights(state, params, outcomes, weights):
     return 0
 

@@ -1,0 +1,19 @@
+"""What the generic search needs from the calibration connect four (``bind_engine``).
+
+Nothing is hidden; a position that is not over is valued even.
+"""
+
+from boardsim.core.jit import jit
+
+
+@jit
+def determinize(state, params, player, prng):
+    """Nothing is hidden in connect four."""
+    return
+
+
+@jit
+def evaluate_position(state, params, out):
+    """An unfinished game is valued even for both players."""
+    out[0] = 0.0
+    out[1] = 0.0
