@@ -46,11 +46,11 @@ from boardsim.core.header import (
     POLICY_HEURISTIC,
     TERMINAL,
 )
-from boardsim.core.jit import jit, jit_parallel
+from boardsim.core.jit import jit, jit_inline, jit_parallel
 from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
 
 
-@jit
+@jit_inline
 def resolve_chance(state, params, outcomes, weights):
     """Draw every pending chance node from the state's generator (unless explicit)."""
     if params[P_EXPLICIT_CHANCE] != 0:
@@ -70,7 +70,7 @@ def new_game(state, params, seed, outcomes, weights):
     resolve_chance(state, params, outcomes, weights)
 
 
-@jit
+@jit_inline
 def _truncate_if_due(state, params):
     limit = params[P_MAX_DECISIONS]
     if limit > 0 and state[H_DECISIONS] >= limit and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
@@ -78,7 +78,7 @@ def _truncate_if_due(state, params):
         state[H_ACTOR] = TERMINAL
 
 
-@jit
+@jit_inline
 def advance_decision(state, params, action, outcomes, weights):
     """Apply one decision (or chance outcome), resolve chance, truncate; return terminal.
 
@@ -153,7 +153,7 @@ def chance_outcomes(state, params, outcomes, probs):
     return n
 
 
-@jit
+@jit_inline
 def random_legal(state, params, mask, policy_rng):
     """A uniformly random legal action, drawn from the two words of ``policy_rng``."""
     n = legal_mask(state, params, mask)

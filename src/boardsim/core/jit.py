@@ -21,6 +21,17 @@ def jit(fn: F) -> F:
     return numba.njit(**JIT_OPTIONS)(fn)  # type: ignore[return-value]
 
 
+def jit_inline(fn: F) -> F:
+    """Compile ``fn`` to be inlined into its callers at numba-IR level (``inline="always"``).
+
+    For the engine's small glue between a game's kernels (one decision of a
+    rollout): numba does not inline one compiled function into another otherwise,
+    and at tens of nanoseconds a decision the calls are a measurable share
+    (``benchmarks/README.md``, calibration connect four).
+    """
+    return numba.njit(inline="always", **JIT_OPTIONS)(fn)  # type: ignore[return-value]
+
+
 def jit_parallel(fn: F) -> F:
     """Compile ``fn`` with ``parallel=True`` (for ``prange`` loops over a batch)."""
     return numba.njit(parallel=True, **JIT_OPTIONS)(fn)  # type: ignore[return-value]
