@@ -1,22 +1,26 @@
 """Peer libraries on the same machine, in the same run: OpenSpiel, pgx (jax CPU), PettingZoo.
 
 Each case is skipped (reported as "not installed") when its package is missing;
-``pip install -e ".[bench]"`` brings them. Steps are counted as each library
-counts them (see shared/research/peer_bench.md: compare games/s for backgammon).
+``pip install -e ".[bench]"`` brings them. Every Python loop samples with
+``boardsim.bench.uniform_legal``, as the library's own loops do. Steps are counted as
+each library counts them (see shared/research/peer_bench.md: compare games/s for
+backgammon).
 """
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
+from boardsim.bench import uniform_legal
+
 
 def _openspiel(game_name: str, seconds: float) -> dict[str, float]:
-    import numpy as np
     import pyspiel
 
     game = pyspiel.load_game(game_name)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     steps = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -24,9 +28,9 @@ def _openspiel(game_name: str, seconds: float) -> dict[str, float]:
         while not st.is_terminal():
             if st.is_chance_node():
                 outcomes, probs = zip(*st.chance_outcomes(), strict=True)
-                st.apply_action(int(rng.choice(outcomes, p=probs)))
+                st.apply_action(rng.choices(outcomes, probs)[0])
             else:
-                st.apply_action(int(rng.choice(st.legal_actions())))
+                st.apply_action(rng.choice(st.legal_actions()))
             steps += 1
         games += 1
     dt = time.perf_counter() - t0
@@ -66,21 +70,20 @@ def _pgx(env_id: str, batch: int, seconds: float) -> dict[str, float]:
 
 
 def _pettingzoo_connect_four(seconds: float) -> dict[str, float]:
-    import numpy as np
     from pettingzoo.classic import connect_four_v3
 
     env = connect_four_v3.env()
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     steps = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        env.reset(seed=int(rng.integers(1 << 30)))
+        env.reset(seed=rng.randrange(1 << 30))
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(uniform_legal(obs["action_mask"], rng))
             steps += 1
     return {"steps_per_second": steps / (time.perf_counter() - t0)}
 
