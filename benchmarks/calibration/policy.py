@@ -8,7 +8,6 @@ win; else a uniformly random legal column.
 
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
-from boardsim.core.rng import rng_below
 
 
 @jit
@@ -30,10 +29,4 @@ def heuristic_action(state, params, mask, prng):
     for c in range(COLS):
         if _column_wins(state, c, 1 - me):
             return c
-    k = rng_below(prng, 0, n)
-    for c in range(COLS):
-        if mask[c]:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+    return random_legal(state, params, mask, prng)

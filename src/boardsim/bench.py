@@ -10,13 +10,10 @@ resolved inside). Timing belongs here, never in the unit tests.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numba
@@ -24,6 +21,7 @@ import numpy as np
 
 from boardsim.api import list_games, make_env, make_game, make_gym_env, rollout
 from boardsim.core.reference import ReferenceEngine
+from boardsim.files import atomic_write_json
 
 
 def uniform_legal(mask: np.ndarray, rng: random.Random) -> int:
@@ -181,13 +179,8 @@ def print_table(result: dict[str, Any]) -> None:
 
 
 def write_json_atomic(result: dict[str, Any], path: str) -> None:
-    """Write ``result`` to ``path`` through a temporary file and a rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(result, fh, indent=2)
-    os.replace(tmp, target)
+    """Write ``result`` to ``path`` whole or not at all (:mod:`boardsim.files`)."""
+    atomic_write_json(path, result)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +29,7 @@ from typing import IO, Any
 
 from boardsim.core.errors import IllegalActionError, OptionError, StateFormatError
 from boardsim.core.game import CHANCE, Game, State
+from boardsim.files import atomic_write_text
 
 FORMAT_NAME = "boardsim-replay"
 FORMAT_VERSION = 1
@@ -151,35 +151,12 @@ def move_line(n: int, move: Move) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def file_mode() -> int:
-    """The permissions a new file gets under the current umask (``mkstemp`` makes 0600)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.chmod(tmp, file_mode())
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_replay(path: str | os.PathLike[str], header: dict[str, Any], moves: list[Move]) -> Path:
     """Write a whole replay atomically (temporary file, then rename)."""
     out = Path(path)
     text = json.dumps(header, ensure_ascii=False) + "\n"
     text += "".join(move_line(i + 1, m) for i, m in enumerate(moves))
-    _atomic_write(out, text)
+    atomic_write_text(out, text)
     return out
 
 

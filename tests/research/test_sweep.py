@@ -10,6 +10,7 @@ import pytest
 from boardsim import OptionError, make_game
 from boardsim.cli import main
 from boardsim.core.batch import play_games
+from boardsim.files import usual_file_mode
 from boardsim.research import sweep
 from boardsim.research.report import summarize, write_report
 
@@ -82,7 +83,7 @@ def test_rerun_of_a_finished_sweep_plays_nothing(tmp_path: Path) -> None:
     assert (again.played, again.skipped, again.games) == (0, 5, 0)
     assert stamps == {p.name: p.stat().st_mtime_ns for p in (tmp_path / "s" / "cells").iterdir()}
     mode = (tmp_path / "s" / "results.csv").stat().st_mode & 0o777
-    assert mode == sweep.usual_file_mode()  # not mkstemp's private 0600
+    assert mode == usual_file_mode()  # not mkstemp's private 0600
 
 
 def test_a_folder_holding_another_sweep_is_refused(tmp_path: Path) -> None:

@@ -10,13 +10,13 @@ import html
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 
 from boardsim.core.game import CHANCE, Game, State
+from boardsim.files import atomic_write
 from boardsim.render import scene
 from boardsim.render.scene import layer_to_svg, scene_to_image
-from boardsim.replay import Move, Replay, file_mode
+from boardsim.replay import Move, Replay
 
 DEFAULT_MAX_FRAMES = 300
 
@@ -53,20 +53,6 @@ def frames_to_keep(total_moves: int, every: int | None, max_frames: int) -> list
     return steps
 
 
-def _atomic_bytes(path: Path, write: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    os.chmod(tmp, file_mode())
-    try:
-        write(tmp)  # type: ignore[operator]
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_gif(
     replay: Replay,
     out: str | os.PathLike[str],
@@ -101,7 +87,7 @@ def write_gif(
             disposal=1,
         )
 
-    _atomic_bytes(Path(out), save)
+    atomic_write(Path(out), save)
     return len(images)
 
 
@@ -240,5 +226,5 @@ def write_html(replay: Replay, out: str | os.PathLike[str]) -> Path:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(page)
 
-    _atomic_bytes(path, save)
+    atomic_write(path, save)
     return path

@@ -29,7 +29,7 @@ def run_notebook(
     import nbclient
     import nbformat
 
-    from boardsim.research.sweep import usual_file_mode
+    from boardsim.files import atomic_write_text
 
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
@@ -50,15 +50,8 @@ def run_notebook(
         else:
             os.environ[SCALE_VARIABLE] = old
     if write:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        os.close(fd)
-        os.chmod(tmp, usual_file_mode())
-        try:
-            nbformat.write(notebook, tmp)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        text = nbformat.writes(notebook)
+        atomic_write_text(path, text if text.endswith("\n") else text + "\n")  # as nbformat.write
     return notebook
 
 

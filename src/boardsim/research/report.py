@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.research import stats
-from boardsim.research.sweep import atomic_write_text, load_manifest, load_results
+from boardsim.research.sweep import load_manifest, load_results
 
 PLOTS_DIR = "plots"
 REPORT = "report.md"
@@ -133,10 +134,7 @@ def _save(fig: Any, path: Path) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     _pyplot().close(fig)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(buf.getvalue())
-    os.replace(tmp, path)
+    atomic_write_bytes(path, buf.getvalue())
     return f"{PLOTS_DIR}/{path.name}"
 
 

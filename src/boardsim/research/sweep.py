@@ -32,7 +32,6 @@ import io
 import itertools
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from boardsim.api import list_games, make_game
 from boardsim.core.batch import COMPILED_POLICIES, play_games
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
+from boardsim.files import atomic_write_text
 
 FORMAT = 1
 SEAT_KEYS = ("seat", "side")
@@ -466,30 +466,6 @@ def _number(x: float) -> int | float:
 
 
 # ------------------------------------------------------------------ files
-def usual_file_mode() -> int:
-    """The mode a plain ``open(path, "w")`` would give a new file (0666 less the umask)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temp file in the same folder and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.chmod(tmp, usual_file_mode())  # mkstemp's 0600 would make results private
-        with os.fdopen(fd, "w", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def rows_to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """The rows as CSV text, columns in first-seen order (missing values empty)."""
     columns: list[str] = []

@@ -276,7 +276,7 @@ class TournamentResult:
 
     def write(self, out_prefix: str | Path) -> tuple[Path, Path]:
         """Write ``PREFIX.json`` and ``PREFIX.csv`` atomically; returns both paths."""
-        from boardsim.training.checkpoint import atomic_write_text
+        from boardsim.files import atomic_write_text
 
         prefix = Path(out_prefix)
         json_path = prefix.with_name(prefix.name + ".json")

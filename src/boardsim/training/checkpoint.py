@@ -23,7 +23,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from boardsim.core.errors import OptionError, StateFormatError
+from boardsim.files import atomic_write_bytes, atomic_write_text
 
 CHECKPOINT_FORMAT = 1
 METADATA_ENTRY = "boardsim.json"
@@ -40,35 +40,6 @@ LATEST_NAME = "latest"
 # options that change nothing the policy sees or may do (the safety cap on a game's length, what
 # the trainer was rewarded with): a checkpoint plays with any value of them
 NEUTRAL_OPTIONS = ("max_decisions", "reward")
-
-
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # what open() would have given, not mkstemp's 0600
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """:func:`atomic_write_bytes` for text (UTF-8)."""
-    atomic_write_bytes(path, text.encode())
 
 
 def checkpoint_name(timesteps: int) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from boardsim.core.errors import OptionError
-from boardsim.training.checkpoint import atomic_write_text
+from boardsim.files import atomic_write_text
 
 RLLIB_DIR = "rllib"
 
