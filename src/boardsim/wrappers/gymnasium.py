@@ -28,6 +28,7 @@ from gymnasium import spaces
 from boardsim.core.batch import policy_codes
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
+from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS
 from boardsim.core.rng import derive_seed, rng_seed
 
 
@@ -75,6 +76,7 @@ class BoardsimGymEnv(gym.Env):
         if not 0 <= seat < game.num_players:
             raise ValueError(f"seat {seat} out of range [0, {game.num_players})")
         self.game = game
+        self._num_actions = game.num_actions
         self.seat = seat
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
@@ -101,6 +103,7 @@ class BoardsimGymEnv(gym.Env):
             )
             self._obs_buf = np.zeros(game.observation_size, np.float32)
             self._mask_buf = np.zeros(n, np.uint8)
+            self._play_step = game.rules.play_step
 
     def _compiled_policies(self, opponents: Any) -> np.ndarray | None:
         """Policy codes when every opponent is a named compiled policy, else None."""
@@ -165,8 +168,7 @@ class BoardsimGymEnv(gym.Env):
     def _compiled_step(self, action: int) -> tuple[float, np.ndarray, dict[str, Any]]:
         """The learner's action (-1: none), the opponents, the next view: one compiled call."""
         assert self.state_ is not None and self._compiled is not None
-        tmp, before, after, outcomes, weights, opp_mask, prng = self._work
-        self.game.rules.play_step(
+        self._play_step(
             self.state_.array,
             self.game.params,
             action,
@@ -174,13 +176,7 @@ class BoardsimGymEnv(gym.Env):
             self._learners,
             self._compiled,
             self._rewards,
-            tmp,
-            before,
-            after,
-            outcomes,
-            weights,
-            opp_mask,
-            prng,
+            *self._work,
             self._obs_buf,
             self._mask_buf,
         )
@@ -210,12 +206,15 @@ class BoardsimGymEnv(gym.Env):
         return self._obs()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        assert self.state_ is not None, "call reset() first"
-        if self.state_.is_terminal() or self._ended_illegally:
+        state = self.state_
+        if state is None:
+            raise RuntimeError("call reset() first")
+        flags = int(state.array[H_FLAGS])
+        if flags & FLAG_TERMINAL or self._ended_illegally:
             raise RuntimeError("the game is over: call reset()")
         a = int(action)
-        mask = self._mask_buf if self._compiled is not None else self.state_.legal_actions_mask()
-        if not 0 <= a < self.game.num_actions or not mask[a]:
+        mask = self._mask_buf if self._compiled is not None else state.legal_actions_mask()
+        if not 0 <= a < self._num_actions or not mask[a]:
             if self.illegal_action == "terminate":
                 obs, info = self._obs()
                 info["illegal_action"] = True
@@ -225,11 +224,12 @@ class BoardsimGymEnv(gym.Env):
         if self._compiled is not None:
             reward, obs, info = self._compiled_step(a)
         else:
-            self.state_.apply_unchecked(a)
-            reward = float(self.state_.last_rewards[self.seat]) + self._advance()
+            state.apply_unchecked(a)
+            reward = float(state.last_rewards[self.seat]) + self._advance()
             obs, info = self._obs()
-        truncated = self.state_.is_truncated()
-        terminated = self.state_.is_terminal() and not truncated
+        flags = int(state.array[H_FLAGS])
+        truncated = bool(flags & FLAG_TRUNCATED)
+        terminated = bool(flags & FLAG_TERMINAL) and not truncated
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, truncated, info
