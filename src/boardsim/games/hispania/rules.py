@@ -414,6 +414,15 @@ def move_cost_within(state: np.ndarray, g: int, start: int, limit: int, target: 
     return cost
 
 
+# the seas joined to each sea by a sea link, as bit sets over the sea numbers
+SEA_NEIGHBOURS = np.array(
+    [
+        sum(1 << y for y in range(NUM_SEAS) if ADJ_LINK[FIRST_SEA + x, FIRST_SEA + y] >= 0)
+        for x in range(NUM_SEAS)
+    ],
+    np.int64,
+)
+
 # the neighbours of each space by a link of 1, 2 or 3 segments, as bit sets (index 0 unused)
 SEGMENT_NEIGHBOURS = np.zeros((NUM_SPACES, int(LINK_SEGMENTS.max()) + 1), np.int64)
 for _u in range(NUM_SPACES):
@@ -1396,14 +1405,25 @@ def acting_general(state: np.ndarray) -> int:
 def mark_moves(state: np.ndarray, g: int, den: int, mask: np.ndarray) -> int:
     """Mark every space general ``g`` may move to with ``den`` denarii; return the count."""
     n = 0
-    reach = move_reach(state, g, state[GEN_POS + g], den)
+    # the search only ever enters spaces he may enter (general_can_enter); he may not
+    # stop where another general stands
+    reach = move_reach(state, g, state[GEN_POS + g], den) & ~generals_spaces(state)
     while reach != 0:
         s = trailing_zeros(reach)
         reach &= reach - 1
-        if general_at(state, s) < 0 and general_can_enter(state, s, g):
-            mask[A_SPACE + s] = 1
-            n += 1
+        mask[A_SPACE + s] = 1
+        n += 1
     return n
+
+
+@jit
+def generals_spaces(state: np.ndarray) -> int:
+    """The spaces a general stands on, as a bit set."""
+    occupied = 0
+    for x in range(NUM_GENERALS):
+        if state[GEN_POS + x] >= 0:
+            occupied |= 1 << state[GEN_POS + x]
+    return occupied
 
 
 @jit
@@ -1670,20 +1690,36 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         return n + 1
     mask[A_PASS] = 1
     n = 1 + mark_moves(state, g, den, mask)
-    dist = np.empty(NUM_SEAS, np.int64)
+    fleets = 0
+    calm = 0  # seas without revolt
     for a in range(NUM_SEAS):
-        if state[FLEET + a] == 0:
-            continue
-        fleet_distances(state, a, dist)  # fleet_move_cost, for every sea b at once
-        for b in range(NUM_SEAS):
-            if (
-                b != a
-                and state[FLEET + b] == 0
-                and state[REVOLTS + FIRST_SEA + b] == 0
-                and dist[b] <= den
-            ):
-                mask[A_FLEET + a * NUM_SEAS + b] = 1
-                n += 1
+        if state[FLEET + a] != 0:
+            fleets |= 1 << a
+        if state[REVOLTS + FIRST_SEA + a] == 0:
+            calm |= 1 << a
+    left = fleets
+    while left != 0:
+        a = trailing_zeros(left)
+        left &= left - 1
+        # fleet_move_cost for every sea at once: sea links through calm seas, den at most
+        seen = 1 << a
+        frontier = seen
+        for _ in range(den):
+            grown = 0
+            while frontier != 0:
+                x = trailing_zeros(frontier)
+                frontier &= frontier - 1
+                grown |= SEA_NEIGHBOURS[x]
+            frontier = grown & calm & ~seen
+            if frontier == 0:
+                break
+            seen |= frontier
+        targets = seen & ~fleets
+        while targets != 0:
+            b = trailing_zeros(targets)
+            targets &= targets - 1
+            mask[A_FLEET + a * NUM_SEAS + b] = 1
+            n += 1
     s = state[GEN_POS + g]
     if s < NUM_CITIES:
         if state[GARR_RESERVE + g] > 0 and garrison_legal(state, g, s):
