@@ -10,6 +10,7 @@ import pytest
 
 import boardsim
 from boardsim.games.hispania import layout as hl
+from boardsim.games.hispania import rules as hr
 
 from .invariants import check_invariants
 from .test_differential import compare_game
@@ -125,6 +126,35 @@ def test_observation_and_text() -> None:
     assert "Hispania 198 BC" in str(st)
     for a in st.legal_actions():
         assert st.action_to_string(a)
+
+
+def test_observation_shows_each_space_as_the_board_queries_see_it() -> None:
+    """Per space: revolts, the general standing there (the first, as ``general_at``), an
+    army (``army_at``), a fleet; in positions of random games with every variant on."""
+    game = boardsim.make_game(
+        "hispania", terror=True, proconsvl=True, legio_hispana=True, pirates=True, imperivm=True
+    )
+    rng = np.random.default_rng(5)
+    per, gens = hl.OBS_PER_SPACE, hr.NUM_GENERALS
+    checked = 0
+    for seed in range(6):
+        st = game.new_initial_state(seed)
+        while not st.is_terminal():
+            obs = st.observation(0)
+            a = st.array
+            for s in range(hl.NUM_SPACES):
+                base = s * per
+                assert obs[base] == np.float32(a[hl.REVOLTS + s] / 3.0)
+                g = hr.general_at(a, s)
+                want = np.zeros(gens, np.float32)
+                if g >= 0:
+                    want[g] = 1.0
+                assert np.array_equal(obs[base + 2 + gens : base + 2 + 2 * gens], want)
+                army = s < hr.NUM_CITIES and hr.army_at(a, s) >= 0
+                assert obs[base + 1 + gens] == (1.0 if army else 0.0)
+            checked += 1
+            st.apply_action(int(rng.choice(st.legal_actions())))
+    assert checked > 50
 
 
 @pytest.mark.parametrize("level", [*ALL_LEVELS[::20], "5-3-2-3-3", "7-5-4-5-1"])

@@ -2119,13 +2119,18 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, out: np.ndarray)
                 col = state[GARR + s * STACK + i]
                 if col > 0:
                     out[base + min(col, NUM_GENERALS)] += 1.0 / 3.0  # legio with the 4th
-            if army_at(state, s) >= 0:
-                out[base + 1 + NUM_GENERALS] = 1.0
-        g = general_at(state, s)
-        if g >= 0:
-            out[base + 2 + NUM_GENERALS + g] = 1.0
         if s >= FIRST_SEA and state[FLEET + s - FIRST_SEA] != 0:
             out[base + 2 + 2 * NUM_GENERALS] = 1.0
+    for k in range(NUM_ARMY_SLOTS):  # army_at, for every city at once
+        c = state[ARMY_POS + k]
+        if 0 <= c < NUM_CITIES:
+            out[c * OBS_PER_SPACE + 1 + NUM_GENERALS] = 1.0
+    seen = 0  # general_at, for every space at once: the first general standing there
+    for g in range(NUM_GENERALS):
+        s = state[GEN_POS + g]
+        if 0 <= s < NUM_SPACES and (seen >> s) & 1 == 0:
+            seen |= 1 << s
+            out[s * OBS_PER_SPACE + 2 + NUM_GENERALS + g] = 1.0
     for li in range(NUM_LINKS):
         out[OBS_ROADS + li] = state[ROADS + li]
     ph = state[PHASE]
