@@ -119,6 +119,61 @@ def peers(seconds: float) -> dict[str, Any]:
     return peer_module.run_all(seconds)
 
 
+# issue 5's targets: (what, where in the results, at least or at most, the bound)
+ROLLOUT_TARGETS = {"liberation": 5e6, "hispania": 2e6, "farrapos": 2e6}
+TARGETS: list[tuple[str, tuple[str, ...], str, float]] = [
+    ("calibration: plain / engine", ("calibration_connect_four", "plain_over_engine_t2"), "<=", 2),
+    ("calibration: engine / pgx-CPU", ("ratios", "engine_connect_four_over_pgx"), ">=", 5),
+]
+for _game, _rate in ROLLOUT_TARGETS.items():
+    _g = ("games", _game)
+    TARGETS += [
+        (f"{_game}: rollout, 4096 envs, 2 threads", (*_g, "rollout_n4096_t2"), ">=", _rate),
+        (f"{_game}: 2 threads / 1 thread", (*_g, "ratios", "threads_2_vs_1"), ">=", 1.8),
+        (f"{_game}: PettingZoo AEC loop", (*_g, "pettingzoo_aec"), ">=", 5e4),
+        (f"{_game}: Gymnasium loop", (*_g, "gymnasium"), ">=", 1e5),
+        (f"{_game}: core / reference", (*_g, "ratios", "rollout_4096_vs_reference"), ">=", 100),
+        (f"{_game}: warm import + first step (s)", ("compile", _game, "warm_seconds"), "<=", 2),
+        (f"{_game}: state bytes per env", ("memory", _game, "state_bytes_per_env"), "<=", 2048),
+        (
+            f"{_game}: 4096-env peak increase (MiB)",
+            ("memory", _game, "peak_increase_mib_4096_envs"),
+            "<=",
+            100,
+        ),
+    ]
+
+
+def _lookup(result: dict[str, Any], path: tuple[str, ...]) -> float | None:
+    node: Any = result
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    if isinstance(node, dict):
+        node = node.get("decisions_per_second")
+    return float(node) if isinstance(node, int | float) else None
+
+
+def check_targets(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target with its measured value and whether it is met (None: not measured)."""
+    rows = []
+    for name, path, sense, bound in TARGETS:
+        value = _lookup(result, path)
+        met = None if value is None else (value >= bound if sense == ">=" else value <= bound)
+        rows.append({"target": name, "value": value, "bound": f"{sense} {bound:g}", "met": met})
+    return rows
+
+
+def peer_ratios(result: dict[str, Any]) -> dict[str, float]:
+    """The engine's connect four against pgx-CPU's (batch 4096), when pgx ran."""
+    pgx = result.get("peers", {}).get("pgx connect_four batch 4096")
+    engine = result.get("calibration_connect_four", {}).get("engine_t2")
+    if isinstance(pgx, dict) and engine:
+        return {"engine_connect_four_over_pgx": engine / pgx["steps_per_second"]}
+    return {}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
@@ -151,6 +206,13 @@ def main() -> int:
         print("\npeers (random play)")
         for key, val in result["peers"].items():
             print(f"  {key:<40} {val}")
+    result["ratios"] = peer_ratios(result)
+    result["targets"] = check_targets(result)
+    print("\ntargets (issue 5)")
+    for row in result["targets"]:
+        mark = {True: "met", False: "MISSED", None: "not measured"}[row["met"]]
+        value = "-" if row["value"] is None else f"{row['value']:,.2f}"
+        print(f"  {row['target']:<42} {value:>16} {row['bound']:>10}  {mark}")
     write_json_atomic(result, args.out)
     print(f"\nwrote {args.out}")
     return 0

@@ -69,3 +69,22 @@ def test_engine_and_plain_rollouts_play_whole_games() -> None:
     pgames = np.zeros(8, np.int64)
     plain.plain_rollout(pstates, 400, 3, pgames)
     assert 8 * (400 // 42) <= pgames.sum() <= 8 * 400 / 7
+
+
+def test_the_report_checks_each_target_against_its_bound() -> None:
+    from benchmarks.run import check_targets
+
+    result = {
+        "games": {
+            "liberation": {
+                "rollout_n4096_t2": {"decisions_per_second": 5.2e6},
+                "ratios": {"threads_2_vs_1": 1.6},
+            }
+        },
+        "calibration_connect_four": {"plain_over_engine_t2": 1.4},
+    }
+    rows = {row["target"]: row for row in check_targets(result)}
+    assert rows["liberation: rollout, 4096 envs, 2 threads"]["met"] is True
+    assert rows["liberation: 2 threads / 1 thread"]["met"] is False
+    assert rows["calibration: plain / engine"]["met"] is True
+    assert rows["hispania: Gymnasium loop"]["met"] is None  # not measured
