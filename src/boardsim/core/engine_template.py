@@ -193,29 +193,20 @@ def _play_opponents(
 
 
 @jit
-def play_step(
-    state,
-    params,
-    action,
-    seat,
-    learners,
-    policies,
-    rewards,
-    tmp,
-    before,
-    after,
-    outcomes,
-    weights,
-    opp_mask,
-    prng,
-    obs,
-    mask,
-):
+def play_step(state, params, action, seat, learners, policies, prng, rewards, obs, mask):
     """One single-agent step in one call: the learner's ``action`` (none when < 0, as
-    after a reset), the other players by their compiled policies until a learner is to
-    decide, then what the learner sees (``obs``) and may do (``mask``). Accumulates the
-    players' rewards into ``rewards``; returns terminal. Chance must be implicit.
+    after a reset), the other players by their compiled policies (drawing from
+    ``prng``) until a learner is to decide, then what the learner sees (``obs``) and may
+    do (``mask``). Accumulates the players' rewards into ``rewards``; returns terminal.
+    Chance must be implicit. Few arguments on purpose: the Gymnasium env calls it from
+    Python once a step, and numba's dispatch costs about 0.1 us an argument.
     """
+    tmp = np.zeros(MAX_PLAYERS, np.float32)
+    before = np.zeros(MAX_PLAYERS, np.float64)
+    after = np.zeros(MAX_PLAYERS, np.float64)
+    outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
+    opp_mask = np.zeros(NUM_ACTIONS, np.uint8)
     for p in range(rewards.shape[0]):
         rewards[p] = 0.0
     done = (state[H_FLAGS] & FLAG_TERMINAL) != 0

@@ -92,15 +92,7 @@ class BoardsimGymEnv(gym.Env):
             n, p = game.num_actions, game.max_players
             self._learners = game.teammates(seat)
             self._rewards = np.zeros(p, np.float32)
-            self._work = (
-                np.zeros(p, np.float32),  # one step's rewards
-                np.zeros(p, np.float64),  # returns before
-                np.zeros(p, np.float64),  # returns after
-                np.zeros(game.max_chance_outcomes, np.int32),
-                np.zeros(game.max_chance_outcomes, np.int64),
-                np.zeros(n, np.uint8),  # the opponents' mask
-                np.zeros(2, np.int32),  # the opponents' generator
-            )
+            self._opponents_rng = np.zeros(2, np.int32)  # the compiled opponents' generator
             self._obs_buf = np.zeros(game.observation_size, np.float32)
             self._mask_buf = np.zeros(n, np.uint8)
             self._play_step = game.rules.play_step
@@ -175,8 +167,8 @@ class BoardsimGymEnv(gym.Env):
             self.seat,
             self._learners,
             self._compiled,
+            self._opponents_rng,
             self._rewards,
-            *self._work,
             self._obs_buf,
             self._mask_buf,
         )
@@ -199,7 +191,7 @@ class BoardsimGymEnv(gym.Env):
         self.state_ = self.game.new_initial_state(game_seed)
         self._ended_illegally = False
         if self._compiled is not None:
-            rng_seed(self._work[6], 0, derive_seed(game_seed, 1))
+            rng_seed(self._opponents_rng, 0, derive_seed(game_seed, 1))
             _, obs, info = self._compiled_step(-1)
             return obs, info
         self._advance()
