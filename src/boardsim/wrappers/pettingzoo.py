@@ -150,7 +150,7 @@ class BoardsimAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         # the step and the next actor's mask in one compiled call
         rewards = np.zeros(self.game.max_players, np.float32)
-        self._mask = np.zeros(self.game.num_actions, np.uint8)
+        # the mask buffer is reused (step_and_mask clears it): observe() hands out copies
         actor = self.game.rules.step_and_mask(
             self.state_.array, self.game.params, np.int64(action), rewards, self._mask
         )
