@@ -133,3 +133,34 @@ def test_a_few_thousand_steps_beat_random(tmp_path) -> None:
     )
     ppo = next(r for r in result.pairs if r.agent.startswith("ppo"))
     assert ppo.win_rate > 0.5, result.table()
+
+
+def test_step_penalty_is_taken_off_each_learner_reward_and_not_off_the_statistics(
+    tmp_path,
+) -> None:
+    from boardsim.training.vec import SidesVecEnv
+
+    game = boardsim.make_game("liberation", num_players=2)
+    plain = SidesVecEnv(game, 4, [0, 1], seed=3, threads=1)
+    taxed = SidesVecEnv(game, 4, [0, 1], seed=3, threads=1, step_penalty=0.01)
+    plain.seed(3)
+    taxed.seed(3)
+    np.testing.assert_array_equal(plain.reset(), taxed.reset())
+    for _ in range(50):
+        masks = plain.action_masks()
+        np.testing.assert_array_equal(masks, taxed.action_masks())
+        actions = masks.argmax(axis=1)
+        plain.step_async(actions)
+        taxed.step_async(actions)
+        _, r_plain, d_plain, _ = plain.step_wait()
+        _, r_taxed, d_taxed, _ = taxed.step_wait()
+        np.testing.assert_allclose(r_taxed, r_plain - 0.01, atol=1e-6)
+        np.testing.assert_array_equal(d_plain, d_taxed)
+    with pytest.raises(ValueError, match="step_penalty"):
+        TrainConfig(game="liberation", run_dir=str(tmp_path), step_penalty=-1.0).validate()
+    result = train(_config(tmp_path / "run", 2048, step_penalty=0.5))
+    meta = read_metadata(result.checkpoint)
+    assert meta["config"]["step_penalty"] == 0.5
+    # the statistics are the game's returns (+1/-1 win/loss), not the taxed ones
+    assert meta["games"] > 0
+    assert -1.0 <= meta["return_mean_recent"] <= 1.0

@@ -65,6 +65,13 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument(
+        "--step-penalty",
+        type=float,
+        default=0.0,
+        help="subtracted from the learner's reward at each of its decisions, so that stalling "
+        "does not pay (default 0)",
+    )
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--net-arch", default=None, help="hidden layers, e.g. 256,256")
     p.add_argument("--checkpoint-every", type=int, default=50_000, help="steps between saves")
@@ -108,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
         n_epochs=args.epochs,
         learning_rate=args.lr,
         gamma=args.gamma,
+        step_penalty=args.step_penalty,
         ent_coef=args.ent_coef,
         net_arch=net_arch,
         checkpoint_every=args.checkpoint_every,

@@ -80,6 +80,10 @@ class TrainConfig:
     gamma: float = 0.995
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
+    # subtracted from the learner's reward at each of its decisions: a policy that is losing
+    # gains nothing by stalling (e.g. choosing and cancelling a composite move) to put its
+    # discounted loss off; 0 trains on the game's reward alone
+    step_penalty: float = 0.0
     clip_range: float = 0.2
     net_arch: list[int] | None = None  # None: net_arch_for(observation size)
     checkpoint_every: int = 50_000
@@ -99,6 +103,8 @@ class TrainConfig:
             raise OptionError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
         if self.learning_rate <= 0:
             raise OptionError(f"learning_rate must be positive, got {self.learning_rate}")
+        if self.step_penalty < 0:
+            raise OptionError(f"step_penalty must be at least 0, got {self.step_penalty}")
         if self.net_arch is not None and (
             not self.net_arch or any(int(h) < 1 for h in self.net_arch)
         ):
@@ -218,6 +224,7 @@ class Trainer:
             opponents=config.opponents,
             seed=config.seed,
             threads=config.threads,
+            step_penalty=config.step_penalty,
         )
         self.stats = GameStats(config.num_envs)
         self.net_arch = list(config.net_arch or net_arch_for(self.game.observation_size))
@@ -339,7 +346,9 @@ def _callbacks(trainer: Trainer, total: int) -> list[Any]:
                 trainer.save()
 
         def _on_step(self) -> bool:
-            trainer.stats.add_step(self.locals["rewards"], self.locals["dones"])
+            # the game's own returns in the statistics, without the step penalty
+            rewards = self.locals["rewards"] + trainer.config.step_penalty
+            trainer.stats.add_step(rewards, self.locals["dones"])
             if self.bar is not None:
                 self.bar.update(self.model.n_envs)
             return True

@@ -39,7 +39,10 @@ def learning_seats(game: Game) -> list[int]:
 
 
 class SidesVecEnv(VecEnv):
-    """``num_envs`` games split evenly over ``seats``; the other players play ``opponents``."""
+    """``num_envs`` games split evenly over ``seats``; the other players play ``opponents``.
+
+    ``step_penalty`` is subtracted from the learner's reward at each of its decisions.
+    """
 
     def __init__(
         self,
@@ -49,6 +52,7 @@ class SidesVecEnv(VecEnv):
         opponents: str | Sequence[str] = "random",
         seed: int = 0,
         threads: int | None = None,
+        step_penalty: float = 0.0,
     ) -> None:
         seats = list(seats)
         if not seats:
@@ -73,6 +77,7 @@ class SidesVecEnv(VecEnv):
             )
             for k, s in enumerate(seats)
         ]
+        self.step_penalty = float(step_penalty)
         self._actions: np.ndarray | None = None
         self.render_mode = None
         first = self.parts[0]
@@ -105,7 +110,7 @@ class SidesVecEnv(VecEnv):
                 rows[i]["terminal_observation"] = info["final_obs"][i]
                 rows[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
             obs.append(o)
-            rewards.append(r)
+            rewards.append(r - self.step_penalty if self.step_penalty else r)
             dones.append(done)
             infos.extend(rows)
         return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), infos
