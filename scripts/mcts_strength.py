@@ -151,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--c", type=float, default=None, help="UCB exploration constant")
     parser.add_argument("--rollout", choices=("random", "heuristic"), default=None)
     parser.add_argument("--depth", type=int, default=None, help="rollout cap (-1: to the end)")
+    parser.add_argument("--prior", type=float, default=None, help="heuristic progressive bias")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=10, help="games a compiled call")
@@ -162,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.level is not None:
         options["level"] = args.level
     search: dict[str, Any] = {"simulations": args.sims}
-    for key, value in (("c_uct", args.c), ("rollout", args.rollout), ("rollout_depth", args.depth)):
+    for key, value in (
+        ("c_uct", args.c),
+        ("rollout", args.rollout),
+        ("rollout_depth", args.depth),
+        ("prior", args.prior),
+    ):
         if value is not None:
             search[key] = value
     result = measure(

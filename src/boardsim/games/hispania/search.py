@@ -22,6 +22,12 @@ def determinize(state, params, player, prng):
 
 
 @jit
+def search_prune(state, params, mask):
+    """Every legal action is worth searching here: nothing is pruned."""
+    return
+
+
+@jit
 def search_rome_progress(state, params):
     """Rome's progress in [0, 1]: capitals held, reserve left, Roman provinces clear."""
     capitals = 0
