@@ -112,6 +112,22 @@ def test_farrapos_search_never_cancels_or_unchooses() -> None:
     assert np.all(out["decisions"] < 2000)
 
 
+def test_hispania_search_never_undoes_a_roman_step() -> None:
+    """Roman phase: a chosen combat is fought (no cancel), a garrison is never taken back."""
+    st = blank_roman(generals=("Toletum", "Valentia", "Mare Ibericum"), denarii=3)
+    rules, params = st.game.rules, st.game.params
+    mask = st.legal_actions_mask().astype(np.uint8)
+    assert mask[hl.A_PASS]
+    mask[hl.A_UNGARRISON] = 1  # as if one of his garrisons stood there
+    rules.search_prune(st.array, params, mask)
+    assert not mask[hl.A_UNGARRISON] and mask[hl.A_PASS]
+    st.array[hl.PEND_KIND] = 1  # a combat chosen, its denarii not yet spent
+    mask = st.legal_actions_mask().astype(np.uint8)
+    assert mask[hl.A_CANCEL] and mask[hl.A_SPEND]
+    rules.search_prune(st.array, params, mask)
+    assert not mask[hl.A_CANCEL] and mask[hl.A_SPEND]
+
+
 # ---------------------------------------------------------------- determinization
 def midgame_race(seed: int = 4) -> boardsim.State:
     """A 3-player race after 40 random decisions, at a decision of the player to move."""
