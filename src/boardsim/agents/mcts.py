@@ -32,7 +32,7 @@ MAX_SIMULATIONS = 10_000_000
 # heuristic (docs/agents.md, "MCTS"): the race won 555 of 800 two-player games with these;
 # Farrapos and Hispania play closer to the heuristic (a larger prior, a smaller c): Farrapos
 # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games);
-# Hispania's Romans 5 of 60 (c 1, prior 1), 21 of 100 (c 0.5, prior 5).
+# Hispania's Romans 5 of 60 (c 1, prior 1), 42 of 200 (c 0.5, prior 5; the heuristic 14.7%).
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "liberation": {"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
     "farrapos": {"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
