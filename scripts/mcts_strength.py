@@ -9,7 +9,8 @@ Examples (the numbers in docs/agents.md come from these)::
 The MCTS player takes each seat in turn (game ``k`` puts it in seat ``k % players``);
 in Hispania every general is MCTS (the Roman side plays the game system) and
 ``--opponent none`` is the only choice. Prints one JSON line: games, wins, draws,
-losses of the MCTS side, its mean return, a 95% Wilson interval of the win rate,
+losses of the MCTS side, its mean return, a 95% Wilson interval of the win rate, its
+wins and games in each seat,
 the settings and the seconds taken; ``--out FILE`` also writes it there (atomically).
 """
 
@@ -51,7 +52,7 @@ def play_in_chunks(
     **search: Any,
 ) -> dict[str, np.ndarray]:
     """``play_games`` in chunks of ``chunk`` games (the same games: game numbers are kept),
-    printing the running mean return of seat 0's side to stderr after each chunk."""
+    printing the games played and the MCTS side's wins so far to stderr after each chunk."""
     parts: list[dict[str, np.ndarray]] = []
     for start in range(0, count, chunk):
         size = min(chunk, count - start)
@@ -67,7 +68,9 @@ def play_in_chunks(
             )
         )
         done = sum(len(p["decisions"]) for p in parts)
-        print(f"  {seats}: {done}/{count} games", file=sys.stderr, flush=True)
+        side = seats.index("mcts")
+        won = sum(int((p["returns"][:, side] > 0.5).sum()) for p in parts)
+        print(f"  {seats}: {done}/{count} games, MCTS won {won}", file=sys.stderr, flush=True)
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
@@ -113,6 +116,10 @@ def measure(
     draws = games - wins - losses
     total = float(mine.sum())
     low, high = wilson(wins, games)
+    seat_wins = [int((mine[seat::n] > 0.5).sum()) for seat in range(n)]
+    seat_games = [len(mine[seat::n]) for seat in range(n)]
+    if game_name == "hispania":  # the Roman side plays every game
+        seat_wins, seat_games = [wins], [games]
     settings = search_settings(game, **search)
     return {
         "game": game_name,
@@ -126,6 +133,8 @@ def measure(
         "win_rate": wins / games if games else 0.0,
         "win_rate_95": [round(low, 4), round(high, 4)],
         "mean_return": total / games if games else 0.0,
+        "wins_by_seat": seat_wins,
+        "games_by_seat": seat_games,
         "decisions": decisions,
         "settings": settings,
         "seed": seed,
@@ -151,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--c", type=float, default=None, help="UCB exploration constant")
     parser.add_argument("--rollout", choices=("random", "heuristic"), default=None)
     parser.add_argument("--depth", type=int, default=None, help="rollout cap (-1: to the end)")
+    parser.add_argument("--prior", type=float, default=None, help="heuristic progressive bias")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=10, help="games a compiled call")
@@ -162,7 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.level is not None:
         options["level"] = args.level
     search: dict[str, Any] = {"simulations": args.sims}
-    for key, value in (("c_uct", args.c), ("rollout", args.rollout), ("rollout_depth", args.depth)):
+    for key, value in (
+        ("c_uct", args.c),
+        ("rollout", args.rollout),
+        ("rollout_depth", args.depth),
+        ("prior", args.prior),
+    ):
         if value is not None:
             search[key] = value
     result = measure(

@@ -85,6 +85,9 @@ def test_bad_simulation_counts_are_refused(spec: str) -> None:
         ({"rollout_depth": 1.5}, "rollout_depth"),
         ({"temperature": 1.0}, "unknown option"),
         ({"simulations": True}, "simulations"),
+        ({"prior": -0.5}, "prior"),
+        ({"prior": float("inf")}, "prior"),
+        ({"prior": "1"}, "prior"),
     ],
 )
 def test_bad_options_are_refused(options: dict[str, object], words: str) -> None:
@@ -110,3 +113,21 @@ def test_no_decision_to_search_is_a_clear_error() -> None:
     other = boardsim.make_game("farrapos").new_initial_state(0)
     with pytest.raises(ValueError, match="plays liberation"):
         load("mcts:5", game).act_state(other)
+
+
+def test_the_heuristic_prior_expands_the_heuristics_move_first(game: boardsim.Game) -> None:
+    """With ``prior > 0`` the first simulation goes through the heuristic's move; with 0 the
+    search is plain UCT (the move expanded first is drawn at random)."""
+    state = game.new_initial_state(2)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    mask = np.zeros(game.num_actions, np.uint8)
+    wanted = game.rules.heuristic_action(
+        state.array.copy(), game.params, mask, np.ones(2, np.int32)
+    )
+    for seed in range(3):
+        agent = MCTSAgent(game, seed=seed, simulations=1, prior=1.0)
+        agent.act_state(state)
+        visits, _ = agent.root_statistics()
+        assert visits[wanted] == 1 and visits.sum() == 1
+    assert MCTSAgent(game, prior=0).prior == 0.0

@@ -92,6 +92,42 @@ def test_hispania_garrisons_the_last_capital() -> None:
     assert int(st.array[hl.GARR + sp("Flaviobriga") * hl.STACK]) != 0
 
 
+def test_farrapos_search_never_cancels_or_unchooses() -> None:
+    """While a composite attack or march is composed, the search only adds units or
+    confirms (``search_prune``); its games end like the heuristic's."""
+    game = boardsim.make_game("farrapos")
+    st = game.new_initial_state(0)
+    rules, params = game.rules, game.params
+    scratch = np.zeros(game.num_actions, np.uint8)
+    prng = np.ones(2, np.int32)
+    while int(st.array[FL.MODE]) not in (FL.M_ATTACK, FL.M_MOVE):
+        st.apply_action(int(rules.heuristic_action(st.array, params, scratch, prng)))
+    unit = next(a for a in st.legal_actions() if FL.A_UNIT <= a < FL.A_CONFIRM)
+    st.apply_action(unit)  # one unit chosen
+    mask = st.legal_actions_mask().astype(np.uint8)
+    assert mask[FL.A_CANCEL] and mask[unit] and mask[FL.A_CONFIRM]
+    rules.search_prune(st.array, params, mask)
+    assert not mask[FL.A_CANCEL] and not mask[unit] and mask[FL.A_CONFIRM]
+    out = play_games(game, 2, ["mcts", "heuristic"], seed=0, threads=1, simulations=30)
+    assert np.all(out["decisions"] < 2000)
+
+
+def test_hispania_search_never_undoes_a_roman_step() -> None:
+    """Roman phase: a chosen combat is fought (no cancel), a garrison is never taken back."""
+    st = blank_roman(generals=("Toletum", "Valentia", "Mare Ibericum"), denarii=3)
+    rules, params = st.game.rules, st.game.params
+    mask = st.legal_actions_mask().astype(np.uint8)
+    assert mask[hl.A_PASS]
+    mask[hl.A_UNGARRISON] = 1  # as if one of his garrisons stood there
+    rules.search_prune(st.array, params, mask)
+    assert not mask[hl.A_UNGARRISON] and mask[hl.A_PASS]
+    st.array[hl.PEND_KIND] = 1  # a combat chosen, its denarii not yet spent
+    mask = st.legal_actions_mask().astype(np.uint8)
+    assert mask[hl.A_CANCEL] and mask[hl.A_SPEND]
+    rules.search_prune(st.array, params, mask)
+    assert not mask[hl.A_CANCEL] and mask[hl.A_SPEND]
+
+
 # ---------------------------------------------------------------- determinization
 def midgame_race(seed: int = 4) -> boardsim.State:
     """A 3-player race after 40 random decisions, at a decision of the player to move."""

@@ -9,6 +9,9 @@ compiles it into a game's ``rules`` namespace after the engine and the game's
   ``player`` cannot see by a sample consistent with what it sees (the liberation
   race: the other hands and the draw pile); a no-op for a game without hidden
   information;
+- ``search_prune(state, params, mask)``: clear, in a legal ``mask``, the actions
+  the search never needs to consider (Farrapos: cancelling or un-choosing a
+  composite choice, which only lets a search wander in circles); never all of them;
 - ``evaluate_position(state, params, out)``: each player's standing in
   ``[-1, 1]`` (the win/loss scale of the returns) for a position that is not over,
   used where a rollout is cut by its depth cap.
@@ -31,6 +34,11 @@ The search (:func:`mcts_search`):
   node the player to move picks the child best for himself (``W[child, actor]``),
   so each node's value is read from the perspective of the player who chose into
   it. Teams (Hispania's generals) simply share returns.
+- **Heuristic prior** (``prior > 0``): at every tree node a simulation passes, the
+  game's compiled ``heuristic_action`` names its move; that move is expanded first
+  and its child gets the progressive bias ``prior / (visits + 1)`` (Chaslot et al.
+  2008) on top of UCB1. The search thus starts from the heuristic's line and
+  leaves it only where the simulations find better. ``prior = 0``: plain UCT.
 - **Rollouts** by a compiled policy (``POLICY_RANDOM`` or ``POLICY_HEURISTIC``),
   at most ``rollout_depth`` decisions (negative: to the end of the game); a
   finished game is valued by ``returns``, a cut one by ``evaluate_position``.
@@ -88,6 +96,7 @@ def mcts_workspace(max_nodes):
         np.zeros(MAX_PLAYERS, np.float64),  # a simulation's value
         np.zeros(2, np.int32),  # the search's generator (chance seeds, determinizations)
         np.zeros(2, np.int32),  # the rollout policy's generator
+        np.zeros(NUM_ACTIONS, np.uint8),  # the heuristic's scratch mask (the prior)
     )
 
 
@@ -127,9 +136,11 @@ def mcts_new_seed(srng):
 
 
 @jit
-def mcts_choose_child(ws, node, actor, mask, untried, c_uct):
+def mcts_choose_child(ws, node, actor, mask, untried, c_uct, hint, prior):
     """UCB1 over the children legal now (their availability counted); ``untried`` is left
-    with the legal actions that have no child. Returns the best child, -1 if none."""
+    with the legal actions that have no child. The child of action ``hint`` (the
+    heuristic's move here, -1: none) gets the progressive bias ``prior / (visits + 1)``.
+    Returns the best child, -1 if none."""
     action, first, sibling, visits, avail, value = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
     best = -1
     best_score = -np.inf
@@ -141,6 +152,8 @@ def mcts_choose_child(ws, node, actor, mask, untried, c_uct):
             avail[child] += 1
             n = visits[child]
             score = value[child, actor] / n + c_uct * np.sqrt(np.log(avail[child]) / n)
+            if a == hint:
+                score += prior / (n + 1)
             if score > best_score:
                 best_score = score
                 best = child
@@ -179,13 +192,18 @@ def mcts_add_child(ws, parent, a, count):
 
 
 @jit
-def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, ws, count):
+def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count):
     """One simulation: determinize, select and expand, roll out, back up.
+
+    With ``prior > 0`` the heuristic is asked for its move at every tree node on the
+    way: that move is expanded first and keeps the progressive bias of
+    :func:`mcts_choose_child`, so the search starts from the heuristic's line and
+    leaves it where the simulations say another move is better.
 
     Returns the new node count.
     """
     visits, value = ws[3], ws[5]
-    path, st, mask, untried, outcomes, weights, leaf, srng, prng = ws[6:15]
+    path, st, mask, untried, outcomes, weights, leaf, srng, prng, hmask = ws[6:16]
     max_nodes = visits.shape[0]
     st[:] = root
     rng_seed(st, H_RNG, mcts_new_seed(srng))  # never the real future
@@ -197,12 +215,16 @@ def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, ws
     done = (st[H_FLAGS] & FLAG_TERMINAL) != 0
     while not done:
         actor = st[H_ACTOR]
+        hint = -1
+        if prior > 0.0:
+            hint = heuristic_action(st, params, hmask, prng)
         legal_mask(st, params, mask)
+        search_prune(st, params, mask)
         untried[:] = mask
-        best = mcts_choose_child(ws, node, actor, mask, untried, c_uct)
+        best = mcts_choose_child(ws, node, actor, mask, untried, c_uct, hint, prior)
         a = -1
         if count < max_nodes:
-            a = mcts_pick_untried(untried, srng)
+            a = hint if hint >= 0 and untried[hint] != 0 else mcts_pick_untried(untried, srng)
         if a >= 0:  # expand one new child, then roll out from it
             mcts_add_child(ws, node, a, count)
             node = count
@@ -240,7 +262,7 @@ def mcts_more_visited(visits, value, a, b, player):
 
 
 @jit
-def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, seed, ws):
+def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, prior, seed, ws):
     """The action UCT chooses for the player to move at ``root`` after ``sims`` simulations.
 
     ``root`` is read only. A node with a single legal action returns it without
@@ -257,9 +279,12 @@ def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, seed, 
     player = root[H_ACTOR]
     if player < 0 or (root[H_FLAGS] & FLAG_TERMINAL) != 0:
         return -1
-    n = legal_mask(root, params, mask)
-    if n == 0:
+    if legal_mask(root, params, mask) == 0:
         return -1
+    search_prune(root, params, mask)
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += mask[a]
     if n == 1 or sims <= 0:
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
@@ -268,7 +293,9 @@ def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, seed, 
     rng_seed(prng, 0, derive_seed(seed, 1))
     count = 1
     for _ in range(sims):
-        count = mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, ws, count)
+        count = mcts_simulate(
+            root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count
+        )
     best = -1
     child = first[0]
     while child >= 0:
@@ -299,6 +326,7 @@ def mcts_play_games(
     c_uct,
     rollout_policy,
     rollout_depth,
+    prior,
     master_seed,
     first_game,
     out_returns,
@@ -329,7 +357,9 @@ def mcts_play_games(
             code = policies[state[H_ACTOR]]
             if code == MCTS_POLICY:
                 s = derive_seed(search_base, state[H_DECISIONS])
-                a = mcts_search(state, params, sims, c_uct, rollout_policy, rollout_depth, s, ws)
+                a = mcts_search(
+                    state, params, sims, c_uct, rollout_policy, rollout_depth, prior, s, ws
+                )
             else:
                 a = policy_action(state, params, code, mask, prng)
             done = advance_decision(state, params, a, outcomes, weights)

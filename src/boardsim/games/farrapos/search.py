@@ -3,6 +3,7 @@
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
+``search_prune`` keeps a composite choice moving forward (no cancel, no un-choosing);
 ``evaluate_position`` scores a position that is not over by the VP lead and the
 strength on the board, as ``names.evaluate`` does, squashed into ``[-1, 1]``.
 """
@@ -19,6 +20,25 @@ SEARCH_MILITIA = 3  # PIECE_TYPE of the militia markers (not counted as strength
 def determinize(state, params, player, prng):
     """Nothing is hidden in Farrapos: the state is its own determinization."""
     return
+
+
+@jit
+def search_prune(state, params, mask):
+    """While composing an attack or a march, only add units or confirm: cancelling the
+    choice or un-choosing a unit is never searched (the search would otherwise wander
+    round choose-and-cancel loops, and its games last thousands of decisions; the city
+    choice before it is searched instead). Left as is when nothing else is legal."""
+    mode = state[MODE]
+    if mode != M_ATTACK and mode != M_MOVE:
+        return
+    others = 0
+    for u in range(NUM_UNITS):
+        if state[SEL + u] != 0:
+            mask[A_UNIT + u] = 0
+        others += mask[A_UNIT + u]
+    others += mask[A_CONFIRM]
+    if others > 0:
+        mask[A_CANCEL] = 0
 
 
 @jit
