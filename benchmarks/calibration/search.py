@@ -1,6 +1,6 @@
 """What the generic search needs from the calibration connect four (``bind_engine``).
 
-Nothing is hidden; a position that is not over is valued even.
+Nothing is hidden, nothing is pruned; a position that is not over is valued even.
 """
 
 from boardsim.core.jit import jit
@@ -17,3 +17,9 @@ def evaluate_position(state, params, out):
     """An unfinished game is valued even for both players."""
     out[0] = 0.0
     out[1] = 0.0
+
+
+@jit
+def search_prune(state, params, mask):
+    """Every legal column is worth searching."""
+    return

@@ -68,7 +68,7 @@ def bind_engine(namespace: dict[str, Any]) -> None:
     if not search.exists():
         raise TypeError(f"{namespace.get('__name__')}: no search.py (determinize) beside it")
     exec(compile(search.read_text(encoding="utf-8"), namespace["__file__"], "exec"), namespace)
-    for name in ("determinize", "evaluate_position"):
+    for name in ("determinize", "evaluate_position", "search_prune"):
         if name not in namespace:
             raise TypeError(f"{search}: defines no {name}")
     namespace["__doc__"] = doc
