@@ -141,13 +141,24 @@ def bench_rollout(
         total_d += int(r["decisions"])
         total_g += int(r["games"])
         rates.append(float(r["decisions"]) / float(r["seconds"]))
-    best = max(rates)
     return {
-        "decisions_per_second": best,
+        "decisions_per_second": max(rates),
         "median_decisions_per_second": float(np.median(rates)),
-        "games_per_second": best * total_g / max(total_d, 1),
-        "mean_game_length": total_d / max(total_g, 1),
+        "decisions": total_d,
+        "games_finished": total_g,
     }
+
+
+def add_game_lengths(res: dict[str, Any]) -> None:
+    """Mean game length and games/s of every rollout case, from the case that finished
+    the most games (short calls over many envs end few games: decisions over finished
+    games would count the unfinished ones' decisions too)."""
+    cases = [v for k, v in res.items() if k.startswith("rollout")]
+    most = max(cases, key=lambda v: v["games_finished"])
+    length = most["decisions"] / max(most["games_finished"], 1)
+    for case in cases:
+        case["mean_game_length"] = length
+        case["games_per_second"] = case["decisions_per_second"] / length
 
 
 def run(games: list[str], seconds: float) -> dict[str, Any]:
@@ -162,6 +173,7 @@ def run(games: list[str], seconds: float) -> dict[str, Any]:
         for n in (1, 64, 4096):
             for t in sorted({1, max_threads}):
                 res[f"rollout_n{n}_t{t}"] = bench_rollout(name, n, t, seconds)
+        add_game_lengths(res)
         res["state_loop"] = bench_state_loop(name, seconds)
         res["pettingzoo_aec"] = bench_pettingzoo(name, seconds)
         res["gymnasium"] = bench_gymnasium(name, seconds)

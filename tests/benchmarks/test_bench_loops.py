@@ -21,3 +21,15 @@ def test_uniform_legal_draws_every_legal_action_and_nothing_else() -> None:
 def test_the_environment_loops_run_and_count_decisions() -> None:
     assert bench_pettingzoo("farrapos", 0.05) > 0
     assert bench_gymnasium("farrapos", 0.05) > 0
+
+
+def test_game_length_comes_from_the_case_that_finished_most_games() -> None:
+    from boardsim.bench import add_game_lengths
+
+    res = {
+        "rollout_n1_t1": {"decisions_per_second": 1e6, "decisions": 6000, "games_finished": 10},
+        "rollout_n4096_t1": {"decisions_per_second": 2e6, "decisions": 9000, "games_finished": 1},
+    }
+    add_game_lengths(res)
+    assert res["rollout_n4096_t1"]["mean_game_length"] == 600
+    assert res["rollout_n4096_t1"]["games_per_second"] == 2e6 / 600

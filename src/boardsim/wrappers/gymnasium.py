@@ -172,9 +172,10 @@ class BoardsimGymEnv(gym.Env):
             self._obs_buf,
             self._mask_buf,
         )
-        self.state_.last_rewards = self._rewards.copy()
+        rewards = self._rewards.copy()
+        self.state_.last_rewards = rewards
         info = {"action_mask": self._mask_buf.astype(np.int8)}
-        return float(self._rewards[self.seat]), self._obs_buf.copy(), info
+        return float(rewards[self.seat]), self._obs_buf.copy(), info
 
     def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self.state_ is not None
@@ -220,8 +221,8 @@ class BoardsimGymEnv(gym.Env):
             reward = float(state.last_rewards[self.seat]) + self._advance()
             obs, info = self._obs()
         flags = int(state.array[H_FLAGS])
-        truncated = bool(flags & FLAG_TRUNCATED)
-        terminated = bool(flags & FLAG_TERMINAL) and not truncated
+        truncated = (flags & FLAG_TRUNCATED) != 0
+        terminated = (flags & FLAG_TERMINAL) != 0 and not truncated
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, truncated, info
