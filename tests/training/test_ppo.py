@@ -156,8 +156,9 @@ def test_step_penalty_is_taken_off_each_learner_reward_and_not_off_the_statistic
         _, r_taxed, d_taxed, _ = taxed.step_wait()
         np.testing.assert_allclose(r_taxed, r_plain - 0.01, atol=1e-6)
         np.testing.assert_array_equal(d_plain, d_taxed)
-    with pytest.raises(ValueError, match="step_penalty"):
-        TrainConfig(game="liberation", run_dir=str(tmp_path), step_penalty=-1.0).validate()
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="step_penalty"):
+            TrainConfig(game="liberation", run_dir=str(tmp_path), step_penalty=bad).validate()
     result = train(_config(tmp_path / "run", 2048, step_penalty=0.5))
     meta = read_metadata(result.checkpoint)
     assert meta["config"]["step_penalty"] == 0.5

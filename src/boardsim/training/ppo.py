@@ -103,8 +103,8 @@ class TrainConfig:
             raise OptionError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
         if self.learning_rate <= 0:
             raise OptionError(f"learning_rate must be positive, got {self.learning_rate}")
-        if self.step_penalty < 0:
-            raise OptionError(f"step_penalty must be at least 0, got {self.step_penalty}")
+        if not 0 <= self.step_penalty < float("inf"):  # NaN fails too
+            raise OptionError(f"step_penalty must be a finite number >= 0, got {self.step_penalty}")
         if self.net_arch is not None and (
             not self.net_arch or any(int(h) < 1 for h in self.net_arch)
         ):
