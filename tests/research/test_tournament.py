@@ -11,9 +11,14 @@ import pytest
 
 import boardsim
 from boardsim.agents import RandomAgent
+from boardsim.agents.mcts import play_games as mcts_play_games
+from boardsim.core.errors import OptionError
 from boardsim.research.tournament import (
     bradley_terry_elo,
+    compiled_together,
     cooperative,
+    mcts_simulations,
+    play_compiled,
     play_lockstep,
     round_robin,
     seat_scores,
@@ -130,3 +135,39 @@ def test_hispania_reports_the_roman_win_rate_at_each_level() -> None:
     assert "7-5-4-5-1" in result.table()
     with pytest.raises(boardsim.OptionError):
         round_robin("hispania", ["random", "heuristic"], 4)
+
+
+def test_mcts_specs_play_compiled_only_with_compiled_company() -> None:
+    assert mcts_simulations("mcts:30") == 30 and mcts_simulations("mcts") == 200
+    assert mcts_simulations("heuristic") is None
+    assert compiled_together(["mcts:30", "heuristic"]) and compiled_together(["random", "mcts"])
+    assert not compiled_together(["mcts:30", "mcts:40"])  # one search setting a compiled run
+    assert not compiled_together(["mcts:30", "ppo:x.zip"])
+    with pytest.raises(OptionError, match="simulations"):
+        mcts_simulations("mcts:lots")
+
+
+def test_a_compiled_mcts_run_is_the_mcts_modules_games_in_chunks() -> None:
+    game = boardsim.make_game("liberation", num_players=2)
+    told: list[str] = []
+    rets, trunc = play_compiled(
+        game, ["mcts:6", "heuristic"], 5, seed=4, first_game=2, progress=told.append, chunk=2
+    )
+    direct = mcts_play_games(game, 5, ["mcts", "heuristic"], seed=4, first_game=2, simulations=6)
+    assert np.array_equal(rets, direct["returns"]) and np.array_equal(trunc, direct["truncated"])
+    assert told == ["2/5 games", "4/5 games", "5/5 games"]
+
+
+def test_round_robin_with_mcts_reports_progress_and_scores_every_game() -> None:
+    told: list[str] = []
+    result = round_robin(
+        "liberation", ["heuristic", "mcts:6"], 4, seed=1, progress=told.append, num_players=2
+    )
+    pair = next(r for r in result.pairs if r.agent == "mcts:6")
+    assert pair.games == 4 and pair.wins + pair.draws + pair.losses == 4
+    # two players: the pair is played once, the first agent in each seat in turn
+    assert told == [
+        "heuristic against mcts:6",
+        "heuristic in seat 0: 2/2 games",
+        "heuristic in seat 1: 2/2 games",
+    ]

@@ -19,8 +19,11 @@ Elo: the Bradley-Terry maximum likelihood ratings of the pairwise scores
 prior so an unbeaten agent still gets a finite rating; 400 points of Elo are a
 factor of ten in the odds; the mean rating is 1000.
 
-Games with only compiled policies (``random``, ``heuristic``) run entirely
-compiled (:func:`boardsim.core.batch.play_games`); an agent that decides for a
+Games with only compiled policies (``random``, ``heuristic``, and ``mcts:SIMS``
+with the game's default search settings) run entirely compiled
+(:func:`boardsim.core.batch.play_games`; with an MCTS seat
+:func:`boardsim.agents.mcts.play_games`, one game a thread, in chunks so a long run
+reports its progress); an agent that decides for a
 batch of observations (``act_batch``: PPO) against a compiled policy plays in the
 batched engine (:func:`play_batched`); any other pairing plays through the
 :class:`boardsim.State` API, many games in lockstep.
@@ -47,6 +50,7 @@ from boardsim.research.stats import wilson_interval
 ELO_MEAN = 1000.0
 ELO_SCALE = 400.0 / math.log(10.0)
 COMPILED = ("random", "heuristic")
+MCTS_CHUNK = 20  # games a compiled MCTS call (progress is reported after each)
 LOCKSTEP_GAMES = 64  # games played side by side through the State API
 
 
@@ -178,14 +182,62 @@ def _batchable(agent: Any) -> bool:
     return hasattr(agent, "act_batch") and not getattr(agent, "needs_state", False)
 
 
-def play_compiled(
-    game: Game, seat_policies: Sequence[str], num_games: int, seed: int, first_game: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The same as :func:`play_lockstep` for compiled policies only, entirely compiled."""
-    from boardsim.core.batch import play_games
+def mcts_simulations(spec: str) -> int | None:
+    """The simulations of an ``"mcts"`` / ``"mcts:SIMS"`` spec; None for any other agent."""
+    name, _, arg = spec.partition(":")
+    if name != "mcts":
+        return None
+    from boardsim.agents.mcts import DEFAULT_SIMULATIONS, parse_simulations
 
-    out = play_games(game, num_games, list(seat_policies), seed=seed, first_game=first_game)
-    return out["returns"], out["truncated"]
+    return parse_simulations(arg) if arg else DEFAULT_SIMULATIONS
+
+
+def compiled_together(specs: Sequence[str]) -> bool:
+    """Whether seats with these specs can play whole games in compiled code: each is a
+    compiled policy or an MCTS spec, and the MCTS seats search alike (one setting a run)."""
+    sims = {mcts_simulations(s) for s in specs if s not in COMPILED}
+    return None not in sims and len(sims) <= 1
+
+
+def play_compiled(
+    game: Game,
+    seat_policies: Sequence[str],
+    num_games: int,
+    seed: int,
+    first_game: int,
+    progress: Callable[[str], None] | None = None,
+    chunk: int = MCTS_CHUNK,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The same as :func:`play_lockstep` for compiled policies only, entirely compiled.
+
+    Seats may be ``"mcts:SIMS"`` (the game's default search settings, the same for every
+    MCTS seat): those games go ``chunk`` at a time, ``progress`` told after each.
+    """
+    if not compiled_together(seat_policies):
+        raise OptionError(f"not one compiled run: {list(seat_policies)}")
+    sims = [mcts_simulations(s) for s in seat_policies]
+    if all(s is None for s in sims):
+        from boardsim.core.batch import play_games
+
+        out = play_games(game, num_games, list(seat_policies), seed=seed, first_game=first_game)
+        return out["returns"], out["truncated"]
+    from boardsim.agents import mcts
+
+    simulations = next(s for s in sims if s is not None)
+    seats = ["mcts" if s is not None else p for p, s in zip(seat_policies, sims, strict=True)]
+    returns, truncated = [], []
+    for start in range(0, num_games, chunk):
+        size = min(chunk, num_games - start)
+        out = mcts.play_games(
+            game, size, seats, seed=seed, first_game=first_game + start, simulations=simulations
+        )
+        returns.append(out["returns"])
+        truncated.append(out["truncated"])
+        if progress:
+            progress(f"{start + size}/{num_games} games")
+    if not returns:
+        return np.zeros((0, game.num_players)), np.zeros(0, bool)
+    return np.concatenate(returns), np.concatenate(truncated)
 
 
 # ------------------------------------------------------------------ results
@@ -350,6 +402,7 @@ def _pair_games(
     games: int,
     seed: int,
     agent_maker: AgentMaker,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A's score in each of ``games`` games against B (A in seat ``g mod players``)."""
     k = game.num_players
@@ -359,11 +412,17 @@ def _pair_games(
         g_idx = np.arange(seat, games, k)
         if g_idx.size == 0:
             continue
-        if a_spec in COMPILED and b_spec in COMPILED:
+        if compiled_together([a_spec, b_spec]):
             policies = [b_spec] * k
             policies[seat] = a_spec
+            told = None
+            if progress is not None:
+
+                def told(text: str, seat: int = seat) -> None:
+                    progress(f"{a_spec} in seat {seat}: {text}")
+
             # the compiled run's games seat * games + 0, 1, ...: the same deals for every pair
-            rets, trunc = play_compiled(game, policies, g_idx.size, seed, seat * games)
+            rets, trunc = play_compiled(game, policies, g_idx.size, seed, seat * games, told)
         else:
             a = agent_maker(a_spec, game, seed + 7 * seat + 1)
             b = agent_maker(b_spec, game, seed + 7 * seat + 2)
@@ -432,11 +491,13 @@ def round_robin(
             if progress:
                 progress(f"{agents[i]} against {agents[j]}")
             # A as one seat against a table of B, then B as one seat against a table of A
-            s_ij, t_ij = _pair_games(game, agents[i], agents[j], games, seed, agent_maker)
+            s_ij, t_ij = _pair_games(game, agents[i], agents[j], games, seed, agent_maker, progress)
             if game.num_players == 2:
                 s_ji, t_ji = 1.0 - s_ij, t_ij
             else:
-                s_ji, t_ji = _pair_games(game, agents[j], agents[i], games, seed, agent_maker)
+                s_ji, t_ji = _pair_games(
+                    game, agents[j], agents[i], games, seed, agent_maker, progress
+                )
             result.pairs.append(_pair_result(agents[i], agents[j], s_ij, t_ij))
             result.pairs.append(_pair_result(agents[j], agents[i], s_ji, t_ji))
             points[i, j] += s_ij.sum() + (games - s_ji.sum() if game.num_players > 2 else 0)
@@ -482,8 +543,14 @@ def cooperative(
         for spec in agents:
             if progress:
                 progress(f"{spec} at level {shown}")
-            if spec in COMPILED:
-                rets, trunc = play_compiled(game, [spec] * game.num_players, games, seed, 0)
+            if compiled_together([spec]):
+                told = None
+                if progress is not None:
+
+                    def told(text: str, spec: str = spec, shown: str = shown) -> None:
+                        progress(f"{spec} at level {shown}: {text}")
+
+                rets, trunc = play_compiled(game, [spec] * game.num_players, games, seed, 0, told)
             else:
                 agent = agent_maker(spec, game, seed + 1)
                 if _batchable(agent):
