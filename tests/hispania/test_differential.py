@@ -54,6 +54,7 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"imperivm": True, "proconsvl": True, "legio_hispana": True, "level": "7-4-3-4-2"},
         {"terror": True, "traitors": True, "pirates": True, "level": "6-4-3-4-3"},
         {"hispano": True, "terror": True, "traitors": True, "level": "6-4-3-4-2"},
+        {"reward": "progress", "hispano": True, "level": "6-4-3-4-2"},
     ],
     ids=[
         "medium",
@@ -64,6 +65,7 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         "variants2",
         "variants3",
         "hispano",
+        "progress-reward",
     ],
 )
 def test_core_equals_reference(options: dict) -> None:

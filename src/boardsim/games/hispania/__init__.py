@@ -25,6 +25,7 @@ IMPLEMENTED_VARIANTS_ORDER = (
     "pirates",
     "terror",
 )
+REWARDS = ("win_loss", "progress")
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
     f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
@@ -134,6 +135,15 @@ OPTIONS = (
         choices=(None, *SCENARIO_IDS),
     ),
     Option(
+        "reward",
+        "win_loss",
+        "win_loss: +1 to every general if Rome wins, -1 if it loses (the Hispano player the "
+        "opposite). progress: also, densely, the change of Rome's progress (0-1: capitals "
+        "garrisoned, revolts left in the reserve, Roman provinces clear, time left), a "
+        "potential that is 0 at the end, so the undiscounted best play is the same.",
+        choices=REWARDS,
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -185,6 +195,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
     sid = options.get("scenario")
     scenario = SCENARIO_IDS.index(sid) + 1 if sid else 0
     out += [int(bool(options.get("traitors"))), int(bool(options.get("hispano"))), scenario]
+    out += [REWARDS.index(options.get("reward", "win_loss"))]
     assert len(out) == PARAMS_SIZE - 4
     return out
 

@@ -175,7 +175,8 @@ P_TERROR = PARAMS_HEADER + 12
 P_TRAITORS = PARAMS_HEADER + 13
 P_HISPANO = PARAMS_HEADER + 14
 P_SCENARIO = PARAMS_HEADER + 15  # 0 none, 1.. the scenarios in scenarios.toml order
-PARAMS_SIZE = PARAMS_HEADER + 16
+P_REWARD = PARAMS_HEADER + 16  # 0 win_loss, 1 progress (REWARDS in __init__)
+PARAMS_SIZE = PARAMS_HEADER + 17
 VARIANTS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
 
 # ---------------------------------------------------------------- actions

@@ -151,6 +151,7 @@ from boardsim.games.hispania.layout import (
     P_LEGIO,
     P_PIRATES,
     P_PROCONSVL,
+    P_REWARD,
     P_ROADS,
     P_SCENARIO,
     P_TERROR,
@@ -2189,11 +2190,37 @@ def observe_context(state: np.ndarray, out: np.ndarray) -> None:
 
 
 @jit
+def rome_progress(state, params):
+    """Rome's progress toward victory in [0, 1] (MCTS's position value and the ``progress``
+    reward): 0.45 x the share of Hispanic capitals garrisoned, 0.25 x the share of all
+    revolt counters left in the reserve, 0.15 / (1 + revolts in the Roman provinces),
+    0.15 x the share of the track's time left."""
+    capitals = 0
+    for p in range(NUM_HISPANIC):
+        if state[GARR + (p * 6 + 5) * STACK] != 0:
+            capitals += 1
+    roman_revolts = 0
+    for c in range(NUM_CITIES):
+        if CITY_PROVINCE[c] >= NUM_HISPANIC:
+            roman_revolts += state[REVOLTS + c]
+    limit = SCEN_TRACK_LIMIT[params[P_SCENARIO]]
+    time_left = max(limit - state[TRACK], 0) / max(limit, 1)
+    reserve = min(max(state[RESERVE], 0) / TOTAL_REVOLTS, 1.0)
+    clear = 1.0 / (1.0 + roman_revolts)
+    return 0.45 * capitals / NUM_HISPANIC + 0.25 * reserve + 0.15 * clear + 0.15 * time_left
+
+
+@jit
 def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
-    """+1 to every general on a Roman victory, -1 on a Hispanic victory."""
+    """+1 to every general on a Roman victory, -1 on a Hispanic victory. The ``progress``
+    reward: before the end, ``rome_progress`` (so each decision is also rewarded with the
+    progress it made; the potential is 0 at the end, so without discount the best play is
+    the same)."""
     out[:] = 0.0
     w = state[WINNER]
     v = 1.0 if w == W_ROME else (-1.0 if w == W_HISPANIA else 0.0)
+    if params[P_REWARD] == 1 and w == W_NONE:
+        v = rome_progress(state, params)
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
     if params[P_HISPANO] != 0:

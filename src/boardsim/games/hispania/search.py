@@ -5,14 +5,13 @@ Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 The whole board is public (``observe``) and the Hispanic system is dice, so
 ``determinize`` changes nothing. ``search_prune`` drops the Roman steps that only undo
 another (cancel, ungarrison). ``evaluate_position`` measures Rome's progress
-toward its victory (garrisoned capitals, revolts left in the reserve, the Roman
-provinces free of revolt, time left), kept inside ``(-0.9, 0.9)`` so that a real
-victory or defeat always counts more than any position.
+toward its victory (the rules' ``rome_progress``: garrisoned capitals, revolts left
+in the reserve, the Roman provinces free of revolt, time left), kept inside
+``(-0.9, 0.9)`` so that a real victory or defeat always counts more than any position.
 """
 
 from boardsim.core.jit import jit
 
-SEARCH_TOTAL_REVOLTS = 22.0  # board + reserve + track
 SEARCH_VALUE_CAP = 0.9
 
 
@@ -43,28 +42,10 @@ def search_prune(state, params, mask):
 
 
 @jit
-def search_rome_progress(state, params):
-    """Rome's progress in [0, 1]: capitals held, reserve left, Roman provinces clear."""
-    capitals = 0
-    for p in range(NUM_HISPANIC):
-        if state[GARR + (p * 6 + 5) * STACK] != 0:
-            capitals += 1
-    roman_revolts = 0
-    for c in range(NUM_CITIES):
-        if CITY_PROVINCE[c] >= NUM_HISPANIC:
-            roman_revolts += state[REVOLTS + c]
-    limit = SCEN_TRACK_LIMIT[params[P_SCENARIO]]
-    time_left = max(limit - state[TRACK], 0) / max(limit, 1)
-    reserve = min(max(state[RESERVE], 0) / SEARCH_TOTAL_REVOLTS, 1.0)
-    clear = 1.0 / (1.0 + roman_revolts)
-    return 0.45 * capitals / NUM_HISPANIC + 0.25 * reserve + 0.15 * clear + 0.15 * time_left
-
-
-@jit
 def evaluate_position(state, params, out):
     """Every general gets Rome's progress mapped to (-0.9, 0.9); the Hispano player its
     opposite."""
-    v = SEARCH_VALUE_CAP * (2.0 * search_rome_progress(state, params) - 1.0)
+    v = SEARCH_VALUE_CAP * (2.0 * rome_progress(state, params) - 1.0)
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
     if params[P_HISPANO] != 0:
