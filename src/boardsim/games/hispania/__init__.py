@@ -138,9 +138,9 @@ OPTIONS = (
         "reward",
         "win_loss",
         "win_loss: +1 to every general if Rome wins, -1 if it loses (the Hispano player the "
-        "opposite). progress: also, densely, the change of Rome's progress (0-1: capitals "
-        "garrisoned, revolts left in the reserve, Roman provinces clear, time left), a "
-        "potential that is 0 at the end, so the undiscounted best play is the same.",
+        "opposite). progress: also 0.5 x Rome's standing (0-1: capitals garrisoned, revolts "
+        "in the reserve, Roman provinces clear), paid densely as it changes; any win still "
+        "outranks any loss.",
         choices=REWARDS,
     ),
     Option(

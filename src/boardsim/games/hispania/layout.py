@@ -176,6 +176,7 @@ P_TRAITORS = PARAMS_HEADER + 13
 P_HISPANO = PARAMS_HEADER + 14
 P_SCENARIO = PARAMS_HEADER + 15  # 0 none, 1.. the scenarios in scenarios.toml order
 P_REWARD = PARAMS_HEADER + 16  # 0 win_loss, 1 progress (REWARDS in __init__)
+PROGRESS_WEIGHT = 0.5  # reward="progress": the weight of Rome's standing (0-1) in the return
 PARAMS_SIZE = PARAMS_HEADER + 17
 VARIANTS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
 

@@ -1068,9 +1068,9 @@ def _combat(s: State, params: Params) -> None:
     s[hl.COMBAT_KIND] = s[hl.DIE_R] = s[hl.DIE_H] = s[hl.HISP_BONUS] = 0
 
 
-def rome_progress(state: State, params: Params) -> float:
-    """Rome's progress in [0, 1]: capitals garrisoned, reserve left, Roman provinces clear,
-    time left (the weights of the compiled ``rome_progress``)."""
+def rome_standing(state: State, params: Params) -> float:
+    """Rome's standing in [0, 1]: (0.45 x capitals' share + 0.25 x reserve's share + 0.15 /
+    (1 + revolts in the Roman provinces)) / 0.85, as the compiled ``rome_standing``."""
     capitals = sum(
         1 for p in range(hd.NUM_HISPANIC) if state[hl.GARR + (p * 6 + 5) * hl.STACK] != 0
     )
@@ -1079,18 +1079,16 @@ def rome_progress(state: State, params: Params) -> float:
         for c in range(hd.NUM_CITIES)
         if hd.CITY_PROVINCE[c] >= hd.NUM_HISPANIC
     )
-    limit = int(hd.SCEN_TRACK_LIMIT[params[hl.P_SCENARIO]])
-    time_left = max(limit - state[hl.TRACK], 0) / max(limit, 1)
     reserve = min(max(state[hl.RESERVE], 0) / hd.TOTAL_REVOLTS, 1.0)
     clear = 1.0 / (1.0 + roman_revolts)
-    return 0.45 * capitals / hd.NUM_HISPANIC + 0.25 * reserve + 0.15 * clear + 0.15 * time_left
+    return (0.45 * capitals / hd.NUM_HISPANIC + 0.25 * reserve + 0.15 * clear) / 0.85
 
 
 def returns(state: State, params: Params) -> list[float]:
     w = state[hl.WINNER]
     v = 1.0 if w == hl.W_ROME else -1.0 if w == hl.W_HISPANIA else 0.0
-    if params[hl.P_REWARD] == 1 and w == hl.W_NONE:
-        v = rome_progress(state, params)
+    if params[hl.P_REWARD] == 1:
+        v += hl.PROGRESS_WEIGHT * rome_standing(state, params)
     out = [v if p < params[_P_NUM_PLAYERS] else 0.0 for p in range(hl.MAX_PLAYERS)]
     if params[hl.P_HISPANO]:
         out[hl.HISPANO] = -v

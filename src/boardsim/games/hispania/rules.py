@@ -192,6 +192,7 @@ from boardsim.games.hispania.layout import (
     PK_BESIEGE,
     PLACE_CITY,
     PROCONSUL,
+    PROGRESS_WEIGHT,
     RESERVE,
     RESUME_PHASE,
     REVOLT_NUM,
@@ -2190,11 +2191,10 @@ def observe_context(state: np.ndarray, out: np.ndarray) -> None:
 
 
 @jit
-def rome_progress(state, params):
-    """Rome's progress toward victory in [0, 1] (MCTS's position value and the ``progress``
-    reward): 0.45 x the share of Hispanic capitals garrisoned, 0.25 x the share of all
-    revolt counters left in the reserve, 0.15 / (1 + revolts in the Roman provinces),
-    0.15 x the share of the track's time left."""
+def rome_aims(state, params):
+    """What Rome has of its aims, each in [0, 1]: the share of the Hispanic capitals
+    garrisoned, the share of all revolt counters in the reserve, and 1 / (1 + revolts in
+    the Roman provinces)."""
     capitals = 0
     for p in range(NUM_HISPANIC):
         if state[GARR + (p * 6 + 5) * STACK] != 0:
@@ -2203,24 +2203,40 @@ def rome_progress(state, params):
     for c in range(NUM_CITIES):
         if CITY_PROVINCE[c] >= NUM_HISPANIC:
             roman_revolts += state[REVOLTS + c]
+    reserve = min(max(state[RESERVE], 0) / TOTAL_REVOLTS, 1.0)
+    return capitals / NUM_HISPANIC, reserve, 1.0 / (1.0 + roman_revolts)
+
+
+@jit
+def rome_progress(state, params):
+    """Rome's progress toward victory in [0, 1] (MCTS's position value): 0.45 x the
+    capitals' share, 0.25 x the reserve's share, 0.15 x the Roman provinces' clearness
+    (``rome_aims``) and 0.15 x the share of the track's time left."""
+    capitals, reserve, clear = rome_aims(state, params)
     limit = SCEN_TRACK_LIMIT[params[P_SCENARIO]]
     time_left = max(limit - state[TRACK], 0) / max(limit, 1)
-    reserve = min(max(state[RESERVE], 0) / TOTAL_REVOLTS, 1.0)
-    clear = 1.0 / (1.0 + roman_revolts)
-    return 0.45 * capitals / NUM_HISPANIC + 0.25 * reserve + 0.15 * clear + 0.15 * time_left
+    return 0.45 * capitals + 0.25 * reserve + 0.15 * clear + 0.15 * time_left
+
+
+@jit
+def rome_standing(state, params):
+    """What the ``progress`` reward pays for, in [0, 1]: ``rome_progress`` without the
+    time (which only runs out), i.e. (0.45 capitals + 0.25 reserve + 0.15 clear) / 0.85."""
+    capitals, reserve, clear = rome_aims(state, params)
+    return (0.45 * capitals + 0.25 * reserve + 0.15 * clear) / 0.85
 
 
 @jit
 def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """+1 to every general on a Roman victory, -1 on a Hispanic victory. The ``progress``
-    reward: before the end, ``rome_progress`` (so each decision is also rewarded with the
-    progress it made; the potential is 0 at the end, so without discount the best play is
-    the same)."""
+    reward adds ``PROGRESS_WEIGHT`` x ``rome_standing`` at every moment, the end included
+    (each decision is paid the standing it gained; a lost game that garrisoned capitals
+    scores more than one that did not, and any win more than any loss)."""
     out[:] = 0.0
     w = state[WINNER]
     v = 1.0 if w == W_ROME else (-1.0 if w == W_HISPANIA else 0.0)
-    if params[P_REWARD] == 1 and w == W_NONE:
-        v = rome_progress(state, params)
+    if params[P_REWARD] == 1:
+        v += PROGRESS_WEIGHT * rome_standing(state, params)
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
     if params[P_HISPANO] != 0:
