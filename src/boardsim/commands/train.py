@@ -72,6 +72,14 @@ def add_parser(subparsers: Any) -> None:
         help="subtracted from the learner's reward at each of its decisions, so that stalling "
         "does not pay (default 0)",
     )
+    p.add_argument(
+        "--imitate",
+        type=int,
+        default=0,
+        help="first fit the policy to this many decisions of the compiled heuristic in the "
+        "learner's seats (and the value to their returns), then PPO (default 0: none)",
+    )
+    p.add_argument("--imitate-epochs", type=int, default=4, help="passes over those decisions")
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--net-arch", default=None, help="hidden layers, e.g. 256,256")
     p.add_argument("--checkpoint-every", type=int, default=50_000, help="steps between saves")
@@ -116,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         learning_rate=args.lr,
         gamma=args.gamma,
         step_penalty=args.step_penalty,
+        imitate=args.imitate,
+        imitate_epochs=args.imitate_epochs,
         ent_coef=args.ent_coef,
         net_arch=net_arch,
         checkpoint_every=args.checkpoint_every,

@@ -85,6 +85,11 @@ class TrainConfig:
     # discounted loss off; 0 trains on the game's reward alone
     step_penalty: float = 0.0
     clip_range: float = 0.2
+    # heuristic decisions to imitate before PPO (0: none): the policy is first fit to the
+    # compiled heuristic's choices in the learner's seats, its value head to their returns
+    # (boardsim.training.imitation), for games where random play never wins
+    imitate: int = 0
+    imitate_epochs: int = 4
     net_arch: list[int] | None = None  # None: net_arch_for(observation size)
     checkpoint_every: int = 50_000
     keep_checkpoints: int = 3
@@ -103,6 +108,11 @@ class TrainConfig:
             raise OptionError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
         if self.learning_rate <= 0:
             raise OptionError(f"learning_rate must be positive, got {self.learning_rate}")
+        if int(self.imitate) < 0 or int(self.imitate_epochs) < 1:
+            raise OptionError(
+                f"imitate must be >= 0 decisions and imitate_epochs >= 1, got "
+                f"{self.imitate} and {self.imitate_epochs}"
+            )
         if not 0 <= self.step_penalty < float("inf"):  # NaN fails too
             raise OptionError(f"step_penalty must be a finite number >= 0, got {self.step_penalty}")
         if self.net_arch is not None and (
@@ -406,6 +416,13 @@ def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainR
     else:
         trainer.model = trainer.new_model()
         atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
+        if config.imitate > 0:
+            report = imitate_heuristic(trainer)
+            log(
+                f"imitated {report['decisions']} heuristic decisions ({report['games']} games, "
+                f"{report['heuristic_win_rate']:.1%} won): the policy's first choice is the "
+                f"heuristic's in {report['agreement']:.1%}"
+            )
     remaining = max(config.total_timesteps - int(trainer.model.num_timesteps), 0)
     if remaining > 0:
         trainer.model.learn(
@@ -424,6 +441,25 @@ def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainR
         return_mean=trainer.stats.return_mean(),
         wall_seconds=trainer.wall_seconds(),
     )
+
+
+def imitate_heuristic(trainer: Trainer) -> dict[str, Any]:
+    """Fit a fresh run's model to the heuristic (``config.imitate`` decisions), write
+    ``RUN_DIR/imitation.json``; the envs are seeded again so PPO starts as it would have."""
+    from boardsim.training.imitation import collect_heuristic_decisions, imitate
+
+    c = trainer.config
+    demos = collect_heuristic_decisions(trainer.env, c.imitate, c.gamma, seed=c.seed)
+    fit = imitate(trainer.model, demos, epochs=c.imitate_epochs, seed=c.seed)
+    trainer.env.seed(c.seed)
+    report = {
+        "decisions": len(demos.actions),
+        "games": demos.games,
+        "heuristic_win_rate": demos.wins / demos.games if demos.games else float("nan"),
+        **fit,
+    }
+    atomic_write_text(trainer.run_dir / "imitation.json", json.dumps(report, indent=2) + "\n")
+    return report
 
 
 def _resumed_config(given: TrainConfig, meta: dict[str, Any]) -> TrainConfig:
