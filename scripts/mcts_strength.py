@@ -1,6 +1,9 @@
 """How strong the compiled MCTS is: MCTS seats against compiled opponents, whole games in numba.
 
-Examples (the numbers in docs/agents.md come from these)::
+For the default search settings ``boardsim eval GAME --agents heuristic,mcts:200`` plays
+the same compiled games (docs/agents.md's 1,000-game results); this script is for sweeps
+of the search's settings (``--c``, ``--prior``, ``--depth``, ``--rollout``) and for one
+MCTS player at a table of several opponents. Examples::
 
     python scripts/mcts_strength.py liberation --players 2 --opponent heuristic --games 200
     python scripts/mcts_strength.py farrapos --opponent random --games 100 --depth 20
@@ -18,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -29,16 +30,8 @@ import numpy as np
 
 import boardsim
 from boardsim.agents.mcts import play_games, search_settings
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from boardsim.files import atomic_write_text
+from boardsim.research.stats import wilson_interval
 
 
 def play_in_chunks(
@@ -115,7 +108,7 @@ def measure(
     losses = int((mine < -0.5).sum())
     draws = games - wins - losses
     total = float(mine.sum())
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games) if games else (0.0, 1.0)
     seat_wins = [int((mine[seat::n] > 0.5).sum()) for seat in range(n)]
     seat_games = [len(mine[seat::n]) for seat in range(n)]
     if game_name == "hispania":  # the Roman side plays every game
@@ -140,13 +133,6 @@ def measure(
         "seed": seed,
         "seconds": round(time.perf_counter() - started, 1),
     }
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     line = json.dumps(result)
     print(line)
     if args.out is not None:
-        write_atomically(args.out, line + "\n")
+        atomic_write_text(args.out, line + "\n")
     return 0
 
 
