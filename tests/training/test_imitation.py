@@ -11,18 +11,7 @@ import boardsim
 from boardsim.training.imitation import collect_heuristic_decisions, heuristic_actions, imitate
 from boardsim.training.ppo import TrainConfig, Trainer, train
 from boardsim.training.vec import SidesVecEnv, learning_seats
-
-TINY = {
-    "num_envs": 4,
-    "n_steps": 32,
-    "batch_size": 64,
-    "n_epochs": 2,
-    "net_arch": [32, 32],
-    "progress": False,
-    "tensorboard": False,
-    "torch_threads": 1,
-    "threads": 1,
-}
+from tests.training.helpers import TINY
 
 
 def _env(seed: int = 0, penalty: float = 0.0) -> SidesVecEnv:

@@ -10,18 +10,7 @@ from boardsim.agents import load
 from boardsim.research.tournament import round_robin
 from boardsim.training.checkpoint import export_policy, read_metadata
 from boardsim.training.ppo import TrainConfig, net_arch_for, train
-
-TINY = {
-    "num_envs": 4,
-    "n_steps": 32,
-    "batch_size": 64,
-    "n_epochs": 2,
-    "net_arch": [32, 32],
-    "progress": False,
-    "tensorboard": False,
-    "torch_threads": 1,
-    "threads": 1,
-}
+from tests.training.helpers import TINY
 
 
 def _config(run_dir, total: int, **kw) -> TrainConfig:
