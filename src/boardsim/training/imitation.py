@@ -20,6 +20,7 @@ import numpy as np
 
 from boardsim.core.errors import OptionError
 from boardsim.core.header import POLICY_HEURISTIC
+from boardsim.core.rng import RNG_WORDS, derive_seed, rng_seed
 
 
 @dataclass
@@ -64,9 +65,9 @@ def collect_heuristic_decisions(
     if decisions < 1:
         raise OptionError(f"imitate at least one decision, got {decisions}")
     n = env.num_envs
-    prngs = np.zeros((n, 2), np.int32)
-    rng = np.random.default_rng(seed)
-    prngs[:] = rng.integers(1, 2**31 - 1, size=(n, 2), dtype=np.int32)
+    prngs = np.zeros((n, RNG_WORDS), np.int32)  # the heuristic's own generator, a game each
+    for row in range(n):
+        rng_seed(prngs[row], 0, derive_seed(seed, row))
     obs = env.reset()
     rows_obs: list[np.ndarray] = []
     rows_mask: list[np.ndarray] = []
