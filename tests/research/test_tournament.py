@@ -151,11 +151,18 @@ def test_a_compiled_mcts_run_is_the_mcts_modules_games_in_chunks() -> None:
     game = boardsim.make_game("liberation", num_players=2)
     told: list[str] = []
     rets, trunc = play_compiled(
-        game, ["mcts:6", "heuristic"], 5, seed=4, first_game=2, progress=told.append, chunk=2
+        game,
+        ["mcts:6", "heuristic"],
+        5,
+        seed=4,
+        first_game=2,
+        progress=told.append,
+        label="run",
+        chunk=2,
     )
     direct = mcts_play_games(game, 5, ["mcts", "heuristic"], seed=4, first_game=2, simulations=6)
     assert np.array_equal(rets, direct["returns"]) and np.array_equal(trunc, direct["truncated"])
-    assert told == ["2/5 games", "4/5 games", "5/5 games"]
+    assert told == ["run: 2/5 games", "run: 4/5 games", "run: 5/5 games"]
 
 
 def test_round_robin_with_mcts_reports_progress_and_scores_every_game() -> None:

@@ -206,12 +206,14 @@ def play_compiled(
     seed: int,
     first_game: int,
     progress: Callable[[str], None] | None = None,
+    label: str = "",
     chunk: int = MCTS_CHUNK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The same as :func:`play_lockstep` for compiled policies only, entirely compiled.
 
     Seats may be ``"mcts:SIMS"`` (the game's default search settings, the same for every
-    MCTS seat): those games go ``chunk`` at a time, ``progress`` told after each.
+    MCTS seat): those games go ``chunk`` at a time, ``progress`` told after each
+    (``"LABEL: 40/1000 games"``).
     """
     if not compiled_together(seat_policies):
         raise OptionError(f"not one compiled run: {list(seat_policies)}")
@@ -234,7 +236,7 @@ def play_compiled(
         returns.append(out["returns"])
         truncated.append(out["truncated"])
         if progress:
-            progress(f"{start + size}/{num_games} games")
+            progress(f"{label}: {start + size}/{num_games} games")
     if not returns:
         return np.zeros((0, game.num_players)), np.zeros(0, bool)
     return np.concatenate(returns), np.concatenate(truncated)
@@ -415,14 +417,10 @@ def _pair_games(
         if compiled_together([a_spec, b_spec]):
             policies = [b_spec] * k
             policies[seat] = a_spec
-            told = None
-            if progress is not None:
-
-                def told(text: str, seat: int = seat) -> None:
-                    progress(f"{a_spec} in seat {seat}: {text}")
-
             # the compiled run's games seat * games + 0, 1, ...: the same deals for every pair
-            rets, trunc = play_compiled(game, policies, g_idx.size, seed, seat * games, told)
+            rets, trunc = play_compiled(
+                game, policies, g_idx.size, seed, seat * games, progress, f"{a_spec} in seat {seat}"
+            )
         else:
             a = agent_maker(a_spec, game, seed + 7 * seat + 1)
             b = agent_maker(b_spec, game, seed + 7 * seat + 2)
@@ -544,13 +542,9 @@ def cooperative(
             if progress:
                 progress(f"{spec} at level {shown}")
             if compiled_together([spec]):
-                told = None
-                if progress is not None:
-
-                    def told(text: str, spec: str = spec, shown: str = shown) -> None:
-                        progress(f"{spec} at level {shown}: {text}")
-
-                rets, trunc = play_compiled(game, [spec] * game.num_players, games, seed, 0, told)
+                seats = [spec] * game.num_players
+                label = f"{spec} at level {shown}"
+                rets, trunc = play_compiled(game, seats, games, seed, 0, progress, label)
             else:
                 agent = agent_maker(spec, game, seed + 1)
                 if _batchable(agent):
