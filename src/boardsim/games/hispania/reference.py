@@ -1069,8 +1069,9 @@ def _combat(s: State, params: Params) -> None:
 
 
 def rome_standing(state: State, params: Params) -> float:
-    """Rome's standing in [0, 1]: (0.45 x capitals' share + 0.25 x reserve's share + 0.15 /
-    (1 + revolts in the Roman provinces)) / 0.85, as the compiled ``rome_standing``."""
+    """Rome's standing in [0, 1]: the ``STANDING_*`` weights (layout.py) on the capitals'
+    share, the reserve's share and 1 / (1 + revolts in the Roman provinces), over their
+    sum, as the compiled ``rome_standing``."""
     capitals = sum(
         1 for p in range(hd.NUM_HISPANIC) if state[hl.GARR + (p * 6 + 5) * hl.STACK] != 0
     )
@@ -1081,7 +1082,9 @@ def rome_standing(state: State, params: Params) -> float:
     )
     reserve = min(max(state[hl.RESERVE], 0) / hd.TOTAL_REVOLTS, 1.0)
     clear = 1.0 / (1.0 + roman_revolts)
-    return (0.45 * capitals / hd.NUM_HISPANIC + 0.25 * reserve + 0.15 * clear) / 0.85
+    weights = (hl.STANDING_CAPITALS, hl.STANDING_RESERVE, hl.STANDING_CLEAR)
+    aims = (capitals / hd.NUM_HISPANIC, reserve, clear)
+    return sum(w * a for w, a in zip(weights, aims, strict=True)) / sum(weights)
 
 
 def returns(state: State, params: Params) -> list[float]:

@@ -192,6 +192,7 @@ from boardsim.games.hispania.layout import (
     PK_BESIEGE,
     PLACE_CITY,
     PROCONSUL,
+    PROGRESS_TIME,
     PROGRESS_WEIGHT,
     RESERVE,
     RESUME_PHASE,
@@ -203,6 +204,9 @@ from boardsim.games.hispania.layout import (
     SETUP_CITY,
     SPECIAL,
     STACK,
+    STANDING_CAPITALS,
+    STANDING_CLEAR,
+    STANDING_RESERVE,
     STATE_SIZE,
     TRACK,
     TRAITORS_USED,
@@ -2209,21 +2213,27 @@ def rome_aims(state, params):
 
 @jit
 def rome_progress(state, params):
-    """Rome's progress toward victory in [0, 1] (MCTS's position value): 0.45 x the
-    capitals' share, 0.25 x the reserve's share, 0.15 x the Roman provinces' clearness
-    (``rome_aims``) and 0.15 x the share of the track's time left."""
+    """Rome's progress toward victory in [0, 1] (MCTS's position value): the standing's
+    weights on ``rome_aims`` (0.45 capitals, 0.25 reserve, 0.15 clear) and 0.15 x the
+    share of the track's time left (``STANDING_*``, ``PROGRESS_TIME`` in layout.py)."""
     capitals, reserve, clear = rome_aims(state, params)
     limit = SCEN_TRACK_LIMIT[params[P_SCENARIO]]
     time_left = max(limit - state[TRACK], 0) / max(limit, 1)
-    return 0.45 * capitals + 0.25 * reserve + 0.15 * clear + 0.15 * time_left
+    return (
+        STANDING_CAPITALS * capitals
+        + STANDING_RESERVE * reserve
+        + STANDING_CLEAR * clear
+        + PROGRESS_TIME * time_left
+    )
 
 
 @jit
 def rome_standing(state, params):
     """What the ``progress`` reward pays for, in [0, 1]: ``rome_progress`` without the
-    time (which only runs out), i.e. (0.45 capitals + 0.25 reserve + 0.15 clear) / 0.85."""
+    time (which only runs out): the ``STANDING_*`` weights on ``rome_aims`` over their sum."""
     capitals, reserve, clear = rome_aims(state, params)
-    return (0.45 * capitals + 0.25 * reserve + 0.15 * clear) / 0.85
+    weighted = STANDING_CAPITALS * capitals + STANDING_RESERVE * reserve + STANDING_CLEAR * clear
+    return weighted / (STANDING_CAPITALS + STANDING_RESERVE + STANDING_CLEAR)
 
 
 @jit
