@@ -1,6 +1,6 @@
 """Connect four on boardsim's spine: a calibration game for the benchmarks, not a library game.
 
-The same generic engine (``bind_engine``) drives it as drives the registered
+The same generic engine (``core/engine.py``) drives it as drives the registered
 games, so its random-rollout speed against pgx and OpenSpiel, on identical
 work, measures the engine's own overhead. Board: 6 rows x 7 columns, row 0 at
 the bottom; player 0 moves first; +1 / -1 at a win, 0 at a full board.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from benchmarks.calibration.plain_connect_four import wins
-from boardsim.core.engine import bind_engine
 from boardsim.core.header import (
     FLAG_TERMINAL,
     H_ACTOR,
@@ -104,6 +103,3 @@ def returns(state, params, out):
     if w >= 0:
         out[w] = 1.0
         out[1 - w] = -1.0
-
-
-bind_engine(globals())

@@ -1,11 +1,11 @@
-# ruff: noqa: F821
-"""The calibration connect four's compiled rule-based player (``bind_engine`` needs one).
+"""The calibration connect four's compiled rule-based player (the engine needs one).
 
-Compiled into ``connect_four``'s namespace by ``bind_engine``, not imported. A player's
-rule: take a column that wins at once; else block a column where the opponent would
+A player's rule: take a column that wins at once; else block a column where the opponent would
 win; else a uniformly random legal column.
 """
 
+from benchmarks.calibration.connect_four import COLS, HEIGHT, ROWS, legal_mask, wins_if_dropped
+from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
 
@@ -29,4 +29,4 @@ def heuristic_action(state, params, mask, prng):
     for c in range(COLS):
         if _column_wins(state, c, 1 - me):
             return c
-    return random_legal(state, params, mask, prng)
+    return pick_legal(mask, n, prng)

@@ -1,4 +1,4 @@
-"""What the generic search needs from the calibration connect four (``bind_engine``).
+"""What the generic search needs from the calibration connect four (``core/mcts.py``).
 
 Nothing is hidden, nothing is pruned; a position that is not over is valued even.
 """

@@ -9,7 +9,8 @@ from boardsim.games import available, definition
 
 
 def list_games() -> list[str]:
-    """The registered games: ``["liberation", "hispania", "farrapos"]`` as they land."""
+    """The games found (:mod:`boardsim.games`), by id: ``["farrapos", "hispania", "liberation"]``
+    and those of installed plugins."""
     return available()
 
 

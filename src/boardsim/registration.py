@@ -1,4 +1,4 @@
-"""Gymnasium ids (``boardsim/Liberation-v0``, ...) for every registered game."""
+"""Gymnasium ids (``boardsim/<Name>-v0``, :func:`boardsim.games.gym_id`) for every game found."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from boardsim.games import GAMES
+from boardsim.games import gym_id, names
 
 
 def _entry(game: str) -> Any:
@@ -29,11 +29,11 @@ def _vector_entry(game: str) -> Any:
 
 def register_all() -> None:
     """Register each game's id once (safe to call repeatedly)."""
-    for game, gym_id in GAMES.items():
-        if gym_id in gym.registry:
+    for game in names():
+        if gym_id(game) in gym.registry:
             continue
         gym.register(
-            id=gym_id,
+            id=gym_id(game),
             entry_point=_entry(game),
             vector_entry_point=_vector_entry(game),
             disable_env_checker=False,

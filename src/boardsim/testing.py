@@ -50,7 +50,7 @@ def assert_rollout_thread_invariant(
         decisions = np.zeros(num_envs, np.int64)
         games = np.zeros(num_envs, np.int64)
         with threads_used(threads):
-            game.rules.rollout_random(states, game.params, steps, seed, decisions, games)
+            game.engine.rollout_random(states, game.params, steps, seed, decisions, games)
         finals.append((states, decisions, games))
     for a, b in zip(finals[0], finals[-1], strict=True):
         assert np.array_equal(a, b)

@@ -13,7 +13,7 @@ import boardsim
 def heuristic_move(game: boardsim.Game, state: boardsim.State, prng: np.ndarray) -> int:
     """The compiled heuristic's action in ``state`` (on a copy; ``prng`` advances)."""
     mask = np.zeros(game.num_actions, np.uint8)
-    return int(game.rules.heuristic_action(state.array.copy(), game.params, mask, prng))
+    return int(game.kernels.heuristic_action(state.array.copy(), game.params, mask, prng))
 
 
 def positions(
@@ -43,10 +43,10 @@ def check_legal_and_pure(game: boardsim.Game, games: int, seed: int = 0) -> int:
         before = state.array.copy()
         legal = state.legal_actions_mask()
         words = np.array([n, 12345], np.int32)
-        a = int(game.rules.heuristic_action(state.array, game.params, mask, words.copy()))
+        a = int(game.kernels.heuristic_action(state.array, game.params, mask, words.copy()))
         assert legal[a], f"illegal heuristic action {a} ({state.action_to_string(a)})"
         assert np.array_equal(state.array, before), "the heuristic wrote into the state"
-        again = int(game.rules.heuristic_action(state.array, game.params, mask, words.copy()))
+        again = int(game.kernels.heuristic_action(state.array, game.params, mask, words.copy()))
         assert again == a, "same position, same generator: a different action"
         n += 1
     return n

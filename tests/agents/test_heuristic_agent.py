@@ -56,7 +56,7 @@ def test_the_agent_plays_as_the_compiled_loops_do(game: boardsim.Game) -> None:
         if state.is_terminal():
             break
         words = agent._prng.copy()
-        expected = int(game.rules.heuristic_action(state.array.copy(), game.params, mask, words))
+        expected = int(game.kernels.heuristic_action(state.array.copy(), game.params, mask, words))
         assert agent.act_state(state) == expected
         state.apply_action(expected)
 

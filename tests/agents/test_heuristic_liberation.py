@@ -69,7 +69,7 @@ def test_the_choice_depends_only_on_what_the_player_may_see(num_players: int) ->
             seen = boardsim.State(game, other).observation(me)
             assert np.array_equal(seen, state.observation(me)), "the player's view changed"
             differs += not np.array_equal(other, state.array)
-            a = int(game.rules.heuristic_action(other, game.params, mask, prng.copy()))
+            a = int(game.kernels.heuristic_action(other, game.params, mask, prng.copy()))
             assert a == mine, "the heuristic read a hidden card"
         checked += 1
     assert checked > 300 and differs > checked  # the hidden cards really were moved

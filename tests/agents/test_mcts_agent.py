@@ -122,7 +122,7 @@ def test_the_heuristic_prior_expands_the_heuristics_move_first(game: boardsim.Ga
     while len(state.legal_actions()) < 2:
         state.apply_action(state.legal_actions()[0])
     mask = np.zeros(game.num_actions, np.uint8)
-    wanted = game.rules.heuristic_action(
+    wanted = game.kernels.heuristic_action(
         state.array.copy(), game.params, mask, np.ones(2, np.int32)
     )
     for seed in range(3):

@@ -97,16 +97,16 @@ def test_farrapos_search_never_cancels_or_unchooses() -> None:
     confirms (``search_prune``); its games end like the heuristic's."""
     game = boardsim.make_game("farrapos")
     st = game.new_initial_state(0)
-    rules, params = game.rules, game.params
+    kernels, params = game.kernels, game.params
     scratch = np.zeros(game.num_actions, np.uint8)
     prng = np.ones(2, np.int32)
     while int(st.array[FL.MODE]) not in (FL.M_ATTACK, FL.M_MOVE):
-        st.apply_action(int(rules.heuristic_action(st.array, params, scratch, prng)))
+        st.apply_action(int(kernels.heuristic_action(st.array, params, scratch, prng)))
     unit = next(a for a in st.legal_actions() if FL.A_UNIT <= a < FL.A_CONFIRM)
     st.apply_action(unit)  # one unit chosen
     mask = st.legal_actions_mask().astype(np.uint8)
     assert mask[FL.A_CANCEL] and mask[unit] and mask[FL.A_CONFIRM]
-    rules.search_prune(st.array, params, mask)
+    kernels.search_prune(st.array, params, mask)
     assert not mask[FL.A_CANCEL] and not mask[unit] and mask[FL.A_CONFIRM]
     out = play_games(game, 2, ["mcts", "heuristic"], seed=0, threads=1, simulations=30)
     assert np.all(out["decisions"] < 2000)
@@ -115,16 +115,16 @@ def test_farrapos_search_never_cancels_or_unchooses() -> None:
 def test_hispania_search_never_undoes_a_roman_step() -> None:
     """Roman phase: a chosen combat is fought (no cancel), a garrison is never taken back."""
     st = blank_roman(generals=("Toletum", "Valentia", "Mare Ibericum"), denarii=3)
-    rules, params = st.game.rules, st.game.params
+    kernels, params = st.game.kernels, st.game.params
     mask = st.legal_actions_mask().astype(np.uint8)
     assert mask[hl.A_PASS]
     mask[hl.A_UNGARRISON] = 1  # as if one of his garrisons stood there
-    rules.search_prune(st.array, params, mask)
+    kernels.search_prune(st.array, params, mask)
     assert not mask[hl.A_UNGARRISON] and mask[hl.A_PASS]
     st.array[hl.PEND_KIND] = 1  # a combat chosen, its denarii not yet spent
     mask = st.legal_actions_mask().astype(np.uint8)
     assert mask[hl.A_CANCEL] and mask[hl.A_SPEND]
-    rules.search_prune(st.array, params, mask)
+    kernels.search_prune(st.array, params, mask)
     assert not mask[hl.A_CANCEL] and mask[hl.A_SPEND]
 
 
@@ -164,7 +164,7 @@ def swap_hidden_card(st: boardsim.State) -> boardsim.State:
 def test_determinize_keeps_what_the_player_sees() -> None:
     st = midgame_race()
     me = st.current_player()
-    rules, params = st.game.rules, st.game.params
+    kernels, params = st.game.kernels, st.game.params
     n, K = st.game.num_players, LL.K
     a = st.array
     prng = np.zeros(2, np.int32)
@@ -172,7 +172,7 @@ def test_determinize_keeps_what_the_player_sees() -> None:
     changed = False
     for _ in range(20):
         d = a.copy()
-        rules.determinize(d, params, me, prng)
+        kernels.determinize(d, params, me, prng)
         hands, dhands = a[LL.HAND : LL.HAND + n * K], d[LL.HAND : LL.HAND + n * K]
         assert np.array_equal(dhands.reshape(n, K)[me], hands.reshape(n, K)[me])  # my hand
         assert np.array_equal(dhands.reshape(n, K).sum(1), hands.reshape(n, K).sum(1))  # sizes
@@ -192,7 +192,7 @@ def test_determinize_keeps_what_the_player_sees() -> None:
 
 def rules_observation(game: boardsim.Game, array: np.ndarray, player: int) -> np.ndarray:
     out = np.zeros(game.observation_size, np.float32)
-    game.rules.observe(array, game.params, player, out)
+    game.kernels.observe(array, game.params, player, out)
     return out
 
 
@@ -219,7 +219,7 @@ def test_farrapos_and_hispania_hide_nothing() -> None:
         game = boardsim.make_game(name)
         st = game.new_initial_state(0)
         d = st.array.copy()
-        game.rules.determinize(d, game.params, st.current_player(), np.ones(2, np.int32))
+        game.kernels.determinize(d, game.params, st.current_player(), np.ones(2, np.int32))
         assert np.array_equal(d, st.array)
 
 

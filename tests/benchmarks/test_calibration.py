@@ -15,6 +15,9 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.calibration import connect_four as c4  # noqa: E402
 from benchmarks.calibration import plain_connect_four as plain  # noqa: E402
+from benchmarks.calibration import policy  # noqa: E402
+from benchmarks.calibration.engine import KERNELS  # noqa: E402
+from boardsim.core import engine  # noqa: E402
 from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS  # noqa: E402
 
 
@@ -22,7 +25,7 @@ def fresh() -> np.ndarray:
     state = np.zeros(c4.STATE_SIZE, np.int32)
     outcomes = np.zeros(1, np.int32)
     weights = np.zeros(1, np.int64)
-    c4.new_game(state, c4.PARAMS, 1, outcomes, weights)
+    engine.new_game(KERNELS, state, c4.PARAMS, 1, outcomes, weights)
     return state
 
 
@@ -53,16 +56,16 @@ def test_the_rule_based_player_wins_then_blocks() -> None:
     state = fresh()
     play(state, [0, 1, 0, 1, 0])  # player 1 to move; player 0 threatens column 0
     assert state[H_ACTOR] == 1
-    assert c4.heuristic_action(state, c4.PARAMS, mask, prng) == 0  # block
+    assert policy.heuristic_action(state, c4.PARAMS, mask, prng) == 0  # block
     play(state, [6])  # player 0 to move: column 0 wins
-    assert c4.heuristic_action(state, c4.PARAMS, mask, prng) == 0
+    assert policy.heuristic_action(state, c4.PARAMS, mask, prng) == 0
 
 
 def test_engine_and_plain_rollouts_play_whole_games() -> None:
     states = np.zeros((8, c4.STATE_SIZE), np.int32)
     decisions = np.zeros(8, np.int64)
     games = np.zeros(8, np.int64)
-    c4.rollout_random(states, c4.PARAMS, 400, 3, decisions, games)
+    engine.rollout_random(KERNELS, states, c4.PARAMS, 400, 3, decisions, games)
     assert decisions.sum() == 8 * 400
     assert 8 * (400 // 42) <= games.sum() <= 8 * 400 / 7  # every game lasts 7..42 moves
     pstates = plain.new_states(8)

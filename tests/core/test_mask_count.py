@@ -23,7 +23,7 @@ def test_legal_mask_count_matches_the_marks(name: str) -> None:
         st = game.new_initial_state(seed)
         while not st.is_terminal():
             mask[:] = 0
-            n = game.rules.legal_mask(st.array, game.params, mask)
+            n = game.kernels.legal_mask(st.array, game.params, mask)
             assert n == int(mask.sum()), f"{name} seed {seed}: count {n}, marked {mask.sum()}"
             checked += 1
             st.apply_action(int(rng.choice(np.flatnonzero(mask))))

@@ -11,7 +11,6 @@ import boardsim
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.game import Game
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos import rules
 from boardsim.testing import assert_batch_equals_single
 
 
@@ -86,7 +85,7 @@ def test_compiled_rollout_is_reproducible(game: Game) -> None:
         states = np.zeros((4, game.state_size), np.int32)
         decisions = np.zeros(4, np.int64)
         games = np.zeros(4, np.int64)
-        rules.rollout_random(states, game.params, 1500, 42, decisions, games)
+        game.engine.rollout_random(states, game.params, 1500, 42, decisions, games)
         return states, decisions, games
 
     a, b = run(), run()

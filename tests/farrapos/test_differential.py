@@ -31,7 +31,7 @@ def compare_games(game, seeds: range) -> tuple[int, int]:
             legal = np.flatnonzero(mask).tolist()
             assert engine.legal_actions(ref) == legal, f"seed {seed} step {steps}: legal actions"
             action = chooser.choice(legal)
-            rules.step(core, game.params, np.int64(action), rewards)
+            game.engine.step(core, game.params, np.int64(action), rewards)
             reward = engine.step(ref, action)
             steps += 1
             if core.tolist() != ref:

@@ -77,7 +77,7 @@ def play(game, seed: int, chooser: random.Random) -> int:
     state = np.zeros(game.state_size, np.int32)
     outcomes = np.zeros(game.max_chance_outcomes, np.int32)
     weights = np.zeros(game.max_chance_outcomes, np.int64)
-    rules.new_game(state, game.params, np.int64(seed), outcomes, weights)
+    game.engine.new_game(state, game.params, np.int64(seed), outcomes, weights)
     mask = np.zeros(game.num_actions, np.uint8)
     rewards = np.zeros(2, np.float32)
     gone: set[int] = set()
@@ -98,7 +98,7 @@ def play(game, seed: int, chooser: random.Random) -> int:
         n = rules.legal_mask(state, game.params, mask)
         assert n > 0  # the mask is never empty until the game ends
         action = chooser.choice(np.flatnonzero(mask).tolist())
-        rules.step(state, game.params, np.int64(action), rewards)
+        game.engine.step(state, game.params, np.int64(action), rewards)
         steps += 1
 
 

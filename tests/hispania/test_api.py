@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 import boardsim
 from boardsim.core.errors import IllegalActionError, StateFormatError
-from boardsim.games.hispania import DEFINITION, rules
+from boardsim.games.hispania import DEFINITION
 from boardsim.games.hispania import layout as hl
 from boardsim.testing import assert_batch_equals_single
 from boardsim.wrappers.gymnasium import BoardsimGymEnv
@@ -72,7 +72,7 @@ def test_compiled_rollout_is_reproducible() -> None:
         states = np.zeros((4, game.state_size), np.int32)
         decisions = np.zeros(4, np.int64)
         games = np.zeros(4, np.int64)
-        rules.rollout_random(states, game.params, 2000, 42, decisions, games)
+        game.engine.rollout_random(states, game.params, 2000, 42, decisions, games)
         return states, decisions, games
 
     a, b = run(), run()

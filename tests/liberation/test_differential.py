@@ -29,18 +29,17 @@ def play_both(game: boardsim.Game, seed: int) -> int:
     engine = ReferenceEngine(reference, L.STATE_SIZE, game.params)
     ref = engine.new_game(seed)
     st = game.new_initial_state(seed)
-    rules = game.rules
     mask = np.zeros(L.NUM_ACTIONS, np.uint8)
     rewards = np.zeros(L.P, np.float32)
     assert st.array.tolist() == ref
     steps = 0
     while not engine.is_terminal(ref):
         legal = engine.legal_actions(ref)
-        rules.legal_mask(st.array, game.params, mask)
+        game.kernels.legal_mask(st.array, game.params, mask)
         assert np.flatnonzero(mask).tolist() == legal, (seed, steps)
         action = rng.choice(legal)
         expected = engine.step(ref, action)
-        rules.step(st.array, game.params, action, rewards)
+        game.engine.step(st.array, game.params, action, rewards)
         assert st.array.tolist() == ref, (seed, steps, action)
         assert rewards.tolist() == expected, (seed, steps)
         steps += 1

@@ -129,8 +129,10 @@ def test_ansi_is_the_text_board_and_bad_input_is_refused() -> None:
 
 
 def test_a_game_without_a_drawer_is_drawn_as_its_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
     game = boardsim.make_game("liberation", num_players=2)
-    monkeypatch.delitem(render.DRAWERS, "liberation")
+    monkeypatch.setattr(game, "definition", dataclasses.replace(game.definition, drawer=None))
     state = game.new_initial_state(0)
     assert str(state).splitlines()[0] in render.to_svg(game, state)
     assert render.to_rgb_array(game, state).dtype == np.uint8

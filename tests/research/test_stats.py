@@ -84,7 +84,14 @@ def _hispania_rows() -> list[dict]:
 
 
 def test_parameter_effects_rank_the_parameters_and_judge_the_rulebook_order() -> None:
-    effects = stats.parameter_effects(_hispania_rows(), lambda r: r["won"], LEVELS)
+    names = ("denarii", "garrisons", "fleets", "roads", "armies")
+    effects = stats.parameter_effects(
+        _hispania_rows(),
+        lambda r: r["won"],
+        names,
+        LEVELS,
+        level_of=lambda r: [int(x) for x in r["level"].split("-")],
+    )
     by_name = {e["parameter"]: e for e in effects}
     assert effects[0]["parameter"] == "denarii"  # the largest drop comes first
     assert by_name["denarii"]["drop"] == pytest.approx(0.8, abs=0.02)

@@ -178,7 +178,7 @@ def test_hispania_report_has_the_parameter_effects_and_the_plots(
     assert denarii["ordering"] == "holds"
     assert [r["rate"] for r in denarii["rates"]] == pytest.approx([0.45, 0.3, 0.15])
     report = write_report(tmp_path / "h").read_text()
-    assert "the five difficulty parameters" in report and "| denarii | 7/6/5 |" in report
+    assert "The difficulty parameters of `level`" in report and "| denarii | 7/6/5 |" in report
     for name in ("win_rates", "heatmap", "lengths", "parameters"):
         assert (tmp_path / "h" / "plots" / f"{name}.png").stat().st_size > 1000
         assert f"plots/{name}.png" in report

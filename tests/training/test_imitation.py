@@ -28,7 +28,7 @@ def test_the_heuristic_s_actions_are_the_compiled_policy_s() -> None:
     mask = np.zeros(game.num_actions, np.uint8)
     for row, state in enumerate([s for p in env.parts for s in p.batch.states]):
         prng = np.full(2, 7, np.int32)
-        assert actions[row] == game.rules.heuristic_action(state, game.params, mask, prng)
+        assert actions[row] == game.kernels.heuristic_action(state, game.params, mask, prng)
     assert env.action_masks()[np.arange(4), actions].all()
 
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from boardsim.core.errors import OptionError
-from boardsim.core.game import Game, State
+from boardsim.core.game import Game, Matchup, State
 from boardsim.core.rng import rng_seed
 
 
@@ -49,7 +48,7 @@ class HeuristicAgent:
             raise ValueError("the heuristic acts at decision nodes only (not terminal, not chance)")
         # the compiled policy never writes the state, but it gets a copy all the same
         action = int(
-            self.game.rules.heuristic_action(
+            self.game.kernels.heuristic_action(
                 state.array.copy(), self.game.params, self._mask, self._prng
             )
         )
@@ -79,71 +78,21 @@ def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) ->
 # ---------------------------------------------------------------- strength, measured
 
 
-@dataclass(frozen=True)
-class Matchup:
-    """One line of the strength table: compiled policies per seat, and whose wins count."""
+def strength_matchups() -> list[tuple[str, Matchup]]:
+    """Every game's strength table (``GameDefinition.strength_matchups``), with its game."""
+    from boardsim.api import list_games
+    from boardsim.games import definition
 
-    game: str
-    options: dict[str, Any]
-    policies: tuple[str, ...]
-    seat: int  # the seat whose wins are counted (its side's, in Hispania)
-    label: str
+    return [(name, m) for name in list_games() for m in definition(name).strength_matchups]
 
 
-def strength_matchups() -> list[Matchup]:
-    """The measurements of issue #6: heuristic against random in every game and seat."""
-    out = []
-    for seat in range(4):
-        pols = ["random"] * 4
-        pols[seat] = "heuristic"
-        out.append(
-            Matchup(
-                "liberation",
-                {"num_players": 4},
-                tuple(pols),
-                seat,
-                f"heuristic seat {seat} vs 3 random",
-            )
-        )
-    out.append(
-        Matchup("liberation", {"num_players": 4}, ("random",) * 4, 0, "random seat 0 vs 3 random")
-    )
-    for seat, side in ((0, "Republic"), (1, "Empire")):
-        pols = ["random", "random"]
-        pols[seat] = "heuristic"
-        out.append(Matchup("farrapos", {}, tuple(pols), seat, f"heuristic {side} vs random"))
-    out.append(Matchup("farrapos", {}, ("random", "random"), 0, "random Republic vs random"))
-    out.append(Matchup("farrapos", {}, ("random", "random"), 1, "random Empire vs random"))
-    for level in ("6-4-3-4-2", "7-5-4-5-1"):
-        for pol in ("random", "heuristic"):
-            out.append(
-                Matchup("hispania", {"level": level}, (pol,) * 3, 0, f"{pol} Romans, level {level}")
-            )
-    hisp = {"level": "6-4-3-4-2", "hispano": True}
-    for romans, hispano in (
-        ("heuristic", "random"),
-        ("heuristic", "heuristic"),
-        ("random", "heuristic"),
-    ):
-        out.append(
-            Matchup(
-                "hispania",
-                hisp,
-                (romans,) * 3 + (hispano,),
-                0,
-                f"{romans} Romans vs {hispano} Hispano, 6-4-3-4-2",
-            )
-        )
-    return out
-
-
-def measure(matchup: Matchup, games: int, seed: int = 0) -> dict[str, float]:
+def measure(game_name: str, matchup: Matchup, games: int, seed: int = 0) -> dict[str, float]:
     """Win rate of ``matchup.seat`` over ``games`` compiled games (a draw or a shared win
     is not a win), with the number of games cut by the decision limit."""
     from boardsim.api import make_game
     from boardsim.core.batch import play_games
 
-    game = make_game(matchup.game, max_decisions=50_000, **matchup.options)
+    game = make_game(game_name, max_decisions=50_000, **matchup.options)
     out = play_games(game, games, list(matchup.policies), seed=seed)
     wins = float((out["returns"][:, matchup.seat] > 0).mean())
     return {"wins": wins, "truncated": int(out["truncated"].sum())}
@@ -152,10 +101,10 @@ def measure(matchup: Matchup, games: int, seed: int = 0) -> dict[str, float]:
 def strength_table(games: int = 1000, seed: int = 0) -> str:
     """Every matchup of :func:`strength_matchups` as a Markdown table."""
     lines = ["| game | matchup | games | win rate | cut by the limit |", "|---|---|---|---|---|"]
-    for m in strength_matchups():
-        r = measure(m, games, seed)
+    for game_name, m in strength_matchups():
+        r = measure(game_name, m, games, seed)
         options = ", ".join(f"{k}={v}" for k, v in m.options.items())
-        name = f"{m.game} ({options})" if options else m.game
+        name = f"{game_name} ({options})" if options else game_name
         lines.append(f"| {name} | {m.label} | {games} | {r['wins']:.1%} | {r['truncated']} |")
     return "\n".join(lines)
 

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search agents: the compiled UCT of ``core/mcts_template.py``.
+"""Monte Carlo tree search agents: the compiled UCT of ``core/mcts.py``.
 
 ``load("mcts:200", game)`` (or :func:`make_agent`) gives an :class:`MCTSAgent`
 searching 200 simulations a decision. The search runs entirely in numba on
@@ -21,24 +21,14 @@ import numpy as np
 from boardsim.core.batch import COMPILED_POLICIES, threads_used
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
-from boardsim.core.header import FLAG_TRUNCATED, POLICY_HEURISTIC, POLICY_RANDOM
+from boardsim.core.header import FLAG_TRUNCATED, POLICY_HEURISTIC, POLICY_MCTS, POLICY_RANDOM
 
 ROLLOUT_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 DEFAULT_SIMULATIONS = 200
 MAX_SIMULATIONS = 10_000_000
 
-# per game: the exploration constant, the rollout policy, the rollout's depth cap (decisions;
-# -1: to the end) and the heuristic prior, chosen at 200 simulations against the compiled
-# heuristic (docs/agents.md, "MCTS"): the race won 555 of 800 two-player games with these;
-# Farrapos and Hispania play closer to the heuristic (a larger prior, a smaller c): Farrapos
-# 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games);
-# Hispania's Romans 5 of 60 (c 1, prior 1), 42 of 200 (c 0.5, prior 5; the heuristic 14.7%).
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "liberation": {"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
-    "farrapos": {"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
-    "hispania": {"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
-}
-_FALLBACK = {"c_uct": 1.0, "rollout": "random", "rollout_depth": 40, "prior": 0.0}
+# the settings of a game that declares none (GameDefinition.mcts_defaults overrides them)
+GENERIC_DEFAULTS = {"c_uct": 1.0, "rollout": "random", "rollout_depth": 40, "prior": 0.0}
 OPTION_NAMES = ("simulations", "c_uct", "rollout", "rollout_depth", "prior")
 
 
@@ -64,7 +54,8 @@ def search_settings(game: Game, **options: Any) -> dict[str, Any]:
     if unknown:
         raise OptionError(f"mcts: unknown option(s) {unknown}; options: {', '.join(OPTION_NAMES)}")
     settings = {"simulations": DEFAULT_SIMULATIONS}
-    settings.update(GAME_DEFAULTS.get(game.name, _FALLBACK))
+    settings.update(GENERIC_DEFAULTS)
+    settings.update(game.definition.mcts_defaults)
     settings.update(options)
     settings["simulations"] = parse_simulations(settings["simulations"])
     c = settings["c_uct"]
@@ -118,7 +109,7 @@ class MCTSAgent:
         self.rollout_depth: int = self.settings["rollout_depth"]
         self.prior: float = self.settings["prior"]
         self.rng = np.random.default_rng(seed)
-        self._workspace = game.rules.mcts_workspace(self.simulations + 1)
+        self._workspace = game.mcts.workspace(self.simulations + 1)
         self._last_player = -1
 
     def __repr__(self) -> str:
@@ -135,7 +126,7 @@ class MCTSAgent:
             raise ValueError("MCTS chooses for a player to move: the game is over or at chance")
         player = state.current_player()
         root = np.ascontiguousarray(state.array, dtype=np.int32).copy()
-        action = self.game.rules.mcts_search(
+        action = self.game.mcts.search(
             root,
             self.game.params,
             np.int64(self.simulations),
@@ -171,7 +162,7 @@ class MCTSAgent:
         visits = np.zeros(self.game.num_actions, np.int64)
         values = np.zeros(self.game.num_actions, np.float64)
         if self._last_player >= 0:
-            self.game.rules.mcts_root_stats(self._workspace, self._last_player, visits, values)
+            self.game.mcts.root_stats(self._workspace, self._last_player, visits, values)
         return visits, values
 
 
@@ -209,7 +200,7 @@ def play_games(
     codes = np.zeros(game.max_players, np.int32)
     for p, name in enumerate(seats):
         if name == "mcts":
-            codes[p] = game.rules.MCTS_POLICY
+            codes[p] = POLICY_MCTS
         elif name in COMPILED_POLICIES:
             codes[p] = COMPILED_POLICIES[name]
         else:
@@ -218,7 +209,7 @@ def play_games(
     decisions = np.zeros(num_games, np.int64)
     flags = np.zeros(num_games, np.int32)
     with threads_used(threads):
-        game.rules.mcts_play_games(
+        game.mcts.play_games(
             game.params,
             codes,
             np.int64(settings["simulations"]),

@@ -85,10 +85,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         import boardsim
-        from boardsim.research.tournament import is_cooperative
 
         game = boardsim.make_game(args.game, **options)
-        if is_cooperative(game):
+        if game.is_cooperative():
             result = cooperative(
                 args.game, agents, args.games, levels, args.seed, make, progress, **options
             )

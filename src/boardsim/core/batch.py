@@ -97,7 +97,7 @@ class Batch:
         self.truncated = np.zeros(n, np.bool_)
         self.game_index = np.zeros(n, np.int64)
         self.policy_rngs = np.zeros((n, 2), np.int32)
-        self.scratch = game.rules.new_scratch(n)
+        self.scratch = game.engine.new_scratch(n)
         self.learners = game.teammates(max(seat, 0))
         self.policies = policy_codes(game, opponents)
         self.seed = seed
@@ -110,9 +110,9 @@ class Batch:
             self.seed = int(seed)
         self.game_index[:] = np.arange(self.num_envs)
         self.next_game = self.num_envs
-        rules = self.game.rules
+        engine = self.game.engine
         with threads_used(self.threads):
-            rules.batch_reset(
+            engine.batch_reset(
                 self.states,
                 self.game.params,
                 self.seed,
@@ -123,7 +123,7 @@ class Batch:
                 self.policies,
                 self.scratch,
             )
-            rules.batch_observe(
+            engine.batch_observe(
                 self.states, self.game.params, self.seat, self.learners, self.obs, self.masks
             )
         self.terminated[:] = False
@@ -132,10 +132,10 @@ class Batch:
     def step(self, actions: np.ndarray) -> None:
         """One action a row; results land in ``obs``, ``rewards``, ``terminated``, ..."""
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        rules = self.game.rules
+        engine = self.game.engine
         with threads_used(self.threads):
             self.next_game = int(
-                rules.batch_step(
+                engine.batch_step(
                     self.states,
                     self.game.params,
                     acts,
@@ -171,9 +171,9 @@ def random_rollout(
     decisions = np.zeros(num_envs, np.int64)
     games = np.zeros(num_envs, np.int64)
     with threads_used(threads):
-        game.rules.rollout_random(states[:1], game.params, 1, seed, decisions[:1], games[:1])
+        game.engine.rollout_random(states[:1], game.params, 1, seed, decisions[:1], games[:1])
         start = time.perf_counter()
-        game.rules.rollout_random(states, game.params, num_steps, seed, decisions, games)
+        game.engine.rollout_random(states, game.params, num_steps, seed, decisions, games)
         seconds = time.perf_counter() - start
     total = int(decisions.sum())
     return {
@@ -205,7 +205,7 @@ def play_games(
     decisions = np.zeros(num_games, np.int64)
     flags = np.zeros(num_games, np.int32)
     with threads_used(threads):
-        game.rules.play_games(
+        game.engine.play_games(
             game.params, codes, int(seed), int(first_game), out_returns, decisions, flags
         )
     return {

@@ -55,44 +55,28 @@ def require(
     return value
 
 
-# Source files whose code ends up in a game's compiled kernels although numba only
-# watches the file a kernel is defined in: the engine template and the game's
-# policy are compiled with rules.py as their home, and constants and kernels come
-# from data.py, layout.py and the core. A change to any of them drops the cache.
-COMPILED_GAME_SOURCES = ("rules.py", "policy.py", "search.py", "layout.py", "data.py")
-COMPILED_CORE_SOURCES = (
-    "engine_template.py",
-    "mcts_template.py",
-    "engine.py",
-    "rng.py",
-    "header.py",
-    "jit.py",
-)
+def forget_stale_compiled_code(
+    stamp_dir: Path | str, sources: list[Path], cache_dirs: list[Path | str]
+) -> bool:
+    """Drop compiled code cached in ``cache_dirs`` when any of ``sources`` changed since
+    the fingerprint kept in ``stamp_dir`` was written.
 
-
-def forget_stale_compiled_code(package_file: str, data_files: list[Path]) -> bool:
-    """Drop a game's on-disk numba cache when its data files (or the sources compiled
-    into its kernels, ``COMPILED_*_SOURCES``) changed since it was compiled.
-
-    The compiled kernels freeze the data (as constant arrays) into the cache, and
-    numba's cache does not notice a changed data file, nor a change in a file other
-    than the kernel's own. So each game records a fingerprint of those files beside
-    its cache; on a mismatch its cached
-    kernels (``*.nbi``/``*.nbc`` of that package) are deleted before anything is
-    compiled or loaded. Returns True when something was dropped.
+    A game's compiled kernels (and the engine compiled for it) freeze its data (as
+    constant arrays) and the code of every kernel they call into numba's cache, and
+    numba's cache notices neither a changed data file nor a change in a file other
+    than the function's own. So each game records a fingerprint of its data files
+    and sources (:class:`boardsim.core.kernels.GameKernels` derives the list) in
+    ``stamp_dir``; on a mismatch the cached kernels (``*.nbi``/``*.nbc``) of
+    ``cache_dirs`` are deleted before anything is compiled or loaded. Returns True
+    when something was dropped.
     """
-    package = Path(package_file).resolve().parent
-    core = Path(__file__).resolve().parent
-    sources = [package / name for name in COMPILED_GAME_SOURCES] + [
-        core / name for name in COMPILED_CORE_SOURCES
-    ]
     digest = hashlib.sha256()
-    for path in sorted(Path(f) for f in data_files) + [s for s in sources if s.exists()]:
-        digest.update(str(path.name).encode())
-        digest.update(Path(path).read_bytes())
+    for path in sorted({Path(f).resolve() for f in sources}):
+        if path.exists():
+            digest.update(str(path.name).encode())
+            digest.update(path.read_bytes())
     fingerprint = digest.hexdigest()
-    cache = Path(package_file).resolve().parent / "__pycache__"
-    stamp = cache / "boardsim-data.sha256"
+    stamp = Path(stamp_dir) / "boardsim-data.sha256"
     try:
         if stamp.read_text() == fingerprint:
             return False
@@ -100,11 +84,14 @@ def forget_stale_compiled_code(package_file: str, data_files: list[Path]) -> boo
         pass
     dropped = False
     try:
-        cache.mkdir(exist_ok=True)
-        for pattern in ("*.nbi", "*.nbc"):
-            for old in cache.glob(pattern):
-                old.unlink(missing_ok=True)
-                dropped = True
+        for folder in {Path(d) for d in cache_dirs}:
+            if not folder.is_dir():
+                continue
+            for pattern in ("*.nbi", "*.nbc"):
+                for old in folder.glob(pattern):
+                    old.unlink(missing_ok=True)
+                    dropped = True
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(".tmp")
         tmp.write_text(fingerprint)
         os.replace(tmp, stamp)

@@ -1,74 +1,448 @@
-"""Bind the generic engine (``engine_template.py``), the game's ``policy.py``, the generic
-search (``mcts_template.py``) and the game's ``search.py`` into its rules namespace.
+"""The generic engine: one decision, chance, truncation, batches, rollouts, whole games.
 
-numba caches a compiled function on disk only when it is a plain module-level
-function of a real source file; a closure over a game's kernels, or a kernel
-passed as an argument, is compiled anew in every process. So the generic
-functions are compiled from one source text into each game's ``rules`` module,
-with that module's file as their home: each game gets its own cached copies,
-calling its own kernels directly.
+Every function here is compiled once per game: its first argument ``g`` is the
+game's :class:`~boardsim.core.kernels.GameKernels`, and numba resolves ``g.legal_mask``,
+``g.apply_action``, ``g.NUM_ACTIONS`` ... at compile time to that game's own kernels
+and sizes (static calls, cached on disk per game). From Python, call these through
+``game.engine`` (:class:`~boardsim.core.bound.BoundEngine`), which passes ``g``.
+
+What a game's kernels must do is listed in :data:`boardsim.core.kernels.KERNELS`.
+Every function here reads only the header of ``core/header.py``.
 """
 
-from __future__ import annotations
+import numpy as np
+from numba import prange
 
-import re
-from pathlib import Path
-from typing import Any
-
-_TEMPLATE = Path(__file__).with_name("engine_template.py")
-_MCTS_TEMPLATE = Path(__file__).with_name("mcts_template.py")
-
-# every function the templates define (checked against the game's own names)
-ENGINE_FUNCTIONS = tuple(
-    name
-    for template in (_TEMPLATE, _MCTS_TEMPLATE)
-    for name in re.findall(r"^def (\w+)", template.read_text(encoding="utf-8"), flags=re.MULTILINE)
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_DECISIONS,
+    H_FLAGS,
+    H_RNG,
+    P_EXPLICIT_CHANCE,
+    P_MAX_DECISIONS,
+    POLICY_HEURISTIC,
+    TERMINAL,
 )
-
-_REQUIRED = (
-    "STATE_SIZE",
-    "NUM_ACTIONS",
-    "OBS_SIZE",
-    "MAX_CHANCE_OUTCOMES",
-    "MAX_PLAYERS",
-    "init",
-    "legal_mask",
-    "apply_action",
-    "chance_weights",
-    "apply_chance",
-    "observe",
-    "returns",
-)
+from boardsim.core.jit import jit, jit_inline, jit_parallel
+from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
 
 
-def bind_engine(namespace: dict[str, Any]) -> None:
-    """Compile the generic engine into ``namespace`` (a rules module's ``globals()``)."""
-    missing = [name for name in _REQUIRED if name not in namespace]
-    if missing:
-        raise TypeError(f"{namespace.get('__name__')}: rules module lacks {', '.join(missing)}")
-    clash = [name for name in ENGINE_FUNCTIONS if name in namespace]
-    if clash:
-        raise TypeError(f"{namespace.get('__name__')}: defines engine names {', '.join(clash)}")
-    doc = namespace.get("__doc__")
-    code = compile(_TEMPLATE.read_text(encoding="utf-8"), namespace["__file__"], "exec")
-    exec(code, namespace)
-    policy = Path(namespace["__file__"]).with_name("policy.py")
-    if not policy.exists():
-        raise TypeError(f"{namespace.get('__name__')}: no policy.py (heuristic_action) beside it")
-    # compiled with the rules file as its home too (see above): one cache, one namespace
-    exec(compile(policy.read_text(encoding="utf-8"), namespace["__file__"], "exec"), namespace)
-    if "heuristic_action" not in namespace:
-        raise TypeError(f"{policy}: defines no heuristic_action")
-    # the generic search, then the game's determinize / evaluate_position it calls
-    exec(
-        compile(_MCTS_TEMPLATE.read_text(encoding="utf-8"), namespace["__file__"], "exec"),
-        namespace,
+@jit_inline
+def resolve_chance(g, state, params, outcomes, weights):
+    """Draw every pending chance node from the state's generator (unless explicit)."""
+    if params[P_EXPLICIT_CHANCE] != 0:
+        return
+    while state[H_ACTOR] == CHANCE:
+        n = g.chance_weights(state, params, outcomes, weights)
+        i = rng_weighted(state, H_RNG, weights, n)
+        g.apply_chance(state, params, outcomes[i])
+
+
+@jit
+def new_game(g, state, params, seed, outcomes, weights):
+    """A fresh game in ``state``: zeroed, seeded, set up, chance resolved."""
+    state[:] = 0
+    rng_seed(state, H_RNG, seed)
+    g.init(state, params, seed)
+    resolve_chance(g, state, params, outcomes, weights)
+
+
+@jit_inline
+def truncate_if_due(state, params):
+    """End the game as truncated once ``max_decisions`` decisions have been taken."""
+    limit = params[P_MAX_DECISIONS]
+    if limit > 0 and state[H_DECISIONS] >= limit and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
+        state[H_FLAGS] |= FLAG_TERMINAL | FLAG_TRUNCATED
+        state[H_ACTOR] = TERMINAL
+
+
+@jit_inline
+def advance_decision(g, state, params, action, outcomes, weights):
+    """Apply one decision (or chance outcome), resolve chance, truncate; return terminal.
+
+    The same transition as ``step_into`` without the rewards (for rollouts).
+    """
+    if state[H_ACTOR] == CHANCE:
+        g.apply_chance(state, params, action)
+    else:
+        g.apply_action(state, params, action)
+        state[H_DECISIONS] += 1
+    resolve_chance(g, state, params, outcomes, weights)
+    truncate_if_due(state, params)
+    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+
+
+@jit
+def step_into(g, state, params, action, rewards, before, after, outcomes, weights):
+    """Apply one decision, resolve chance, write each player's reward; return terminal.
+
+    A chance outcome may be given as the action at an explicit chance node.
+    ``before``/``after``/``outcomes``/``weights`` are caller-owned scratch.
+    """
+    g.returns(state, params, before)
+    advance_decision(g, state, params, action, outcomes, weights)
+    g.returns(state, params, after)
+    for p in range(rewards.shape[0]):
+        rewards[p] = after[p] - before[p]
+    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+
+
+@jit
+def step(g, state, params, action, rewards):
+    """Apply one decision (or chance outcome), resolve chance, write rewards; return terminal."""
+    before = np.zeros(g.MAX_PLAYERS, np.float64)
+    after = np.zeros(g.MAX_PLAYERS, np.float64)
+    outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+    return step_into(g, state, params, action, rewards, before, after, outcomes, weights)
+
+
+@jit
+def step_and_mask(g, state, params, action, rewards, mask):
+    """``step``, then the mask of whoever is to move next, in one call (the AEC env's step):
+    their legal actions, or at an explicit chance node its possible outcomes, or nothing
+    at the end. Returns the next actor (``CHANCE``, ``TERMINAL`` or a player)."""
+    done = step(g, state, params, action, rewards)
+    for a in range(mask.shape[0]):
+        mask[a] = 0
+    if done:
+        return TERMINAL
+    if state[H_ACTOR] == CHANCE:
+        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+        n = g.chance_weights(state, params, outcomes, weights)
+        for i in range(n):
+            mask[outcomes[i]] = 1
+    else:
+        g.legal_mask(state, params, mask)
+    return state[H_ACTOR]
+
+
+@jit
+def chance_outcomes(g, state, params, outcomes, probs):
+    """At a chance node: the outcomes and their probabilities; returns how many."""
+    weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+    n = g.chance_weights(state, params, outcomes, weights)
+    total = 0
+    for i in range(n):
+        total += weights[i]
+    for i in range(n):
+        probs[i] = weights[i] / total
+    return n
+
+
+@jit_inline
+def pick_legal(mask, n, prng):
+    """The ``k``-th legal action of ``mask`` (``n`` of them), ``k`` drawn uniformly from
+    the two words of ``prng``; -1 when there is none."""
+    k = rng_below(prng, 0, n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@jit_inline
+def random_legal(g, state, params, mask, policy_rng):
+    """A uniformly random legal action, drawn from the two words of ``policy_rng``."""
+    return pick_legal(mask, g.legal_mask(state, params, mask), policy_rng)
+
+
+@jit
+def policy_action(g, state, params, policy, mask, prng):
+    """The action compiled policy ``policy`` (``POLICY_*`` of core/header.py) takes here."""
+    if policy == POLICY_HEURISTIC:
+        return g.heuristic_action(state, params, mask, prng)
+    return random_legal(g, state, params, mask, prng)
+
+
+@jit
+def play_opponents(
+    g, state, params, learners, policies, rewards, tmp, before, after, outcomes, weights, mask, prng
+):
+    """The players outside ``learners`` play (each by its compiled policy, ``policies[p]``)
+    until a learner decides or the game ends.
+
+    ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
+    """
+    done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    while not done and learners[state[H_ACTOR]] == 0:
+        a = policy_action(g, state, params, policies[state[H_ACTOR]], mask, prng)
+        done = step_into(g, state, params, a, tmp, before, after, outcomes, weights)
+        for p in range(rewards.shape[0]):
+            rewards[p] += tmp[p]
+    return done
+
+
+@jit
+def play_step(g, state, params, action, seat, learners, policies, prng, rewards, obs, mask):
+    """One single-agent step in one call: the learner's ``action`` (none when < 0, as
+    after a reset), the other players by their compiled policies (drawing from
+    ``prng``) until a learner is to decide, then what the learner sees (``obs``) and may
+    do (``mask``). Accumulates the players' rewards into ``rewards``; returns terminal.
+    Chance must be implicit. Few arguments on purpose: the Gymnasium env calls it from
+    Python once a step, and numba's dispatch costs about 0.1 us an argument.
+    """
+    tmp = np.zeros(g.MAX_PLAYERS, np.float32)
+    before = np.zeros(g.MAX_PLAYERS, np.float64)
+    after = np.zeros(g.MAX_PLAYERS, np.float64)
+    outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+    opp_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+    for p in range(rewards.shape[0]):
+        rewards[p] = 0.0
+    done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    if action >= 0 and not done:
+        done = step_into(g, state, params, action, tmp, before, after, outcomes, weights)
+        for p in range(rewards.shape[0]):
+            rewards[p] += tmp[p]
+    if not done:
+        done = play_opponents(
+            g, state, params, learners, policies, rewards, tmp, before, after, outcomes, weights,
+            opp_mask, prng,
+        )  # fmt: skip
+    g.observe(state, params, viewer(state, seat, learners), obs)
+    if done:
+        for a in range(mask.shape[0]):
+            mask[a] = 0
+    else:
+        g.legal_mask(state, params, mask)
+    return done
+
+
+@jit
+def viewer(state, seat, learners):
+    """Whose eyes a row's observation uses: the learner to decide (``seat`` or a teammate),
+    else ``seat``; with ``seat < 0``, the player to move."""
+    actor = state[H_ACTOR]
+    if seat < 0:
+        return max(actor, 0)
+    if actor >= 0 and learners[actor] != 0:
+        return actor
+    return seat
+
+
+@jit
+def new_scratch(g, n):
+    """Per-row working arrays for the batched kernels, allocated once per batch."""
+    return (
+        np.zeros((n, g.MAX_PLAYERS), np.float64),  # returns before a step
+        np.zeros((n, g.MAX_PLAYERS), np.float64),  # returns after a step
+        np.zeros((n, g.MAX_PLAYERS), np.float32),  # one step's rewards
+        np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int32),  # chance outcomes
+        np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int64),  # chance weights
+        np.zeros((n, g.NUM_ACTIONS), np.uint8),  # a mask for the random opponents
+        np.zeros((n, g.MAX_PLAYERS), np.float32),  # rewards nobody collects (a game's restart)
     )
-    search = Path(namespace["__file__"]).with_name("search.py")
-    if not search.exists():
-        raise TypeError(f"{namespace.get('__name__')}: no search.py (determinize) beside it")
-    exec(compile(search.read_text(encoding="utf-8"), namespace["__file__"], "exec"), namespace)
-    for name in ("determinize", "evaluate_position", "search_prune"):
-        if name not in namespace:
-            raise TypeError(f"{search}: defines no {name}")
-    namespace["__doc__"] = doc
+
+
+@jit
+def restart_row(
+    g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, policies, scratch
+):
+    """Row ``i`` starts game ``game_index[i]``; with ``seat >= 0`` the opponents move first."""
+    before, after, tmp, outcomes, weights, mask, ignored = scratch
+    seed = derive_seed(master_seed, game_index[i])
+    new_game(g, states[i], params, seed, outcomes[i], weights[i])
+    rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
+    if seat >= 0:
+        play_opponents(
+            g,
+            states[i],
+            params,
+            learners,
+            policies,
+            ignored[i],
+            tmp[i],
+            before[i],
+            after[i],
+            outcomes[i],
+            weights[i],
+            mask[i],
+            policy_rngs[i],
+        )
+
+
+@jit_parallel
+def batch_reset(
+    g, states, params, master_seed, game_index, policy_rngs, seat, learners, policies, scratch
+):
+    """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``.
+
+    With ``seat >= 0`` the opponents (``policies``) then play until a learner is to decide.
+    """
+    for i in prange(states.shape[0]):
+        restart_row(
+            g,
+            states,
+            params,
+            i,
+            master_seed,
+            game_index,
+            policy_rngs,
+            seat,
+            learners,
+            policies,
+            scratch,
+        )
+
+
+@jit_parallel
+def batch_step(
+    g,
+    states,
+    params,
+    actions,
+    seat,
+    learners,
+    policies,
+    master_seed,
+    game_index,
+    next_game,
+    policy_rngs,
+    rewards,
+    terminated,
+    truncated,
+    final_obs,
+    obs,
+    masks,
+    scratch,
+):
+    """Step every row: the learner's action, then (``seat >= 0``) the opponents' policies.
+
+    ``seat < 0``: plain multi-agent stepping, one decision a row. A finished row is
+    observed into ``final_obs``, restarted as game ``next_game + k`` (k counting the
+    rows that finished before it, in row order, so threads do not matter), and its
+    new observation and mask are written. Everything goes to preallocated arrays;
+    ``scratch`` comes from ``new_scratch``. Returns the next game number.
+    """
+    n = states.shape[0]
+    before, after, tmp, outcomes, weights, mask, _ = scratch
+    for i in prange(n):
+        state = states[i]
+        rw = rewards[i]
+        rw[:] = 0
+        done = step_into(
+            g, state, params, actions[i], tmp[i], before[i], after[i], outcomes[i], weights[i]
+        )
+        for p in range(rw.shape[0]):
+            rw[p] += tmp[i][p]
+        if seat >= 0 and not done:
+            done = play_opponents(
+                g,
+                state,
+                params,
+                learners,
+                policies,
+                rw,
+                tmp[i],
+                before[i],
+                after[i],
+                outcomes[i],
+                weights[i],
+                mask[i],
+                policy_rngs[i],
+            )
+        terminated[i] = done and (state[H_FLAGS] & FLAG_TRUNCATED) == 0
+        truncated[i] = (state[H_FLAGS] & FLAG_TRUNCATED) != 0
+    # game numbers for the rows that finished, in row order (independent of threads)
+    k = next_game
+    for i in range(n):
+        if terminated[i] or truncated[i]:
+            game_index[i] = k
+            k += 1
+    for i in prange(n):
+        state = states[i]
+        if terminated[i] or truncated[i]:
+            g.observe(state, params, viewer(state, seat, learners), final_obs[i])
+            restart_row(
+                g,
+                states,
+                params,
+                i,
+                master_seed,
+                game_index,
+                policy_rngs,
+                seat,
+                learners,
+                policies,
+                scratch,
+            )
+        g.observe(state, params, viewer(state, seat, learners), obs[i])
+        g.legal_mask(state, params, masks[i])
+    return k
+
+
+@jit_parallel
+def batch_observe(g, states, params, seat, learners, obs, masks):
+    """Observation (see ``viewer``) and mask per row."""
+    for i in prange(states.shape[0]):
+        g.observe(states[i], params, viewer(states[i], seat, learners), obs[i])
+        g.legal_mask(states[i], params, masks[i])
+
+
+@jit_parallel
+def rollout_random(g, states, params, num_steps, master_seed, decisions, games):
+    """Uniform-random self-play: ``num_steps`` decisions in every row, restarting finished games.
+
+    Row ``i`` plays its ``k``-th game seeded ``derive_seed(master_seed, i * 2**32 + k)``, so the
+    result does not depend on how rows are split among threads.
+    """
+    for i in prange(states.shape[0]):
+        state = states[i]
+        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+        prng = np.zeros(2, np.int32)
+        k = 0
+        base = np.int64(i) << np.int64(32)
+        seed = derive_seed(master_seed, base)
+        new_game(g, state, params, seed, outcomes, weights)
+        rng_seed(prng, 0, derive_seed(seed, 1))
+        d = 0
+        for _ in range(num_steps):
+            a = random_legal(g, state, params, mask, prng)
+            done = advance_decision(g, state, params, a, outcomes, weights)
+            d += 1
+            if done:
+                k += 1
+                seed = derive_seed(master_seed, base + k)
+                new_game(g, state, params, seed, outcomes, weights)
+        decisions[i] = d
+        games[i] = k
+
+
+@jit_parallel
+def play_games(g, params, policies, master_seed, first_game, out_returns, out_decisions, out_flags):
+    """Play whole games, every player by its compiled policy; one game per output row.
+
+    Row ``k`` is game ``first_game + k`` of the run ``master_seed`` (seeded
+    ``derive_seed(master_seed, first_game + k)``, its policies' generator from
+    that seed), so a game's result depends on neither the thread count nor the
+    batch it is played in. Writes the final returns, the decisions taken and the
+    final header flags (``FLAG_TRUNCATED`` when ``max_decisions`` cut it).
+    """
+    for k in prange(out_returns.shape[0]):
+        state = np.zeros(g.STATE_SIZE, np.int32)
+        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+        prng = np.zeros(2, np.int32)
+        ret = np.zeros(g.MAX_PLAYERS, np.float64)
+        seed = derive_seed(master_seed, first_game + k)
+        new_game(g, state, params, seed, outcomes, weights)
+        rng_seed(prng, 0, derive_seed(seed, 1))
+        done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+        while not done:
+            a = policy_action(g, state, params, policies[state[H_ACTOR]], mask, prng)
+            done = advance_decision(g, state, params, a, outcomes, weights)
+        g.returns(state, params, ret)
+        for p in range(out_returns.shape[1]):
+            out_returns[k, p] = ret[p]
+        out_decisions[k] = state[H_DECISIONS]
+        out_flags[k] = state[H_FLAGS]

@@ -1,23 +1,24 @@
 """Game and State: the OpenSpiel-style face of a compiled game core.
 
-A :class:`GameDefinition` ties a game's pieces together (its compiled rules
-module, options, words for actions and states). :class:`Game` is one game with
+A :class:`GameDefinition` ties a game's pieces together (its bundle of compiled
+kernels, options, words for actions and states). :class:`Game` is one game with
 its options fixed (the ``params`` array); :class:`State` is one position, a
 flat ``int32`` array, with the methods search and analysis code expects.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from types import ModuleType
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from boardsim.core.bound import BoundEngine, BoundSearch
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.header import (
     CHANCE,
@@ -32,9 +33,10 @@ from boardsim.core.header import (
     PARAMS_HEADER,
     TERMINAL,
 )
+from boardsim.core.kernels import GameKernels
 from boardsim.core.options import Option, resolve_options
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "GameDefinition", "State"]
+__all__ = ["CHANCE", "TERMINAL", "Difficulty", "Game", "GameDefinition", "Matchup", "State"]
 
 SAVE_MAGIC = b"BSIMSTAT"
 SAVE_FORMAT = 1
@@ -47,7 +49,7 @@ class GameDefinition:
     name: str
     version: int
     title: str
-    rules: ModuleType
+    kernels: GameKernels
     options: tuple[Option, ...]
     # options (resolved, common ones included) -> the game's part of params (after the header)
     game_params: Callable[[dict[str, Any]], list[int]]
@@ -55,7 +57,6 @@ class GameDefinition:
     agent_names: Callable[[dict[str, Any]], list[str]]
     describe_action: Callable[[np.ndarray, np.ndarray, int], str]
     render_text: Callable[[np.ndarray, np.ndarray], str]
-    gym_id: str
     # player index -> the agent (seat) that plays it; identity unless a game maps several
     # players onto one agent (Hispania's agents="rome").
     agent_of_player: Callable[[dict[str, Any], int], int] | None = None
@@ -67,6 +68,61 @@ class GameDefinition:
     # used by simple search agents (greedy); None: the player's return so far.
     evaluate: Callable[[np.ndarray, np.ndarray, int], float] | None = None
 
+    # -- what the generic floors (agents, research, render) read about the game; each
+    # -- optional, so that a new game needs none of them to play
+    # the module drawing the board: draw(game, state, viewer, show_hands) -> Scene, and
+    # optionally private_text(game, state, player) (boardsim.render); None: the text board
+    drawer: str | None = None
+    # MCTS settings found best for the game (boardsim.agents.mcts: c_uct, rollout,
+    # rollout_depth, prior); the missing ones take the search's generic defaults
+    mcts_defaults: Mapping[str, Any] = field(default_factory=dict)
+    # the boolean options that are the rulebook's variants, in its order (a sweep's
+    # variant=all, the balance report's variant effects)
+    variants: tuple[str, ...] = ()
+    # a composite difficulty option such as Hispania's level (sweeps, reports)
+    difficulty: Difficulty | None = None
+    # whose win rate a balance report is about when no seat is tested: the side of seat 0,
+    # by its name (None: "first seat")
+    subject: str | None = None
+    # the heuristic's strength table (boardsim.agents.heuristic, docs/agents.md)
+    strength_matchups: tuple[Matchup, ...] = ()
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A difficulty option made of several parameters (Hispania's ``level="6-4-3-4-2"``).
+
+    ``values[i]`` lists parameter ``i``'s allowed values from the easiest to the
+    hardest; a level is one value of each, joined by ``-``. Sweeps expand
+    ``option=all`` to every level; the balance report measures each parameter's effect.
+    """
+
+    option: str
+    parameters: tuple[str, ...]
+    values: tuple[tuple[int, ...], ...]
+
+    def split(self, level: Any) -> tuple[int, ...]:
+        """``"6-4-3-4-2"`` -> ``(6, 4, 3, 4, 2)``."""
+        return tuple(int(x) for x in str(level).split("-"))
+
+    def join(self, values: Sequence[int]) -> str:
+        """``(6, 4, 3, 4, 2)`` -> ``"6-4-3-4-2"``."""
+        return "-".join(str(int(v)) for v in values)
+
+    def levels(self) -> list[str]:
+        """Every level, each parameter from its easiest to its hardest value."""
+        return [self.join(combo) for combo in itertools.product(*self.values)]
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One line of a game's strength table: a compiled policy per seat, whose wins count."""
+
+    options: Mapping[str, Any]
+    policies: tuple[str, ...]
+    seat: int  # the seat whose wins are counted (its side's, where players share a side)
+    label: str
+
 
 class Game:
     """One game with its options fixed. Make it with :func:`boardsim.make_game`."""
@@ -74,7 +130,7 @@ class Game:
     def __init__(self, definition: GameDefinition, **options: Any) -> None:
         self.definition = definition
         self.options = resolve_options(definition.name, definition.options, options)
-        rules = definition.rules
+        kernels = definition.kernels
         n_players = definition.num_players(self.options)
         head = [0] * PARAMS_HEADER
         head[P_NUM_PLAYERS] = n_players
@@ -82,15 +138,21 @@ class Game:
         head[P_MAX_DECISIONS] = int(self.options["max_decisions"])
         self.params = np.asarray(head + list(definition.game_params(self.options)), np.int32)
         self.params.setflags(write=False)
-        self.rules = rules
+        self.kernels = kernels  # the game's compiled kernels (legal_mask, observe, ...)
+        self.engine = BoundEngine(kernels)  # core/engine.py with them bound
+        self.mcts = BoundSearch(kernels)  # core/mcts.py with them bound
         self.num_players = n_players
-        self.num_actions = int(rules.NUM_ACTIONS)
-        self.state_size = int(rules.STATE_SIZE)
-        self.observation_size = int(rules.OBS_SIZE)
-        self.max_chance_outcomes = int(rules.MAX_CHANCE_OUTCOMES)
-        self.max_players = int(rules.MAX_PLAYERS)
+        self.num_actions = kernels.NUM_ACTIONS
+        self.state_size = kernels.STATE_SIZE
+        self.observation_size = kernels.OBS_SIZE
+        self.max_chance_outcomes = kernels.MAX_CHANCE_OUTCOMES
+        self.max_players = kernels.MAX_PLAYERS
         team = definition.team_of_player
         self.teams = [team(self.options, p) if team else p for p in range(n_players)]
+
+    def is_cooperative(self) -> bool:
+        """Every player is on one side (Hispania's generals without the Hispano player)."""
+        return len(set(self.teams)) == 1
 
     def teammates(self, seat: int) -> np.ndarray:
         """``uint8[max_players]``: 1 for ``seat`` and every player on its side."""
@@ -113,7 +175,7 @@ class Game:
     def new_initial_state(self, seed: int = 0) -> State:
         """A new game, its dice and draws seeded by ``seed``."""
         arr = np.zeros(self.state_size, np.int32)
-        self.rules.new_game(
+        self.engine.new_game(
             arr,
             self.params,
             np.int64(seed),
@@ -210,7 +272,7 @@ class State:
         """A ``uint8`` mask over the game's actions (all zero at chance and terminal nodes)."""
         mask = np.zeros(self.game.num_actions, np.uint8)
         if not self.is_terminal() and not self.is_chance_node():
-            self.game.rules.legal_mask(self.array, self.game.params, mask)
+            self.game.kernels.legal_mask(self.array, self.game.params, mask)
         return mask
 
     def legal_actions(self) -> list[int]:
@@ -225,7 +287,7 @@ class State:
         k = self.game.max_chance_outcomes
         outcomes = np.zeros(k, np.int32)
         probs = np.zeros(k, np.float64)
-        n = self.game.rules.chance_outcomes(self.array, self.game.params, outcomes, probs)
+        n = self.game.engine.chance_outcomes(self.array, self.game.params, outcomes, probs)
         return [(int(outcomes[i]), float(probs[i])) for i in range(n)]
 
     def observation(self, player: int) -> np.ndarray:
@@ -233,13 +295,13 @@ class State:
         if not 0 <= player < self.game.num_players:
             raise ValueError(f"player {player} out of range [0, {self.game.num_players})")
         out = np.zeros(self.game.observation_size, np.float32)
-        self.game.rules.observe(self.array, self.game.params, player, out)
+        self.game.kernels.observe(self.array, self.game.params, player, out)
         return out
 
     def returns(self) -> np.ndarray:
         """Each player's cumulative return so far."""
         out = np.zeros(self.game.max_players, np.float64)
-        self.game.rules.returns(self.array, self.game.params, out)
+        self.game.kernels.returns(self.array, self.game.params, out)
         return out[: self.game.num_players].copy()
 
     # ------------------------------------------------------------ moves
@@ -259,7 +321,7 @@ class State:
     def apply_unchecked(self, action: int) -> None:
         """Apply an action already known to be legal (wrappers that checked their own mask)."""
         rewards = np.zeros(self.game.max_players, np.float32)
-        self.game.rules.step(self.array, self.game.params, np.int64(action), rewards)
+        self.game.engine.step(self.array, self.game.params, np.int64(action), rewards)
         self.last_rewards = rewards
 
     def raise_illegal(self, action: int) -> None:

@@ -30,4 +30,5 @@ PARAMS_HEADER = 4
 # compiled policies the batched engine can play a seat with (``policies[p]``)
 POLICY_RANDOM = 0  # uniformly random over the legal actions
 POLICY_HEURISTIC = 1  # the game's ``heuristic_action`` (its ``policy.py``)
-NUM_POLICIES = 2
+POLICY_MCTS = 2  # a seat searched by ``core/mcts.py`` (only in ``mcts.play_games``)
+NUM_POLICIES = 2  # the codes ``core/engine.py`` plays itself

@@ -7,9 +7,10 @@ agree. What is hidden stays hidden: a player's hand is drawn only when
 ``viewer`` is that player, or with ``show_hands=True`` (a replay viewer's
 omniscient view, labelled as such on the picture).
 
-A game is drawn by the module named in ``DRAWERS`` (``draw(game, state, viewer,
-show_hands) -> Scene`` and optionally ``private_text(game, state, player)``); a
-registered game without one is drawn as its text board, so every game renders.
+A game is drawn by the module its definition names (``GameDefinition.drawer``:
+``draw(game, state, viewer, show_hands) -> Scene`` and optionally
+``private_text(game, state, player)``); a game without one is drawn as its text
+board, so every game renders.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from boardsim.render.common import text_scene
 from boardsim.render.scene import Scene, scene_to_array, scene_to_image, scene_to_svg
 
 __all__ = [
-    "DRAWERS",
     "Scene",
     "SvgDocument",
     "private_text",
@@ -34,13 +34,6 @@ __all__ = [
     "to_svg",
     "to_text",
 ]
-
-# game name -> module with draw(game, state, viewer, show_hands) -> Scene
-DRAWERS: dict[str, str] = {
-    "liberation": "boardsim.render.liberation",
-    "hispania": "boardsim.render.hispania",
-    "farrapos": "boardsim.render.farrapos",
-}
 
 
 def _array(game: Game, state: State | np.ndarray) -> np.ndarray:
@@ -53,7 +46,7 @@ def _array(game: Game, state: State | np.ndarray) -> np.ndarray:
 
 
 def _drawer(game: Game) -> ModuleType | None:
-    name = DRAWERS.get(game.name)
+    name = game.definition.drawer
     return importlib.import_module(name) if name else None
 
 

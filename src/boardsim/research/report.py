@@ -1,15 +1,16 @@
 """The balance report of a sweep folder: statistics, PNG plots and a Markdown page embedding them.
 
 :func:`summarize` turns the tidy rows into the numbers (what "a win" means is chosen
-by :func:`subject`: the agent under test when the sweep has a seat key, Rome in
-Hispania, else the first seat), :func:`write_report` draws the plots with matplotlib
-(Agg, no display needed) into ``DIR/plots/`` and writes ``DIR/report.md``, both
-atomically.
+by :func:`subject`: the agent under test when the sweep has a seat key, else the
+side the game names as its subject (Rome in Hispania), else the first seat),
+:func:`write_report` draws the plots with matplotlib (Agg, no display needed) into
+``DIR/plots/`` and writes ``DIR/report.md``, both atomically.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -33,15 +34,20 @@ Row = dict[str, Any]
 def subject(game: str, rows: Sequence[Row]) -> tuple[str, Callable[[Row], bool]]:
     """``(label, won)``: whose win rate the report is about.
 
-    The agent under test when the sweep placed one (a ``seat``/``side`` key);
-    Rome in Hispania (the generals win or lose together; seat 0 is a general);
-    otherwise the first seat.
+    The agent under test when the sweep placed one (a ``seat``/``side`` key); else
+    the side of seat 0 by the name the game gives it (``GameDefinition.subject``:
+    Rome in Hispania, whose generals win or lose together); otherwise the first seat.
     """
     if rows and all(int(r.get("test_seat", -1)) >= 0 for r in rows):
         return ("agent under test", stats.test_agent_won)
-    if game == "hispania":
-        return ("Rome", lambda r: stats.seat_won(r, 0))
-    return ("first seat", lambda r: stats.seat_won(r, 0))
+    named = _definition(game).subject
+    return (named or "first seat", lambda r: stats.seat_won(r, 0))
+
+
+def _definition(game: str) -> Any:
+    from boardsim.games import definition
+
+    return definition(game)
 
 
 def grid_keys(manifest: Mapping[str, Any], rows: Sequence[Row]) -> list[str]:
@@ -55,9 +61,7 @@ def cell_label(row: Row, keys: Sequence[str]) -> str:
 
 
 def _seatwise(game: str) -> bool:
-    from boardsim.api import make_game
-
-    return make_game(game).definition.team_of_player is None
+    return _definition(game).team_of_player is None
 
 
 def summarize(out: str | os.PathLike) -> dict[str, Any]:
@@ -100,21 +104,37 @@ def summarize(out: str | os.PathLike) -> dict[str, Any]:
         "cells": cells,
         "overall": stats.rate(sum(won(r) for r in rows), len(rows)).as_dict(),
     }
-    if game == "hispania":
-        summary.update(_hispania_summary(rows, won))
+    summary.update(_difficulty_and_variants(game, rows, won))
     return summary
 
 
-def _hispania_summary(rows: Sequence[Row], won: Callable[[Row], bool]) -> dict[str, Any]:
-    from boardsim.games.hispania.data import LEVEL_VALUES
+def _difficulty_and_variants(
+    game: str, rows: Sequence[Row], won: Callable[[Row], bool]
+) -> dict[str, Any]:
+    """Each difficulty parameter's effect (a game with a composite difficulty option whose
+    value varies) and each variant's (a sweep over ``variant`` with ``none`` in it)."""
+    from boardsim.api import make_game
+    from boardsim.research.sweep import variants
 
+    definition = _definition(game)
     out: dict[str, Any] = {}
-    if "level" in rows[0] and len({r["level"] for r in rows}) > 1:
-        out["parameters"] = stats.parameter_effects(rows, won, LEVEL_VALUES.tolist())
+    difficulty = definition.difficulty
+    varied = difficulty is not None and difficulty.option in rows[0]
+    if varied and len({r[difficulty.option] for r in rows}) > 1:
+        out["difficulty"] = {
+            "option": difficulty.option,
+            "parameters": list(difficulty.parameters),
+            "values": [list(v) for v in difficulty.values],
+        }
+        out["parameters"] = stats.parameter_effects(
+            rows,
+            won,
+            difficulty.parameters,
+            difficulty.values,
+            level_of=lambda r: difficulty.split(r[difficulty.option]),
+        )
     if "variant" in rows[0] and "none" in {r["variant"] for r in rows}:
-        from boardsim.research.sweep import VARIANTS
-
-        order = list(VARIANTS["hispania"])
+        order = variants(make_game(game))
         order += sorted({str(r["variant"]) for r in rows} - {*order, "none"})
         out["variants"] = stats.variant_effects(rows, won, order)
     return out
@@ -170,12 +190,14 @@ def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
 def plot_heatmap(summary: Mapping[str, Any], path: Path) -> str | None:
     """The subject's win rate over the first two varying grid keys (mean over the others).
 
-    For Hispania's levels: a 9 x 27 map, rows denarii x garrisons, columns fleets x
-    roads x armies, each from easiest to hardest.
+    For a composite difficulty option (Hispania's levels): its first two parameters'
+    values as rows, the others' as columns (a 9 x 27 map for Hispania's 243 levels), each
+    from easiest to hardest.
     """
     cells = summary["cells"]
     keys = summary["grid_keys"]
-    if summary["game"] == "hispania" and "level" in keys and len(cells) > 9:
+    difficulty = summary.get("difficulty")
+    if difficulty and difficulty["option"] in keys and len(cells) > 9:
         return _level_heatmap(summary, path)
     if len(keys) < 2:
         return None
@@ -193,21 +215,22 @@ def plot_heatmap(summary: Mapping[str, Any], path: Path) -> str | None:
 
 
 def _level_heatmap(summary: Mapping[str, Any], path: Path) -> str:
-    from boardsim.games.hispania.data import LEVEL_VALUES
-
-    table = LEVEL_VALUES.tolist()
-    rows_l = [f"{d}-{g}" for d in table[0] for g in table[1]]
-    cols_l = [f"{f}-{r}-{a}" for f in table[2] for r in table[3] for a in table[4]]
-    total = np.zeros((9, 27))
-    count = np.zeros((9, 27))
+    difficulty = summary["difficulty"]
+    option, values = difficulty["option"], difficulty["values"]
+    rows_l = ["-".join(map(str, c)) for c in itertools.product(*values[:2])]
+    cols_l = ["-".join(map(str, c)) for c in itertools.product(*values[2:])]
+    total = np.zeros((len(rows_l), len(cols_l)))
+    count = np.zeros((len(rows_l), len(cols_l)))
     for c in summary["cells"]:
-        d, g, f, r, a = stats.level_values(c["point"]["level"])
-        i, j = rows_l.index(f"{d}-{g}"), cols_l.index(f"{f}-{r}-{a}")
+        level = [int(x) for x in str(c["point"][option]).split("-")]
+        i = rows_l.index("-".join(map(str, level[:2])))
+        j = cols_l.index("-".join(map(str, level[2:])))
         total[i, j] += c["subject"]["wins"]
         count[i, j] += c["subject"]["games"]
     grid = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    names = difficulty["parameters"]
     return _draw_heatmap(
-        grid, rows_l, cols_l, "denarii-garrisons", "fleets-roads-armies", summary, path
+        grid, rows_l, cols_l, "-".join(names[:2]), "-".join(names[2:]), summary, path
     )
 
 
@@ -281,32 +304,37 @@ def plot_lengths(out: Path, summary: Mapping[str, Any], path: Path) -> str:
 
 
 def plot_parameters(summary: Mapping[str, Any], path: Path) -> str | None:
-    """Hispania: the Roman win rate at each value of each difficulty parameter."""
+    """The subject's win rate at each value of each difficulty parameter."""
     effects = summary.get("parameters")
     if not effects:
         return None
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 3.8))
     names = [e["parameter"] for e in effects]
-    for j, word in enumerate(("low", "medium", "high")):
+    steps = len(effects[0]["values"])
+    words = ("low", "medium", "high") if steps == 3 else [f"value {j + 1}" for j in range(steps)]
+    for j, word in enumerate(words):
         r = np.array([e["rates"][j]["rate"] for e in effects])
         lo = np.array([e["rates"][j]["low"] for e in effects])
         hi = np.array([e["rates"][j]["high"] for e in effects])
-        x = np.arange(len(effects)) + (j - 1) * 0.25
-        ax.bar(x, r, width=0.25, label=f"{word} difficulty", yerr=[r - lo, hi - r], capsize=2)
+        width = 0.75 / steps
+        x = np.arange(len(effects)) + (j - (steps - 1) / 2) * width
+        ax.bar(x, r, width=width, label=f"{word} difficulty", yerr=[r - lo, hi - r], capsize=2)
     ax.set_xticks(
         range(len(effects)),
         [f"{n}\n({'/'.join(map(str, e['values']))})" for n, e in zip(names, effects, strict=True)],
     )
     ax.set_ylabel(f"{summary['subject']} win rate")
-    ax.set_title("Hispania: each difficulty parameter, Low / Medium / High (95% intervals)")
+    ax.set_title(
+        f"{summary['game']}: each difficulty parameter, easiest to hardest (95% intervals)"
+    )
     ax.legend()
     ax.grid(axis="y", alpha=0.3)
     return _save(fig, path)
 
 
 def plot_variants(summary: Mapping[str, Any], path: Path) -> str | None:
-    """Hispania: each variant's effect on the Roman win rate, with its interval."""
+    """Each variant's effect on the subject's win rate, with its interval."""
     v = summary.get("variants")
     if not v or not v["effects"]:
         return None
@@ -320,8 +348,10 @@ def plot_variants(summary: Mapping[str, Any], path: Path) -> str | None:
     ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3)
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(y, [e["variant"] for e in eff])
-    ax.set_xlabel("change of the Roman win rate against no variant (95% Newcombe interval)")
-    ax.set_title("Hispania: variants, in the rulebook's order (easier first)")
+    ax.set_xlabel(
+        f"change of the {summary['subject']} win rate against no variant (95% Newcombe interval)"
+    )
+    ax.set_title(f"{summary['game']}: variants, in the rulebook's order")
     return _save(fig, path)
 
 
@@ -390,14 +420,15 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
     if s.get("parameters"):
         lines += [
             "",
-            "## Hispania: the five difficulty parameters",
+            f"## The difficulty parameters of `{s['difficulty']['option']}`",
             "",
-            "The rulebook orders each parameter's values Low, Medium, High with "
-            '"increasing difficulty to the right". Drop: Roman win rate at Low minus at '
-            "High (95% Newcombe interval). Verdict: *holds* (the drop is significant and "
-            "no step goes the wrong way significantly), *violated* (a step makes Rome "
-            "significantly better off), *not resolved* (the sample cannot tell). Sorted "
-            "by the size of the drop: the first matters most.",
+            "The rulebook orders each parameter's values from the easiest to the hardest "
+            f"(Low, Medium, High). Drop: the {s['subject']} win rate at the easiest value "
+            "minus at the hardest (95% Newcombe interval). Verdict: *holds* (the drop is "
+            "significant and no step goes the wrong way significantly), *violated* (a "
+            f"harder step leaves {s['subject']} significantly better off), *not resolved* "
+            "(the sample cannot tell). Sorted by the size of the drop: the first matters "
+            "most.",
             "",
         ]
         if images.get("parameters"):
@@ -417,11 +448,12 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
         v = s["variants"]
         lines += [
             "",
-            "## Hispania: variants",
+            "## Variants",
             "",
-            f"Against no variant ({_rate_cell(v['baseline'])}); the rulebook says its "
-            "variants go from easier to harder in its order. Kendall's tau between that "
-            f"order and the effects: {v['tau']:+.2f} (-1: the order holds exactly).",
+            f"Against no variant ({_rate_cell(v['baseline'])}), in the rulebook's order. "
+            f"Kendall's tau between that order and the effects: {v['tau']:+.2f} (-1: each "
+            "later variant is harder, the order of a rulebook that lists them from easier "
+            "to harder).",
             "",
         ]
         if images.get("variants"):

@@ -208,15 +208,7 @@ def _truthy(v: Any) -> bool:
     return v in (True, 1, "1", "True", "true")
 
 
-# ------------------------------------------------------------------ Hispania
-HISPANIA_PARAMETERS = ("denarii", "garrisons", "fleets", "roads", "armies")
-
-
-def level_values(level: str) -> tuple[int, ...]:
-    """``"6-4-3-4-2"`` -> (6, 4, 3, 4, 2)."""
-    return tuple(int(x) for x in str(level).split("-"))
-
-
+# ------------------------------------------------------------------ difficulty, variants
 def ordering_verdict(diffs: Sequence[tuple[float, float, float]], overall: tuple) -> str:
     """Whether "harder to the right" holds, from the step differences (easier minus harder).
 
@@ -236,25 +228,27 @@ def ordering_verdict(diffs: Sequence[tuple[float, float, float]], overall: tuple
 def parameter_effects(
     rows: Sequence[Row],
     won: Callable[[Row], bool],
+    parameters: Sequence[str],
     level_table: Sequence[Sequence[int]],
-    level_of: Callable[[Row], str] = lambda r: r["level"],
+    level_of: Callable[[Row], Sequence[int]],
     z: float = Z95,
 ) -> list[dict[str, Any]]:
     """Each difficulty parameter's marginal effect on the win rate.
 
-    ``level_table[i]`` lists parameter ``i``'s values from easiest to hardest (the
-    rulebook's Low, Medium, High). For every parameter: the win rate at each of its
-    values over every row with that value (averaging over the other parameters as
+    ``parameters`` names them; ``level_table[i]`` lists parameter ``i``'s values from
+    easiest to hardest (Hispania's Low, Medium, High); ``level_of(row)`` is the row's
+    value of each (``Difficulty.split`` of its level). For every parameter: the win rate
+    at each of its values over every row with that value (averaging over the other parameters as
     sampled), the drop from easiest to hardest with its Newcombe interval, and the
     :func:`ordering_verdict` of the rulebook's "increasing difficulty to the right".
     The list is sorted with the largest drop first ("which parameter matters most").
     """
     out = []
-    for i, name in enumerate(HISPANIA_PARAMETERS):
+    for i, name in enumerate(parameters):
         values = [int(v) for v in level_table[i]]
         counts = {v: [0, 0] for v in values}
         for r in rows:
-            v = level_values(level_of(r))[i]
+            v = int(level_of(r)[i])
             counts[v][0] += int(won(r))
             counts[v][1] += 1
         rates = [rate(counts[v][0], counts[v][1], z) for v in values]

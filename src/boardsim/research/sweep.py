@@ -70,33 +70,6 @@ NUMERIC_COLUMNS = (
 
 
 # ------------------------------------------------------------------ grid values
-def hispania_levels() -> list[str]:
-    """Hispania's 243 levels, each parameter from the rulebook's Low to High column."""
-    from boardsim.games.hispania.data import LEVEL_VALUES
-
-    columns = [[int(v) for v in row] for row in LEVEL_VALUES]
-    return ["-".join(str(v) for v in combo) for combo in itertools.product(*columns)]
-
-
-# ``variant=all``: the rulebook's variants, in its order (else every off-by-default switch)
-VARIANTS: dict[str, tuple[str, ...]] = {
-    "hispania": (
-        "ingenivm",
-        "imperivm",
-        "proconsvl",
-        "legio_hispana",
-        "pirates",
-        "terror",
-        "hispano",
-    ),
-}
-
-# (game, option) -> every value, for options whose values are not declared as choices
-ALL_VALUES: dict[tuple[str, str], Callable[[], list[Any]]] = {
-    ("hispania", "level"): hispania_levels,
-}
-
-
 def _option(game: Game, key: str) -> Any:
     for o in game.definition.options:
         if o.name == key:
@@ -125,16 +98,23 @@ def _all_values(game: Game, key: str) -> list[Any]:
     if key in SEAT_KEYS:
         return ["all"]  # every seat of each cell's player count (expanded in plan_cells)
     if key == VARIANT_KEY:
-        return ["none", *VARIANTS.get(game.name, _boolean_options(game))]
+        return ["none", *variants(game)]
     option = _option(game, key)
-    if (game.name, key) in ALL_VALUES:
-        return ALL_VALUES[(game.name, key)]()
+    difficulty = game.definition.difficulty
+    if difficulty is not None and key == difficulty.option:
+        return difficulty.levels()
     if option.choices is not None:
         return list(option.choices)
     # ``all`` of an int option lists its range only when it is short
     if option.low is not None and option.high is not None and option.high - option.low < 64:
         return list(range(option.low, option.high + 1))
     raise OptionError(f"{game.name}: {key}=all is not defined; list the values")
+
+
+def variants(game: Game) -> list[str]:
+    """``variant=all``: the game's declared variants in its rulebook's order
+    (``GameDefinition.variants``), else every boolean option that is off by default."""
+    return list(game.definition.variants) or _boolean_options(game)
 
 
 def _boolean_options(game: Game) -> list[str]:

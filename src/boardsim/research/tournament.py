@@ -392,11 +392,6 @@ def _solo_table(result: TournamentResult) -> str:
 
 
 # ------------------------------------------------------------------ tournaments
-def is_cooperative(game: Game) -> bool:
-    """Every player on one side (Hispania without the Hispano player)."""
-    return len(set(game.teams)) == 1
-
-
 def _pair_games(
     game: Game,
     a_spec: str,
@@ -477,7 +472,7 @@ def round_robin(
 
     _check_agents(agents, games)
     game = boardsim.make_game(game_name, **options)
-    if is_cooperative(game):
+    if game.is_cooperative():
         raise OptionError(f"{game_name} with these options is cooperative: use cooperative()")
     start = time.perf_counter()
     result = TournamentResult(game_name, game.options, list(agents), games, seed, "round_robin")
@@ -528,7 +523,7 @@ def cooperative(
     start = time.perf_counter()
     level_list: list[str | None] = list(levels) if levels else [None]
     base = boardsim.make_game(game_name, **options)
-    if not is_cooperative(base):
+    if not base.is_cooperative():
         raise OptionError(f"{game_name} with these options has opposing sides: use round_robin()")
     if levels and "level" not in base.options:
         raise OptionError(f"{game_name} has no 'level' option; drop --levels")

@@ -38,13 +38,12 @@ class Demonstrations:
 def heuristic_actions(env: Any, prngs: np.ndarray) -> np.ndarray:
     """The compiled heuristic's action for the player to move in each of ``env``'s games."""
     game = env.game
-    rules = game.rules
     mask = np.zeros(game.num_actions, np.uint8)
     actions = np.zeros(env.num_envs, np.int64)
     row = 0
     for part in env.parts:
         for state in part.batch.states:
-            actions[row] = rules.policy_action(
+            actions[row] = game.engine.policy_action(
                 state, game.params, np.int32(POLICY_HEURISTIC), mask, prngs[row]
             )
             row += 1

@@ -180,13 +180,12 @@ def build_algorithm(config: RLlibConfig) -> tuple[Any, _League]:
     from ray.tune.registry import register_env
 
     import boardsim
-    from boardsim.research.tournament import is_cooperative
 
     game = boardsim.make_game(config.game, **config.options)
     if game.options.get("explicit_chance"):
         raise OptionError("RLlib self-play resolves chance inside the env: explicit_chance=False")
     agents = game.agent_names()
-    cooperative = is_cooperative(game)
+    cooperative = game.is_cooperative()
     league = _League(agents, cooperative, config.seed)
     name, options = config.game, dict(config.options)
     register_env(env_name(name), lambda _cfg: make_rllib_env(name, options))

@@ -51,6 +51,27 @@ class _UniformRandom:
         return int(self.rng.choice(np.flatnonzero(action_mask)))
 
 
+class _CompiledPolicy:
+    """A named compiled policy (``heuristic``) played from Python, for the explicit-chance
+    path where the env draws chance itself; its tie-breaks from its own generator."""
+
+    needs_state = True
+
+    def __init__(self, game: Game, code: int, rng: np.random.Generator) -> None:
+        self.game = game
+        self.code = np.int32(code)
+        self.mask = np.zeros(game.num_actions, np.uint8)
+        self.prng = np.zeros(2, np.int32)
+        rng_seed(self.prng, 0, int(rng.integers(0, 2**62)))
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State) -> int:
+        return int(
+            self.game.engine.policy_action(
+                state.array.copy(), self.game.params, self.code, self.mask, self.prng
+            )
+        )
+
+
 class BoardsimGymEnv(gym.Env):
     """Seat ``seat`` of ``game`` against fixed policies, as a Gymnasium env."""
 
@@ -95,7 +116,7 @@ class BoardsimGymEnv(gym.Env):
             self._opponents_rng = np.zeros(2, np.int32)  # the compiled opponents' generator
             self._obs_buf = np.zeros(game.observation_size, np.float32)
             self._mask_buf = np.zeros(n, np.uint8)
-            self._play_step = game.rules.play_step
+            self._play_step = game.engine.play_step
 
     def _compiled_policies(self, opponents: Any) -> np.ndarray | None:
         """Policy codes when every opponent is a named compiled policy, else None."""
@@ -122,9 +143,8 @@ class BoardsimGymEnv(gym.Env):
             return _UniformRandom(self.np_random)
         if isinstance(name, str):
             if name not in self._named_agents:
-                from boardsim.agents import load
-
-                self._named_agents[name] = load(name, self.game)
+                code = int(policy_codes(self.game, name)[0])
+                self._named_agents[name] = _CompiledPolicy(self.game, code, self.np_random)
             return self._named_agents[name]
         if isinstance(self._opponents, dict):
             return self._opponents.get(player) or _UniformRandom(self.np_random)

@@ -93,7 +93,7 @@ class BoardsimAECEnv(AECEnv):
                 for outcome, _ in self.state_.chance_outcomes():
                     mask[outcome] = 1
             else:
-                self.game.rules.legal_mask(self.state_.array, self.game.params, mask)
+                self.game.kernels.legal_mask(self.state_.array, self.game.params, mask)
         self._mask = mask
 
     def _mask_for(self, agent: str) -> np.ndarray:
@@ -151,7 +151,7 @@ class BoardsimAECEnv(AECEnv):
         # the step and the next actor's mask in one compiled call
         rewards = np.zeros(self.game.max_players, np.float32)
         # the mask buffer is reused (step_and_mask clears it): observe() hands out copies
-        actor = self.game.rules.step_and_mask(
+        actor = self.game.engine.step_and_mask(
             self.state_.array, self.game.params, np.int64(action), rewards, self._mask
         )
         self.state_.last_rewards = rewards

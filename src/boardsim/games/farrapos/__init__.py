@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardsim.core.game import GameDefinition
+from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
-from boardsim.games.farrapos import rules
+from boardsim.games.farrapos import engine
 from boardsim.games.farrapos.data import VICTORY_VP
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
@@ -66,24 +66,31 @@ def game_params(options: dict[str, Any]) -> list[int]:
     ]
 
 
-# ``evaluate`` (for search agents) where the shared GameDefinition supports it
-_EXTRA: dict[str, Any] = (
-    {"evaluate": evaluate} if "evaluate" in GameDefinition.__dataclass_fields__ else {}
+# the heuristic's strength table (boardsim.agents.heuristic): each side against random
+STRENGTH_MATCHUPS = (
+    Matchup({}, ("heuristic", "random"), 0, "heuristic Republic vs random"),
+    Matchup({}, ("random", "heuristic"), 1, "heuristic Empire vs random"),
+    Matchup({}, ("random", "random"), 0, "random Republic vs random"),
+    Matchup({}, ("random", "random"), 1, "random Empire vs random"),
 )
 
 DEFINITION = GameDefinition(
     name="farrapos",
     version=1,
     title="Farrapos: the Farroupilha Revolution, 1835-1845",
-    rules=rules,
+    kernels=engine.KERNELS,
     options=OPTIONS,
     game_params=game_params,
     num_players=lambda o: 2,
     agent_names=lambda o: ["republic", "empire"],
     describe_action=describe_action,
     render_text=render_text,
-    gym_id="boardsim/Farrapos-v0",
-    **_EXTRA,
+    evaluate=evaluate,
+    drawer="boardsim.games.farrapos.render",
+    # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
+    # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games)
+    mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
+    strength_matchups=STRENGTH_MATCHUPS,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from boardsim.core.data import data_path, forget_stale_compiled_code, load_toml, require
+from boardsim.core.data import data_path, load_toml, require
 from boardsim.core.errors import DataError
 
 FILE = "farrapos.toml"
@@ -344,7 +344,8 @@ def load(path: Path | str | None = None) -> FarraposData:
 
 
 DATA = load()
-forget_stale_compiled_code(__file__, [data_path("farrapos", FILE)])
+# the data files the kernels freeze into numba's cache (see GameKernels in games/*/engine.py)
+DATA_FILES = (data_path("farrapos", FILE),)
 
 NUM_CITIES = len(DATA.city_ids)
 NUM_REGIONS = len(DATA.region_ids)

@@ -1,4 +1,3 @@
-# ruff: noqa: F821
 """Farrapos's compiled rule-based player (``heuristic_action``), for either side.
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
@@ -34,21 +33,72 @@ import numpy as np
 
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
+from boardsim.games.farrapos.data import (
+    CITY_VP,
+    DEGREE,
+    NEIGHBORS,
+    NUM_UNITS,
+    PIECE_AF,
+    PIECE_DF,
+    PIECE_SIDE,
+    REDUCED,
+)
+from boardsim.games.farrapos.layout import (
+    A_CANCEL,
+    A_CITY,
+    A_CONFIRM,
+    A_CONTINUE,
+    A_PASS,
+    A_STOP,
+    A_UNIT,
+    LOC,
+    LOC_ELIMINATED,
+    M_ATTACK,
+    M_CONTINUE,
+    M_LOSS,
+    M_MAIN,
+    M_MILITIA,
+    M_MOVE,
+    M_REINFORCE,
+    MODE,
+    NUM_ACTIONS,
+    OCC,
+    SEL,
+    STEP,
+    TARGET,
+    VP,
+    C,
+    P,
+)
+from boardsim.games.farrapos.rules import (
+    MAX_MF,
+    attack_factor,
+    attack_strength,
+    can_attack_with,
+    defence_strength,
+    distance_layers,
+    is_militia,
+    legal_mask,
+    movement_factor,
+    passable_cities,
+    read_battle_table,
+    recount,
+)
 
-POL_MAX_STEPS = 24  # battle steps a side may bring (bounds the odds table)
-POL_LOSS_COST = 0.3  # VP an expected lost step of ours is worth
-POL_FRONT_BONUS = 0.4  # an arriving unit next to the enemy
-POL_MIN_ATTACK = 0.25  # expected VP swing below which an attack is not worth it
+MAX_STEPS = 24  # battle steps a side may bring (bounds the odds table)
+LOSS_COST = 0.3  # VP an expected lost step of ours is worth
+FRONT_BONUS = 0.4  # an arriving unit next to the enemy
+MIN_ATTACK = 0.25  # expected VP swing below which an attack is not worth it
 
 
 @jit
-def pol_vp_lead(state, side):
+def vp_lead(state, side):
     """``side``'s VP minus the enemy's (as recorded)."""
     return state[VP + side] - state[VP + 1 - side]
 
 
 @jit
-def pol_pieces_at(state, c):
+def pieces_at(state, c):
     """Pieces (units and militia) standing in city ``c``."""
     n = 0
     for u in range(P):
@@ -58,7 +108,7 @@ def pol_pieces_at(state, c):
 
 
 @jit
-def pol_enemy_neighbours(state, side, c):
+def enemy_neighbours(state, side, c):
     """Cities linked to ``c`` that the enemy occupies."""
     n = 0
     for k in range(DEGREE[c]):
@@ -68,7 +118,7 @@ def pol_enemy_neighbours(state, side, c):
 
 
 @jit
-def pol_round_odds(str_a, str_d):
+def round_odds(str_a, str_d):
     """Probabilities that the attacker wins, loses or ties one battle round."""
     win = 0
     lose = 0
@@ -84,7 +134,7 @@ def pol_round_odds(str_a, str_d):
 
 
 @jit
-def pol_steps(state, u):
+def steps(state, u):
     """Steps a piece can still lose: 2 for a full unit, 1 for a reduced one or a militia."""
     if is_militia(u) or state[STEP + u] == REDUCED:
         return 1
@@ -92,10 +142,10 @@ def pol_steps(state, u):
 
 
 @jit
-def pol_capture_chance(steps_a, steps_d, pw, pl, pt):
+def capture_chance(steps_a, steps_d, pw, pl, pt):
     """Chance to eliminate ``steps_d`` defending steps before losing ``steps_a`` (fixed odds)."""
-    a_n = min(steps_a, POL_MAX_STEPS)
-    d_n = min(steps_d, POL_MAX_STEPS)
+    a_n = min(steps_a, MAX_STEPS)
+    d_n = min(steps_d, MAX_STEPS)
     f = np.zeros((a_n + 1, d_n + 1))
     for a in range(1, a_n + 1):
         f[a, 0] = 1.0
@@ -106,7 +156,7 @@ def pol_capture_chance(steps_a, steps_d, pw, pl, pt):
 
 
 @jit
-def pol_lead_after(state, side, pieces, n, dest, clear):
+def lead_after(state, side, pieces, n, dest, clear):
     """The VP lead once ``pieces[:n]`` stand in ``dest`` (its defenders gone if ``clear``)."""
     work = state.copy()
     for i in range(n):
@@ -116,15 +166,15 @@ def pol_lead_after(state, side, pieces, n, dest, clear):
             if state[LOC + u] == dest:
                 work[LOC + u] = LOC_ELIMINATED
     recount(work)
-    return pol_vp_lead(work, side)
+    return vp_lead(work, side)
 
 
 @jit
-def pol_spare_units(state, side, cands, n, out):
+def spare_units(state, side, cands, n, out):
     """The candidates whose city keeps another piece after they leave (in order)."""
     left = np.zeros(C, np.int64)
     for c in range(C):
-        left[c] = pol_pieces_at(state, c)
+        left[c] = pieces_at(state, c)
     m = 0
     for i in range(n):
         loc = state[LOC + cands[i]]
@@ -136,7 +186,7 @@ def pol_spare_units(state, side, cands, n, out):
 
 
 @jit
-def pol_attack_plan(state, params, side, c, out):
+def attack_plan(state, params, side, c, out):
     """The units to attack city ``c`` with and the expected VP swing (units written to out).
 
     Two plans are weighed: the spare units only, and every unit that can attack.
@@ -150,13 +200,13 @@ def pol_attack_plan(state, params, side, c, out):
     if n == 0:
         return 0, -1e9
     spare = np.zeros(NUM_UNITS, np.int64)
-    m = pol_spare_units(state, side, cands, n, spare)
+    m = spare_units(state, side, cands, n, spare)
     steps_d = 0
     for u in range(P):
         if state[LOC + u] == c:
-            steps_d += pol_steps(state, u)
+            steps_d += steps(state, u)
     str_d = defence_strength(state, params, c)
-    now = pol_vp_lead(state, side)
+    now = vp_lead(state, side)
     best = -1e9
     best_n = 0
     for plan in range(2):
@@ -168,14 +218,14 @@ def pol_attack_plan(state, params, side, c, out):
         steps_a = 0
         for i in range(k):
             str_a += attack_factor(state, units[i])
-            steps_a += pol_steps(state, units[i])
-        pw, pl, pt = pol_round_odds(str_a, str_d)
+            steps_a += steps(state, units[i])
+        pw, pl, pt = round_odds(str_a, str_d)
         if pw <= pl:
             continue
-        p = pol_capture_chance(steps_a, steps_d, pw, pl, pt)
-        gain = pol_lead_after(state, side, units, k, c, True) - now
+        p = capture_chance(steps_a, steps_d, pw, pl, pt)
+        gain = lead_after(state, side, units, k, c, True) - now
         lost = (1.0 - p) * steps_a * 0.5 + p * 1.0  # steps we expect to lose
-        value = p * gain - POL_LOSS_COST * lost + 0.2 * p * steps_d
+        value = p * gain - LOSS_COST * lost + 0.2 * p * steps_d
         if value > best:
             best = value
             best_n = k
@@ -185,7 +235,7 @@ def pol_attack_plan(state, params, side, c, out):
 
 
 @jit
-def pol_move_plan(state, params, side, c, out):
+def move_plan(state, params, side, c, out):
     """The units to march into city ``c`` and the VP lead gained (units written to out).
 
     The spare units that reach it by land; with none, the one unit whose city is
@@ -204,10 +254,10 @@ def pol_move_plan(state, params, side, c, out):
             n += 1
     if n == 0:
         return 0, -1e9
-    now = pol_vp_lead(state, side)
-    m = pol_spare_units(state, side, cands, n, out)
+    now = vp_lead(state, side)
+    m = spare_units(state, side, cands, n, out)
     if m > 0:
-        return m, float(pol_lead_after(state, side, out, m, c, False) - now)
+        return m, float(lead_after(state, side, out, m, c, False) - now)
     pick = -1
     worth = 1 << 20
     for i in range(n):
@@ -215,19 +265,19 @@ def pol_move_plan(state, params, side, c, out):
         if v < worth:
             worth, pick = v, cands[i]
     out[0] = pick
-    return 1, float(pol_lead_after(state, side, out, 1, c, False) - now)
+    return 1, float(lead_after(state, side, out, 1, c, False) - now)
 
 
 @jit
-def pol_main(state, params, side, mask):
+def main(state, params, side, mask):
     """The turn's action: the best attack, else the best march, else pass."""
     units = np.zeros(NUM_UNITS, np.int64)
-    best = POL_MIN_ATTACK
+    best = MIN_ATTACK
     pick = A_PASS
     for c in range(C):
         if not mask[A_CITY + c] or state[OCC + c] != 1 - side:
             continue
-        k, v = pol_attack_plan(state, params, side, c, units)
+        k, v = attack_plan(state, params, side, c, units)
         if k > 0 and v > best:
             best, pick = v, A_CITY + c
     if pick != A_PASS:
@@ -236,21 +286,21 @@ def pol_main(state, params, side, mask):
     for c in range(C):
         if not mask[A_CITY + c] or state[OCC + c] == 1 - side:
             continue
-        k, v = pol_move_plan(state, params, side, c, units)
+        k, v = move_plan(state, params, side, c, units)
         if k > 0 and v > best:
             best, pick = v, A_CITY + c
     return pick
 
 
 @jit
-def pol_compose(state, params, side, mask):
+def compose(state, params, side, mask):
     """Toggle the planned units one by one, then confirm (cancel if no plan remains)."""
     units = np.zeros(NUM_UNITS, np.int64)
     c = state[TARGET]
     if state[MODE] == M_ATTACK:
-        k, _ = pol_attack_plan(state, params, side, c, units)
+        k, _ = attack_plan(state, params, side, c, units)
     else:
-        k, _ = pol_move_plan(state, params, side, c, units)
+        k, _ = move_plan(state, params, side, c, units)
     want = np.zeros(NUM_UNITS, np.uint8)
     for i in range(k):
         want[units[i]] = 1
@@ -263,7 +313,7 @@ def pol_compose(state, params, side, mask):
 
 
 @jit
-def pol_loss(state, params, mask):
+def loss(state, params, mask):
     """The step to lose: the full unit whose flip costs least, else the least useful piece."""
     pick = -1
     best = 1e9
@@ -272,7 +322,7 @@ def pol_loss(state, params, mask):
             continue
         if is_militia(u) or state[STEP + u] == REDUCED:
             cost = 10.0 + PIECE_AF[u, state[STEP + u]] + PIECE_DF[u, state[STEP + u]]
-            if pol_pieces_at(state, state[LOC + u]) <= 1:
+            if pieces_at(state, state[LOC + u]) <= 1:
                 cost += 5.0 + CITY_VP[state[LOC + u]]
         else:
             cost = (
@@ -284,16 +334,14 @@ def pol_loss(state, params, mask):
 
 
 @jit
-def pol_continue(state, params):
+def press_on(state, params):
     """Continue while a round is still more likely won than lost."""
-    pw, pl, _ = pol_round_odds(
-        attack_strength(state), defence_strength(state, params, state[TARGET])
-    )
+    pw, pl, _ = round_odds(attack_strength(state), defence_strength(state, params, state[TARGET]))
     return A_CONTINUE if pw > pl else A_STOP
 
 
 @jit
-def pol_place(state, side, mask):
+def place(state, side, mask):
     """An arriving unit or a militia: the richest empty city of ours, else the front."""
     pick = -1
     best = -1e9
@@ -303,7 +351,7 @@ def pol_place(state, side, mask):
         v = 0.0
         if state[OCC + c] != side:
             v += 10.0 + CITY_VP[c]
-        v += POL_FRONT_BONUS * pol_enemy_neighbours(state, side, c) + 0.1 * CITY_VP[c]
+        v += FRONT_BONUS * enemy_neighbours(state, side, c) + 0.1 * CITY_VP[c]
         if v > best:
             best, pick = v, A_CITY + c
     return pick
@@ -318,15 +366,15 @@ def heuristic_action(state, params, mask, prng):
     side = state[H_ACTOR]
     a = -1
     if mode == M_REINFORCE or mode == M_MILITIA:
-        a = pol_place(state, side, mask)
+        a = place(state, side, mask)
     elif mode == M_MAIN:
-        a = pol_main(state, params, side, mask)
+        a = main(state, params, side, mask)
     elif mode == M_ATTACK or mode == M_MOVE:
-        a = pol_compose(state, params, side, mask)
+        a = compose(state, params, side, mask)
     elif mode == M_LOSS:
-        a = pol_loss(state, params, mask)
+        a = loss(state, params, mask)
     elif mode == M_CONTINUE:
-        a = pol_continue(state, params)
+        a = press_on(state, params)
     if a < 0 or not mask[a]:
         if mask[A_PASS]:
             return A_PASS

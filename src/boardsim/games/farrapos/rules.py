@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardsim.core.engine import bind_engine
 from boardsim.core.header import (
     CHANCE,
     FLAG_TERMINAL,
@@ -916,6 +915,3 @@ def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     if w == 0 or w == 1:
         out[w] += 1.0
         out[1 - w] -= 1.0
-
-
-bind_engine(globals())

@@ -1,9 +1,8 @@
-# ruff: noqa: F821
 """What the generic search (``core/mcts_template.py``) needs from Farrapos.
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
-``search_prune`` keeps a composite choice moving forward (no cancel, no un-choosing);
+``prune`` keeps a composite choice moving forward (no cancel, no un-choosing);
 ``evaluate_position`` scores a position that is not over by the VP lead and the
 strength on the board, as ``names.evaluate`` does, squashed into ``[-1, 1]``.
 """
@@ -11,9 +10,27 @@ strength on the board, as ``names.evaluate`` does, squashed into ``[-1, 1]``.
 import numpy as np
 
 from boardsim.core.jit import jit
+from boardsim.games.farrapos.data import (
+    NUM_UNITS,
+    PIECE_SIDE,
+    PIECE_TYPE,
+)
+from boardsim.games.farrapos.layout import (
+    A_CANCEL,
+    A_CONFIRM,
+    A_UNIT,
+    LOC,
+    M_ATTACK,
+    M_MOVE,
+    MODE,
+    SEL,
+    STEP,
+    VP,
+    P,
+)
 
-SEARCH_SCORE_SCALE = 40.0  # 4 VP of lead (10 each) are worth tanh(1)
-SEARCH_MILITIA = 3  # PIECE_TYPE of the militia markers (not counted as strength)
+SCORE_SCALE = 40.0  # 4 VP of lead (10 each) are worth tanh(1)
+MILITIA = 3  # PIECE_TYPE of the militia markers (not counted as strength)
 
 
 @jit
@@ -47,9 +64,9 @@ def evaluate_position(state, params, out):
     lead = state[VP] - state[VP + 1]
     steps = 0
     for u in range(P):
-        if PIECE_TYPE[u] != SEARCH_MILITIA and state[LOC + u] >= 0:
+        if PIECE_TYPE[u] != MILITIA and state[LOC + u] >= 0:
             value = 2 - state[STEP + u]
             steps += value if PIECE_SIDE[u] == 0 else -value
-    v = np.tanh((10.0 * lead + steps) / SEARCH_SCORE_SCALE)
+    v = np.tanh((10.0 * lead + steps) / SCORE_SCALE)
     out[0] = v
     out[1] = -v

@@ -10,21 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from boardsim.core.errors import OptionError
-from boardsim.core.game import GameDefinition
+from boardsim.core.game import Difficulty, GameDefinition, Matchup
 from boardsim.core.options import Option
-from boardsim.games.hispania import names, rules
-from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS
+from boardsim.games.hispania import engine, names
+from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS, VARIANT_IDS
 from boardsim.games.hispania.layout import PARAMS_SIZE
 
-# the params order of the variant switches (layout.P_INGENIVM ...)
-IMPLEMENTED_VARIANTS_ORDER = (
-    "ingenivm",
-    "imperivm",
-    "proconsvl",
-    "legio_hispana",
-    "pirates",
-    "terror",
-)
+# the params order of the variant switches (layout.P_INGENIVM ...): the rulebook's order;
+# the Hispano variant has a params word of its own (layout.P_HISPANO)
+IMPLEMENTED_VARIANTS_ORDER = tuple(v for v in VARIANT_IDS if v != "hispano")
 REWARDS = ("win_loss", "progress")
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
@@ -220,18 +214,49 @@ def agent_of_player(options: dict[str, Any], player: int) -> int:
     return 0 if player < len(PLAYER_NAMES) else 1
 
 
+# the heuristic's strength table (boardsim.agents.heuristic): Romans of each policy at two
+# levels, and both sides of the Hispano variant
+HISPANO_MATCHES = (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "heuristic"))
+STRENGTH_MATCHUPS = (
+    *(
+        Matchup({"level": level}, (pol,) * 3, 0, f"{pol} Romans, level {level}")
+        for level in ("6-4-3-4-2", "7-5-4-5-1")
+        for pol in ("random", "heuristic")
+    ),
+    *(
+        Matchup(
+            {"level": "6-4-3-4-2", "hispano": True},
+            (romans,) * 3 + (hispano,),
+            0,
+            f"{romans} Romans vs {hispano} Hispano, 6-4-3-4-2",
+        )
+        for romans, hispano in HISPANO_MATCHES
+    ),
+)
+
 DEFINITION = GameDefinition(
     name="hispania",
     version=1,
     title="Hispania",
-    rules=rules,
+    kernels=engine.KERNELS,
     options=OPTIONS,
     game_params=game_params,
     num_players=num_players,
     agent_names=agent_names,
     describe_action=names.describe_action,
     render_text=names.render_text,
-    gym_id="boardsim/Hispania-v0",
     agent_of_player=agent_of_player,
     team_of_player=team_of_player,
+    drawer="boardsim.games.hispania.render",
+    # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
+    # Romans 5 of 60 (c 1, prior 1), 42 of 200 (c 0.5, prior 5; the heuristic 14.7%)
+    mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
+    variants=VARIANT_IDS,
+    difficulty=Difficulty(
+        "level",
+        ("denarii", "garrisons", "fleets", "roads", "armies"),
+        tuple(tuple(int(v) for v in row) for row in LEVEL_VALUES),
+    ),
+    subject="Rome",
+    strength_matchups=STRENGTH_MATCHUPS,
 )

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from boardsim.core.data import data_path, forget_stale_compiled_code, load_toml, require
+from boardsim.core.data import data_path, load_toml, require
 from boardsim.core.errors import DataError
 
 BOARD_FILE = "board.toml"
@@ -397,6 +397,7 @@ def parse_scenarios(raw: dict[str, Any], board: BoardData, file: str = SCENARIOS
 
 
 SCENARIO_IDS = ("first_repression", "numantia", "terror", "river_of_oblivion", "new_empire")
+# the rulebook's variants, in its order ("from easier to harder"): the one home of that order
 VARIANT_IDS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
 
 
@@ -483,10 +484,8 @@ def _load() -> tuple[BoardData, RuleTables, dict]:
 
 
 BOARD, TABLES, SCENARIOS = _load()
-# the kernels freeze these data into numba's cache: drop it when a data file changed
-forget_stale_compiled_code(
-    __file__, [data_path("hispania", f) for f in (BOARD_FILE, RULES_FILE, SCENARIOS_FILE)]
-)
+# the data files the kernels freeze into numba's cache (see GameKernels in games/*/engine.py)
+DATA_FILES = tuple(data_path("hispania", f) for f in (BOARD_FILE, RULES_FILE, SCENARIOS_FILE))
 
 SPACE_NAMES = BOARD.space_names
 NUM_LINKS = len(BOARD.link_a)

@@ -184,7 +184,6 @@ STANDING_RESERVE = 0.25  # x the share of all revolt counters in the reserve
 STANDING_CLEAR = 0.15  # x 1 / (1 + revolts in the Roman provinces)
 PROGRESS_TIME = 0.15  # x the share of the track's time left
 PARAMS_SIZE = PARAMS_HEADER + 17
-VARIANTS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
 
 # ---------------------------------------------------------------- actions
 A_PASS = 0  # end the Roman phase

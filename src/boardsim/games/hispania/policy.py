@@ -1,4 +1,3 @@
-# ruff: noqa: F821
 """Hispania's compiled rule-based player (``heuristic_action``).
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module), so
@@ -55,20 +54,100 @@ the Romans are deterministic, the Hispano set-up faces use ``prng``.
 
 import numpy as np
 
+from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
+from boardsim.games.hispania.data import (
+    CITY_CAPITAL,
+    CITY_PROVINCE,
+    CITY_SHIELD,
+    DEGREE,
+    FIRST_SEA,
+    NEIGHBOURS,
+    NUM_CITIES,
+    NUM_HISPANIC,
+    NUM_SPACES,
+)
+from boardsim.games.hispania.layout import (
+    A_ATTACK,
+    A_BESIEGE,
+    A_CANCEL,
+    A_GARRISON,
+    A_H_ACCEPT,
+    A_H_ARMY,
+    A_H_CITY,
+    A_H_REROLL_H,
+    A_H_SPEND,
+    A_PASS,
+    A_SPACE,
+    A_SPEND,
+    ARMY_POS,
+    CB_ATTACK,
+    CB_SIEGE,
+    COMBAT_ARMY,
+    COMBAT_KIND,
+    COMBAT_TARGET,
+    DENARII,
+    DIE_H,
+    DISPLAY,
+    GARR,
+    GARR_RESERVE,
+    GEN_POS,
+    HDENARII,
+    HISPANO,
+    NUM_ACTIONS,
+    NUM_ARMY_SLOTS,
+    P_IMPERIVM,
+    PEND_KIND,
+    PEND_TARGET,
+    PH_H_ATTACK,
+    PH_H_ATTACK_SPEND,
+    PH_H_ATTACK_TARGET,
+    PH_H_COMBAT,
+    PH_H_MOVE,
+    PH_H_REINFORCE,
+    PH_H_REVOLT,
+    PH_REENTER,
+    PH_ROMAN,
+    PH_SETUP_ARMY,
+    PH_SETUP_PLACE,
+    PH_SETUP_REVOLT,
+    PHASE,
+    REVOLT_NUM,
+    REVOLT_PROV,
+    REVOLTS,
+    SPECIAL,
+    STACK,
+)
+from boardsim.games.hispania.rules import (
+    acting_general,
+    armies_connected,
+    army_at,
+    army_in_reserve,
+    attack_support,
+    garrison_count,
+    garrison_legal,
+    general_at,
+    generals_connected,
+    hispano_target,
+    legal_mask,
+    move_armies_candidates,
+    move_costs,
+    province_army,
+    revolt_group,
+)
 
-POL_ARMY_VALUE = 5.0  # an army removed, in revolts
-POL_GENERAL_LOSS = 3.0  # a general off the board (his turn's coins, 1 blocked denarius a turn)
-POL_BLOCK_VALUE = 3.0  # a garrison standing in an army's way
-POL_SUPPORT_VALUE = 0.15  # a garrison next to a revolt to besiege
-POL_PATH_BONUS = 0.5  # a general standing in an army's way (it attacks him or stops)
-POL_MIN_GAIN = 0.12  # expected gain per denarius below which a plan is not worth it
-POL_MAX_OPTIONS = 32  # combat options from one space: neighbours x 1-3 denarii
+ARMY_VALUE = 5.0  # an army removed, in revolts
+GENERAL_LOSS = 3.0  # a general off the board (his turn's coins, 1 blocked denarius a turn)
+BLOCK_VALUE = 3.0  # a garrison standing in an army's way
+SUPPORT_VALUE = 0.15  # a garrison next to a revolt to besiege
+PATH_BONUS = 0.5  # a general standing in an army's way (it attacks him or stops)
+MIN_GAIN = 0.12  # expected gain per denarius below which a plan is not worth it
+MAX_OPTIONS = 32  # combat options from one space: neighbours x 1-3 denarii
 
 
 @jit
-def pol_province_discs(state):
+def province_discs(state):
     """Revolt discs on the cities of each province."""
     out = np.zeros(8, np.int64)
     for c in range(NUM_CITIES):
@@ -77,20 +156,20 @@ def pol_province_discs(state):
 
 
 @jit
-def pol_capital_done(state, p):
+def capital_done(state, p):
     """The capital of province ``p`` holds a garrison (won for good)."""
     return state[GARR + (p * 6 + 5) * STACK] != 0
 
 
 @jit
-def pol_revolt_value(state, t, discs):
+def revolt_value(state, t, discs):
     """What removing one revolt disc from space ``t`` is worth (1 = a disc in the reserve)."""
     if t >= FIRST_SEA:
         return 0.8
     p = CITY_PROVINCE[t]
     if p >= NUM_HISPANIC:
         return 2.5  # no victory while a Roman province holds a revolt
-    if pol_capital_done(state, p):
+    if capital_done(state, p):
         return 1.0
     n = max(1, discs[p])
     v = 1.0 + 3.0 / n
@@ -100,17 +179,17 @@ def pol_revolt_value(state, t, discs):
 
 
 @jit
-def pol_army_value(state, t):
+def army_value(state, t):
     """What removing the army in city ``t`` is worth."""
     p = CITY_PROVINCE[t]
-    v = POL_ARMY_VALUE
-    if p >= NUM_HISPANIC or not pol_capital_done(state, p):
+    v = ARMY_VALUE
+    if p >= NUM_HISPANIC or not capital_done(state, p):
         v += 1.0
     return v
 
 
 @jit
-def pol_siege_p(state, params, g, t, k):
+def siege_p(state, params, g, t, k):
     """Probability that general ``g`` takes the revolt at ``t`` spending ``k`` denarii."""
     s = state[GEN_POS + g]
     sup = attack_support(state, g, t)
@@ -126,7 +205,7 @@ def pol_siege_p(state, params, g, t, k):
 
 
 @jit
-def pol_attack_p(state, g, t, k):
+def attack_p(state, g, t, k):
     """Probability that general ``g`` beats the army at ``t`` spending ``k`` denarii."""
     s = state[GEN_POS + g]
     a = army_at(state, t)
@@ -149,7 +228,7 @@ def pol_attack_p(state, g, t, k):
 
 
 @jit
-def pol_combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
+def combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
     """Each combat from g's current space: gain per denarius, gain, action, denarii.
 
     Written into the four arrays in the reference's order; returns how many.
@@ -165,13 +244,13 @@ def pol_combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
         army = t < NUM_CITIES and army_at(state, t) >= 0
         for k in range(1, min(3, budget) + 1):
             if army:
-                p = pol_attack_p(state, g, t, k)
+                p = attack_p(state, g, t, k)
                 rest = budget - k
-                gain = p * pol_army_value(state, t) - (1 - p) * (POL_GENERAL_LOSS + 0.3 * rest)
+                gain = p * army_value(state, t) - (1 - p) * (GENERAL_LOSS + 0.3 * rest)
                 act = A_ATTACK + t
             else:
-                p = pol_siege_p(state, params, g, t, k)
-                gain = p * pol_revolt_value(state, t, discs)
+                p = siege_p(state, params, g, t, k)
+                gain = p * revolt_value(state, t, discs)
                 act = A_BESIEGE + t
             effs[n] = gain / k
             gains[n] = gain
@@ -182,7 +261,7 @@ def pol_combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
 
 
 @jit
-def pol_in_army_path(state, s):
+def in_army_path(state, s):
     """Armies that may try to move into city ``s`` (a blocked army attacks, never advances)."""
     if s >= NUM_CITIES or state[REVOLTS + s] != 0:
         return 0
@@ -198,7 +277,7 @@ def pol_in_army_path(state, s):
 
 
 @jit
-def pol_garrison_value(state, g, s):
+def garrison_value(state, g, s):
     """A garrison (not in a capital) in city ``s``: it stops the armies that walk into it
     and supports the sieges around it."""
     if s >= NUM_CITIES or CITY_CAPITAL[s] != 0 or state[GARR_RESERVE + g] <= 0:
@@ -207,60 +286,60 @@ def pol_garrison_value(state, g, s):
         return 0.0
     need = 0
     for p in range(NUM_HISPANIC):
-        if not pol_capital_done(state, p):
+        if not capital_done(state, p):
             need += 1
     spare = state[GARR_RESERVE] + state[GARR_RESERVE + 1] + state[GARR_RESERVE + 2] - need
     if spare <= 1:
         return 0.0
-    v = POL_BLOCK_VALUE * pol_in_army_path(state, s)
+    v = BLOCK_VALUE * in_army_path(state, s)
     for j in range(DEGREE[s]):
         t = NEIGHBOURS[s, j]
         if t < NUM_CITIES and state[REVOLTS + t] > 0 and army_at(state, t) < 0:
-            v += POL_SUPPORT_VALUE
+            v += SUPPORT_VALUE
     return v
 
 
 @jit
-def pol_potential(state, params, g, discs):
+def potential(state, params, g, discs):
     """How good g's space is for next turn: the best cheap sieges around (the three best
     gains per denarius), and standing in an army's way."""
-    effs = np.zeros(POL_MAX_OPTIONS)
-    gains = np.zeros(POL_MAX_OPTIONS)
-    acts = np.zeros(POL_MAX_OPTIONS, np.int64)
-    ks = np.zeros(POL_MAX_OPTIONS, np.int64)
-    n = pol_combat_options(state, params, g, 3, discs, effs, gains, acts, ks)
+    effs = np.zeros(MAX_OPTIONS)
+    gains = np.zeros(MAX_OPTIONS)
+    acts = np.zeros(MAX_OPTIONS, np.int64)
+    ks = np.zeros(MAX_OPTIONS, np.int64)
+    n = combat_options(state, params, g, 3, discs, effs, gains, acts, ks)
     top = np.sort(effs[:n])[::-1]
     total = 0
     for i in range(min(3, n)):
         total = total + top[i]
-    return total + POL_PATH_BONUS * pol_in_army_path(state, state[GEN_POS + g])
+    return total + PATH_BONUS * in_army_path(state, state[GEN_POS + g])
 
 
 @jit
-def pol_roman_choice(state, params, mask):
+def roman_choice(state, params, mask):
     """The Roman phase: the best plan (garrison, combat, or a move to one), else stand well."""
     g = acting_general(state)
     den = state[DENARII]
     if state[PEND_KIND] != 0:
-        return pol_pending_spend(state, params, g, den, mask)
-    discs = pol_province_discs(state)
+        return pending_spend(state, params, g, den, mask)
+    discs = province_discs(state)
     s = state[GEN_POS + g]
     # a capital won for good
     capital = s < NUM_CITIES and CITY_CAPITAL[s] != 0
     if mask[A_GARRISON] and capital and state[GARR + s * STACK] == 0:
         return A_GARRISON
-    effs = np.zeros(POL_MAX_OPTIONS)
-    gains = np.zeros(POL_MAX_OPTIONS)
-    acts = np.zeros(POL_MAX_OPTIONS, np.int64)
-    ks = np.zeros(POL_MAX_OPTIONS, np.int64)
+    effs = np.zeros(MAX_OPTIONS)
+    gains = np.zeros(MAX_OPTIONS)
+    acts = np.zeros(MAX_OPTIONS, np.int64)
+    ks = np.zeros(MAX_OPTIONS, np.int64)
     # plans: (move,) combat or garrison
-    best = POL_MIN_GAIN
+    best = MIN_GAIN
     best_act = -1
     if mask[A_GARRISON]:
-        gv = pol_garrison_value(state, g, s)
+        gv = garrison_value(state, g, s)
         if gv > best:
             best, best_act = gv, A_GARRISON
-    n = pol_combat_options(state, params, g, den, discs, effs, gains, acts, ks)
+    n = combat_options(state, params, g, den, discs, effs, gains, acts, ks)
     for i in range(n):
         if mask[acts[i]] and effs[i] > best:
             best, best_act = effs[i], acts[i]
@@ -281,10 +360,10 @@ def pol_roman_choice(state, params, mask):
         if rest < 1:
             continue
         if garrison_legal(work, g, d):
-            eff = pol_garrison_value(work, g, d) / (c + 1)
+            eff = garrison_value(work, g, d) / (c + 1)
             if eff > best:
                 best, best_act = eff, A_SPACE + d
-        n = pol_combat_options(work, params, g, rest, discs, effs, gains, acts, ks)
+        n = combat_options(work, params, g, rest, discs, effs, gains, acts, ks)
         for i in range(n):
             eff = gains[i] / (c + ks[i])
             if eff > best:
@@ -294,27 +373,27 @@ def pol_roman_choice(state, params, mask):
         return best_act
     # nothing worth paying for now: stand where next turn is best, then pass
     pick = A_PASS
-    pv = pol_potential(state, params, g, discs) + 0.05
+    pv = potential(state, params, g, discs) + 0.05
     for d in range(NUM_SPACES):
         if not mask[A_SPACE + d]:
             continue
         work[GEN_POS + g] = d
-        v = pol_potential(work, params, g, discs)
+        v = potential(work, params, g, discs)
         if v > pv:
             pick, pv = A_SPACE + d, v
     return pick
 
 
 @jit
-def pol_pending_spend(state, params, g, den, mask):
+def pending_spend(state, params, g, den, mask):
     """A combat chosen: the denarii with the best gain per denarius (cancel if none)."""
-    discs = pol_province_discs(state)
+    discs = province_discs(state)
     t = state[PEND_TARGET]
-    effs = np.zeros(POL_MAX_OPTIONS)
-    gains = np.zeros(POL_MAX_OPTIONS)
-    acts = np.zeros(POL_MAX_OPTIONS, np.int64)
-    ks = np.zeros(POL_MAX_OPTIONS, np.int64)
-    n = pol_combat_options(state, params, g, den, discs, effs, gains, acts, ks)
+    effs = np.zeros(MAX_OPTIONS)
+    gains = np.zeros(MAX_OPTIONS)
+    acts = np.zeros(MAX_OPTIONS, np.int64)
+    ks = np.zeros(MAX_OPTIONS, np.int64)
+    n = combat_options(state, params, g, den, discs, effs, gains, acts, ks)
     best_k = 0
     best = -1e9
     for i in range(n):
@@ -329,10 +408,10 @@ def pol_pending_spend(state, params, g, den, mask):
 
 
 @jit
-def pol_place_choice(state, params, mask):
+def place_choice(state, params, mask):
     """Set-up placement or re-entry: the space with the best prospects."""
     g = state[H_ACTOR]
-    discs = pol_province_discs(state)
+    discs = province_discs(state)
     work = state.copy()
     pick = -1
     pv = -1e9
@@ -340,14 +419,14 @@ def pol_place_choice(state, params, mask):
         if not mask[A_SPACE + d]:
             continue
         work[GEN_POS + g] = d
-        v = pol_potential(work, params, g, discs)
+        v = potential(work, params, g, discs)
         if v > pv:
             pick, pv = A_SPACE + d, v
     return pick
 
 
 @jit
-def pol_revolt_wasted(state, c):
+def revolt_wasted(state, c):
     """The revolt roll's city ``c`` would receive nothing (protected, or full with no army)."""
     if garrison_count(state, c) > 0 or general_at(state, c) >= 0:
         return True
@@ -359,7 +438,7 @@ def pol_revolt_wasted(state, c):
 
 
 @jit
-def pol_march_score(state, t):
+def march_score(state, t):
     """How much an army gains by entering city ``t``: a new revolt most, a capital's
     garrison attacked next, a general attacked least."""
     if general_at(state, t) >= 0:
@@ -369,13 +448,13 @@ def pol_march_score(state, t):
     if state[REVOLTS + t] != 0:
         return 0.0
     p = CITY_PROVINCE[t]
-    if p < NUM_HISPANIC and not pol_capital_done(state, p):
+    if p < NUM_HISPANIC and not capital_done(state, p):
         return 3.0
     return 2.0
 
 
 @jit
-def pol_hispano_move(state, mask):
+def hispano_move(state, mask):
     """Choose the moving army's destination when it beats the die's average, else roll."""
     best = -1e9
     best_act = A_H_ACCEPT
@@ -383,7 +462,7 @@ def pol_hispano_move(state, mask):
     n = 0
     for t in range(NUM_CITIES):
         if mask[A_H_CITY + t]:
-            v = pol_march_score(state, t)
+            v = march_score(state, t)
             total += v
             n += 1
             if v > best:
@@ -394,7 +473,7 @@ def pol_hispano_move(state, mask):
 
 
 @jit
-def pol_capital_target(state, k):
+def capital_target(state, k):
     """A garrisoned capital next to army ``k`` (without a general), or -1."""
     for t in range(NUM_CITIES):
         if (
@@ -408,19 +487,19 @@ def pol_capital_target(state, k):
 
 
 @jit
-def pol_hispano_choice(state, params, mask, prng):
+def hispano_choice(state, params, mask, prng):
     """The Hispano player's decision (see the module docstring)."""
     ph = state[PHASE]
     hd = state[HDENARII]
     if ph == PH_SETUP_REVOLT or ph == PH_SETUP_ARMY:
-        return random_legal(state, params, mask, prng)
+        return pick_legal(mask, legal_mask(state, params, mask), prng)
     if ph == PH_H_REVOLT:
         c = state[REVOLT_PROV] * 6 + state[REVOLT_NUM] - 1
-        if hd > 0 and mask[A_H_REROLL_H] and pol_revolt_wasted(state, c):
+        if hd > 0 and mask[A_H_REROLL_H] and revolt_wasted(state, c):
             return A_H_REROLL_H
         return A_H_ACCEPT
     if ph == PH_H_MOVE:
-        return pol_hispano_move(state, mask)
+        return hispano_move(state, mask)
     if ph == PH_H_REINFORCE:
         if state[COMBAT_KIND] == CB_ATTACK:
             k = min(2, hd)
@@ -429,7 +508,7 @@ def pol_hispano_choice(state, params, mask, prng):
         elif state[COMBAT_KIND] == CB_SIEGE:
             t = state[COMBAT_TARGET]
             if t < NUM_CITIES and CITY_PROVINCE[t] < NUM_HISPANIC and mask[A_H_SPEND]:
-                discs = pol_province_discs(state)
+                discs = province_discs(state)
                 if discs[CITY_PROVINCE[t]] == 1:
                     return A_H_SPEND
         return A_H_ACCEPT
@@ -440,11 +519,11 @@ def pol_hispano_choice(state, params, mask, prng):
     if ph == PH_H_ATTACK:
         if hd > 0:
             for k in range(NUM_ARMY_SLOTS):
-                if mask[A_H_ARMY + k] and pol_capital_target(state, k) >= 0:
+                if mask[A_H_ARMY + k] and capital_target(state, k) >= 0:
                     return A_H_ARMY + k
         return A_H_ACCEPT
     if ph == PH_H_ATTACK_TARGET:
-        t = pol_capital_target(state, state[COMBAT_ARMY])
+        t = capital_target(state, state[COMBAT_ARMY])
         if t >= 0 and mask[A_H_CITY + t]:
             return A_H_CITY + t
         return A_CANCEL
@@ -464,14 +543,14 @@ def heuristic_action(state, params, mask, prng):
         return -1
     a = -1
     if state[H_ACTOR] == HISPANO:
-        a = pol_hispano_choice(state, params, mask, prng)
-        legal_mask(state, params, mask)  # random_legal may have refilled it: same content
+        a = hispano_choice(state, params, mask, prng)
+        legal_mask(state, params, mask)  # pick_legal's mask was refilled: same content
     else:
         ph = state[PHASE]
         if ph == PH_ROMAN:
-            a = pol_roman_choice(state, params, mask)
+            a = roman_choice(state, params, mask)
         elif ph == PH_SETUP_PLACE or ph == PH_REENTER:
-            a = pol_place_choice(state, params, mask)
+            a = place_choice(state, params, mask)
     if a < 0 or not mask[a]:
         if mask[A_PASS]:
             return A_PASS

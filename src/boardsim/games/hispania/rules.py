@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from boardsim.core.engine import bind_engine
 from boardsim.core.header import (
     CHANCE,
     FLAG_TERMINAL,
@@ -2251,6 +2250,3 @@ def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
         out[p] = v
     if params[P_HISPANO] != 0:
         out[HISPANO] = -v  # the Hispano player wins when Rome loses
-
-
-bind_engine(globals())

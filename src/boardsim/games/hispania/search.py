@@ -1,18 +1,36 @@
-# ruff: noqa: F821
 """What the generic search (``core/mcts_template.py``) needs from Hispania.
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 The whole board is public (``observe``) and the Hispanic system is dice, so
-``determinize`` changes nothing. ``search_prune`` drops the Roman steps that only undo
+``determinize`` changes nothing. ``prune`` drops the Roman steps that only undo
 another (cancel, ungarrison). ``evaluate_position`` measures Rome's progress
 toward its victory (the rules' ``rome_progress``: garrisoned capitals, revolts left
 in the reserve, the Roman provinces free of revolt, time left), kept inside
 ``(-0.9, 0.9)`` so that a real victory or defeat always counts more than any position.
 """
 
+from boardsim.core.header import (
+    H_ACTOR,
+    P_NUM_PLAYERS,
+)
 from boardsim.core.jit import jit
+from boardsim.games.hispania.layout import (
+    A_CANCEL,
+    A_UNGARRISON,
+    A_UNLEGIO,
+    HISPANO,
+    MOVER,
+    NUM_ACTIONS,
+    P_HISPANO,
+    PEND_KIND,
+    PH_ROMAN,
+    PHASE,
+)
+from boardsim.games.hispania.rules import (
+    rome_progress,
+)
 
-SEARCH_VALUE_CAP = 0.9
+VALUE_CAP = 0.9
 
 
 @jit
@@ -45,7 +63,7 @@ def search_prune(state, params, mask):
 def evaluate_position(state, params, out):
     """Every general gets Rome's progress mapped to (-0.9, 0.9); the Hispano player its
     opposite."""
-    v = SEARCH_VALUE_CAP * (2.0 * rome_progress(state, params) - 1.0)
+    v = VALUE_CAP * (2.0 * rome_progress(state, params) - 1.0)
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
     if params[P_HISPANO] != 0:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from boardsim.core.data import data_path, forget_stale_compiled_code, load_toml, require
+from boardsim.core.data import data_path, load_toml, require
 from boardsim.core.errors import DataError
 
 FILE = "liberation.toml"
@@ -192,7 +192,8 @@ def load(path: Path | str | None = None) -> LiberationData:
 
 
 DATA = load()
-forget_stale_compiled_code(__file__, [data_path("liberation", FILE)])
+# the data files the kernels freeze into numba's cache (see GameKernels in games/*/engine.py)
+DATA_FILES = (data_path("liberation", FILE),)
 
 NUM_SPACES = DATA.num_spaces
 START_SPACE = DATA.start_space

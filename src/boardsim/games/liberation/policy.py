@@ -1,4 +1,3 @@
-# ruff: noqa: F821
 """The liberation race's compiled rule-based player (``heuristic_action``).
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
@@ -35,20 +34,73 @@ it is deterministic (``prng`` is unused).
 
 import numpy as np
 
-from boardsim.core.header import H_ACTOR
+from boardsim.core.header import (
+    H_ACTOR,
+    P_NUM_PLAYERS,
+)
 from boardsim.core.jit import jit
+from boardsim.games.liberation.data import (
+    COUNTRY_FIRST,
+    COUNTRY_LENGTH,
+    COUNTRY_SPACES,
+    HAND_LIMIT,
+    KIND_FORCE,
+    KIND_ROYALIST,
+    MAX_PLAYERS,
+    NUM_COUNTRY_SPACES,
+    NUM_SPACES,
+    SPACE_COUNTRY,
+    SPACE_CSPACE,
+    SPACE_REVOLUTION,
+)
+from boardsim.games.liberation.layout import (
+    A_CONFIRM,
+    A_COUNTER,
+    A_DISCARD,
+    A_DRAW_DISCARD,
+    A_EXCHANGE,
+    A_MOVE_CARD,
+    A_PASS,
+    A_REV_DRAW,
+    A_ROLL,
+    A_ROYALIST,
+    A_TUCK,
+    CARD,
+    COUNTERS,
+    HAND,
+    INDEP,
+    NUM_ACTIONS,
+    OWNER,
+    PH_DRAW_DISCARD,
+    PH_EMPTY,
+    PH_ENEMY,
+    PH_HAND_LIMIT,
+    PH_MOVE,
+    PH_OWN,
+    PH_REVOLUTION,
+    PHASE,
+    POS,
+    SELECTED,
+    SUPPLY,
+    K,
+)
+from boardsim.games.liberation.rules import (
+    hand_size,
+    legal_mask,
+    selected_force,
+)
 
-POL_TUCK_VALUE = 5.0  # landing where a card can be tucked
-POL_CLOSE_BONUS = 2.0  # ... and it closes the country (2 VT)
-POL_OWN_VALUE = 1.5  # landing on one's own space with a counter to add
-POL_REVOLUTION_VALUE = 1.2  # landing on a revolution space
-POL_ATTACK_VALUE = 2.0  # landing on a rival's space one can clear
-POL_CARD_COST = 0.8  # spending a card to move
-POL_FORCE_COST = 0.15  # ... plus this per point of a Liberation card's force
+TUCK_VALUE = 5.0  # landing where a card can be tucked
+CLOSE_BONUS = 2.0  # ... and it closes the country (2 VT)
+OWN_VALUE = 1.5  # landing on one's own space with a counter to add
+REVOLUTION_VALUE = 1.2  # landing on a revolution space
+ATTACK_VALUE = 2.0  # landing on a rival's space one can clear
+CARD_COST = 0.8  # spending a card to move
+FORCE_COST = 0.15  # ... plus this per point of a Liberation card's force
 
 
 @jit
-def pol_landing(state, s, steps):
+def landing(state, s, steps):
     """Where a pawn on ``s`` lands after ``steps`` (independent spaces skipped)."""
     moved = 0
     while moved < steps:
@@ -61,7 +113,7 @@ def pol_landing(state, s, steps):
 
 
 @jit
-def pol_liberation_cards(state, p, skip):
+def liberation_cards(state, p, skip):
     """Liberation cards in ``p``'s hand, one of kind ``skip`` set aside (-1: none)."""
     n = 0
     for k in range(K):
@@ -71,7 +123,7 @@ def pol_liberation_cards(state, p, skip):
 
 
 @jit
-def pol_royalist_force(state, p, skip):
+def royalist_force(state, p, skip):
     """Force of ``p``'s Royalist cards, one of kind ``skip`` set aside (-1: none)."""
     f = 0
     for k in range(K):
@@ -81,7 +133,7 @@ def pol_royalist_force(state, p, skip):
 
 
 @jit
-def pol_totals(state, params, c, totals):
+def country_totals(state, params, c, totals):
     """Each player's total (counters + card force) in country ``c``."""
     totals[:] = 0
     for s in range(COUNTRY_FIRST[c], COUNTRY_FIRST[c] + COUNTRY_LENGTH[c]):
@@ -91,7 +143,7 @@ def pol_totals(state, params, c, totals):
 
 
 @jit
-def pol_empty_spaces(state, c):
+def empty_spaces(state, c):
     """Spaces of country ``c`` nobody has liberated."""
     n = 0
     for s in range(COUNTRY_FIRST[c], COUNTRY_FIRST[c] + COUNTRY_LENGTH[c]):
@@ -101,12 +153,12 @@ def pol_empty_spaces(state, c):
 
 
 @jit
-def pol_reinforce_value(state, params, p, c):
+def reinforce_value(state, params, p, c):
     """What one more counter of ``p`` in country ``c`` is worth (0: not worth it)."""
     if state[INDEP + c] != 0:
         return 0.0
     totals = np.zeros(MAX_PLAYERS, np.int64)
-    pol_totals(state, params, c, totals)
+    country_totals(state, params, c, totals)
     best_other = 0
     for q in range(params[P_NUM_PLAYERS]):
         if q != p and totals[q] > best_other:
@@ -114,74 +166,74 @@ def pol_reinforce_value(state, params, p, c):
     gap = best_other - totals[p]  # > 0: we trail
     if gap > 4 or gap < -3:
         return 0.1
-    urgency = 1.0 + 1.0 / (1 + pol_empty_spaces(state, c))
+    urgency = 1.0 + 1.0 / (1 + empty_spaces(state, c))
     return (2.0 - 0.25 * abs(gap)) * urgency
 
 
 @jit
-def pol_best_reinforcement(state, params, p):
+def best_reinforcement(state, params, p):
     """The country space of ``p`` where a counter counts most: (value, country-space index)."""
     best = 0.0
     pick = -1
     for cs in range(NUM_COUNTRY_SPACES):
         t = COUNTRY_SPACES[cs]
         if state[OWNER + t] == p:
-            v = pol_reinforce_value(state, params, p, SPACE_COUNTRY[t])
+            v = reinforce_value(state, params, p, SPACE_COUNTRY[t])
             if v > best:
                 best, pick = v, cs
     return best, pick
 
 
 @jit
-def pol_space_value(state, params, p, s, skip):
+def space_value(state, params, p, s, skip):
     """What landing on ``s`` is worth to ``p`` having discarded a card of kind ``skip``."""
     if SPACE_REVOLUTION[s] >= 0:
-        v = POL_REVOLUTION_VALUE
+        v = REVOLUTION_VALUE
         if state[SUPPLY + p] > 0:
-            v += 0.5 * pol_best_reinforcement(state, params, p)[0]
+            v += 0.5 * best_reinforcement(state, params, p)[0]
         return v
     c = SPACE_COUNTRY[s]
     o = state[OWNER + s]
     if o < 0:
-        if state[SUPPLY + p] > 0 and pol_liberation_cards(state, p, skip) > 0:
-            v = POL_TUCK_VALUE
-            if pol_empty_spaces(state, c) == 1:
-                v += POL_CLOSE_BONUS
+        if state[SUPPLY + p] > 0 and liberation_cards(state, p, skip) > 0:
+            v = TUCK_VALUE
+            if empty_spaces(state, c) == 1:
+                v += CLOSE_BONUS
             return v
         return 0.2
     if o == p:
         if state[SUPPLY + p] > 0:
-            return POL_OWN_VALUE * (0.5 + 0.5 * pol_reinforce_value(state, params, p, c))
+            return OWN_VALUE * (0.5 + 0.5 * reinforce_value(state, params, p, c))
         return 0.3
-    if pol_royalist_force(state, p, skip) >= state[COUNTERS + s]:
-        return POL_ATTACK_VALUE
+    if royalist_force(state, p, skip) >= state[COUNTERS + s]:
+        return ATTACK_VALUE
     return 0.0
 
 
 @jit
-def pol_move(state, params, p, mask):
+def move(state, params, p, mask):
     """Roll, or discard the card whose landing beats the roll's average by its cost."""
     s = state[POS + p]
     roll = 0.0
     for d in range(1, 7):
-        roll += pol_space_value(state, params, p, pol_landing(state, s, d), -1)
+        roll += space_value(state, params, p, landing(state, s, d), -1)
     best = roll / 6.0
     pick = A_ROLL
     for k in range(K):
         if not mask[A_MOVE_CARD + k]:
             continue
-        cost = POL_CARD_COST
+        cost = CARD_COST
         if KIND_ROYALIST[k] == 0:
-            cost += POL_FORCE_COST * KIND_FORCE[k]
-        t = pol_landing(state, s, KIND_FORCE[k])
-        v = pol_space_value(state, params, p, t, k) - cost
+            cost += FORCE_COST * KIND_FORCE[k]
+        t = landing(state, s, KIND_FORCE[k])
+        v = space_value(state, params, p, t, k) - cost
         if v > best:
             best, pick = v, A_MOVE_CARD + k
     return pick
 
 
 @jit
-def pol_strongest(state, p, mask, base):
+def strongest(state, p, mask, base):
     """The legal ``base + k`` action of the strongest card kind ``k`` (-1 none)."""
     pick = -1
     force = -1
@@ -192,9 +244,9 @@ def pol_strongest(state, p, mask, base):
 
 
 @jit
-def pol_discard(state, p, mask):
+def discard(state, p, mask):
     """The weakest Liberation card while two remain, else the weakest Royalist card."""
-    keep_liberation = pol_liberation_cards(state, p, -1) < 2
+    keep_liberation = liberation_cards(state, p, -1) < 2
     pick = -1
     score = 1 << 20
     for k in range(K):
@@ -211,7 +263,7 @@ def pol_discard(state, p, mask):
 
 
 @jit
-def pol_attack(state, params, p, mask):
+def attack(state, params, p, mask):
     """Compose a Royalist attack on the rival's space (or pass when it is not worth it)."""
     s = state[POS + p]
     need = state[COUNTERS + s]
@@ -227,7 +279,7 @@ def pol_attack(state, params, p, mask):
     if have == 0:
         # worth it: counters to clear, or a country nearly independent
         c = SPACE_COUNTRY[s]
-        if need < 2 and pol_empty_spaces(state, c) > 1:
+        if need < 2 and empty_spaces(state, c) > 1:
             return A_PASS
     # the smallest card that suffices, else the strongest
     small = -1
@@ -237,14 +289,14 @@ def pol_attack(state, params, p, mask):
             small_force, small = KIND_FORCE[k], A_ROYALIST + k
     if small >= 0:
         return small
-    return pol_strongest(state, p, mask, A_ROYALIST)
+    return strongest(state, p, mask, A_ROYALIST)
 
 
 @jit
-def pol_own_space(state, params, p, mask):
+def own_space(state, params, p, mask):
     """Trade up the tucked card, else add a counter, else draw and discard, else pass."""
     s = state[POS + p]
-    up = pol_strongest(state, p, mask, A_EXCHANGE)
+    up = strongest(state, p, mask, A_EXCHANGE)
     if up >= 0 and KIND_FORCE[up - A_EXCHANGE] >= KIND_FORCE[state[CARD + s]] + 2:
         return up
     if mask[A_COUNTER + SPACE_CSPACE[s]]:
@@ -255,9 +307,9 @@ def pol_own_space(state, params, p, mask):
 
 
 @jit
-def pol_revolution(state, params, p, mask):
+def revolution(state, params, p, mask):
     """A counter where the race is close, else a card while the hand has room, else pass."""
-    value, cs = pol_best_reinforcement(state, params, p)
+    value, cs = best_reinforcement(state, params, p)
     if cs >= 0 and value >= 1.0 and mask[A_COUNTER + cs]:
         return A_COUNTER + cs
     if mask[A_REV_DRAW] and hand_size(state, p) < HAND_LIMIT:
@@ -276,17 +328,17 @@ def heuristic_action(state, params, mask, prng):
     ph = state[PHASE]
     a = -1
     if ph == PH_MOVE:
-        a = pol_move(state, params, p, mask)
+        a = move(state, params, p, mask)
     elif ph == PH_EMPTY:
-        a = pol_strongest(state, p, mask, A_TUCK)
+        a = strongest(state, p, mask, A_TUCK)
     elif ph == PH_OWN:
-        a = pol_own_space(state, params, p, mask)
+        a = own_space(state, params, p, mask)
     elif ph == PH_ENEMY:
-        a = pol_attack(state, params, p, mask)
+        a = attack(state, params, p, mask)
     elif ph == PH_REVOLUTION:
-        a = pol_revolution(state, params, p, mask)
+        a = revolution(state, params, p, mask)
     elif ph == PH_DRAW_DISCARD or ph == PH_HAND_LIMIT:
-        a = pol_discard(state, p, mask)
+        a = discard(state, p, mask)
     if a < 0 or not mask[a]:
         if mask[A_PASS]:
             return A_PASS

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardsim.core.engine import bind_engine
 from boardsim.core.header import (
     CHANCE,
     FLAG_TERMINAL,
@@ -630,6 +629,3 @@ def returns(state, params, out):
             out[p] = 1.0 if winners == 1 else 0.0
         else:
             out[p] = -1.0
-
-
-bind_engine(globals())

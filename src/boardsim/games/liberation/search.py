@@ -1,4 +1,3 @@
-# ruff: noqa: F821
 """What the generic search (``core/mcts_template.py``) needs from the liberation race.
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module), so
@@ -16,11 +15,36 @@ it calls the rules' kernels and constants directly.
 
 import numpy as np
 
+from boardsim.core.header import (
+    P_NUM_PLAYERS,
+)
 from boardsim.core.jit import jit
 from boardsim.core.rng import rng_weighted
+from boardsim.games.liberation.data import (
+    KIND_FORCE,
+    NUM_SPACES,
+    SPACE_COUNTRY,
+)
+from boardsim.games.liberation.layout import (
+    CARD,
+    COUNTERS,
+    HAND,
+    INDEP,
+    MOVER,
+    OWNER,
+    PH_ENEMY,
+    PHASE,
+    PILE,
+    SELECTED,
+    VT,
+    K,
+)
+from boardsim.games.liberation.rules import (
+    hand_size,
+)
 
-SEARCH_SCORE_SCALE = 20.0  # a score lead (10 a Victory Token) worth tanh(1)
-SEARCH_SIZE_BITS = 8  # hand sizes are packed 8 bits a player while the hands are pooled
+SCORE_SCALE = 20.0  # a score lead (10 a Victory Token) worth tanh(1)
+SIZE_BITS = 8  # hand sizes are packed 8 bits a player while the hands are pooled
 
 
 @jit
@@ -31,7 +55,7 @@ def determinize(state, params, player, prng):
     for q in range(n):
         if q == player:
             continue
-        sizes |= np.int64(hand_size(state, q)) << np.int64(SEARCH_SIZE_BITS * q)
+        sizes |= np.int64(hand_size(state, q)) << np.int64(SIZE_BITS * q)
         for k in range(K):
             state[PILE + k] += state[HAND + q * K + k]
             state[HAND + q * K + k] = 0
@@ -39,7 +63,7 @@ def determinize(state, params, player, prng):
     for q in range(n):
         if q == player:
             continue
-        size = (sizes >> np.int64(SEARCH_SIZE_BITS * q)) & np.int64((1 << SEARCH_SIZE_BITS) - 1)
+        size = (sizes >> np.int64(SIZE_BITS * q)) & np.int64((1 << SIZE_BITS) - 1)
         if state[PHASE] == PH_ENEMY and q == state[MOVER]:
             for k in range(K):  # the Royalist cards he chose for his attack are public
                 state[HAND + q * K + k] += state[SELECTED + k]
@@ -52,7 +76,7 @@ def determinize(state, params, player, prng):
 
 
 @jit
-def search_score(state, p):
+def score(state, p):
     """Victory Tokens first (10 each), then counters and card force on the board, then cards."""
     board = 0.0
     for s in range(NUM_SPACES):
@@ -73,7 +97,7 @@ def evaluate_position(state, params, out):
     n = params[P_NUM_PLAYERS]
     best = -1
     for p in range(n):
-        out[p] = search_score(state, p)
+        out[p] = score(state, p)
         if best < 0 or out[p] > out[best]:
             best = p
     second = -np.inf
@@ -83,4 +107,4 @@ def evaluate_position(state, params, out):
     top = out[best]
     for p in range(n):
         lead = out[p] - (second if p == best else top)
-        out[p] = np.tanh(lead / SEARCH_SCORE_SCALE)
+        out[p] = np.tanh(lead / SCORE_SCALE)

@@ -1,9 +1,8 @@
-# ruff: noqa: F821
-"""Generic Monte Carlo tree search (UCT), compiled once per game inside its rules namespace.
+"""Generic Monte Carlo tree search (UCT), compiled once per game.
 
-Like ``engine_template.py`` this file is not imported: :func:`boardsim.core.engine.bind_engine`
-compiles it into a game's ``rules`` namespace after the engine and the game's
-``policy.py``, then the game's ``search.py``, which provides:
+Like :mod:`boardsim.core.engine`, every function that needs the game takes its
+:class:`~boardsim.core.kernels.GameKernels` as ``g`` (from Python: ``game.mcts``).
+Beyond the rules, the search calls three kernels of the game's ``search.py``:
 
 - ``determinize(state, params, player, prng)``: replace, in place, everything
   ``player`` cannot see by a sample consistent with what it sees (the liberation
@@ -16,7 +15,7 @@ compiles it into a game's ``rules`` namespace after the engine and the game's
   ``[-1, 1]`` (the win/loss scale of the returns) for a position that is not over,
   used where a rollout is cut by its depth cap.
 
-The search (:func:`mcts_search`):
+The search (:func:`search`):
 
 - **Open loop over cloned states.** The tree stores action sequences, not states.
   Each simulation copies the root into one preallocated scratch state, reseeds
@@ -43,7 +42,7 @@ The search (:func:`mcts_search`):
   at most ``rollout_depth`` decisions (negative: to the end of the game); a
   finished game is valued by ``returns``, a cut one by ``evaluate_position``.
 - **No allocation in the hot loop:** every array is in the workspace made once by
-  :func:`mcts_workspace` (``max_nodes`` = simulations + 1: a simulation adds at
+  :func:`workspace` (``max_nodes`` = simulations + 1: a simulation adds at
   most one node).
 
 The move chosen is the root child visited most (ties: the higher mean value).
@@ -52,6 +51,7 @@ The move chosen is the root child visited most (ties: the higher mean value).
 import numpy as np
 from numba import prange
 
+from boardsim.core.engine import advance_decision, new_game, policy_action
 from boardsim.core.header import (
     CHANCE,
     FLAG_TERMINAL,
@@ -60,15 +60,12 @@ from boardsim.core.header import (
     H_DECISIONS,
     H_FLAGS,
     H_RNG,
+    POLICY_MCTS,
 )
 from boardsim.core.jit import jit, jit_parallel
 from boardsim.core.rng import derive_seed, rng_below, rng_next, rng_seed, rng_weighted
 
-# the code of an MCTS seat in ``mcts_play_games``'s ``policies`` (after POLICY_RANDOM = 0 and
-# POLICY_HEURISTIC = 1 of core/header.py)
-MCTS_POLICY = 2
-
-# workspace slots (the tuple made by mcts_workspace)
+# workspace slots (the tuple made by workspace)
 MW_ACTION = 0
 MW_FIRST = 1
 MW_SIBLING = 2
@@ -78,7 +75,7 @@ MW_VALUE = 5
 
 
 @jit
-def mcts_workspace(max_nodes):
+def workspace(g, max_nodes):
     """Every array one search needs, for trees of up to ``max_nodes`` nodes."""
     return (
         np.zeros(max_nodes, np.int32),  # the action leading into each node
@@ -86,57 +83,57 @@ def mcts_workspace(max_nodes):
         np.zeros(max_nodes, np.int32),  # its next sibling (-1: none)
         np.zeros(max_nodes, np.int64),  # visits
         np.zeros(max_nodes, np.int64),  # availability (times its action was legal at selection)
-        np.zeros((max_nodes, MAX_PLAYERS), np.float64),  # summed value, per player
+        np.zeros((max_nodes, g.MAX_PLAYERS), np.float64),  # summed value, per player
         np.zeros(max_nodes + 1, np.int32),  # the path of one simulation
-        np.zeros(STATE_SIZE, np.int32),  # the simulated state
-        np.zeros(NUM_ACTIONS, np.uint8),  # legal mask
-        np.zeros(NUM_ACTIONS, np.uint8),  # legal actions without a child yet
-        np.zeros(MAX_CHANCE_OUTCOMES, np.int32),  # chance outcomes
-        np.zeros(MAX_CHANCE_OUTCOMES, np.int64),  # chance weights
-        np.zeros(MAX_PLAYERS, np.float64),  # a simulation's value
+        np.zeros(g.STATE_SIZE, np.int32),  # the simulated state
+        np.zeros(g.NUM_ACTIONS, np.uint8),  # legal mask
+        np.zeros(g.NUM_ACTIONS, np.uint8),  # legal actions without a child yet
+        np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32),  # chance outcomes
+        np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64),  # chance weights
+        np.zeros(g.MAX_PLAYERS, np.float64),  # a simulation's value
         np.zeros(2, np.int32),  # the search's generator (chance seeds, determinizations)
         np.zeros(2, np.int32),  # the rollout policy's generator
-        np.zeros(NUM_ACTIONS, np.uint8),  # the heuristic's scratch mask (the prior)
+        np.zeros(g.NUM_ACTIONS, np.uint8),  # the heuristic's scratch mask (the prior)
     )
 
 
 @jit
-def mcts_settle_chance(state, params, outcomes, weights):
+def settle_chance(g, state, params, outcomes, weights):
     """Draw pending chance nodes from the state's own (reseeded) generator, even when the
     game stops at them (``explicit_chance``): the search samples chance itself."""
     while state[H_ACTOR] == CHANCE and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
-        n = chance_weights(state, params, outcomes, weights)
+        n = g.chance_weights(state, params, outcomes, weights)
         i = rng_weighted(state, H_RNG, weights, n)
-        apply_chance(state, params, outcomes[i])
+        g.apply_chance(state, params, outcomes[i])
 
 
 @jit
-def mcts_advance(state, params, action, outcomes, weights):
+def advance(g, state, params, action, outcomes, weights):
     """One decision in a simulation, its chance drawn; returns True when the game is over."""
-    advance_decision(state, params, action, outcomes, weights)
-    mcts_settle_chance(state, params, outcomes, weights)
+    advance_decision(g, state, params, action, outcomes, weights)
+    settle_chance(g, state, params, outcomes, weights)
     return (state[H_FLAGS] & FLAG_TERMINAL) != 0
 
 
 @jit
-def mcts_leaf_value(state, params, out):
+def leaf_value(g, state, params, out):
     """A finished game's returns; the game's evaluation of a cut one (or a truncated one)."""
     flags = state[H_FLAGS]
     if (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0:
-        returns(state, params, out)
+        g.returns(state, params, out)
     else:
         out[:] = 0.0
-        evaluate_position(state, params, out)
+        g.evaluate_position(state, params, out)
 
 
 @jit
-def mcts_new_seed(srng):
+def new_seed(srng):
     """A 62-bit seed drawn from the search's generator."""
     return (rng_next(srng, 0) << 30) ^ rng_next(srng, 0)
 
 
 @jit
-def mcts_choose_child(ws, node, actor, mask, untried, c_uct, hint, prior):
+def choose_child(ws, node, actor, mask, untried, c_uct, hint, prior):
     """UCB1 over the children legal now (their availability counted); ``untried`` is left
     with the legal actions that have no child. The child of action ``hint`` (the
     heuristic's move here, -1: none) gets the progressive bias ``prior / (visits + 1)``.
@@ -162,15 +159,15 @@ def mcts_choose_child(ws, node, actor, mask, untried, c_uct, hint, prior):
 
 
 @jit
-def mcts_pick_untried(untried, srng):
+def pick_untried(untried, srng):
     """A uniformly random action among ``untried`` (-1 when there is none)."""
     count = 0
-    for a in range(NUM_ACTIONS):
+    for a in range(untried.shape[0]):
         count += untried[a]
     if count == 0:
         return -1
     k = rng_below(srng, 0, count)
-    for a in range(NUM_ACTIONS):
+    for a in range(untried.shape[0]):
         if untried[a] != 0:
             if k == 0:
                 return a
@@ -179,7 +176,7 @@ def mcts_pick_untried(untried, srng):
 
 
 @jit
-def mcts_add_child(ws, parent, a, count):
+def add_child(ws, parent, a, count):
     """Node ``count`` becomes ``parent``'s child by action ``a``."""
     action, first, sibling, visits, avail, value = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
     action[count] = a
@@ -192,12 +189,12 @@ def mcts_add_child(ws, parent, a, count):
 
 
 @jit
-def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count):
+def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count):
     """One simulation: determinize, select and expand, roll out, back up.
 
     With ``prior > 0`` the heuristic is asked for its move at every tree node on the
     way: that move is expanded first and keeps the progressive bias of
-    :func:`mcts_choose_child`, so the search starts from the heuristic's line and
+    :func:`choose_child`, so the search starts from the heuristic's line and
     leaves it where the simulations say another move is better.
 
     Returns the new node count.
@@ -206,9 +203,9 @@ def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, pr
     path, st, mask, untried, outcomes, weights, leaf, srng, prng, hmask = ws[6:16]
     max_nodes = visits.shape[0]
     st[:] = root
-    rng_seed(st, H_RNG, mcts_new_seed(srng))  # never the real future
-    determinize(st, params, player, srng)
-    mcts_settle_chance(st, params, outcomes, weights)
+    rng_seed(st, H_RNG, new_seed(srng))  # never the real future
+    g.determinize(st, params, player, srng)
+    settle_chance(g, st, params, outcomes, weights)
     node = 0
     path[0] = 0
     length = 1
@@ -217,44 +214,44 @@ def mcts_simulate(root, params, player, c_uct, rollout_policy, rollout_depth, pr
         actor = st[H_ACTOR]
         hint = -1
         if prior > 0.0:
-            hint = heuristic_action(st, params, hmask, prng)
-        legal_mask(st, params, mask)
-        search_prune(st, params, mask)
+            hint = g.heuristic_action(st, params, hmask, prng)
+        g.legal_mask(st, params, mask)
+        g.search_prune(st, params, mask)
         untried[:] = mask
-        best = mcts_choose_child(ws, node, actor, mask, untried, c_uct, hint, prior)
+        best = choose_child(ws, node, actor, mask, untried, c_uct, hint, prior)
         a = -1
         if count < max_nodes:
-            a = hint if hint >= 0 and untried[hint] != 0 else mcts_pick_untried(untried, srng)
+            a = hint if hint >= 0 and untried[hint] != 0 else pick_untried(untried, srng)
         if a >= 0:  # expand one new child, then roll out from it
-            mcts_add_child(ws, node, a, count)
+            add_child(ws, node, a, count)
             node = count
             count += 1
             path[length] = node
             length += 1
-            done = mcts_advance(st, params, a, outcomes, weights)
+            done = advance(g, st, params, a, outcomes, weights)
             break
         if best < 0:  # tree full and nothing here yet: roll out from this node
             break
         node = best
         path[length] = node
         length += 1
-        done = mcts_advance(st, params, ws[0][node], outcomes, weights)
+        done = advance(g, st, params, ws[0][node], outcomes, weights)
     d = 0
     while not done and (rollout_depth < 0 or d < rollout_depth):
-        a = policy_action(st, params, rollout_policy, mask, prng)
-        done = mcts_advance(st, params, a, outcomes, weights)
+        a = policy_action(g, st, params, rollout_policy, mask, prng)
+        done = advance(g, st, params, a, outcomes, weights)
         d += 1
-    mcts_leaf_value(st, params, leaf)
+    leaf_value(g, st, params, leaf)
     for i in range(length):
         n = path[i]
         visits[n] += 1
-        for p in range(MAX_PLAYERS):
+        for p in range(g.MAX_PLAYERS):
             value[n, p] += leaf[p]
     return count
 
 
 @jit
-def mcts_more_visited(visits, value, a, b, player):
+def more_visited(visits, value, a, b, player):
     """Node ``a`` is the better move than ``b``: more visits, or as many and a higher mean."""
     if visits[a] != visits[b]:
         return visits[a] > visits[b]
@@ -262,12 +259,12 @@ def mcts_more_visited(visits, value, a, b, player):
 
 
 @jit
-def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, prior, seed, ws):
+def search(g, root, params, sims, c_uct, rollout_policy, rollout_depth, prior, seed, ws):
     """The action UCT chooses for the player to move at ``root`` after ``sims`` simulations.
 
     ``root`` is read only. A node with a single legal action returns it without
     searching; -1 when nobody is to decide (chance or terminal). The tree stays in
-    ``ws`` for :func:`mcts_root_stats`.
+    ``ws`` for :func:`root_stats`.
     """
     action, first, sibling, visits, value = ws[0], ws[1], ws[2], ws[3], ws[5]
     mask, srng, prng = ws[8], ws[13], ws[14]
@@ -279,34 +276,34 @@ def mcts_search(root, params, sims, c_uct, rollout_policy, rollout_depth, prior,
     player = root[H_ACTOR]
     if player < 0 or (root[H_FLAGS] & FLAG_TERMINAL) != 0:
         return -1
-    if legal_mask(root, params, mask) == 0:
+    if g.legal_mask(root, params, mask) == 0:
         return -1
-    search_prune(root, params, mask)
+    g.search_prune(root, params, mask)
     n = 0
-    for a in range(NUM_ACTIONS):
+    for a in range(g.NUM_ACTIONS):
         n += mask[a]
     if n == 1 or sims <= 0:
-        for a in range(NUM_ACTIONS):
+        for a in range(g.NUM_ACTIONS):
             if mask[a] != 0:
                 return a
     rng_seed(srng, 0, seed)
     rng_seed(prng, 0, derive_seed(seed, 1))
     count = 1
     for _ in range(sims):
-        count = mcts_simulate(
-            root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count
+        count = simulate(
+            g, root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count
         )
     best = -1
     child = first[0]
     while child >= 0:
-        if best < 0 or mcts_more_visited(visits, value, child, best, player):
+        if best < 0 or more_visited(visits, value, child, best, player):
             best = child
         child = sibling[child]
     return action[best]
 
 
 @jit
-def mcts_root_stats(ws, player, visits_out, values_out):
+def root_stats(ws, player, visits_out, values_out):
     """The root's children after a search: visits and mean value for ``player``, by action."""
     action, first, sibling, visits, value = ws[0], ws[1], ws[2], ws[3], ws[5]
     visits_out[:] = 0
@@ -319,7 +316,8 @@ def mcts_root_stats(ws, player, visits_out, values_out):
 
 
 @jit_parallel
-def mcts_play_games(
+def play_games(
+    g,
     params,
     policies,
     sims,
@@ -333,7 +331,7 @@ def mcts_play_games(
     out_decisions,
     out_flags,
 ):
-    """Whole games with MCTS seats (``policies[p] == MCTS_POLICY``) and compiled policies.
+    """Whole games with MCTS seats (``policies[p] == POLICY_MCTS``) and compiled policies.
 
     Like ``play_games``: row ``k`` is game ``first_game + k`` of the run
     ``master_seed`` (same deal and dice as there), whatever the threads and the
@@ -341,29 +339,29 @@ def mcts_play_games(
     and the decision number. One workspace per game, made once.
     """
     for k in prange(out_returns.shape[0]):
-        state = np.zeros(STATE_SIZE, np.int32)
-        outcomes = np.zeros(MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(MAX_CHANCE_OUTCOMES, np.int64)
-        mask = np.zeros(NUM_ACTIONS, np.uint8)
+        state = np.zeros(g.STATE_SIZE, np.int32)
+        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
         prng = np.zeros(2, np.int32)
-        ret = np.zeros(MAX_PLAYERS, np.float64)
-        ws = mcts_workspace(sims + 1)
+        ret = np.zeros(g.MAX_PLAYERS, np.float64)
+        ws = workspace(g, sims + 1)
         seed = derive_seed(master_seed, first_game + k)
-        new_game(state, params, seed, outcomes, weights)
+        new_game(g, state, params, seed, outcomes, weights)
         rng_seed(prng, 0, derive_seed(seed, 1))
         search_base = derive_seed(seed, 2)
         done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
         while not done:
             code = policies[state[H_ACTOR]]
-            if code == MCTS_POLICY:
+            if code == POLICY_MCTS:
                 s = derive_seed(search_base, state[H_DECISIONS])
-                a = mcts_search(
-                    state, params, sims, c_uct, rollout_policy, rollout_depth, prior, s, ws
+                a = search(
+                    g, state, params, sims, c_uct, rollout_policy, rollout_depth, prior, s, ws
                 )
             else:
-                a = policy_action(state, params, code, mask, prng)
-            done = advance_decision(state, params, a, outcomes, weights)
-        returns(state, params, ret)
+                a = policy_action(g, state, params, code, mask, prng)
+            done = advance_decision(g, state, params, a, outcomes, weights)
+        g.returns(state, params, ret)
         for p in range(out_returns.shape[1]):
             out_returns[k, p] = ret[p]
         out_decisions[k] = state[H_DECISIONS]

@@ -1,0 +1,307 @@
+"""A game's bundle of compiled kernels, as the generic engine receives it.
+
+The generic engine (:mod:`boardsim.core.engine`) and search (:mod:`boardsim.core.mcts`)
+are ordinary modules: each of their compiled functions takes the game's
+:class:`GameKernels` as its first argument ``g`` and calls ``g.legal_mask(...)``,
+``g.apply_action(...)``, reads ``g.NUM_ACTIONS``, and so on. numba resolves those
+at compile time: ``g``'s type names the game, its attributes are the game's own
+``@jit`` functions (static calls, exactly as if the engine had been written in the
+game's module) and its sizes are compile-time constants.
+
+Why a type of our own and not a namedtuple: numba keys a namedtuple of functions by
+the functions' identities, which differ in every process, so the on-disk cache
+(``cache=True``) never hits. :class:`GameKernelsType` is keyed by the name of the
+module that built the bundle, so a game's compiled engine is cached across processes
+like any other kernel; the module is imported again to find the kernels when a
+cached engine is compiled for the first time in a process.
+
+Under ``NUMBA_DISABLE_JIT=1`` nothing here is used by numba: ``g`` is an ordinary
+Python object whose attributes are the game's (then plain Python) functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from numba.core import types
+from numba.core.dispatcher import Dispatcher
+from numba.core.typing.templates import AttributeTemplate
+from numba.extending import (
+    NativeValue,
+    infer_getattr,
+    lower_getattr_generic,
+    models,
+    register_model,
+    typeof_impl,
+    unbox,
+)
+
+from boardsim.core.data import forget_stale_compiled_code
+
+# the sizes every game declares (compile-time constants in the engine)
+SIZES = ("STATE_SIZE", "NUM_ACTIONS", "OBS_SIZE", "MAX_CHANCE_OUTCOMES", "MAX_PLAYERS")
+
+# the kernels every game provides, with what each does (the engine's contract)
+KERNELS: dict[str, str] = {
+    "init": "init(state, params, seed): lay out a new game on a zeroed, seeded state",
+    "legal_mask": "legal_mask(state, params, mask) -> int: fill the uint8 mask, return the count",
+    "apply_action": "apply_action(state, params, action): one decision of the player to move",
+    "chance_weights": "chance_weights(state, params, outcomes, weights) -> int: at a chance "
+    "node, the outcomes and their integer weights",
+    "apply_chance": "apply_chance(state, params, outcome): make one chance outcome happen",
+    "observe": "observe(state, params, player, out): what player may see (float32)",
+    "returns": "returns(state, params, out): each player's cumulative return (float64)",
+    "heuristic_action": "heuristic_action(state, params, mask, prng) -> int: the game's "
+    "rule-based player (mask: scratch; prng: two words of generator)",
+    "determinize": "determinize(state, params, player, prng): replace what player cannot "
+    "see by a consistent sample (a no-op without hidden information)",
+    "evaluate_position": "evaluate_position(state, params, out): each player's standing in "
+    "[-1, 1] for a position that is not over",
+    "search_prune": "search_prune(state, params, mask): clear actions a search never needs",
+}
+
+# where a game laid out the usual way keeps them (GameKernels.from_modules)
+RULES = (
+    "init",
+    "legal_mask",
+    "apply_action",
+    "chance_weights",
+    "apply_chance",
+    "observe",
+    "returns",
+)
+POLICY = ("heuristic_action",)
+SEARCH = ("determinize", "evaluate_position", "search_prune")
+
+_BUNDLES: dict[str, GameKernels] = {}
+
+
+class GameKernels:
+    """The compiled kernels and sizes of one game, handed to the generic engine.
+
+    Build one per game, at module level of the game's face module (for example
+    ``games/<game>/engine.py``)::
+
+        KERNELS = GameKernels(__name__, sizes=layout, data_files=data.DATA_FILES,
+                              init=rules.init, legal_mask=rules.legal_mask, ...)
+
+    ``module`` must be the name of the module the bundle is assigned in (numba
+    finds the bundle again by it); ``sizes`` is any object with the attributes of
+    :data:`SIZES`; every name of :data:`KERNELS` must be given. ``data_files``
+    are the data the kernels freeze into the cache: building the bundle drops the
+    game's cached compiled code when they, or the game's or the engine's sources,
+    changed since it was compiled (:func:`boardsim.core.data.forget_stale_compiled_code`).
+    """
+
+    def __init__(
+        self,
+        module: str,
+        *,
+        sizes: Any,
+        data_files: Iterable[Path | str] = (),
+        **kernels: Callable[..., Any],
+    ) -> None:
+        missing = [name for name in KERNELS if name not in kernels]
+        unknown = sorted(set(kernels) - set(KERNELS))
+        if missing or unknown:
+            raise TypeError(
+                f"{module}: GameKernels needs {', '.join(KERNELS)}"
+                + (f"; missing {', '.join(missing)}" if missing else "")
+                + (f"; unknown {', '.join(unknown)}" if unknown else "")
+            )
+        self.module = module
+        self.members: dict[str, Any] = {}
+        for name in SIZES:
+            value = getattr(sizes, name, None)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise TypeError(f"{module}: size {name} must be a positive int, got {value!r}")
+            self.members[name] = value
+        for name, fn in kernels.items():
+            if not callable(fn):
+                raise TypeError(f"{module}: kernel {name} is not callable: {fn!r}")
+            self.members[name] = fn
+        modules = kernel_modules(kernels.values())
+        self.sources = [Path(m.__file__) for m in modules if getattr(m, "__file__", None)]
+        self.data_files = [Path(f) for f in data_files]
+        caches = _cache_dirs(modules)
+        stamp_dir = _cache_dir_of(kernels["init"]) or Path(self.sources[0]).parent / "__pycache__"
+        forget_stale_compiled_code(stamp_dir, self.data_files + self.sources, caches)
+        for name, value in self.members.items():
+            setattr(self, name, value)
+        self._numba_type_ = GameKernelsType(module)
+        _BUNDLES[module] = self
+
+    @classmethod
+    def from_modules(
+        cls,
+        module: str,
+        *,
+        rules: ModuleType,
+        policy: ModuleType,
+        search: ModuleType,
+        sizes: Any,
+        data_files: Iterable[Path | str] = (),
+    ) -> GameKernels:
+        """The bundle of a game laid out the usual way: the kernels of :data:`RULES` from
+        ``rules``, ``heuristic_action`` from ``policy``, those of :data:`SEARCH` from
+        ``search`` (each under its own name)."""
+        found: dict[str, Any] = {}
+        for source, names in ((rules, RULES), (policy, POLICY), (search, SEARCH)):
+            for name in names:
+                if not hasattr(source, name):
+                    raise TypeError(f"{module}: {source.__name__} defines no {name}")
+                found[name] = getattr(source, name)
+        return cls(module, sizes=sizes, data_files=data_files, **found)
+
+    def __repr__(self) -> str:
+        return f"GameKernels({self.module!r})"
+
+    def __reduce__(self) -> tuple[Callable[[str], GameKernels], tuple[str]]:
+        return (bundle, (self.module,))
+
+
+def bundle(module: str) -> GameKernels:
+    """The :class:`GameKernels` built in ``module`` (imported if it was not yet)."""
+    found = _BUNDLES.get(module)
+    if found is None:
+        importlib.import_module(module)
+        found = _BUNDLES.get(module)
+    if found is None:
+        raise LookupError(f"module {module!r} builds no GameKernels under its own name")
+    return found
+
+
+def kernel_modules(functions: Iterable[Callable[..., Any]]) -> list[ModuleType]:
+    """Every module a game's compiled code can be built from: the modules its kernels
+    are defined in, the engine and the search compiled for it, and every module of the
+    same packages they import (``from a.b import c``: ``a.b``, or ``a.b.c`` when that is a
+    module), transitively.
+
+    Derived, not listed: numba's own cache watches only the file a function is defined
+    in, while a kernel freezes the constants and calls the code of everything it imports.
+    A module only the Python side uses (words, pictures, the plain-Python reference) is
+    not among them unless a kernel's module imports it.
+    """
+    roots = ["boardsim.core.engine", "boardsim.core.mcts", "boardsim.core.kernels"]
+    for fn in functions:
+        py = getattr(fn, "py_func", fn)
+        if getattr(py, "__module__", None):
+            roots.append(py.__module__)
+    packages = {name.split(".")[0] for name in roots}
+    seen: dict[str, ModuleType] = {}
+    todo = list(dict.fromkeys(roots))
+    while todo:
+        name = todo.pop()
+        if name in seen or name.split(".")[0] not in packages:
+            continue
+        module = sys.modules.get(name) or importlib.import_module(name)
+        seen[name] = module
+        todo.extend(_imported_modules(module))
+    return [seen[n] for n in sorted(seen)]
+
+
+def _imported_modules(module: ModuleType) -> list[str]:
+    """The modules ``module``'s source imports at any level (absolute names)."""
+    path = getattr(module, "__file__", None)
+    if not path or not path.endswith(".py"):
+        return []
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    package = (
+        module.__name__ if path.endswith("__init__.py") else module.__name__.rpartition(".")[0]
+    )
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            subs = [f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}")]
+            out += subs if len(subs) == len(node.names) else [base, *subs]
+    return out
+
+
+def _is_module(name: str) -> bool:
+    if name in sys.modules:
+        return isinstance(sys.modules[name], ModuleType)
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _cache_dir_of(fn: Any) -> Path | None:
+    """Where numba caches ``fn`` (a dispatcher with ``cache=True``), else None."""
+    cache = getattr(fn, "_cache", None)
+    path = getattr(cache, "cache_path", None)
+    return Path(path) if path else None
+
+
+def _cache_dirs(modules: Iterable[ModuleType]) -> list[Path]:
+    """numba's cache folders of every compiled function of ``modules``
+    (``__pycache__`` beside the source, or under ``NUMBA_CACHE_DIR``)."""
+    dirs: set[Path] = set()
+    for module in modules:
+        path = getattr(module, "__file__", None)
+        if path:
+            dirs.add(Path(path).parent / "__pycache__")
+        for value in list(vars(module).values()):
+            found = _cache_dir_of(value) if isinstance(value, Dispatcher) else None
+            if found is not None:
+                dirs.add(found)
+    return sorted(dirs)
+
+
+class GameKernelsType(types.Type):
+    """numba's type of a :class:`GameKernels`: keyed by the building module's name."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        super().__init__(name=f"GameKernels({module})")
+
+    def member(self, attr: str) -> Any:
+        return bundle(self.module).members.get(attr)
+
+
+@typeof_impl.register(GameKernels)
+def _typeof_kernels(value: GameKernels, context: Any) -> GameKernelsType:
+    return value._numba_type_
+
+
+register_model(GameKernelsType)(models.OpaqueModel)
+
+
+@unbox(GameKernelsType)
+def _unbox_kernels(typ: GameKernelsType, obj: Any, c: Any) -> NativeValue:
+    # nothing to carry: every attribute is resolved at compile time from the type
+    return NativeValue(c.context.get_dummy_value())
+
+
+@infer_getattr
+class _KernelsAttributes(AttributeTemplate):
+    key = GameKernelsType
+
+    def generic_resolve(self, typ: GameKernelsType, attr: str) -> types.Type | None:
+        value = typ.member(attr)
+        if value is None:
+            return None
+        if isinstance(value, int):
+            return types.IntegerLiteral(value)
+        return types.Dispatcher(value)
+
+
+@lower_getattr_generic(GameKernelsType)
+def _lower_kernels_attribute(context: Any, builder: Any, typ: Any, value: Any, attr: str) -> Any:
+    member = typ.member(attr)
+    if isinstance(member, int):
+        return context.get_constant(types.int64, member)
+    return context.get_dummy_value()
