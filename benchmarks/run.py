@@ -91,21 +91,21 @@ def memory(game: str) -> dict[str, float]:
 
 def calibration(seconds: float) -> dict[str, float]:
     """Random connect four, 4096 envs: on the engine, and the plain numba ceiling."""
-    from benchmarks.calibration import connect_four as c4
+    from benchmarks.calibration import connect_four
     from benchmarks.calibration import plain_connect_four as plain
-    from benchmarks.calibration.engine import KERNELS
-    from boardsim.core import engine
+
+    c4 = connect_four()
 
     out: dict[str, float] = {}
     for threads in (1, 2):
         with threads_used(min(threads, os.cpu_count() or 1)):
-            st = np.zeros((4096, c4.STATE_SIZE), np.int32)
+            st = np.zeros((4096, c4.state_size), np.int32)
             d = np.zeros(4096, np.int64)
             g = np.zeros(4096, np.int64)
-            engine.rollout_random(KERNELS, st[:2], c4.PARAMS, 10, 0, d[:2], g[:2])
+            c4.engine.rollout_random(st[:2], c4.params, 10, 0, d[:2], g[:2])
             done, t0 = 0, time.perf_counter()
             while time.perf_counter() - t0 < seconds:
-                engine.rollout_random(KERNELS, st, c4.PARAMS, 500, done, d, g)
+                c4.engine.rollout_random(st, c4.params, 500, done, d, g)
                 done += int(d.sum())
             out[f"engine_t{threads}"] = done / (time.perf_counter() - t0)
             ps = plain.new_states(4096)

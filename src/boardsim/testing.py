@@ -1,18 +1,119 @@
-"""Conformance checks every game's tests call (and a new game's tests should).
+"""The conformance checks every game passes: the built-in ones and a plugin's.
 
-They hold for any registered game because they use only the generic engine and
-the ``Game``/``State`` API: a batch steps exactly like single states, and a
-compiled rollout does not depend on the thread count.
+They use only the generic engine and the ``Game``/``State`` API, so they hold for any
+game found by :mod:`boardsim.games`. A new game's tests call :func:`check_game`
+(``docs/adding-a-game.md``)::
+
+    from boardsim.testing import check_game
+
+    def test_conformance():
+        check_game("connect_four")
+
+Each ``check_*`` function can also be called on its own; every one raises
+``AssertionError`` saying what does not hold.
 """
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
 import numba
 import numpy as np
 
-from boardsim.core.batch import Batch, threads_used
-from boardsim.core.game import Game
+from boardsim.core.batch import Batch, play_games, threads_used
+from boardsim.core.game import Game, State
 from boardsim.core.rng import py_derive_seed
+
+DEFAULT_LIMIT = 5_000  # decisions a random game of the checks may take before it is cut
+
+
+def _limited(game_name: str, options: Mapping[str, Any], limit: int) -> Game:
+    from boardsim.api import make_game
+
+    opts = dict(options)
+    opts.setdefault("max_decisions", limit)
+    return make_game(game_name, **opts)
+
+
+def check_definition(game: Game) -> None:
+    """Sizes, players, agents and options agree with one another."""
+    d = game.definition
+    assert d.name and d.title, "a game needs a name and a title"
+    assert 1 <= game.num_players <= game.max_players, (game.num_players, game.max_players)
+    assert len(game.agent_names()) >= 1
+    assert game.params.dtype == np.int32 and game.params[0] == game.num_players
+    for name in ("state_size", "num_actions", "observation_size", "max_chance_outcomes"):
+        assert getattr(game, name) >= 1, f"{name} must be positive"
+    for option in d.options:
+        assert option.doc, f"option {option.name} has no description"
+
+
+def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
+    """Random games from fresh seeds: masks and legal actions agree, a legal action exists
+    until the end, observations are finite float32 of the declared size, every decision
+    can be described, clones replay identically, saved states load back, and the game
+    ends (or is cut by ``max_decisions``) with finite returns."""
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        state = game.new_initial_state(seed + g)
+        again = game.new_initial_state(seed + g)
+        assert state == again, "the same seed must give the same game"
+        steps = 0
+        while not state.is_terminal():
+            _check_position(game, state)
+            legal = state.legal_actions()
+            assert legal, f"no legal action at decision {steps} of a live game"
+            action = int(rng.choice(legal))
+            if steps % 17 == 0:
+                clone = state.clone()
+                clone.apply_action(action)
+                state.apply_action(action)
+                assert clone == state, "a clone must replay the same action identically"
+            else:
+                state.apply_action(action)
+            steps += 1
+        returns = state.returns()
+        assert returns.shape == (game.num_players,) and np.all(np.isfinite(returns))
+        assert state.legal_actions_mask().sum() == 0, "a finished game has no legal action"
+
+
+def _check_position(game: Game, state: State) -> None:
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert outcomes, "a chance node must have outcomes"
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9, "chance probabilities sum to 1"
+        return
+    mask = state.legal_actions_mask()
+    assert mask.dtype == np.uint8 and mask.shape == (game.num_actions,)
+    assert list(np.flatnonzero(mask)) == state.legal_actions()
+    player = state.current_player()
+    assert 0 <= player < game.num_players, f"player to move {player} out of range"
+    obs = state.observation(player)
+    assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+    assert np.all(np.isfinite(obs)), "observations must be finite"
+    for a in state.legal_actions()[:5]:
+        assert isinstance(state.action_to_string(a), str)
+    if state.decisions() % 23 == 0:
+        loaded = game.state_from_bytes(state.to_bytes())
+        assert loaded == state, "a saved state must load back equal"
+    assert str(state)
+
+
+def check_explicit_chance(game_name: str, options: Mapping[str, Any] = {}, seed: int = 3) -> None:
+    """With ``explicit_chance=True`` the chance player acts; drawing its outcomes by their
+    probabilities plays whole games too."""
+    game = _limited(game_name, {**options, "explicit_chance": True}, DEFAULT_LIMIT)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=np.asarray(probs))))
+        else:
+            _check_position(game, state)
+            state.apply_action(int(rng.choice(state.legal_actions())))
 
 
 def assert_batch_equals_single(
@@ -55,3 +156,112 @@ def assert_rollout_thread_invariant(
     for a, b in zip(finals[0], finals[-1], strict=True):
         assert np.array_equal(a, b)
     assert int(finals[0][1].sum()) == num_envs * steps
+
+
+def check_compiled_players(game: Game, games: int = 4, seed: int = 5) -> None:
+    """The compiled random and heuristic players finish whole games, the heuristic picks
+    legal actions, and a small MCTS search picks a legal action."""
+    for policies in ("random", "heuristic"):
+        out = play_games(game, games, policies, seed=seed)
+        assert out["returns"].shape == (games, game.num_players)
+        assert np.all(np.isfinite(out["returns"]))
+    from boardsim.agents import load
+
+    state = game.new_initial_state(seed)
+    heuristic = load("heuristic", game, seed=seed)
+    search = load("mcts:16", game, seed=seed)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        legal = state.legal_actions()
+        obs = state.observation(state.current_player())
+        mask = state.legal_actions_mask()
+        assert heuristic.act(obs, mask, state=state) in legal, "the heuristic played illegally"
+        choice = search.act(obs, mask, state=state)
+        assert choice in legal, "MCTS played illegally"
+        state.apply_action(choice)
+
+
+def check_envs(game_name: str, options: Mapping[str, Any] = {}, cycles: int = 60) -> None:
+    """PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env``, and a short
+    run of the vector env with its masks."""
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test
+
+    from boardsim.api import make_env, make_gym_env, make_vec_env
+
+    opts = {"max_decisions": DEFAULT_LIMIT, **options}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make_env(game_name, **opts), num_cycles=cycles)
+        seed_test(lambda: make_env(game_name, **opts), num_cycles=cycles)
+        check_env(make_gym_env(game_name, illegal_action="terminate", **opts).unwrapped)
+    venv = make_vec_env(game_name, 4, threads=1, **opts)
+    venv.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(cycles):
+        masks = venv.action_masks()
+        assert masks.shape == (4, venv.single_action_space.n) and masks.any(axis=1).all()
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        obs, _, _, _, _ = venv.step(actions)
+        assert obs.shape[0] == 4
+
+
+def check_picture(game: Game, seed: int = 2) -> None:
+    """A position draws as an SVG document and an RGB frame (the text board at least)."""
+    from boardsim import render
+
+    state = game.new_initial_state(seed)
+    frame = render.to_rgb_array(game, state)
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert "<svg" in str(render.to_svg(game, state))
+
+
+CHECKS: tuple[str, ...] = (
+    "definition",
+    "random games",
+    "explicit chance",
+    "batch equals single",
+    "thread invariance",
+    "compiled players",
+    "envs",
+    "picture",
+)
+
+
+def check_game(
+    game_name: str,
+    options: Mapping[str, Any] | None = None,
+    skip: tuple[str, ...] = (),
+    report: Callable[[str], None] | None = None,
+) -> list[str]:
+    """Run every conformance check (:data:`CHECKS`, less ``skip``) on ``game_name`` with
+    ``options``; returns the names of the checks that ran. ``report(name)`` is called
+    before each."""
+    unknown = sorted(set(skip) - set(CHECKS))
+    if unknown:
+        raise ValueError(f"unknown checks {unknown}; checks: {', '.join(CHECKS)}")
+    opts = dict(options or {})
+    game = _limited(game_name, opts, DEFAULT_LIMIT)
+    runs: dict[str, Callable[[], None]] = {
+        "definition": lambda: check_definition(game),
+        "random games": lambda: check_random_games(game),
+        "explicit chance": lambda: check_explicit_chance(game_name, opts),
+        "batch equals single": lambda: assert_batch_equals_single(game, steps=120),
+        "thread invariance": lambda: assert_rollout_thread_invariant(game, steps=300),
+        "compiled players": lambda: check_compiled_players(game),
+        "envs": lambda: check_envs(game_name, opts),
+        "picture": lambda: check_picture(game),
+    }
+    done = []
+    for name in CHECKS:
+        if name in skip:
+            continue
+        if report is not None:
+            report(name)
+        runs[name]()
+        done.append(name)
+    return done

@@ -9,63 +9,55 @@ from pathlib import Path
 
 import numpy as np
 
+import boardsim
+
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.calibration import connect_four as c4  # noqa: E402
+from benchmarks.calibration import connect_four  # noqa: E402
 from benchmarks.calibration import plain_connect_four as plain  # noqa: E402
-from benchmarks.calibration import policy  # noqa: E402
-from benchmarks.calibration.engine import KERNELS  # noqa: E402
-from boardsim.core import engine  # noqa: E402
-from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS  # noqa: E402
+
+C4 = connect_four()
 
 
-def fresh() -> np.ndarray:
-    state = np.zeros(c4.STATE_SIZE, np.int32)
-    outcomes = np.zeros(1, np.int32)
-    weights = np.zeros(1, np.int64)
-    engine.new_game(KERNELS, state, c4.PARAMS, 1, outcomes, weights)
+def play(columns: list[int]) -> boardsim.State:
+    state = C4.new_initial_state(1)
+    for col in columns:
+        state.apply_action(col)
     return state
 
 
-def play(state: np.ndarray, columns: list[int]) -> None:
-    for col in columns:
-        c4.apply_action(state, c4.PARAMS, col)
+def heuristic(state: boardsim.State) -> int:
+    mask = np.zeros(C4.num_actions, np.uint8)
+    prng = np.array([7, 9], np.int32)
+    return int(C4.kernels.heuristic_action(state.array.copy(), C4.params, mask, prng))
 
 
 def test_four_in_a_row_wins_and_ends_the_game() -> None:
-    state = fresh()
-    play(state, [0, 1, 0, 1, 0, 1, 0])  # player 0 stacks four in column 0
-    assert state[H_FLAGS] & FLAG_TERMINAL
-    out = np.zeros(2)
-    c4.returns(state, c4.PARAMS, out)
-    assert list(out) == [1.0, -1.0]
+    state = play([0, 1, 0, 1, 0, 1, 0])  # player 0 stacks four in column 0
+    assert state.is_terminal()
+    assert list(state.returns()) == [1.0, -1.0]
 
 
 def test_a_full_column_is_not_legal() -> None:
-    state = fresh()
-    play(state, [3] * 6)
-    mask = np.zeros(c4.NUM_ACTIONS, np.uint8)
-    assert c4.legal_mask(state, c4.PARAMS, mask) == 6 and mask[3] == 0
+    state = play([3] * 6)
+    assert state.legal_actions() == [0, 1, 2, 4, 5, 6]
 
 
 def test_the_rule_based_player_wins_then_blocks() -> None:
-    mask = np.zeros(c4.NUM_ACTIONS, np.uint8)
-    prng = np.array([7, 9], np.int32)
-    state = fresh()
-    play(state, [0, 1, 0, 1, 0])  # player 1 to move; player 0 threatens column 0
-    assert state[H_ACTOR] == 1
-    assert policy.heuristic_action(state, c4.PARAMS, mask, prng) == 0  # block
-    play(state, [6])  # player 0 to move: column 0 wins
-    assert policy.heuristic_action(state, c4.PARAMS, mask, prng) == 0
+    state = play([0, 1, 0, 1, 0])  # player 1 to move; player 0 threatens column 0
+    assert state.current_player() == 1
+    assert heuristic(state) == 0  # block
+    state.apply_action(6)  # player 0 to move: column 0 wins
+    assert heuristic(state) == 0
 
 
 def test_engine_and_plain_rollouts_play_whole_games() -> None:
-    states = np.zeros((8, c4.STATE_SIZE), np.int32)
+    states = np.zeros((8, C4.state_size), np.int32)
     decisions = np.zeros(8, np.int64)
     games = np.zeros(8, np.int64)
-    engine.rollout_random(KERNELS, states, c4.PARAMS, 400, 3, decisions, games)
+    C4.engine.rollout_random(states, C4.params, 400, 3, decisions, games)
     assert decisions.sum() == 8 * 400
     assert 8 * (400 // 42) <= games.sum() <= 8 * 400 / 7  # every game lasts 7..42 moves
     pstates = plain.new_states(8)

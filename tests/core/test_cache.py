@@ -2,38 +2,36 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import boardsim
-from boardsim.core.data import forget_stale_compiled_code
+from boardsim.core.data import forget_stale_compiled_code, source_fingerprint
 
 
 def test_cache_is_dropped_when_a_source_or_data_file_changes(tmp_path: Path) -> None:
-    pkg = tmp_path / "game"
-    cache = pkg / "__pycache__"
-    core_cache = tmp_path / "core" / "__pycache__"
+    cache = tmp_path / "game" / "__pycache__"
     cache.mkdir(parents=True)
-    core_cache.mkdir(parents=True)
-    module = pkg / "rules.py"
+    module = tmp_path / "game" / "rules.py"
     module.write_text("")
     data = tmp_path / "game.toml"
     data.write_text("a = 1\n")
-    sources = [module, data]
-    forget_stale_compiled_code(cache, sources, [cache, core_cache])  # first sight: stamp written
+    files = [module, data]
+    first = source_fingerprint(files)
+    forget_stale_compiled_code(cache, first, [cache])  # first sight: stamp written
     cached = cache / "rules.step-10.py311.nbi"
-    engine_cached = core_cache / "engine.step-93.py311.1.nbc"
     cached.write_text("compiled")
-    engine_cached.write_text("compiled")
-    assert not forget_stale_compiled_code(cache, sources, [cache, core_cache])
-    assert cached.exists() and engine_cached.exists()
+    assert not forget_stale_compiled_code(cache, source_fingerprint(files), [cache])
+    assert cached.exists()
     data.write_text("a = 2\n")
-    assert forget_stale_compiled_code(cache, sources, [cache, core_cache])
-    assert not cached.exists() and not engine_cached.exists()
-    assert not forget_stale_compiled_code(cache, sources, [cache, core_cache])
-    engine_cached.write_text("compiled")
+    assert source_fingerprint(files) != first
+    assert forget_stale_compiled_code(cache, source_fingerprint(files), [cache])
+    assert not cached.exists()
+    assert not forget_stale_compiled_code(cache, source_fingerprint(files), [cache])
+    cached.write_text("compiled")
     module.write_text("# a changed rule\n")
-    assert forget_stale_compiled_code(cache, sources, [cache, core_cache])
-    assert not engine_cached.exists()
+    assert forget_stale_compiled_code(cache, source_fingerprint(files), [cache])
+    assert not cached.exists()
 
 
 def test_every_source_of_a_game_and_of_the_engine_is_fingerprinted() -> None:
@@ -52,5 +50,53 @@ def test_every_source_of_a_game_and_of_the_engine_is_fingerprinted() -> None:
         ("core", "header.py"),
     ]:
         assert expected in names
+    assert ("hispania", "names.py") not in names  # words and pictures are not compiled
+    assert ("hispania", "render.py") not in names
     assert all(p.name.endswith(".toml") for p in kernels.data_files)
     assert {p.name for p in kernels.data_files} == {"board.toml", "rules.toml", "scenarios.toml"}
+
+
+PROBE = """
+import numpy as np, boardsim_connect_four as c4
+from boardsim.core import engine
+from boardsim.core.game import Game
+from boardsim_connect_four import rules
+game = Game(c4.DEFINITION)
+states = np.zeros((2, game.state_size), np.int32)
+counts = np.zeros(2, np.int64)
+game.engine.rollout_random(states, game.params, 50, 1, counts, counts.copy())
+rules.legal_mask(states[0], game.params, np.zeros(game.num_actions, np.uint8))
+for name, fn in (("engine", engine.rollout_random), ("rules", rules.legal_mask)):
+    print(name, sum(fn.stats.cache_hits.values()), sum(fn.stats.cache_misses.values()))
+"""
+
+
+def test_editing_a_shared_engine_file_recompiles_the_game(tmp_path: Path) -> None:
+    """In a copy of the sources: the second run loads everything from the cache; after an
+    edit of core/engine.py both the engine and the game's own kernels are compiled anew."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(root / "src" / "boardsim", tmp_path / "src" / "boardsim", ignore=ignore)
+    plugin = root / "benchmarks" / "connect_four" / "boardsim_connect_four"
+    shutil.copytree(plugin, tmp_path / "plugin" / "boardsim_connect_four", ignore=ignore)
+    env = dict(os.environ, PYTHONPATH=f"{tmp_path / 'src'}{os.pathsep}{tmp_path / 'plugin'}")
+
+    def probe() -> dict[str, tuple[int, int]]:
+        out = subprocess.run(
+            [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
+        ).stdout.split()
+        return {out[i]: (int(out[i + 1]), int(out[i + 2])) for i in range(0, len(out), 3)}
+
+    cold = probe()
+    assert cold["engine"][1] >= 1 and cold["rules"][1] >= 1  # compiled
+    warm = probe()
+    assert warm == {"engine": (1, 0), "rules": (1, 0)}  # all from the cache
+    engine_py = tmp_path / "src" / "boardsim" / "core" / "engine.py"
+    engine_py.write_text(engine_py.read_text() + "\n# an edit of the shared engine\n")
+    edited = probe()
+    assert edited["engine"][1] >= 1 and edited["rules"][1] >= 1  # both compiled anew
+    assert probe() == {"engine": (1, 0), "rules": (1, 0)}

@@ -32,7 +32,7 @@ def test_a_wrong_entry_is_answered_with_the_legal_choices(
 ) -> None:
     path = tmp_path / "r.jsonl"
     argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2", "--replay", str(path)]
-    assert play(monkeypatch, ["xyz", "999", "discard", "undo", "quit"], *argv) == 1
+    assert play(monkeypatch, ["xyz", "999", "discard", "undo", "quit"], *argv) == 0  # quit: fine
     out = capsys.readouterr().out
     assert "'discard' could mean 3 actions; type one's number:" in out
     assert "'xyz' is not a legal choice here. Choose one of:" in out
@@ -85,7 +85,7 @@ def test_undo_takes_back_a_decision_until_a_die_is_rolled(
     path = tmp_path / "u.jsonl"
     move = _undoable_first_move()
     argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2", "--replay", str(path)]
-    assert play(monkeypatch, [str(move), "undo", "0", "undo", "quit"], *argv) == 1
+    assert play(monkeypatch, [str(move), "undo", "0", "undo", "quit"], *argv) == 0
     out = capsys.readouterr().out
     assert "took back: discard" in out
     assert "cannot take back your last decision: a die was rolled" in out

@@ -249,16 +249,16 @@ class Session:
             return True
 
     def run(self) -> int:
-        """Play until the game ends or the person stops; 0 when the game was finished."""
+        """Play until the game ends or the person stops (both 0); 1 when an agent failed."""
         try:
             while not self.state.is_terminal():
                 p = self.state.current_player()
                 if p == CHANCE:
                     self.play_chance()
                 elif p in self.seats.humans:
-                    if not self.ask(p):
+                    if not self.ask(p):  # the person stopped (quit, or the end of the input)
                         self.say(f"game left unfinished; replay so far: {self.writer.path}")
-                        return 1
+                        return 0
                 else:
                     self.play_agent(p)
             self.say()

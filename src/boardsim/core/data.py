@@ -55,27 +55,30 @@ def require(
     return value
 
 
-def forget_stale_compiled_code(
-    stamp_dir: Path | str, sources: list[Path], cache_dirs: list[Path | str]
-) -> bool:
-    """Drop compiled code cached in ``cache_dirs`` when any of ``sources`` changed since
-    the fingerprint kept in ``stamp_dir`` was written.
-
-    A game's compiled kernels (and the engine compiled for it) freeze its data (as
-    constant arrays) and the code of every kernel they call into numba's cache, and
-    numba's cache notices neither a changed data file nor a change in a file other
-    than the function's own. So each game records a fingerprint of its data files
-    and sources (:class:`boardsim.core.kernels.GameKernels` derives the list) in
-    ``stamp_dir``; on a mismatch the cached kernels (``*.nbi``/``*.nbc``) of
-    ``cache_dirs`` are deleted before anything is compiled or loaded. Returns True
-    when something was dropped.
-    """
+def source_fingerprint(files: list[Path]) -> str:
+    """A digest of the names and contents of ``files`` (those missing are skipped)."""
     digest = hashlib.sha256()
-    for path in sorted({Path(f).resolve() for f in sources}):
+    for path in sorted({Path(f).resolve() for f in files}):
         if path.exists():
             digest.update(str(path.name).encode())
             digest.update(path.read_bytes())
-    fingerprint = digest.hexdigest()
+    return digest.hexdigest()
+
+
+def forget_stale_compiled_code(
+    stamp_dir: Path | str, fingerprint: str, cache_dirs: list[Path | str]
+) -> bool:
+    """Drop the compiled code cached in ``cache_dirs`` unless the fingerprint kept in
+    ``stamp_dir`` is ``fingerprint``; then keep ``fingerprint`` there.
+
+    A game's kernels freeze its data (as constant arrays) and the code of every kernel
+    they call into numba's cache, and numba's cache notices neither a changed data file
+    nor a change in a file other than the function's own. So each game keeps a
+    fingerprint of its data files and sources (:class:`boardsim.core.kernels.GameKernels`
+    derives both) beside its cache; on a mismatch its cached kernels (``*.nbi``/``*.nbc``
+    of ``cache_dirs``) are deleted before anything is compiled or loaded. Returns True
+    when something was dropped.
+    """
     stamp = Path(stamp_dir) / "boardsim-data.sha256"
     try:
         if stamp.read_text() == fingerprint:

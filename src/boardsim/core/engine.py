@@ -13,19 +13,7 @@ Every function here reads only the header of ``core/header.py``.
 import numpy as np
 from numba import prange
 
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_DECISIONS,
-    H_FLAGS,
-    H_RNG,
-    P_EXPLICIT_CHANCE,
-    P_MAX_DECISIONS,
-    POLICY_HEURISTIC,
-    TERMINAL,
-)
+from boardsim.core import header as hd
 from boardsim.core.jit import jit, jit_inline, jit_parallel
 from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
 
@@ -33,11 +21,11 @@ from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
 @jit_inline
 def resolve_chance(g, state, params, outcomes, weights):
     """Draw every pending chance node from the state's generator (unless explicit)."""
-    if params[P_EXPLICIT_CHANCE] != 0:
+    if params[hd.P_EXPLICIT_CHANCE] != 0:
         return
-    while state[H_ACTOR] == CHANCE:
+    while state[hd.H_ACTOR] == hd.CHANCE:
         n = g.chance_weights(state, params, outcomes, weights)
-        i = rng_weighted(state, H_RNG, weights, n)
+        i = rng_weighted(state, hd.H_RNG, weights, n)
         g.apply_chance(state, params, outcomes[i])
 
 
@@ -45,7 +33,7 @@ def resolve_chance(g, state, params, outcomes, weights):
 def new_game(g, state, params, seed, outcomes, weights):
     """A fresh game in ``state``: zeroed, seeded, set up, chance resolved."""
     state[:] = 0
-    rng_seed(state, H_RNG, seed)
+    rng_seed(state, hd.H_RNG, seed)
     g.init(state, params, seed)
     resolve_chance(g, state, params, outcomes, weights)
 
@@ -53,10 +41,10 @@ def new_game(g, state, params, seed, outcomes, weights):
 @jit_inline
 def truncate_if_due(state, params):
     """End the game as truncated once ``max_decisions`` decisions have been taken."""
-    limit = params[P_MAX_DECISIONS]
-    if limit > 0 and state[H_DECISIONS] >= limit and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
-        state[H_FLAGS] |= FLAG_TERMINAL | FLAG_TRUNCATED
-        state[H_ACTOR] = TERMINAL
+    limit = params[hd.P_MAX_DECISIONS]
+    if limit > 0 and state[hd.H_DECISIONS] >= limit and (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) == 0:
+        state[hd.H_FLAGS] |= hd.FLAG_TERMINAL | hd.FLAG_TRUNCATED
+        state[hd.H_ACTOR] = hd.TERMINAL
 
 
 @jit_inline
@@ -65,14 +53,14 @@ def advance_decision(g, state, params, action, outcomes, weights):
 
     The same transition as ``step_into`` without the rewards (for rollouts).
     """
-    if state[H_ACTOR] == CHANCE:
+    if state[hd.H_ACTOR] == hd.CHANCE:
         g.apply_chance(state, params, action)
     else:
         g.apply_action(state, params, action)
-        state[H_DECISIONS] += 1
+        state[hd.H_DECISIONS] += 1
     resolve_chance(g, state, params, outcomes, weights)
     truncate_if_due(state, params)
-    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
 
 
 @jit
@@ -87,7 +75,7 @@ def step_into(g, state, params, action, rewards, before, after, outcomes, weight
     g.returns(state, params, after)
     for p in range(rewards.shape[0]):
         rewards[p] = after[p] - before[p]
-    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
 
 
 @jit
@@ -109,8 +97,8 @@ def step_and_mask(g, state, params, action, rewards, mask):
     for a in range(mask.shape[0]):
         mask[a] = 0
     if done:
-        return TERMINAL
-    if state[H_ACTOR] == CHANCE:
+        return hd.TERMINAL
+    if state[hd.H_ACTOR] == hd.CHANCE:
         outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
         weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
         n = g.chance_weights(state, params, outcomes, weights)
@@ -118,7 +106,7 @@ def step_and_mask(g, state, params, action, rewards, mask):
             mask[outcomes[i]] = 1
     else:
         g.legal_mask(state, params, mask)
-    return state[H_ACTOR]
+    return state[hd.H_ACTOR]
 
 
 @jit
@@ -156,7 +144,7 @@ def random_legal(g, state, params, mask, policy_rng):
 @jit
 def policy_action(g, state, params, policy, mask, prng):
     """The action compiled policy ``policy`` (``POLICY_*`` of core/header.py) takes here."""
-    if policy == POLICY_HEURISTIC:
+    if policy == hd.POLICY_HEURISTIC:
         return g.heuristic_action(state, params, mask, prng)
     return random_legal(g, state, params, mask, prng)
 
@@ -170,9 +158,9 @@ def play_opponents(
 
     ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
     """
-    done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
-    while not done and learners[state[H_ACTOR]] == 0:
-        a = policy_action(g, state, params, policies[state[H_ACTOR]], mask, prng)
+    done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+    while not done and learners[state[hd.H_ACTOR]] == 0:
+        a = policy_action(g, state, params, policies[state[hd.H_ACTOR]], mask, prng)
         done = step_into(g, state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
@@ -196,7 +184,7 @@ def play_step(g, state, params, action, seat, learners, policies, prng, rewards,
     opp_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
     for p in range(rewards.shape[0]):
         rewards[p] = 0.0
-    done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
     if action >= 0 and not done:
         done = step_into(g, state, params, action, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
@@ -219,7 +207,7 @@ def play_step(g, state, params, action, seat, learners, policies, prng, rewards,
 def viewer(state, seat, learners):
     """Whose eyes a row's observation uses: the learner to decide (``seat`` or a teammate),
     else ``seat``; with ``seat < 0``, the player to move."""
-    actor = state[H_ACTOR]
+    actor = state[hd.H_ACTOR]
     if seat < 0:
         return max(actor, 0)
     if actor >= 0 and learners[actor] != 0:
@@ -348,8 +336,8 @@ def batch_step(
                 mask[i],
                 policy_rngs[i],
             )
-        terminated[i] = done and (state[H_FLAGS] & FLAG_TRUNCATED) == 0
-        truncated[i] = (state[H_FLAGS] & FLAG_TRUNCATED) != 0
+        terminated[i] = done and (state[hd.H_FLAGS] & hd.FLAG_TRUNCATED) == 0
+        truncated[i] = (state[hd.H_FLAGS] & hd.FLAG_TRUNCATED) != 0
     # game numbers for the rows that finished, in row order (independent of threads)
     k = next_game
     for i in range(n):
@@ -437,12 +425,12 @@ def play_games(g, params, policies, master_seed, first_game, out_returns, out_de
         seed = derive_seed(master_seed, first_game + k)
         new_game(g, state, params, seed, outcomes, weights)
         rng_seed(prng, 0, derive_seed(seed, 1))
-        done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+        done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
         while not done:
-            a = policy_action(g, state, params, policies[state[H_ACTOR]], mask, prng)
+            a = policy_action(g, state, params, policies[state[hd.H_ACTOR]], mask, prng)
             done = advance_decision(g, state, params, a, outcomes, weights)
         g.returns(state, params, ret)
         for p in range(out_returns.shape[1]):
             out_returns[k, p] = ret[p]
-        out_decisions[k] = state[H_DECISIONS]
-        out_flags[k] = state[H_FLAGS]
+        out_decisions[k] = state[hd.H_DECISIONS]
+        out_flags[k] = state[hd.H_FLAGS]

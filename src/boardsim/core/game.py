@@ -18,25 +18,16 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.core import header as hd
 from boardsim.core.bound import BoundEngine, BoundSearch
 from boardsim.core.errors import IllegalActionError, StateFormatError
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_DECISIONS,
-    H_FLAGS,
-    P_EXPLICIT_CHANCE,
-    P_MAX_DECISIONS,
-    P_NUM_PLAYERS,
-    PARAMS_HEADER,
-    TERMINAL,
-)
 from boardsim.core.kernels import GameKernels
 from boardsim.core.options import Option, resolve_options
 
 __all__ = ["CHANCE", "TERMINAL", "Difficulty", "Game", "GameDefinition", "Matchup", "State"]
+
+CHANCE = hd.CHANCE  # the chance player (current_player at a chance node)
+TERMINAL = hd.TERMINAL  # current_player when the game is over
 
 SAVE_MAGIC = b"BSIMSTAT"
 SAVE_FORMAT = 1
@@ -132,10 +123,10 @@ class Game:
         self.options = resolve_options(definition.name, definition.options, options)
         kernels = definition.kernels
         n_players = definition.num_players(self.options)
-        head = [0] * PARAMS_HEADER
-        head[P_NUM_PLAYERS] = n_players
-        head[P_EXPLICIT_CHANCE] = int(bool(self.options["explicit_chance"]))
-        head[P_MAX_DECISIONS] = int(self.options["max_decisions"])
+        head = [0] * hd.PARAMS_HEADER
+        head[hd.P_NUM_PLAYERS] = n_players
+        head[hd.P_EXPLICIT_CHANCE] = int(bool(self.options["explicit_chance"]))
+        head[hd.P_MAX_DECISIONS] = int(self.options["max_decisions"])
         self.params = np.asarray(head + list(definition.game_params(self.options)), np.int32)
         self.params.setflags(write=False)
         self.kernels = kernels  # the game's compiled kernels (legal_mask, observe, ...)
@@ -252,21 +243,21 @@ class State:
     # ------------------------------------------------------------ queries
     def current_player(self) -> int:
         """The player to decide; ``CHANCE`` (-1) at a chance node; ``TERMINAL`` (-4) when over."""
-        if self.array[H_FLAGS] & FLAG_TERMINAL:
-            return TERMINAL
-        return int(self.array[H_ACTOR])
+        if self.array[hd.H_FLAGS] & hd.FLAG_TERMINAL:
+            return hd.TERMINAL
+        return int(self.array[hd.H_ACTOR])
 
     def is_terminal(self) -> bool:
-        return bool(self.array[H_FLAGS] & FLAG_TERMINAL)
+        return bool(self.array[hd.H_FLAGS] & hd.FLAG_TERMINAL)
 
     def is_truncated(self) -> bool:
-        return bool(self.array[H_FLAGS] & FLAG_TRUNCATED)
+        return bool(self.array[hd.H_FLAGS] & hd.FLAG_TRUNCATED)
 
     def is_chance_node(self) -> bool:
-        return not self.is_terminal() and int(self.array[H_ACTOR]) == CHANCE
+        return not self.is_terminal() and int(self.array[hd.H_ACTOR]) == hd.CHANCE
 
     def decisions(self) -> int:
-        return int(self.array[H_DECISIONS])
+        return int(self.array[hd.H_DECISIONS])
 
     def legal_actions_mask(self) -> np.ndarray:
         """A ``uint8`` mask over the game's actions (all zero at chance and terminal nodes)."""

@@ -43,7 +43,7 @@ from numba.extending import (
     unbox,
 )
 
-from boardsim.core.data import forget_stale_compiled_code
+from boardsim.core.data import forget_stale_compiled_code, source_fingerprint
 
 # the sizes every game declares (compile-time constants in the engine)
 SIZES = ("STATE_SIZE", "NUM_ACTIONS", "OBS_SIZE", "MAX_CHANCE_OUTCOMES", "MAX_PLAYERS")
@@ -95,10 +95,32 @@ class GameKernels:
     ``module`` must be the name of the module the bundle is assigned in (numba
     finds the bundle again by it); ``sizes`` is any object with the attributes of
     :data:`SIZES`; every name of :data:`KERNELS` must be given. ``data_files``
-    are the data the kernels freeze into the cache: building the bundle drops the
-    game's cached compiled code when they, or the game's or the engine's sources,
-    changed since it was compiled (:func:`boardsim.core.data.forget_stale_compiled_code`).
+    are the data the kernels freeze into the cache.
+
+    ``sources`` are every module the kernels can be built from (:func:`kernel_modules`);
+    ``fingerprint`` digests them and the data files. Building the bundle drops the game's
+    own cached kernels when the fingerprint changed since they were compiled
+    (:func:`boardsim.core.data.forget_stale_compiled_code`), and the engine compiled for
+    the game is cached under the fingerprint (:class:`GameKernelsType`).
     """
+
+    # the members, as attributes (for readers and editors; set from the arguments)
+    STATE_SIZE: int
+    NUM_ACTIONS: int
+    OBS_SIZE: int
+    MAX_CHANCE_OUTCOMES: int
+    MAX_PLAYERS: int
+    init: Callable[..., None]
+    legal_mask: Callable[..., int]
+    apply_action: Callable[..., None]
+    chance_weights: Callable[..., int]
+    apply_chance: Callable[..., None]
+    observe: Callable[..., None]
+    returns: Callable[..., None]
+    heuristic_action: Callable[..., int]
+    determinize: Callable[..., None]
+    evaluate_position: Callable[..., None]
+    search_prune: Callable[..., None]
 
     def __init__(
         self,
@@ -130,12 +152,13 @@ class GameKernels:
         modules = kernel_modules(kernels.values())
         self.sources = [Path(m.__file__) for m in modules if getattr(m, "__file__", None)]
         self.data_files = [Path(f) for f in data_files]
-        caches = _cache_dirs(modules)
+        self.fingerprint = source_fingerprint(self.data_files + self.sources)
+        own = _own_modules(modules, kernels.values())
         stamp_dir = _cache_dir_of(kernels["init"]) or Path(self.sources[0]).parent / "__pycache__"
-        forget_stale_compiled_code(stamp_dir, self.data_files + self.sources, caches)
+        forget_stale_compiled_code(stamp_dir, self.fingerprint, _cache_dirs(own))
         for name, value in self.members.items():
             setattr(self, name, value)
-        self._numba_type_ = GameKernelsType(module)
+        self._numba_type_ = GameKernelsType(module, self.fingerprint[:16])
         _BUNDLES[module] = self
 
     @classmethod
@@ -239,6 +262,26 @@ def _is_module(name: str) -> bool:
         return False
 
 
+def _own_modules(
+    modules: Iterable[ModuleType], functions: Iterable[Callable[..., Any]]
+) -> list[ModuleType]:
+    """Of ``modules``, those in the folders (or below) the kernels are defined in: the
+    game's own, whose cached code a change of the game makes stale. The engine compiled
+    for the game is keyed by its fingerprint instead (:class:`GameKernelsType`), and the
+    shared core's own kernels never depend on a game."""
+    folders = []
+    for fn in functions:
+        code = getattr(getattr(fn, "py_func", fn), "__code__", None)
+        if code is not None:
+            folders.append(Path(code.co_filename).resolve().parent)
+    out = []
+    for module in modules:
+        path = getattr(module, "__file__", None)
+        if path and any(Path(path).resolve().is_relative_to(f) for f in folders):
+            out.append(module)
+    return out
+
+
 def _cache_dir_of(fn: Any) -> Path | None:
     """Where numba caches ``fn`` (a dispatcher with ``cache=True``), else None."""
     cache = getattr(fn, "_cache", None)
@@ -262,11 +305,14 @@ def _cache_dirs(modules: Iterable[ModuleType]) -> list[Path]:
 
 
 class GameKernelsType(types.Type):
-    """numba's type of a :class:`GameKernels`: keyed by the building module's name."""
+    """numba's type of a :class:`GameKernels`: keyed by the building module's name and the
+    fingerprint of the game's sources and data, so that the engine compiled for one
+    version of a game is never loaded from the cache for another."""
 
-    def __init__(self, module: str) -> None:
+    def __init__(self, module: str, fingerprint: str) -> None:
         self.module = module
-        super().__init__(name=f"GameKernels({module})")
+        self.fingerprint = fingerprint
+        super().__init__(name=f"GameKernels({module}@{fingerprint})")
 
     def member(self, attr: str) -> Any:
         return bundle(self.module).members.get(attr)

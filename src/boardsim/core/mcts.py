@@ -51,17 +51,8 @@ The move chosen is the root child visited most (ties: the higher mean value).
 import numpy as np
 from numba import prange
 
+from boardsim.core import header as hd
 from boardsim.core.engine import advance_decision, new_game, policy_action
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_DECISIONS,
-    H_FLAGS,
-    H_RNG,
-    POLICY_MCTS,
-)
 from boardsim.core.jit import jit, jit_parallel
 from boardsim.core.rng import derive_seed, rng_below, rng_next, rng_seed, rng_weighted
 
@@ -101,9 +92,9 @@ def workspace(g, max_nodes):
 def settle_chance(g, state, params, outcomes, weights):
     """Draw pending chance nodes from the state's own (reseeded) generator, even when the
     game stops at them (``explicit_chance``): the search samples chance itself."""
-    while state[H_ACTOR] == CHANCE and (state[H_FLAGS] & FLAG_TERMINAL) == 0:
+    while state[hd.H_ACTOR] == hd.CHANCE and (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) == 0:
         n = g.chance_weights(state, params, outcomes, weights)
-        i = rng_weighted(state, H_RNG, weights, n)
+        i = rng_weighted(state, hd.H_RNG, weights, n)
         g.apply_chance(state, params, outcomes[i])
 
 
@@ -112,14 +103,14 @@ def advance(g, state, params, action, outcomes, weights):
     """One decision in a simulation, its chance drawn; returns True when the game is over."""
     advance_decision(g, state, params, action, outcomes, weights)
     settle_chance(g, state, params, outcomes, weights)
-    return (state[H_FLAGS] & FLAG_TERMINAL) != 0
+    return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
 
 
 @jit
 def leaf_value(g, state, params, out):
     """A finished game's returns; the game's evaluation of a cut one (or a truncated one)."""
-    flags = state[H_FLAGS]
-    if (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0:
+    flags = state[hd.H_FLAGS]
+    if (flags & hd.FLAG_TERMINAL) != 0 and (flags & hd.FLAG_TRUNCATED) == 0:
         g.returns(state, params, out)
     else:
         out[:] = 0.0
@@ -203,15 +194,15 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
     path, st, mask, untried, outcomes, weights, leaf, srng, prng, hmask = ws[6:16]
     max_nodes = visits.shape[0]
     st[:] = root
-    rng_seed(st, H_RNG, new_seed(srng))  # never the real future
+    rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
     g.determinize(st, params, player, srng)
     settle_chance(g, st, params, outcomes, weights)
     node = 0
     path[0] = 0
     length = 1
-    done = (st[H_FLAGS] & FLAG_TERMINAL) != 0
+    done = (st[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
     while not done:
-        actor = st[H_ACTOR]
+        actor = st[hd.H_ACTOR]
         hint = -1
         if prior > 0.0:
             hint = g.heuristic_action(st, params, hmask, prng)
@@ -273,8 +264,8 @@ def search(g, root, params, sims, c_uct, rollout_policy, rollout_depth, prior, s
     visits[0] = 0
     action[0] = -1
     value[0, :] = 0.0
-    player = root[H_ACTOR]
-    if player < 0 or (root[H_FLAGS] & FLAG_TERMINAL) != 0:
+    player = root[hd.H_ACTOR]
+    if player < 0 or (root[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0:
         return -1
     if g.legal_mask(root, params, mask) == 0:
         return -1
@@ -350,11 +341,11 @@ def play_games(
         new_game(g, state, params, seed, outcomes, weights)
         rng_seed(prng, 0, derive_seed(seed, 1))
         search_base = derive_seed(seed, 2)
-        done = (state[H_FLAGS] & FLAG_TERMINAL) != 0
+        done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
         while not done:
-            code = policies[state[H_ACTOR]]
-            if code == POLICY_MCTS:
-                s = derive_seed(search_base, state[H_DECISIONS])
+            code = policies[state[hd.H_ACTOR]]
+            if code == hd.POLICY_MCTS:
+                s = derive_seed(search_base, state[hd.H_DECISIONS])
                 a = search(
                     g, state, params, sims, c_uct, rollout_policy, rollout_depth, prior, s, ws
                 )
@@ -364,5 +355,5 @@ def play_games(
         g.returns(state, params, ret)
         for p in range(out_returns.shape[1]):
             out_returns[k, p] = ret[p]
-        out_decisions[k] = state[H_DECISIONS]
-        out_flags[k] = state[H_FLAGS]
+        out_decisions[k] = state[hd.H_DECISIONS]
+        out_flags[k] = state[hd.H_FLAGS]

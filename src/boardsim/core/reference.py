@@ -14,18 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_DECISIONS,
-    H_FLAGS,
-    H_RNG,
-    P_EXPLICIT_CHANCE,
-    P_MAX_DECISIONS,
-    TERMINAL,
-)
+from boardsim.core import header as hd
 from boardsim.core.rng import PyRng
 
 
@@ -39,39 +28,39 @@ class ReferenceEngine:
 
     def new_game(self, seed: int) -> list[int]:
         state = [0] * self.state_size
-        PyRng(state, H_RNG).seed(seed)
+        PyRng(state, hd.H_RNG).seed(seed)
         self.rules.init(state, self.params, seed)
         self.resolve_chance(state)
         return state
 
     def resolve_chance(self, state: list[int]) -> None:
-        if self.params[P_EXPLICIT_CHANCE]:
+        if self.params[hd.P_EXPLICIT_CHANCE]:
             return
-        rng = PyRng(state, H_RNG)
-        while state[H_ACTOR] == CHANCE:
+        rng = PyRng(state, hd.H_RNG)
+        while state[hd.H_ACTOR] == hd.CHANCE:
             outcomes, weights = self.rules.chance_weights(state, self.params)
             self.rules.apply_chance(state, self.params, outcomes[rng.weighted(weights)])
 
     def is_terminal(self, state: list[int]) -> bool:
-        return bool(state[H_FLAGS] & FLAG_TERMINAL)
+        return bool(state[hd.H_FLAGS] & hd.FLAG_TERMINAL)
 
     def legal_actions(self, state: list[int]) -> list[int]:
-        if self.is_terminal(state) or state[H_ACTOR] == CHANCE:
+        if self.is_terminal(state) or state[hd.H_ACTOR] == hd.CHANCE:
             return []
         return self.rules.legal_actions(state, self.params)
 
     def step(self, state: list[int], action: int) -> list[float]:
         """Apply a decision (or chance outcome); return each player's reward."""
         before = self.rules.returns(state, self.params)
-        if state[H_ACTOR] == CHANCE:
+        if state[hd.H_ACTOR] == hd.CHANCE:
             self.rules.apply_chance(state, self.params, action)
         else:
             self.rules.apply_action(state, self.params, action)
-            state[H_DECISIONS] += 1
+            state[hd.H_DECISIONS] += 1
         self.resolve_chance(state)
-        limit = self.params[P_MAX_DECISIONS]
-        if limit > 0 and state[H_DECISIONS] >= limit and not self.is_terminal(state):
-            state[H_FLAGS] |= FLAG_TERMINAL | FLAG_TRUNCATED
-            state[H_ACTOR] = TERMINAL
+        limit = self.params[hd.P_MAX_DECISIONS]
+        if limit > 0 and state[hd.H_DECISIONS] >= limit and not self.is_terminal(state):
+            state[hd.H_FLAGS] |= hd.FLAG_TERMINAL | hd.FLAG_TRUNCATED
+            state[hd.H_ACTOR] = hd.TERMINAL
         after = self.rules.returns(state, self.params)
         return [a - b for a, b in zip(after, before, strict=True)]

@@ -137,66 +137,6 @@ class BoardsimVectorEnv(VectorEnv):
 
 def make_sb3_vec_env(env: BoardsimVectorEnv) -> Any:
     """Wrap a :class:`BoardsimVectorEnv` as an SB3 ``VecEnv`` (imports SB3 lazily)."""
-    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+    from boardsim.wrappers.sb3 import BatchesVecEnv
 
-    class BoardsimSB3VecEnv(VecEnv):
-        """SB3's VecEnv interface over the batched engine, for MaskablePPO and friends."""
-
-        def __init__(self, inner: BoardsimVectorEnv) -> None:
-            self.inner = inner
-            self._actions: np.ndarray | None = None
-            super().__init__(
-                inner.num_envs, inner.single_observation_space, inner.single_action_space
-            )
-
-        def reset(self) -> np.ndarray:
-            seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
-            obs, _ = self.inner.reset(seed=seed)
-            self._reset_seeds()
-            return obs
-
-        def step_async(self, actions: np.ndarray) -> None:
-            self._actions = np.asarray(actions)
-
-        def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-            assert self._actions is not None
-            obs, rew, term, trunc, info = self.inner.step(self._actions)
-            done = term | trunc
-            infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-            for i in np.flatnonzero(done):
-                infos[i]["terminal_observation"] = info["final_obs"][i]
-                infos[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
-            return obs, rew, done, infos
-
-        def action_masks(self) -> np.ndarray:
-            return self.inner.action_masks()
-
-        def close(self) -> None:
-            pass
-
-        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-            return [getattr(self.inner, attr_name)] * len(self._indices(indices))
-
-        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-            setattr(self.inner, attr_name, value)
-
-        def env_method(
-            self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any
-        ) -> list[Any]:
-            if method_name == "action_masks":
-                masks = self.inner.action_masks()
-                return [masks[i] for i in self._indices(indices)]
-            result = getattr(self.inner, method_name)(*args, **kwargs)
-            return [result] * len(self._indices(indices))
-
-        def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-            return [False] * len(self._indices(indices))
-
-        def _indices(self, indices: Any) -> Sequence[int]:
-            if indices is None:
-                return range(self.num_envs)
-            if isinstance(indices, int):
-                return [indices]
-            return list(indices)
-
-    return BoardsimSB3VecEnv(env)
+    return BatchesVecEnv([env])

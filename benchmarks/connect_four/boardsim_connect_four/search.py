@@ -1,7 +1,7 @@
-"""What the generic search needs from the calibration connect four (``core/mcts.py``).
+"""What the generic search (``boardsim.core.mcts``) needs from connect four: nothing is
+hidden, nothing is pruned, an unfinished position is valued even."""
 
-Nothing is hidden, nothing is pruned; a position that is not over is valued even.
-"""
+from __future__ import annotations
 
 from boardsim.core.jit import jit
 

@@ -1,0 +1,33 @@
+"""Connect four, as a game plugged into boardsim from outside its package.
+
+boardsim finds it through the entry point ``boardsim.games`` of this package's
+``pyproject.toml``; ``docs/adding-a-game.md`` of boardsim walks through how it is made.
+The benchmarks use it as their calibration game: the generic engine drives it as it
+drives boardsim's own games, so its speed against a plain numba loop, pgx and OpenSpiel
+on identical work measures the engine's overhead.
+"""
+
+from __future__ import annotations
+
+from boardsim.core.game import GameDefinition, Matchup
+from boardsim_connect_four import engine, names
+
+DEFINITION = GameDefinition(
+    name="connect_four",
+    version=1,
+    title="Connect four",
+    kernels=engine.KERNELS,
+    options=(),
+    game_params=lambda options: [],
+    num_players=lambda options: 2,
+    agent_names=lambda options: ["player_0", "player_1"],
+    describe_action=names.describe_action,
+    render_text=names.render_text,
+    mcts_defaults={"c_uct": 1.0, "rollout": "random", "rollout_depth": -1, "prior": 0.0},
+    strength_matchups=(
+        Matchup({}, ("heuristic", "random"), 0, "heuristic first vs random"),
+        Matchup({}, ("random", "heuristic"), 1, "heuristic second vs random"),
+    ),
+)
+
+__all__ = ["DEFINITION"]

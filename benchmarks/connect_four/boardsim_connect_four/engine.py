@@ -1,0 +1,10 @@
+"""Connect four's bundle of kernels for the generic engine (``boardsim.core.engine``)."""
+
+from __future__ import annotations
+
+from boardsim.core.kernels import GameKernels
+from boardsim_connect_four import data, layout, policy, rules, search
+
+KERNELS = GameKernels.from_modules(
+    __name__, rules=rules, policy=policy, search=search, sizes=layout, data_files=data.DATA_FILES
+)

@@ -1,0 +1,109 @@
+"""stable-baselines3's ``VecEnv`` over one or more batched engines: the one home of that
+interface (``make_vec_env(...).to_sb3()`` and the training's every-side env use it).
+
+Imports stable-baselines3; :mod:`boardsim.wrappers.vector` imports this module only
+when ``to_sb3()`` is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from boardsim.wrappers.vector import BoardsimVectorEnv
+
+# seeds of the batches side by side: far apart so that their games never coincide
+SEED_STRIDE = 1_000_003
+
+
+class BatchesVecEnv(VecEnv):
+    """SB3's ``VecEnv`` over ``parts`` (batched envs, each with its learning seat), their
+    rows one after another; ``action_masks()`` for sb3-contrib's MaskablePPO.
+
+    ``step_penalty`` is subtracted from the learner's reward at each of its decisions.
+    A seeded ``reset`` seeds part ``k`` with ``seed + SEED_STRIDE * k``.
+    """
+
+    def __init__(self, parts: Sequence[BoardsimVectorEnv], step_penalty: float = 0.0) -> None:
+        if not parts:
+            raise ValueError("BatchesVecEnv needs at least one batched env")
+        self.parts = list(parts)
+        self.step_penalty = float(step_penalty)
+        self._actions: np.ndarray | None = None
+        first = self.parts[0]
+        self.render_mode = first.render_mode
+        super().__init__(
+            sum(p.num_envs for p in self.parts),
+            first.single_observation_space,
+            first.single_action_space,
+        )
+
+    def reset(self) -> np.ndarray:
+        base = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
+        obs = []
+        for k, part in enumerate(self.parts):
+            seed = None if base is None else base + SEED_STRIDE * k
+            obs.append(part.reset(seed=seed)[0])
+        self._reset_seeds()
+        return np.concatenate(obs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        assert self._actions is not None, "step_async first"
+        obs, rewards, dones, infos = [], [], [], []
+        start = 0
+        for part in self.parts:
+            acts = self._actions[start : start + part.num_envs]
+            start += part.num_envs
+            o, r, term, trunc, info = part.step(acts)
+            done = term | trunc
+            rows: list[dict[str, Any]] = [{} for _ in range(part.num_envs)]
+            for i in np.flatnonzero(done):
+                rows[i]["terminal_observation"] = info["final_obs"][i]
+                rows[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
+            obs.append(o)
+            rewards.append(r - self.step_penalty if self.step_penalty else r)
+            dones.append(done)
+            infos.extend(rows)
+        return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), infos
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, num_actions)`` booleans, what sb3-contrib's MaskablePPO asks for."""
+        return np.concatenate([p.action_masks() for p in self.parts])
+
+    def close(self) -> None:
+        pass
+
+    def _target(self, attr_name: str) -> Any:
+        """Whose attribute ``attr_name`` is: this env's, else the first batch's."""
+        return self if hasattr(self, attr_name) else self.parts[0]
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self._target(attr_name), attr_name)] * len(self._indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self._target(attr_name), attr_name, value)
+
+    def env_method(
+        self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any
+    ) -> list[Any]:
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in self._indices(indices)]
+        result = getattr(self._target(method_name), method_name)(*args, **kwargs)
+        return [result] * len(self._indices(indices))
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * len(self._indices(indices))
+
+    def _indices(self, indices: Any) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
