@@ -80,6 +80,9 @@ class Scene:
     dynamic: list[Shape] = field(default_factory=list)
     # scenes with the same key have the same static layer: its raster is drawn once and reused
     static_key: str | None = None
+    # the width of the board; the side panel (text: scores, whose turn) fills the rest.
+    # None: no panel. The replay viewer scales the board to the window, not the panel.
+    board_width: int | None = None
 
 
 # ------------------------------------------------------------------ SVG

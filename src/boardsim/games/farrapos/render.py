@@ -209,7 +209,12 @@ def _panel(out: list, s: np.ndarray) -> None:
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """Farrapos as a scene (see the module docstring)."""
     scene = Scene(
-        int(BOARD_W + PANEL_WIDTH), int(BOARD_H), "#f4efe1", "Farrapos", static_key="farrapos"
+        int(BOARD_W + PANEL_WIDTH),
+        int(BOARD_H),
+        "#f4efe1",
+        "Farrapos",
+        static_key="farrapos",
+        board_width=int(BOARD_W),
     )
     _static(scene)
     _cities(scene.dynamic, state)

@@ -303,7 +303,12 @@ def _panel(out: list, game: Game, s: np.ndarray, year_index: int) -> None:
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """Hispania as a scene (see the module docstring)."""
     scene = Scene(
-        int(BOARD_W + PANEL_WIDTH), int(BOARD_H), "#f4efe1", "Hispania", static_key="hispania"
+        int(BOARD_W + PANEL_WIDTH),
+        int(BOARD_H),
+        "#f4efe1",
+        "Hispania",
+        static_key="hispania",
+        board_width=int(BOARD_W),
     )
     _static(scene)
     out = scene.dynamic

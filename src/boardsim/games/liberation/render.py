@@ -196,7 +196,11 @@ def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) ->
     """The race as a scene (see the module docstring)."""
     n = int(game.params[P_NUM_PLAYERS])
     scene = Scene(
-        int(BOARD + PANEL_WIDTH), int(BOARD), title="Liberation race", static_key="liberation"
+        int(BOARD + PANEL_WIDTH),
+        int(BOARD),
+        title="Liberation race",
+        static_key="liberation",
+        board_width=int(BOARD),
     )
     _static(scene)
     _spaces(scene, state)
