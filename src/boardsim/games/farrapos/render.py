@@ -223,4 +223,11 @@ def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) ->
     return scene
 
 
-__all__ = ["city_label", "draw", "path_points", "trim", "unit_groups"]
+__all__ = ["chance_text", "city_label", "draw", "path_points", "trim", "unit_groups"]
+
+
+def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
+    from boardsim.games.farrapos.names import describe_chance
+
+    return describe_chance(game.params, state, outcome, player)

@@ -318,3 +318,10 @@ def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) ->
     _pieces_and_names(out, state)
     _panel(out, game, state, year_index)
     return scene
+
+
+def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
+    from boardsim.games.hispania.names import describe_chance
+
+    return describe_chance(game.params, state, outcome, player)

@@ -138,3 +138,24 @@ def evaluate(params: np.ndarray, state: np.ndarray, player: int) -> float:
             board += int(s[L.COUNTERS + sp]) + int(D.KIND_FORCE[int(s[L.CARD + sp])]) / 4
     hand = sum(int(s[L.HAND + player * L.K + k]) for k in range(L.K))
     return 10.0 * int(s[L.VT + player]) + board + 0.2 * hand
+
+
+def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer: int) -> str:
+    """What ``viewer`` sees of the chance outcome about to happen in ``state``: a roll is
+    public ("you rolled 4", "player 2 rolled 4"); a card drawn is seen by its taker only
+    ("you drew Leader 5", "player 2 drew a card")."""
+    kind = int(state[H_CHANCE_KIND])
+    mover = int(state[L.MOVER])
+    if kind in (L.CH_MOVE_DIE, L.CH_REVOLUTION_DIE):
+        who = "you" if viewer == mover else f"player {mover}"
+        again = " (roll again)" if kind == L.CH_REVOLUTION_DIE else ""
+        return f"{who} rolled {int(outcome)}{again}"
+    taker = mover
+    verb = "drew"
+    if kind == L.CH_DEAL:
+        n = int(params[P_NUM_PLAYERS])
+        taker = (n * D.STARTING_HAND - int(state[L.DEAL_LEFT])) % n
+        verb = "were dealt" if viewer == taker else "was dealt"
+    if viewer == taker:
+        return f"you {verb} {card_name(int(outcome))}"
+    return f"player {taker} {verb} a card"

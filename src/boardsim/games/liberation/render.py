@@ -213,3 +213,10 @@ def private_text(game: Game, state: np.ndarray, player: int) -> str:
     """What only ``player`` sees: their hand."""
     words = _hand_words(state, player)
     return f"your hand (player {player}): " + (", ".join(words) if words else "no cards")
+
+
+def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
+    from boardsim.games.liberation.names import describe_chance
+
+    return describe_chance(game.params, state, outcome, player)
