@@ -90,6 +90,7 @@ def boxes_overlap(a: Box, b: Box) -> bool:
 
 
 def grow(box: Box, pad: float) -> Box:
+    """``box`` grown by ``pad`` on every side."""
     return box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
 
 

@@ -23,6 +23,8 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Circle:
+    """A circle at ``(x, y)`` of radius ``r``, filled and optionally stroked."""
+
     x: float
     y: float
     r: float
@@ -34,6 +36,8 @@ class Circle:
 
 @dataclass(frozen=True)
 class Rect:
+    """A rectangle with its top left at ``(x, y)``, ``w`` wide and ``h`` high."""
+
     x: float
     y: float
     w: float
@@ -46,6 +50,8 @@ class Rect:
 
 @dataclass(frozen=True)
 class Polyline:
+    """A line through ``points`` (dashed when ``dash``)."""
+
     points: tuple[Point, ...]
     stroke: str
     width: float = 1.0
@@ -55,6 +61,10 @@ class Polyline:
 
 @dataclass(frozen=True)
 class Text:
+    """A line of text at ``(x, y)``: anchored horizontally by ``anchor``, centred
+    vertically on ``y``, in DejaVu Sans of ``size`` pixels.
+    """
+
     x: float
     y: float
     text: str
