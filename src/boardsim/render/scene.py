@@ -139,6 +139,7 @@ def shape_to_svg(shape: Shape) -> str:
         f'<text x="{_num(shape.x)}" y="{_num(shape.y)}" font-size="{_num(shape.size)}" '
         f'fill="{shape.fill}" text-anchor="{_ANCHOR_SVG[shape.anchor]}" '
         f'dominant-baseline="central" font-family="DejaVu Sans, Arial, sans-serif"{weight}'
+        ' xml:space="preserve"'
         f"{_data_attrs(shape.data)}>{html.escape(shape.text)}</text>"
     )
 
