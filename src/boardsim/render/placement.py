@@ -63,12 +63,6 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return x1 - x0
 
 
-def text_height(size: float, bold: bool = False) -> float:
-    """The height of a line of text at ``size`` pixels (accents and descenders included)."""
-    _, y0, _, y1 = _text_extent("ÃÉgjy", size, bold, "start")
-    return y1 - y0
-
-
 def shape_box(shape: Shape) -> Box:
     """The bounding box of any shape."""
     if isinstance(shape, Circle):
@@ -82,16 +76,6 @@ def shape_box(shape: Shape) -> Box:
         ys = [p[1] for p in shape.points]
         return min(xs), min(ys), max(xs), max(ys)
     return text_box(shape)
-
-
-def boxes_overlap(a: Box, b: Box) -> bool:
-    """Whether two boxes share any area (touching edges do not count)."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def grow(box: Box, pad: float) -> Box:
-    """``box`` grown by ``pad`` on every side."""
-    return box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
 
 
 @dataclass(frozen=True)
@@ -114,12 +98,6 @@ class Placer:
     def block(self, box: Box) -> None:
         """Mark ``box`` as taken."""
         self._boxes = np.vstack([self._boxes, np.asarray(box, np.float64)[None, :]])
-
-    def block_shapes(self, shapes: Sequence[Shape]) -> None:
-        """Mark the boxes of ``shapes`` (not lines) as taken."""
-        for s in shapes:
-            if not isinstance(s, Polyline):
-                self.block(shape_box(s))
 
     def free(self, box: Box) -> bool:
         """Whether ``box`` lies inside the canvas and meets no box taken."""
