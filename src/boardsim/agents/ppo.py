@@ -112,9 +112,13 @@ class PPOAgent:
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
     ) -> int:
+        """The policy's action for one observation, only among the legal ones of
+        ``action_mask`` (the most likely one, or a sample with ``deterministic=False``).
+        """
         return int(self.act_batch(observation[None, :], np.asarray(action_mask)[None, :])[0])
 
     def act_state(self, state: State) -> int:
+        """The policy's action for the player to move in ``state``."""
         player = state.current_player()
         return self.act(state.observation(player), state.legal_actions_mask())
 

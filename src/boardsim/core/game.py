@@ -161,6 +161,7 @@ class Game:
         return f"boardsim.make_game({self.name!r}, {shown})"
 
     def agent_names(self) -> list[str]:
+        """The agents' names, one a seat: ``["player_0", ...]``, ``["republic", "empire"]``."""
         return self.definition.agent_names(self.options)
 
     def new_initial_state(self, seed: int = 0) -> State:
@@ -180,6 +181,7 @@ class Game:
         return json.dumps(self.options, sort_keys=True).encode()
 
     def state_to_bytes(self, state: State) -> bytes:
+        """``state`` as bytes: a header (game, version, options), the array, a checksum."""
         name = self.name.encode()
         opts = self._options_json()
         body = (
@@ -248,15 +250,19 @@ class State:
         return int(self.array[hd.H_ACTOR])
 
     def is_terminal(self) -> bool:
+        """Whether the game is over (won, drawn, lost or truncated)."""
         return bool(self.array[hd.H_FLAGS] & hd.FLAG_TERMINAL)
 
     def is_truncated(self) -> bool:
+        """Whether the game was cut by ``max_decisions``."""
         return bool(self.array[hd.H_FLAGS] & hd.FLAG_TRUNCATED)
 
     def is_chance_node(self) -> bool:
+        """Whether chance acts next (only with ``explicit_chance=True``)."""
         return not self.is_terminal() and int(self.array[hd.H_ACTOR]) == hd.CHANCE
 
     def decisions(self) -> int:
+        """Decisions taken so far (chance outcomes not counted)."""
         return int(self.array[hd.H_DECISIONS])
 
     def legal_actions_mask(self) -> np.ndarray:
@@ -267,6 +273,7 @@ class State:
         return mask
 
     def legal_actions(self) -> list[int]:
+        """The legal actions (at a chance node: the possible outcomes)."""
         if self.is_chance_node():
             return [o for o, _ in self.chance_outcomes()]
         return [int(a) for a in np.flatnonzero(self.legal_actions_mask())]
@@ -329,16 +336,19 @@ class State:
         raise IllegalActionError(action, legal, words, names)
 
     def clone(self) -> State:
+        """An independent copy of the position."""
         st = State(self.game, self.array.copy())
         st.last_rewards = self.last_rewards.copy()
         return st
 
     def action_to_string(self, action: int) -> str:
+        """``action`` in the game's words here ("roll the die and move")."""
         if self.is_chance_node():
             return f"chance outcome {action}"
         return self.game.definition.describe_action(self.game.params, self.array, int(action))
 
     def to_bytes(self) -> bytes:
+        """The position as bytes (:meth:`Game.state_from_bytes` reads them back)."""
         return self.game.state_to_bytes(self)
 
     def __str__(self) -> str:

@@ -315,6 +315,7 @@ class GameKernelsType(types.Type):
         super().__init__(name=f"GameKernels({module}@{fingerprint})")
 
     def member(self, attr: str) -> Any:
+        """The bundle's member ``attr`` (a kernel or a size), for numba's typing."""
         return bundle(self.module).members.get(attr)
 
 
