@@ -58,6 +58,7 @@ def test_every_game_is_in_every_section(tour: tuple[str, Path], title: str) -> N
 def test_the_ladder_has_its_rungs_with_intervals(tour: tuple[str, Path]) -> None:
     text, _ = tour
     assert "heuristic" in text and f"mcts:{demo.SEARCH_SIMULATIONS}" in text
+    assert "--simulations 200" in text  # where to look for a stronger search
     assert "95% Wilson" in text and "[0." in text
 
 
@@ -109,4 +110,5 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     afile.write_text("")
     assert main(["demo", "--games", "0"]) == 2
     assert main(["demo", "--seconds", "0"]) == 2
+    assert main(["demo", "--simulations", "0"]) == 2
     assert main(["demo", "--out", str(afile)]) == 2

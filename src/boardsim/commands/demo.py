@@ -37,12 +37,16 @@ from boardsim.api import list_games
 
 DEFAULT_GAMES = 200
 DEFAULT_OUT = "demo-output"
-SEARCH_SIMULATIONS = 25  # MCTS's small budget: simulations a decision
+SEARCH_SIMULATIONS = 25  # MCTS's small budget by default: simulations a decision
 SEARCH_SHARE = 10  # MCTS rungs play 1/SEARCH_SHARE of --games (at least 2)
 LEVEL_CELL_SHARE = 20  # a difficulty sweep plays --games / LEVEL_CELL_SHARE games a level
 LEARNED = "alphazero"  # the learned network's agent spec, once a build has it
 MAX_DECISIONS = 20_000  # a safety net: a longer game is cut and counted as truncated
 FIELD_AGENT = "heuristic"  # who plays the balance games and the pictured game
+SEARCH_NOTE = (
+    "(MCTS grows with its budget: --simulations 200, or boardsim eval GAME --agents "
+    "heuristic,mcts:200 --games 1000; docs/agents.md)"
+)
 
 
 # ------------------------------------------------------------------ the command
@@ -72,6 +76,13 @@ def add_parser(subparsers: Any) -> None:
         default=0.5,
         help="timed window of each speed case (default 0.5)",
     )
+    p.add_argument(
+        "--simulations",
+        type=int,
+        default=SEARCH_SIMULATIONS,
+        help=f"MCTS's simulations a decision (default {SEARCH_SIMULATIONS}; it grows stronger "
+        "and slower with more)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--game",
@@ -89,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         print("boardsim demo: --seconds must be positive", file=sys.stderr)
         return 2
+    if args.simulations < 1:
+        print("boardsim demo: --simulations must be at least 1", file=sys.stderr)
+        return 2
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         print(f"boardsim demo: --out {out} is a file, not a folder", file=sys.stderr)
@@ -99,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         seconds=float(args.seconds),
         seed=int(args.seed),
         out=out,
+        simulations=int(args.simulations),
     )
     print(tour_text(tour, progress=not args.no_progress))
     return 0
@@ -113,6 +128,7 @@ class Tour:
     seconds: float
     seed: int
     out: Path
+    simulations: int = SEARCH_SIMULATIONS
 
     @property
     def search_games(self) -> int:
@@ -328,13 +344,9 @@ def learned_agent(game: Any) -> str | None:
     return LEARNED
 
 
-def search_spec() -> str:
-    return f"mcts:{SEARCH_SIMULATIONS}"
-
-
-def rungs(game: Any) -> list[tuple[str, str]]:
+def rungs(game: Any, simulations: int = SEARCH_SIMULATIONS) -> list[tuple[str, str]]:
     """The ladder: ``(agent, the agent it is measured against)``, weakest first."""
-    out = [("heuristic", "random"), (search_spec(), "heuristic")]
+    out = [("heuristic", "random"), (f"mcts:{simulations}", "heuristic")]
     learned = learned_agent(game)
     if learned is not None:
         out.append((learned, "heuristic"))
@@ -365,7 +377,7 @@ def competitive_ladder(
     from boardsim.research.tournament import round_robin
 
     rows = []
-    for agent, opponent in rungs(game):
+    for agent, opponent in rungs(game, tour.simulations):
         games = _games_for(tour, agent, opponent)
         result = round_robin(name, [opponent, agent], games, tour.seed, **options)
         pair = next(p for p in result.pairs if p.agent == agent)
@@ -393,7 +405,7 @@ def cooperative_ladder(
     from boardsim.research.tournament import cooperative
 
     levels = easy_and_medium(name)
-    agents = ["random"] + [a for a, _ in rungs(game)]
+    agents = ["random"] + [a for a, _ in rungs(game, tour.simulations)]
     rows = []
     for agent in agents:
         games = _games_for(tour, agent)
@@ -605,14 +617,14 @@ def report(tour: Tour, found: Findings) -> str:
     """Every section's table, then where the pictures are and how to open them."""
     out = [
         f"boardsim demo: {len(tour.names)} games, --games {tour.games} (MCTS rungs "
-        f"{tour.search_games}), seed {tour.seed}",
+        f"{tour.search_games}), --simulations {tour.simulations}, seed {tour.seed}",
         "",
         speed_table(found),
     ]
     if found.ladder:
-        out += ["", ladder_table(found)]
+        out += ["", ladder_table(found, tour)]
     if found.levels:
-        out += ["", levels_table(found)]
+        out += ["", levels_table(found, tour)]
     out += ["", balance_table(found), "", pictures_table(tour, found)]
     out += [
         "",
@@ -687,7 +699,7 @@ def peers_text(peers: dict[str, Any] | None) -> str:
     return "\n".join(text)
 
 
-def ladder_table(found: Findings) -> str:
+def ladder_table(found: Findings, tour: Tour) -> str:
     rows = [
         [
             r["game"],
@@ -702,13 +714,14 @@ def ladder_table(found: Findings) -> str:
     return "\n".join(
         [
             "STRENGTH: each rung against the one below, seats rotated, compiled "
-            f"(MCTS: {SEARCH_SIMULATIONS} simulations a decision); win rate [95% Wilson]",
+            f"(MCTS: {tour.simulations} simulations a decision); win rate [95% Wilson]",
             table(["game", "agent", "against", "games", "win rate", "fair share"], rows, left=3),
+            SEARCH_NOTE,
         ]
     )
 
 
-def levels_table(found: Findings) -> str:
+def levels_table(found: Findings, tour: Tour) -> str:
     rows = [[r["game"], r["agent"], r["level"], r["games"], _interval(r)] for r in found.levels]
     side = found.levels[0]["side"]
     return "\n".join(
@@ -716,6 +729,7 @@ def levels_table(found: Findings) -> str:
             f"STRENGTH, cooperative: {side}'s win rate, every player of the side on one agent, "
             "against the game's own system [95% Wilson]",
             table(["game", "agent", "level", "games", "win rate"], rows, left=3),
+            SEARCH_NOTE,
         ]
     )
 
