@@ -616,7 +616,7 @@ def _interval(r: dict[str, Any]) -> str:
 def report(tour: Tour, found: Findings) -> str:
     """Every section's table, then where the pictures are and how to open them."""
     out = [
-        f"boardsim demo: {len(tour.names)} games, --games {tour.games} (MCTS rungs "
+        f"boardsim demo: {', '.join(tour.names)}; --games {tour.games} (MCTS rungs "
         f"{tour.search_games}), --simulations {tour.simulations}, seed {tour.seed}",
         "",
         speed_table(found),
