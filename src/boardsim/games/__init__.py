@@ -15,7 +15,8 @@ Games are found without being imported, and imported on first use:
 - **The folders of this package** (``boardsim/games/<game>/``), for a source checkout
   whose entry points were not installed.
 
-Games are listed by id, in alphabetical order. Each game's Gymnasium id is ``boardsim/<Name>-v0`` (:func:`gym_id`), registered at import.
+Games are listed by id, in alphabetical order. Each game's Gymnasium id is
+``boardsim/<Name>-v0`` (:func:`gym_id`), registered at import.
 """
 
 from __future__ import annotations
