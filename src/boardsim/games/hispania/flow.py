@@ -1,0 +1,428 @@
+"""The game flow: ``init``, and ``advance``, which runs the automated steps of each phase.
+
+``advance`` is a dispatcher: one small function per phase either hands the decision to a
+player, opens a chance node, or does the phase's automatic work and moves on; it runs
+until a decision, a chance node or the end. Also the steps of the game's sequence that
+the dice and the decisions trigger: an army placed or moving, the end of a round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
+from boardsim.core.jit import jit
+from boardsim.games.hispania.board import (
+    NUM_BASE_ARMIES,
+    NUM_ROMAN_GENERALS,
+    absent_generals,
+    garrison_count,
+    general_at,
+    is_adjacent,
+    place_revolt,
+    province_army,
+    roman_victory,
+)
+from boardsim.games.hispania.combat import any_hispano_attack
+from boardsim.games.hispania.data import (
+    ADJ_LINK,
+    LETHE_CROSSINGS,
+    LETHE_NORTH,
+    NUM_CITIES,
+    NUM_HISPANIC,
+    NUM_LINKS,
+    NUM_SPACES,
+    SCEN_RANDOM,
+    SCEN_START_HISPANIC,
+    SCEN_TRACK_LIMIT,
+    SCEN_TURN,
+)
+from boardsim.games.hispania.layout import (
+    ARMY_ORDER,
+    ARMY_POS,
+    CB_ARMY_GARRISON,
+    CB_ARMY_GENERAL,
+    CB_ASSASSINATE,
+    CK_HISP_DIE,
+    CK_MOVE_DIE,
+    CK_REVOLT_CITY,
+    CK_REVOLT_PROV,
+    CK_ROMAN_DIE,
+    CK_SETUP_ARMY,
+    CK_SETUP_REVOLT,
+    CK_TERROR,
+    COMBAT_ARMY,
+    COMBAT_KIND,
+    COMBAT_TARGET,
+    COUNTER,
+    CUR,
+    DENARII,
+    DIE_H,
+    DIE_R,
+    DISPLAY,
+    GEN_POS,
+    H_ACCEPTED,
+    HDENARII,
+    HELD_ROADS,
+    HISP_BONUS,
+    HISPANO,
+    LETHE,
+    MOVER,
+    NUM_ARMY_SLOTS,
+    P_ARMIES,
+    P_AUTO_SETUP,
+    P_DENARII,
+    P_HISPANO,
+    P_IMPERIVM,
+    P_INGENIVM,
+    P_ROADS,
+    P_SCENARIO,
+    PEND_KIND,
+    PEND_TARGET,
+    PH_ARMY_COMBAT,
+    PH_ARMY_MOVE,
+    PH_FREE_MOVE,
+    PH_H_ATTACK,
+    PH_H_MOVE,
+    PH_H_REROLL_CITY,
+    PH_H_REROLL_PROV,
+    PH_H_REVOLT,
+    PH_MOVE_DIE,
+    PH_MOVE_START,
+    PH_OVER,
+    PH_REENTER,
+    PH_REVOLT_CITY,
+    PH_REVOLT_PROV,
+    PH_ROMAN,
+    PH_ROMAN_COMBAT,
+    PH_SETUP_ARMY,
+    PH_SETUP_PLACE,
+    PH_SETUP_REVOLT,
+    PH_SETUP_ROAD,
+    PH_TERROR,
+    PH_TURN_END,
+    PH_TURN_NEXT,
+    PH_TURN_START,
+    PHASE,
+    PLACE_CITY,
+    RESERVE,
+    RESUME_PHASE,
+    REVOLTS,
+    ROADS,
+    SPECIAL,
+    TRACK,
+    TURN,
+    W_HISPANIA,
+    W_NONE,
+    W_ROME,
+    WINNER,
+)
+from boardsim.games.hispania.movement import general_can_enter, move_armies_candidates
+from boardsim.games.hispania.setup import (
+    any_place_legal,
+    any_reentry_legal,
+    any_road_legal,
+    armies_on_board,
+    army_die_faces,
+    auto_place,
+    lay_out,
+    road_legal,
+)
+
+
+@jit
+def set_chance(state: np.ndarray, kind: int) -> None:
+    state[H_ACTOR] = CHANCE
+    state[H_CHANCE_KIND] = kind
+
+
+@jit
+def set_actor(state: np.ndarray, p: int) -> None:
+    state[H_ACTOR] = p
+    state[H_CHANCE_KIND] = 0
+
+
+@jit
+def order_armies(state: np.ndarray) -> None:
+    """The armies move by increasing province, I-VI, then Ulterior and Citerior."""
+    n = 0
+    for p in range(8):
+        k = province_army(state, p)
+        if k >= 0:
+            state[ARMY_ORDER + n] = k
+            n += 1
+    for i in range(n, NUM_ARMY_SLOTS):
+        state[ARMY_ORDER + i] = -1
+
+
+@jit
+def army_try_move(state: np.ndarray, k: int, t: int) -> None:
+    """Army ``k`` tries to enter ``t``: a garrison or general blocking it is attacked."""
+    if general_at(state, t) >= 0:
+        state[COMBAT_KIND] = CB_ARMY_GENERAL
+    elif garrison_count(state, t) > 0:
+        state[COMBAT_KIND] = CB_ARMY_GARRISON
+    else:
+        # the revolt the army needs comes first: none left is a Hispanic victory
+        if state[REVOLTS + t] == 0 and not place_revolt(state, t):
+            return
+        state[ARMY_POS + k] = t
+        state[CUR] += 1
+        return
+    state[COMBAT_TARGET] = t
+    state[COMBAT_ARMY] = k
+    state[DIE_H] = 0
+    state[DIE_R] = 0
+    state[HISP_BONUS] = 0
+    state[H_ACCEPTED] = 0
+    state[PHASE] = PH_ARMY_COMBAT
+
+
+@jit
+def ordinary_armies_left(state: np.ndarray) -> tuple[int, int]:
+    """Ordinary armies in the reserve, and the first of them (-1 none)."""
+    n = 0
+    first = -1
+    for k in range(NUM_BASE_ARMIES):
+        if state[ARMY_POS + k] == -1:
+            n += 1
+            if first < 0:
+                first = k
+    return n, first
+
+
+@jit
+def place_army(state: np.ndarray, c: int, resume: int) -> None:
+    """An army from the reserve onto city ``c``, then phase ``resume``.
+
+    Terror: the special army if it is the only one left; with others left a Hispanic die
+    decides (a chance node), 4-6 with one other left, 5-6 with two.
+    """
+    n, first = ordinary_armies_left(state)
+    special = state[ARMY_POS + SPECIAL] == -1
+    state[PHASE] = resume
+    if special and n > 0:
+        state[PLACE_CITY] = c
+        state[RESUME_PHASE] = resume
+        state[PHASE] = PH_TERROR
+    elif special:
+        state[ARMY_POS + SPECIAL] = c
+    elif first >= 0:
+        state[ARMY_POS + first] = c
+
+
+@jit
+def army_in_reserve(state: np.ndarray) -> bool:
+    for k in range(NUM_ARMY_SLOTS):
+        if state[ARMY_POS + k] == -1:
+            return True
+    return False
+
+
+@jit
+def end_of_round(state: np.ndarray, params: np.ndarray) -> None:
+    """A revolt from the reserve covers the next space of the time track."""
+    if state[RESERVE] <= 0:
+        state[WINNER] = W_HISPANIA
+        return
+    state[RESERVE] -= 1
+    state[TRACK] += 1
+    if state[TRACK] >= SCEN_TRACK_LIMIT[params[P_SCENARIO]]:
+        state[WINNER] = W_HISPANIA
+        return
+    state[TURN] = 0
+    state[PHASE] = PH_TURN_START
+
+
+@jit
+def free_move_legal(state: np.ndarray, s: int) -> bool:
+    """Imperivm: the praetor of Ulterior may end his turn one link away, for free."""
+    g0 = state[GEN_POS]
+    if g0 < 0 or not is_adjacent(g0, s) or general_at(state, s) >= 0:
+        return False
+    north = state[LETHE] != 0 and s < NUM_CITIES and LETHE_NORTH[s] != 0
+    if north and LETHE_CROSSINGS[ADJ_LINK[g0, s]] == 0:
+        return False
+    return general_can_enter(state, s, 0)
+
+
+@jit
+def any_free_move(state: np.ndarray) -> bool:
+    for s in range(NUM_SPACES):
+        if free_move_legal(state, s):
+            return True
+    return False
+
+
+@jit
+def advance(state: np.ndarray, params: np.ndarray) -> None:
+    """Run the automated steps until a decision, a chance node or the end."""
+    cands = np.zeros(8, np.int32)
+    while True:
+        if state[WINNER] == W_NONE and state[PHASE] >= PH_TURN_START and roman_victory(state):
+            state[WINNER] = W_ROME
+        if state[WINNER] != W_NONE:
+            state[PHASE] = PH_OVER
+            state[H_ACTOR] = TERMINAL
+            state[H_CHANCE_KIND] = 0
+            state[H_FLAGS] |= FLAG_TERMINAL
+            return
+        ph = state[PHASE]
+        if ph == PH_SETUP_REVOLT:
+            sc = params[P_SCENARIO]
+            while state[COUNTER] < NUM_HISPANIC and SCEN_RANDOM[sc, state[COUNTER]] == 0:
+                state[COUNTER] += 1  # a scenario province: no random revolt
+            if state[COUNTER] < NUM_HISPANIC:
+                if params[P_HISPANO] != 0:
+                    set_actor(state, HISPANO)  # Hispano chooses the initial revolts
+                else:
+                    set_chance(state, CK_SETUP_REVOLT)
+                return
+            state[PHASE] = PH_SETUP_ARMY
+            state[COUNTER] = armies_on_board(state)  # a scenario's armies count
+        elif ph == PH_SETUP_ARMY:
+            if state[COUNTER] < params[P_ARMIES] and army_die_faces(state, params, cands) > 0:
+                if params[P_HISPANO] != 0:
+                    set_actor(state, HISPANO)  # ... and the initial armies' provinces
+                else:
+                    set_chance(state, CK_SETUP_ARMY)
+                return
+            state[PHASE] = PH_SETUP_ROAD
+            state[COUNTER] = 0
+        elif ph == PH_SETUP_ROAD:
+            if state[COUNTER] < params[P_ROADS] and any_road_legal(state):
+                if params[P_AUTO_SETUP] != 0:
+                    for li in range(NUM_LINKS):
+                        if road_legal(state, li):
+                            state[ROADS + li] = 1
+                            break
+                    state[COUNTER] += 1
+                    continue
+                set_actor(state, state[COUNTER] % NUM_ROMAN_GENERALS)
+                return
+            if params[P_INGENIVM] != 0 and state[COUNTER] < params[P_ROADS]:
+                # Ingenivm: roads that cannot be placed now wait beside the board
+                state[HELD_ROADS] += params[P_ROADS] - state[COUNTER]
+            state[PHASE] = PH_SETUP_PLACE
+            state[COUNTER] = 0
+        elif ph == PH_SETUP_PLACE and params[P_SCENARIO] != 0:
+            sc = params[P_SCENARIO]
+            state[TURN] = SCEN_TURN[sc]
+            if SCEN_START_HISPANIC[sc] != 0:
+                state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+                state[PHASE] = PH_REVOLT_PROV
+            else:
+                state[PHASE] = PH_TURN_START
+        elif ph == PH_SETUP_PLACE:
+            g = state[COUNTER]
+            if g < NUM_ROMAN_GENERALS:
+                if not any_place_legal(state, g):
+                    state[COUNTER] += 1
+                    continue
+                if params[P_AUTO_SETUP] != 0:
+                    state[GEN_POS + g] = auto_place(state, g)
+                    state[COUNTER] += 1
+                    continue
+                set_actor(state, g)
+                return
+            state[TURN] = 0
+            state[PHASE] = PH_TURN_START
+        elif ph == PH_TURN_START:
+            g = state[TURN]
+            state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+            if state[GEN_POS + g] < 0:
+                if any_reentry_legal(state, params, g):
+                    state[PHASE] = PH_REENTER
+                    set_actor(state, g)
+                    return
+                state[PHASE] = PH_REVOLT_PROV
+                continue
+            state[DENARII] = params[P_DENARII] - absent_generals(state)
+            state[PEND_KIND] = 0
+            state[PEND_TARGET] = 0
+            state[MOVER] = -1
+            state[PHASE] = PH_ROMAN
+        elif ph == PH_ROMAN:
+            if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
+                state[PEND_KIND] = 0
+                state[MOVER] = -1
+                state[PHASE] = PH_REVOLT_PROV
+                continue
+            set_actor(state, state[TURN])
+            return
+        elif ph == PH_ROMAN_COMBAT:
+            first_hisp = state[COMBAT_KIND] == CB_ASSASSINATE
+            set_chance(state, CK_ROMAN_DIE if state[DIE_R] == 0 and not first_hisp else CK_HISP_DIE)
+            return
+        elif ph in (PH_REVOLT_PROV, PH_H_REROLL_PROV):
+            set_chance(state, CK_REVOLT_PROV)
+            return
+        elif ph in (PH_REVOLT_CITY, PH_H_REROLL_CITY):
+            set_chance(state, CK_REVOLT_CITY)
+            return
+        elif ph >= PH_H_REVOLT and ph != PH_H_ATTACK:
+            set_actor(state, HISPANO)
+            return
+        elif ph == PH_H_ATTACK:
+            if state[HDENARII] > 0 and any_hispano_attack(state):
+                set_actor(state, HISPANO)
+                return
+            state[PHASE] = PH_TURN_END
+        elif ph == PH_TERROR:
+            set_chance(state, CK_TERROR)
+            return
+        elif ph == PH_MOVE_DIE:
+            set_chance(state, CK_MOVE_DIE)
+            return
+        elif ph == PH_MOVE_START:
+            order_armies(state)
+            state[CUR] = 0
+            state[PHASE] = PH_ARMY_MOVE
+        elif ph == PH_ARMY_MOVE:
+            i = state[CUR]
+            if i >= NUM_ARMY_SLOTS or state[ARMY_ORDER + i] < 0:
+                state[PHASE] = PH_H_ATTACK if params[P_HISPANO] != 0 else PH_TURN_END
+                continue
+            k = state[ARMY_ORDER + i]
+            if state[ARMY_POS + k] < 0:
+                state[CUR] += 1
+                continue
+            n = move_armies_candidates(state, k, cands)
+            if n == 0:
+                state[CUR] += 1
+            elif n == 1:
+                army_try_move(state, k, cands[0])
+            elif params[P_HISPANO] != 0 and state[HDENARII] > 0:
+                state[PHASE] = PH_H_MOVE  # Hispano may choose instead of rolling
+            else:
+                state[PHASE] = PH_MOVE_DIE
+                set_chance(state, CK_MOVE_DIE)
+                return
+        elif ph == PH_ARMY_COMBAT:
+            set_chance(state, CK_HISP_DIE if state[DIE_H] == 0 else CK_ROMAN_DIE)
+            return
+        elif ph == PH_TURN_END:
+            state[PHASE] = PH_TURN_NEXT
+            if state[TURN] == 2:
+                state[DISPLAY] = 0  # Display of Power lasts the consul's first turn
+            if params[P_IMPERIVM] != 0 and state[TURN] == 0 and any_free_move(state):
+                state[PHASE] = PH_FREE_MOVE
+                set_actor(state, 0)
+                return
+        elif ph == PH_TURN_NEXT:
+            if state[TURN] < NUM_ROMAN_GENERALS - 1:
+                state[TURN] += 1
+                state[PHASE] = PH_TURN_START
+            else:
+                end_of_round(state, params)
+        else:
+            return
+
+
+@jit
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
+    """Lay out the basic set-up; the first chance node is the revolt of province I."""
+    lay_out(state, params)
+    state[PHASE] = PH_SETUP_REVOLT
+    state[COUNTER] = 0
+    advance(state, params)
