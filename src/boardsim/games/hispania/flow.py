@@ -256,167 +256,281 @@ def any_free_move(state: np.ndarray) -> bool:
 
 @jit
 def advance(state: np.ndarray, params: np.ndarray) -> None:
-    """Run the automated steps until a decision, a chance node or the end."""
-    cands = np.zeros(8, np.int32)
-    while True:
-        if state[WINNER] == W_NONE and state[PHASE] >= PH_TURN_START and roman_victory(state):
-            state[WINNER] = W_ROME
-        if state[WINNER] != W_NONE:
-            state[PHASE] = PH_OVER
-            state[H_ACTOR] = TERMINAL
-            state[H_CHANCE_KIND] = 0
-            state[H_FLAGS] |= FLAG_TERMINAL
-            return
+    """Run the automated steps until a decision, a chance node or the end.
+
+    One step of the current phase at a time (the functions below, one a phase): each
+    returns True while the game runs on by itself, False once a player or the dice
+    must act.
+    """
+    cands = np.zeros(8, np.int32)  # scratch: the set-up armies' die faces, an army's moves
+    while not end_if_decided(state):
         ph = state[PHASE]
         if ph == PH_SETUP_REVOLT:
-            sc = params[P_SCENARIO]
-            while state[COUNTER] < NUM_HISPANIC and SCEN_RANDOM[sc, state[COUNTER]] == 0:
-                state[COUNTER] += 1  # a scenario province: no random revolt
-            if state[COUNTER] < NUM_HISPANIC:
-                if params[P_HISPANO] != 0:
-                    set_actor(state, HISPANO)  # Hispano chooses the initial revolts
-                else:
-                    set_chance(state, CK_SETUP_REVOLT)
-                return
-            state[PHASE] = PH_SETUP_ARMY
-            state[COUNTER] = armies_on_board(state)  # a scenario's armies count
+            going = setup_revolts(state, params)
         elif ph == PH_SETUP_ARMY:
-            if state[COUNTER] < params[P_ARMIES] and army_die_faces(state, params, cands) > 0:
-                if params[P_HISPANO] != 0:
-                    set_actor(state, HISPANO)  # ... and the initial armies' provinces
-                else:
-                    set_chance(state, CK_SETUP_ARMY)
-                return
-            state[PHASE] = PH_SETUP_ROAD
-            state[COUNTER] = 0
+            going = setup_armies(state, params, cands)
         elif ph == PH_SETUP_ROAD:
-            if state[COUNTER] < params[P_ROADS] and any_road_legal(state):
-                if params[P_AUTO_SETUP] != 0:
-                    for li in range(NUM_LINKS):
-                        if road_legal(state, li):
-                            state[ROADS + li] = 1
-                            break
-                    state[COUNTER] += 1
-                    continue
-                set_actor(state, state[COUNTER] % NUM_ROMAN_GENERALS)
-                return
-            if params[P_INGENIVM] != 0 and state[COUNTER] < params[P_ROADS]:
-                # Ingenivm: roads that cannot be placed now wait beside the board
-                state[HELD_ROADS] += params[P_ROADS] - state[COUNTER]
-            state[PHASE] = PH_SETUP_PLACE
-            state[COUNTER] = 0
+            going = setup_roads(state, params)
         elif ph == PH_SETUP_PLACE and params[P_SCENARIO] != 0:
-            sc = params[P_SCENARIO]
-            state[TURN] = SCEN_TURN[sc]
-            if SCEN_START_HISPANIC[sc] != 0:
-                state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
-                state[PHASE] = PH_REVOLT_PROV
-            else:
-                state[PHASE] = PH_TURN_START
+            going = start_scenario(state, params)
         elif ph == PH_SETUP_PLACE:
-            g = state[COUNTER]
-            if g < NUM_ROMAN_GENERALS:
-                if not any_place_legal(state, g):
-                    state[COUNTER] += 1
-                    continue
-                if params[P_AUTO_SETUP] != 0:
-                    state[GEN_POS + g] = auto_place(state, g)
-                    state[COUNTER] += 1
-                    continue
-                set_actor(state, g)
-                return
-            state[TURN] = 0
-            state[PHASE] = PH_TURN_START
+            going = setup_generals(state, params)
         elif ph == PH_TURN_START:
-            g = state[TURN]
-            state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
-            if state[GEN_POS + g] < 0:
-                if any_reentry_legal(state, params, g):
-                    state[PHASE] = PH_REENTER
-                    set_actor(state, g)
-                    return
-                state[PHASE] = PH_REVOLT_PROV
-                continue
-            state[DENARII] = params[P_DENARII] - absent_generals(state)
-            state[PEND_KIND] = 0
-            state[PEND_TARGET] = 0
-            state[MOVER] = -1
-            state[PHASE] = PH_ROMAN
+            going = turn_start(state, params)
         elif ph == PH_ROMAN:
-            if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
-                state[PEND_KIND] = 0
-                state[MOVER] = -1
-                state[PHASE] = PH_REVOLT_PROV
-                continue
-            set_actor(state, state[TURN])
-            return
+            going = roman_phase(state)
         elif ph == PH_ROMAN_COMBAT:
-            first_hisp = state[COMBAT_KIND] == CB_ASSASSINATE
-            set_chance(state, CK_ROMAN_DIE if state[DIE_R] == 0 and not first_hisp else CK_HISP_DIE)
-            return
+            going = roman_combat_dice(state)
         elif ph in (PH_REVOLT_PROV, PH_H_REROLL_PROV):
-            set_chance(state, CK_REVOLT_PROV)
-            return
+            going = wait_for_chance(state, CK_REVOLT_PROV)
         elif ph in (PH_REVOLT_CITY, PH_H_REROLL_CITY):
-            set_chance(state, CK_REVOLT_CITY)
-            return
+            going = wait_for_chance(state, CK_REVOLT_CITY)
         elif ph >= PH_H_REVOLT and ph != PH_H_ATTACK:
-            set_actor(state, HISPANO)
-            return
+            going = wait_for_player(state, HISPANO)
         elif ph == PH_H_ATTACK:
-            if state[HDENARII] > 0 and any_hispano_attack(state):
-                set_actor(state, HISPANO)
-                return
-            state[PHASE] = PH_TURN_END
+            going = hispano_attack_step(state)
         elif ph == PH_TERROR:
-            set_chance(state, CK_TERROR)
-            return
+            going = wait_for_chance(state, CK_TERROR)
         elif ph == PH_MOVE_DIE:
-            set_chance(state, CK_MOVE_DIE)
-            return
+            going = wait_for_chance(state, CK_MOVE_DIE)
         elif ph == PH_MOVE_START:
-            order_armies(state)
-            state[CUR] = 0
-            state[PHASE] = PH_ARMY_MOVE
+            going = start_army_moves(state)
         elif ph == PH_ARMY_MOVE:
-            i = state[CUR]
-            if i >= NUM_ARMY_SLOTS or state[ARMY_ORDER + i] < 0:
-                state[PHASE] = PH_H_ATTACK if params[P_HISPANO] != 0 else PH_TURN_END
-                continue
-            k = state[ARMY_ORDER + i]
-            if state[ARMY_POS + k] < 0:
-                state[CUR] += 1
-                continue
-            n = move_armies_candidates(state, k, cands)
-            if n == 0:
-                state[CUR] += 1
-            elif n == 1:
-                army_try_move(state, k, cands[0])
-            elif params[P_HISPANO] != 0 and state[HDENARII] > 0:
-                state[PHASE] = PH_H_MOVE  # Hispano may choose instead of rolling
-            else:
-                state[PHASE] = PH_MOVE_DIE
-                set_chance(state, CK_MOVE_DIE)
-                return
+            going = move_next_army(state, params, cands)
         elif ph == PH_ARMY_COMBAT:
-            set_chance(state, CK_HISP_DIE if state[DIE_H] == 0 else CK_ROMAN_DIE)
-            return
+            going = army_combat_dice(state)
         elif ph == PH_TURN_END:
-            state[PHASE] = PH_TURN_NEXT
-            if state[TURN] == 2:
-                state[DISPLAY] = 0  # Display of Power lasts the consul's first turn
-            if params[P_IMPERIVM] != 0 and state[TURN] == 0 and any_free_move(state):
-                state[PHASE] = PH_FREE_MOVE
-                set_actor(state, 0)
-                return
+            going = turn_end(state, params)
         elif ph == PH_TURN_NEXT:
-            if state[TURN] < NUM_ROMAN_GENERALS - 1:
-                state[TURN] += 1
-                state[PHASE] = PH_TURN_START
-            else:
-                end_of_round(state, params)
+            going = turn_next(state, params)
         else:
+            going = False  # a phase a decision ends (re-entry, free move) waits as it is
+        if not going:
             return
+
+
+@jit
+def end_if_decided(state: np.ndarray) -> bool:
+    """Rome wins the moment its victory holds (once the turns began); a won game ends."""
+    if state[WINNER] == W_NONE and state[PHASE] >= PH_TURN_START and roman_victory(state):
+        state[WINNER] = W_ROME
+    if state[WINNER] == W_NONE:
+        return False
+    state[PHASE] = PH_OVER
+    state[H_ACTOR] = TERMINAL
+    state[H_CHANCE_KIND] = 0
+    state[H_FLAGS] |= FLAG_TERMINAL
+    return True
+
+
+@jit
+def wait_for_chance(state: np.ndarray, kind: int) -> bool:
+    """The phase is a die roll: a chance node of ``kind``."""
+    set_chance(state, kind)
+    return False
+
+
+@jit
+def wait_for_player(state: np.ndarray, p: int) -> bool:
+    """The phase is player ``p``'s decision."""
+    set_actor(state, p)
+    return False
+
+
+@jit
+def setup_revolts(state: np.ndarray, params: np.ndarray) -> bool:
+    """The set-up's initial revolts, one a Hispanic province (rolled, or Hispano's choice)
+    but for a scenario's provinces, which have theirs; then the initial armies."""
+    sc = params[P_SCENARIO]
+    while state[COUNTER] < NUM_HISPANIC and SCEN_RANDOM[sc, state[COUNTER]] == 0:
+        state[COUNTER] += 1  # a scenario province: no random revolt
+    if state[COUNTER] < NUM_HISPANIC:
+        if params[P_HISPANO] != 0:
+            return wait_for_player(state, HISPANO)  # Hispano chooses the initial revolts
+        return wait_for_chance(state, CK_SETUP_REVOLT)
+    state[PHASE] = PH_SETUP_ARMY
+    state[COUNTER] = armies_on_board(state)  # a scenario's armies count
+    return True
+
+
+@jit
+def setup_armies(state: np.ndarray, params: np.ndarray, faces: np.ndarray) -> bool:
+    """The level's initial armies, while a province can take one; then the roads."""
+    if state[COUNTER] < params[P_ARMIES] and army_die_faces(state, params, faces) > 0:
+        if params[P_HISPANO] != 0:
+            return wait_for_player(state, HISPANO)  # ... and the initial armies' provinces
+        return wait_for_chance(state, CK_SETUP_ARMY)
+    state[PHASE] = PH_SETUP_ROAD
+    state[COUNTER] = 0
+    return True
+
+
+@jit
+def setup_roads(state: np.ndarray, params: np.ndarray) -> bool:
+    """The level's roads, placed by the generals in turn (``auto_setup``: the first
+    legal link) while one is legal; then the generals."""
+    if state[COUNTER] < params[P_ROADS] and any_road_legal(state):
+        if params[P_AUTO_SETUP] != 0:
+            for li in range(NUM_LINKS):
+                if road_legal(state, li):
+                    state[ROADS + li] = 1
+                    break
+            state[COUNTER] += 1
+            return True
+        return wait_for_player(state, state[COUNTER] % NUM_ROMAN_GENERALS)
+    if params[P_INGENIVM] != 0 and state[COUNTER] < params[P_ROADS]:
+        # Ingenivm: roads that cannot be placed now wait beside the board
+        state[HELD_ROADS] += params[P_ROADS] - state[COUNTER]
+    state[PHASE] = PH_SETUP_PLACE
+    state[COUNTER] = 0
+    return True
+
+
+@jit
+def start_scenario(state: np.ndarray, params: np.ndarray) -> bool:
+    """A scenario's generals stand already: its first turn, or its Hispanic phase first."""
+    sc = params[P_SCENARIO]
+    state[TURN] = SCEN_TURN[sc]
+    if SCEN_START_HISPANIC[sc] != 0:
+        state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+        state[PHASE] = PH_REVOLT_PROV
+    else:
+        state[PHASE] = PH_TURN_START
+    return True
+
+
+@jit
+def setup_generals(state: np.ndarray, params: np.ndarray) -> bool:
+    """Each general placed by his player (``auto_setup``: ``auto_place``), one who
+    has nowhere to stand staying off; then the first turn."""
+    g = state[COUNTER]
+    if g < NUM_ROMAN_GENERALS:
+        if not any_place_legal(state, g):
+            state[COUNTER] += 1
+            return True
+        if params[P_AUTO_SETUP] != 0:
+            state[GEN_POS + g] = auto_place(state, g)
+            state[COUNTER] += 1
+            return True
+        return wait_for_player(state, g)
+    state[TURN] = 0
+    state[PHASE] = PH_TURN_START
+    return True
+
+
+@jit
+def turn_start(state: np.ndarray, params: np.ndarray) -> bool:
+    """A general's turn: off the board, he re-enters first if he can (else his Roman phase
+    is lost); then his denarii, less 1 for each general off the board."""
+    g = state[TURN]
+    state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+    if state[GEN_POS + g] < 0:
+        if any_reentry_legal(state, params, g):
+            state[PHASE] = PH_REENTER
+            return wait_for_player(state, g)
+        state[PHASE] = PH_REVOLT_PROV
+        return True
+    state[DENARII] = params[P_DENARII] - absent_generals(state)
+    state[PEND_KIND] = 0
+    state[PEND_TARGET] = 0
+    state[MOVER] = -1
+    state[PHASE] = PH_ROMAN
+    return True
+
+
+@jit
+def roman_phase(state: np.ndarray) -> bool:
+    """The general acts while he has denarii and stands on the board; then the Hispanic
+    phase."""
+    if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
+        state[PEND_KIND] = 0
+        state[MOVER] = -1
+        state[PHASE] = PH_REVOLT_PROV
+        return True
+    return wait_for_player(state, state[TURN])
+
+
+@jit
+def roman_combat_dice(state: np.ndarray) -> bool:
+    """A Roman combat's dice: the Roman die first (an assassination has only the Hispanic)."""
+    first_hisp = state[COMBAT_KIND] == CB_ASSASSINATE
+    return wait_for_chance(
+        state, CK_ROMAN_DIE if state[DIE_R] == 0 and not first_hisp else CK_HISP_DIE
+    )
+
+
+@jit
+def hispano_attack_step(state: np.ndarray) -> bool:
+    """Hispano may attack with an army while he has denarii and an army has a target; then
+    the turn ends."""
+    if state[HDENARII] > 0 and any_hispano_attack(state):
+        return wait_for_player(state, HISPANO)
+    state[PHASE] = PH_TURN_END
+    return True
+
+
+@jit
+def start_army_moves(state: np.ndarray) -> bool:
+    """The Hispanic move step: the armies in their moving order, from the first."""
+    order_armies(state)
+    state[CUR] = 0
+    state[PHASE] = PH_ARMY_MOVE
+    return True
+
+
+@jit
+def move_next_army(state: np.ndarray, params: np.ndarray, cands: np.ndarray) -> bool:
+    """The next army moves: to its one alternative, or Hispano's choice, or the die's; with
+    none it stays. After the last, Hispano's attacks or the end of the turn."""
+    i = state[CUR]
+    if i >= NUM_ARMY_SLOTS or state[ARMY_ORDER + i] < 0:
+        state[PHASE] = PH_H_ATTACK if params[P_HISPANO] != 0 else PH_TURN_END
+        return True
+    k = state[ARMY_ORDER + i]
+    if state[ARMY_POS + k] < 0:
+        state[CUR] += 1
+        return True
+    n = move_armies_candidates(state, k, cands)
+    if n == 0:
+        state[CUR] += 1
+    elif n == 1:
+        army_try_move(state, k, cands[0])
+    elif params[P_HISPANO] != 0 and state[HDENARII] > 0:
+        state[PHASE] = PH_H_MOVE  # Hispano may choose instead of rolling
+    else:
+        state[PHASE] = PH_MOVE_DIE
+        return wait_for_chance(state, CK_MOVE_DIE)
+    return True
+
+
+@jit
+def army_combat_dice(state: np.ndarray) -> bool:
+    """An army's attack: the Hispanic die, then (against a general) the Roman one."""
+    return wait_for_chance(state, CK_HISP_DIE if state[DIE_H] == 0 else CK_ROMAN_DIE)
+
+
+@jit
+def turn_end(state: np.ndarray, params: np.ndarray) -> bool:
+    """The turn ends (Display of Power with the consul's first); Imperivm: the praetor of
+    Ulterior's free move after his."""
+    state[PHASE] = PH_TURN_NEXT
+    if state[TURN] == 2:
+        state[DISPLAY] = 0  # Display of Power lasts the consul's first turn
+    if params[P_IMPERIVM] != 0 and state[TURN] == 0 and any_free_move(state):
+        state[PHASE] = PH_FREE_MOVE
+        return wait_for_player(state, 0)
+    return True
+
+
+@jit
+def turn_next(state: np.ndarray, params: np.ndarray) -> bool:
+    """The next general's turn, or after the consul's the end of the round."""
+    if state[TURN] < NUM_ROMAN_GENERALS - 1:
+        state[TURN] += 1
+        state[PHASE] = PH_TURN_START
+    else:
+        end_of_round(state, params)
+    return True
 
 
 @jit
