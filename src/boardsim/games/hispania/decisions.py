@@ -11,7 +11,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardsim.core.header import H_ACTOR
-from boardsim.core.jit import jit
+from boardsim.core.jit import jit, jit_inline
 from boardsim.games.hispania.board import (
     army_at,
     garrison_count,
@@ -199,72 +199,142 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         return 0
     ph = state[PHASE]
     g = state[H_ACTOR]
-    n = 0
     if g == HISPANO:
         return hispano_mask(state, params, mask)
     if ph == PH_SETUP_ROAD:
-        # road_legal for every link at once: the cities already on the road network
-        network = 0
-        for li in range(NUM_LINKS):
-            if state[ROADS + li] != 0:
-                network |= (1 << LINK_A[li]) | (1 << LINK_B[li])
-        for li in ROAD_CANDIDATES:
-            a = LINK_A[li]
-            b = LINK_B[li]
-            if (
-                state[ROADS + li] == 0
-                and state[REVOLTS + a] == 0
-                and state[REVOLTS + b] == 0
-                and ((network >> a) & 1 or (network >> b) & 1)
-            ):
-                mask[A_ROAD + li] = 1
-                n += 1
-        if params[P_INGENIVM] != 0:
-            mask[A_PASS] = 1  # keep this road aside
-            n += 1
-        return n
+        return setup_road_mask(state, params, mask)
     if ph == PH_SETUP_PLACE:
-        for s in range(NUM_SPACES):
-            if place_legal(state, g, s):
-                mask[A_SPACE + s] = 1
-                n += 1
-        return n
+        return setup_place_mask(state, g, mask)
     if ph == PH_REENTER:
-        for s in range(NUM_SPACES):
-            if reentry_legal(state, params, g, s):
-                mask[A_SPACE + s] = 1
-                n += 1
-        return n
+        return reentry_mask(state, params, g, mask)
     if ph == PH_FREE_MOVE:
-        mask[A_PASS] = 1
-        n = 1
-        for s in range(NUM_SPACES):
-            if free_move_legal(state, s):
-                mask[A_SPACE + s] = 1
-                n += 1
-        return n
-    if ph != PH_ROMAN:
-        return 0
+        return free_move_mask(state, mask)
+    if ph == PH_ROMAN:
+        return roman_mask(state, params, g, mask)
+    return 0
+
+
+@jit_inline
+def setup_road_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
+    """A set-up road: every link ``road_legal`` allows; Ingenivm: or keep it aside."""
+    n = 0
+    # road_legal for every link at once: the cities already on the road network
+    network = 0
+    for li in range(NUM_LINKS):
+        if state[ROADS + li] != 0:
+            network |= (1 << LINK_A[li]) | (1 << LINK_B[li])
+    for li in ROAD_CANDIDATES:
+        a = LINK_A[li]
+        b = LINK_B[li]
+        if (
+            state[ROADS + li] == 0
+            and state[REVOLTS + a] == 0
+            and state[REVOLTS + b] == 0
+            and ((network >> a) & 1 or (network >> b) & 1)
+        ):
+            mask[A_ROAD + li] = 1
+            n += 1
+    if params[P_INGENIVM] != 0:
+        mask[A_PASS] = 1  # keep this road aside
+        n += 1
+    return n
+
+
+@jit_inline
+def setup_place_mask(state: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """General ``g``'s set-up space: every space ``place_legal`` allows."""
+    n = 0
+    for s in range(NUM_SPACES):
+        if place_legal(state, g, s):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def reentry_mask(state: np.ndarray, params: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """A returning general's space: every space ``reentry_legal`` allows."""
+    n = 0
+    for s in range(NUM_SPACES):
+        if reentry_legal(state, params, g, s):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def free_move_mask(state: np.ndarray, mask: np.ndarray) -> int:
+    """Imperivm's free move of the praetor of Ulterior: a space one link away, or pass."""
+    mask[A_PASS] = 1
+    n = 1
+    for s in range(NUM_SPACES):
+        if free_move_legal(state, s):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def roman_mask(state: np.ndarray, params: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """The Roman phase of general ``g``: the denarii of a chosen combat; a move off a
+    shared space; the selected general's moves; else every action of his turn, or pass."""
     den = state[DENARII]
     if state[PEND_KIND] != 0:
-        for k in range(1, 4):
-            if k <= den:
-                mask[A_SPEND + k - 1] = 1
-                n += 1
-        mask[A_CANCEL] = 1
-        return n + 1
+        return spend_mask(den, mask)
     if sharing(state, g):
         return mark_moves(state, g, den, mask)  # he must first leave the shared space
     m = state[MOVER]
     if m >= 0:
-        # the selected general: the consul moves a praetor, anyone uses the proconsul
-        n = mark_moves(state, m, den, mask)
-        if m == PROCONSUL:
-            n += mark_targets(state, m, mask)
-        mask[A_CANCEL] = 1
-        return n + 1
+        return selected_general_mask(state, m, den, mask)
     mask[A_PASS] = 1
     n = 1 + mark_moves(state, g, den, mask)
+    n += mark_fleet_moves(state, den, mask)
+    s = state[GEN_POS + g]
+    if s < NUM_CITIES:
+        n += mark_garrison_actions(state, g, s, mask)
+        if state[HELD_ROADS] > 0:
+            n += mark_held_roads(state, s, den, mask)
+    n += mark_targets(state, g, mask)
+    for x in range(NUM_GENERALS):
+        if select_legal(state, params, g, x):
+            mask[A_SELECT + x] = 1
+            n += 1
+    if proconsul_legal(state, params, den):
+        mask[A_PROCONSUL] = 1
+        n += 1
+    if assassination_legal(state, params, g):
+        mask[A_ASSASSINATE] = 1
+        n += 1
+    return n
+
+
+@jit_inline
+def spend_mask(den: int, mask: np.ndarray) -> int:
+    """A chosen combat: spend 1-3 denarii (as many as he has), or cancel it."""
+    n = 0
+    for k in range(1, 4):
+        if k <= den:
+            mask[A_SPEND + k - 1] = 1
+            n += 1
+    mask[A_CANCEL] = 1
+    return n + 1
+
+
+@jit_inline
+def selected_general_mask(state: np.ndarray, m: int, den: int, mask: np.ndarray) -> int:
+    """The selected general: the consul moves a praetor, anyone uses the proconsul (who
+    may also fight); or cancel the selection."""
+    n = mark_moves(state, m, den, mask)
+    if m == PROCONSUL:
+        n += mark_targets(state, m, mask)
+    mask[A_CANCEL] = 1
+    return n + 1
+
+
+@jit_inline
+def mark_fleet_moves(state: np.ndarray, den: int, mask: np.ndarray) -> int:
+    """Mark every fleet move ``den`` denarii pay for; return the count."""
+    n = 0
     fleets = 0
     calm = 0  # seas without revolt
     for a in range(NUM_SEAS):
@@ -295,44 +365,51 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
             targets &= targets - 1
             mask[A_FLEET + a * NUM_SEAS + b] = 1
             n += 1
-    s = state[GEN_POS + g]
-    if s < NUM_CITIES:
-        if state[GARR_RESERVE + g] > 0 and garrison_legal(state, g, s):
-            mask[A_GARRISON] = 1
+    return n
+
+
+@jit_inline
+def mark_garrison_actions(state: np.ndarray, g: int, s: int, mask: np.ndarray) -> int:
+    """In city ``s``: place or take back one of his garrisons, or the Legio Hispana disc."""
+    n = 0
+    if state[GARR_RESERVE + g] > 0 and garrison_legal(state, g, s):
+        mask[A_GARRISON] = 1
+        n += 1
+    if own_discs(state, s, g + 1) > 0:
+        mask[A_UNGARRISON] = 1
+        n += 1
+    if state[LEGIO_OWNER] == g and garrison_legal(state, g, s):
+        mask[A_LEGIO] = 1
+        n += 1
+    if own_discs(state, s, LEGIO_COLOUR) > 0:
+        mask[A_UNLEGIO] = 1
+        n += 1
+    return n
+
+
+@jit_inline
+def mark_held_roads(state: np.ndarray, s: int, den: int, mask: np.ndarray) -> int:
+    """Ingenivm: a kept road on a link of city ``s`` that ``road_legal`` allows and ``den``
+    denarii pay for (1 a segment)."""
+    n = 0
+    for j in range(DEGREE[s]):
+        li = ADJ_LINK[s, NEIGHBOURS[s, j]]
+        if road_legal(state, li) and LINK_SEGMENTS[li] <= den:
+            mask[A_ROAD + li] = 1
             n += 1
-        if own_discs(state, s, g + 1) > 0:
-            mask[A_UNGARRISON] = 1
-            n += 1
-        if state[LEGIO_OWNER] == g and garrison_legal(state, g, s):
-            mask[A_LEGIO] = 1
-            n += 1
-        if own_discs(state, s, LEGIO_COLOUR) > 0:
-            mask[A_UNLEGIO] = 1
-            n += 1
-    if state[HELD_ROADS] > 0 and s < NUM_CITIES:
-        for j in range(DEGREE[s]):
-            li = ADJ_LINK[s, NEIGHBOURS[s, j]]
-            if road_legal(state, li) and LINK_SEGMENTS[li] <= den:
-                mask[A_ROAD + li] = 1
-                n += 1
-    n += mark_targets(state, g, mask)
-    for x in range(NUM_GENERALS):
-        if select_legal(state, params, g, x):
-            mask[A_SELECT + x] = 1
-            n += 1
-    if (
+    return n
+
+
+@jit_inline
+def proconsul_legal(state: np.ndarray, params: np.ndarray, den: int) -> bool:
+    """Proconsvl: for 3 denarii the proconsul enters on the fleet of sea 1, if it is free."""
+    return (
         params[P_PROCONSVL] != 0
         and state[GEN_POS + PROCONSUL] == -1
         and den >= 3
         and state[FLEET] != 0
         and general_at(state, FIRST_SEA) < 0
-    ):
-        mask[A_PROCONSUL] = 1
-        n += 1
-    if assassination_legal(state, params, g):
-        mask[A_ASSASSINATE] = 1
-        n += 1
-    return n
+    )
 
 
 @jit
