@@ -1,8 +1,9 @@
 """The general's move search (``search_moves``, on bit sets a cost level at a time) gives
-the same costs as the plain Dijkstra over (space, on a road chain) pairs
-(``move_costs_within``): every space reachable within the denarii, and the cost of a
-target, in positions met in random games of the basic game and of every scenario
-(the Lethe River's among them)."""
+the same costs as the plain Dijkstra over (space, on a road chain) pairs of the reference
+(``reference.travel_costs``, ``heapq``): every space's cost (``move_costs_within``), every
+space reachable within the denarii (``move_reach``), and the cost of a target
+(``move_cost_within``), in positions met in random games of the basic game and of every
+scenario (the Lethe River's among them)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import boardsim
 from boardsim.games.hispania import layout as hl
 from boardsim.games.hispania import movement as hm
 from boardsim.games.hispania.data import SCENARIO_IDS
+from boardsim.games.hispania.reference import travel_costs
 
 from .test_scenarios import LEVELS
 
@@ -37,14 +39,20 @@ def positions(scenario: str | None, count: int, seed: int) -> list[np.ndarray]:
 @pytest.mark.parametrize("scenario", [None, *SCENARIO_IDS])
 def test_search_moves_agrees_with_dijkstra(scenario: str | None) -> None:
     costs = np.zeros(hl.NUM_SPACES, np.int64)
+    found = np.zeros(hl.NUM_SPACES, np.int64)
     checked = 0
     for state in positions(scenario, 150, seed=7):
         for g in range(hl.NUM_GENERALS):
             start = int(state[hl.GEN_POS + g])
             if start < 0:
                 continue
-            hm.move_costs_within(state, g, start, hm.INF - 1, costs)
+            dijkstra = travel_costs(state.tolist(), g)
+            costs[:] = [dijkstra.get(s, hm.INF) for s in range(hl.NUM_SPACES)]
+            hm.move_costs_within(state, g, start, hm.INF - 1, found)
+            assert found.tolist() == costs.tolist(), (scenario, g, start)
             for limit in (0, 1, 2, 3, 5, 8, 40):
+                hm.move_costs_within(state, g, start, limit, found)
+                assert found.tolist() == np.where(costs <= limit, costs, hm.INF).tolist()
                 reach = hm.move_reach(state, g, start, limit)
                 want = {s for s in range(hl.NUM_SPACES) if s != start and costs[s] <= limit}
                 got = {s for s in range(hl.NUM_SPACES) if (reach >> s) & 1}

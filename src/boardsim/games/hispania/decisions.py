@@ -110,8 +110,9 @@ from boardsim.games.hispania.layout import (
     TURN,
 )
 from boardsim.games.hispania.movement import (
-    SEA_NEIGHBOURS,
+    calm_seas,
     fleet_move_cost,
+    fleet_search,
     move_cost_within,
     move_reach,
 )
@@ -333,32 +334,19 @@ def selected_general_mask(state: np.ndarray, m: int, den: int, mask: np.ndarray)
 
 @jit_inline
 def mark_fleet_moves(state: np.ndarray, den: int, mask: np.ndarray) -> int:
-    """Mark every fleet move ``den`` denarii pay for; return the count."""
+    """Mark every fleet move ``den`` denarii pay for (a denarius a sea link, never through
+    a sea in revolt, to a sea without fleet); return the count."""
     n = 0
     fleets = 0
-    calm = 0  # seas without revolt
     for a in range(NUM_SEAS):
         if state[FLEET + a] != 0:
             fleets |= 1 << a
-        if state[REVOLTS + FIRST_SEA + a] == 0:
-            calm |= 1 << a
+    calm = calm_seas(state)
     left = fleets
     while left != 0:
         a = trailing_zeros(left)
         left &= left - 1
-        # fleet_move_cost for every sea at once: sea links through calm seas, den at most
-        seen = 1 << a
-        frontier = seen
-        for _ in range(den):
-            grown = 0
-            while frontier != 0:
-                x = trailing_zeros(frontier)
-                frontier &= frontier - 1
-                grown |= SEA_NEIGHBOURS[x]
-            frontier = grown & calm & ~seen
-            if frontier == 0:
-                break
-            seen |= frontier
+        seen, _ = fleet_search(calm, a, den, -1)
         targets = seen & ~fleets
         while targets != 0:
             b = trailing_zeros(targets)
@@ -483,7 +471,7 @@ def roman_action(state: np.ndarray, params: np.ndarray, g: int, action: int) -> 
     elif action < A_FLEET:
         m = acting_general(state)
         s = action - A_SPACE
-        # move_general_cost, searching no further than his denarii (the move is legal)
+        # the cost of the move, searching no further than his denarii (the move is legal)
         state[DENARII] -= move_cost_within(state, m, state[GEN_POS + m], state[DENARII], s)
         state[GEN_POS + m] = s
         state[MOVER] = -1

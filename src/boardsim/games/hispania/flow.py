@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
-from boardsim.core.jit import jit
+from boardsim.core.jit import jit, jit_inline
 from boardsim.games.hispania.board import (
     NUM_BASE_ARMIES,
     NUM_ROMAN_GENERALS,
@@ -337,7 +337,7 @@ def wait_for_player(state: np.ndarray, p: int) -> bool:
     return False
 
 
-@jit
+@jit_inline
 def setup_revolts(state: np.ndarray, params: np.ndarray) -> bool:
     """The set-up's initial revolts, one a Hispanic province (rolled, or Hispano's choice)
     but for a scenario's provinces, which have theirs; then the initial armies."""
@@ -353,7 +353,7 @@ def setup_revolts(state: np.ndarray, params: np.ndarray) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def setup_armies(state: np.ndarray, params: np.ndarray, faces: np.ndarray) -> bool:
     """The level's initial armies, while a province can take one; then the roads."""
     if state[COUNTER] < params[P_ARMIES] and army_die_faces(state, params, faces) > 0:
@@ -365,7 +365,7 @@ def setup_armies(state: np.ndarray, params: np.ndarray, faces: np.ndarray) -> bo
     return True
 
 
-@jit
+@jit_inline
 def setup_roads(state: np.ndarray, params: np.ndarray) -> bool:
     """The level's roads, placed by the generals in turn (``auto_setup``: the first
     legal link) while one is legal; then the generals."""
@@ -399,7 +399,7 @@ def start_scenario(state: np.ndarray, params: np.ndarray) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def setup_generals(state: np.ndarray, params: np.ndarray) -> bool:
     """Each general placed by his player (``auto_setup``: ``auto_place``), one who
     has nowhere to stand staying off; then the first turn."""
@@ -418,7 +418,7 @@ def setup_generals(state: np.ndarray, params: np.ndarray) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def turn_start(state: np.ndarray, params: np.ndarray) -> bool:
     """A general's turn: off the board, he re-enters first if he can (else his Roman phase
     is lost); then his denarii, less 1 for each general off the board."""
@@ -478,7 +478,7 @@ def start_army_moves(state: np.ndarray) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def move_next_army(state: np.ndarray, params: np.ndarray, cands: np.ndarray) -> bool:
     """The next army moves: to its one alternative, or Hispano's choice, or the die's; with
     none it stays. After the last, Hispano's attacks or the end of the turn."""
@@ -522,7 +522,7 @@ def turn_end(state: np.ndarray, params: np.ndarray) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def turn_next(state: np.ndarray, params: np.ndarray) -> bool:
     """The next general's turn, or after the consul's the end of the round."""
     if state[TURN] < NUM_ROMAN_GENERALS - 1:

@@ -13,7 +13,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardsim.core.jit import jit
-from boardsim.games.hispania.board import general_at, province_army, province_revolt_cities
+from boardsim.games.hispania.board import province_army, province_revolt_cities
 from boardsim.games.hispania.data import (
     ADJ_LINK,
     CITY_PROVINCE,
@@ -35,13 +35,40 @@ from boardsim.games.hispania.layout import ARMY_POS, FLEET, GEN_POS, LETHE, REVO
 
 INF = 1 << 20
 
+assert NUM_SPACES <= 63, "space sets are 64-bit masks"
+
+# the neighbours of each space by a link of 1, 2 or 3 segments, as bit sets (index 0 unused)
+SEGMENT_NEIGHBOURS = np.zeros((NUM_SPACES, int(LINK_SEGMENTS.max()) + 1), np.int64)
+for _u in range(NUM_SPACES):
+    for _j in range(DEGREE[_u]):
+        _v = NEIGHBOURS[_u, _j]
+        SEGMENT_NEIGHBOURS[_u, LINK_SEGMENTS[ADJ_LINK[_u, _v]]] |= 1 << int(_v)
+if SEGMENT_NEIGHBOURS.shape[1] != 4:
+    raise ValueError("search_moves keeps 3 cost levels ahead: every link must have 1-3 segments")
+
+# Lethe River: the cities north of the Durius, and the north cities each space links to
+# by a link that does not cross the river (closed while the Lethe road lies)
+LETHE_NORTH_SET = sum(1 << c for c in range(NUM_CITIES) if LETHE_NORTH[c] != 0)
+LETHE_CLOSED = np.array(
+    [
+        sum(
+            1 << int(v)
+            for v in NEIGHBOURS[u, : DEGREE[u]]
+            if v < NUM_CITIES and LETHE_NORTH[v] != 0 and LETHE_CROSSINGS[ADJ_LINK[u, v]] == 0
+        )
+        for u in range(NUM_SPACES)
+    ],
+    np.int64,
+)
+SEGMENT_NEIGHBOURS_LETHE = SEGMENT_NEIGHBOURS & ~LETHE_CLOSED[:, None]
+
 
 @jit
 def general_can_enter(state: np.ndarray, s: int, g: int) -> bool:
     """A general may pass through ``s``: a city without revolt, or a sea with a fleet.
 
     Lethe River: while the road lies, north of the Durius is closed to all but the praetor
-    of Ulterior (Brutus), who may enter it across the river only (see ``move_costs``).
+    of Ulterior (Brutus), who may enter it across the river only (see ``search_moves``).
     """
     if s >= FIRST_SEA:
         return state[FLEET + s - FIRST_SEA] != 0
@@ -57,134 +84,55 @@ def move_costs(state: np.ndarray, g: int, costs: np.ndarray) -> None:
     A link costs its segments; a continuous chain of roads costs 1 in all. Spaces with
     another general or fleet may be crossed but not stopped on (the caller checks).
     """
-    move_costs_from(state, g, state[GEN_POS + g], costs)
-
-
-assert NUM_SPACES <= 63, "space sets are 64-bit masks"
-
-
-@jit
-def move_costs_from(state: np.ndarray, g: int, start: int, costs: np.ndarray) -> None:
-    """As ``move_costs``, from space ``start``."""
-    move_costs_within(state, g, start, INF - 1, costs)
+    move_costs_within(state, g, state[GEN_POS + g], INF - 1, costs)
 
 
 @jit
 def move_costs_within(state: np.ndarray, g: int, start: int, limit: int, costs: np.ndarray) -> None:
-    """As ``move_costs_from``, for the spaces within ``limit`` denarii (INF beyond).
-
-    Dijkstra over (space, on a road chain) pairs; the open list holds only the pairs
-    reached and not yet settled, and the search stops past ``limit``.
-    """
-    best = np.full((NUM_SPACES, 2), INF, np.int64)
-    done = np.zeros((NUM_SPACES, 2), np.uint8)
-    open_pairs = np.empty(2 * NUM_SPACES, np.int64)  # s * 2 + q
-    n_open = 1
-    best[start, 0] = 0
-    open_pairs[0] = start * 2
-    lethe = state[LETHE] != 0
-    while n_open > 0:
-        k = 0
-        bu = INF
-        for i in range(n_open):
-            pair = open_pairs[i]
-            if best[pair >> 1, pair & 1] < bu:
-                bu = best[pair >> 1, pair & 1]
-                k = i
-        if bu > limit:
-            break
-        pair = open_pairs[k]
-        n_open -= 1
-        open_pairs[k] = open_pairs[n_open]
-        u = pair >> 1
-        r = pair & 1
-        done[u, r] = 1
-        if lethe and u != start and u < NUM_CITIES and LETHE_NORTH[u] != 0:
-            continue  # Brutus stops once across the river
-        for j in range(DEGREE[u]):
-            v = NEIGHBOURS[u, j]
-            if not general_can_enter(state, v, g):
-                continue
-            li = ADJ_LINK[u, v]
-            if lethe and v < NUM_CITIES and LETHE_NORTH[v] != 0 and LETHE_CROSSINGS[li] == 0:
-                continue  # only across the Durius
-            if state[ROADS + li] != 0:
-                c = bu + (0 if r == 1 else 1)
-                q2 = 1
-            else:
-                c = bu + LINK_SEGMENTS[li]
-                q2 = 0
-            if c < best[v, q2] and done[v, q2] == 0:
-                if best[v, q2] >= INF:
-                    open_pairs[n_open] = v * 2 + q2
-                    n_open += 1
-                best[v, q2] = c
-    for x in range(NUM_SPACES):
-        c = min(best[x, 0], best[x, 1])
-        costs[x] = c if c <= limit else INF
-
-
-MAX_DEGREE = int(DEGREE.max())
+    """As ``move_costs``, from space ``start``, for the spaces within ``limit`` denarii
+    (INF beyond)."""
+    search_moves(state, g, start, limit, -1, costs)
 
 
 @jit
 def move_reach(state: np.ndarray, g: int, start: int, limit: int) -> int:
     """The spaces general ``g`` can reach from ``start`` for 1..``limit`` denarii, as a bit
-    set (the costs of ``move_costs_within``; the caller checks where he may stop)."""
-    reach, _ = search_moves(state, g, start, limit, -1)
+    set (the caller checks where he may stop)."""
+    reach, _ = search_moves(state, g, start, limit, -1, None)
     return reach
 
 
 @jit
 def move_cost_within(state: np.ndarray, g: int, start: int, limit: int, target: int) -> int:
     """Denarii from ``start`` to ``target`` for general ``g`` if at most ``limit``, else INF."""
-    _, cost = search_moves(state, g, start, limit, target)
+    _, cost = search_moves(state, g, start, limit, target, None)
     return cost
 
 
-# the seas joined to each sea by a sea link, as bit sets over the sea numbers
-SEA_NEIGHBOURS = np.array(
-    [
-        sum(1 << y for y in range(NUM_SEAS) if ADJ_LINK[FIRST_SEA + x, FIRST_SEA + y] >= 0)
-        for x in range(NUM_SEAS)
-    ],
-    np.int64,
-)
-
-
-# the neighbours of each space by a link of 1, 2 or 3 segments, as bit sets (index 0 unused)
-SEGMENT_NEIGHBOURS = np.zeros((NUM_SPACES, int(LINK_SEGMENTS.max()) + 1), np.int64)
-
-
-for _u in range(NUM_SPACES):
-    for _j in range(DEGREE[_u]):
-        _v = NEIGHBOURS[_u, _j]
-        SEGMENT_NEIGHBOURS[_u, LINK_SEGMENTS[ADJ_LINK[_u, _v]]] |= 1 << int(_v)
-
-
-if SEGMENT_NEIGHBOURS.shape[1] != 4:
-    raise ValueError("search_moves keeps 3 cost levels ahead: every link must have 1-3 segments")
-
-
 @jit
-def search_moves(state: np.ndarray, g: int, start: int, limit: int, target: int):
-    """The search behind ``move_reach`` and ``move_cost_within``: (reach bit set, cost of
-    ``target``), stopping once ``target`` (if >= 0) is settled.
+def search_moves(
+    state: np.ndarray, g: int, start: int, limit: int, target: int, costs: np.ndarray | None
+) -> tuple[int, int]:
+    """The one search behind every move query: (the spaces general ``g`` reaches from
+    ``start`` for 1..``limit`` denarii, as a bit set; the cost of ``target``, INF beyond
+    ``limit``), stopping once ``target`` (if >= 0) is settled. ``costs`` (an array, or
+    None; with ``target`` -1) receives every space's cost, INF beyond ``limit``.
 
-    The same costs as ``move_costs_within`` (Dijkstra over (space, on a road chain)
-    pairs), found a cost level at a time on bit sets: every pair first reached at
-    cost ``c`` is settled together, a road chain spreads at no cost within its
-    level, and links of 1-3 segments feed the next three levels. It runs for every
-    Roman decision. Under the Lethe River event (Brutus alone crosses the Durius
-    and stops there) the pair-by-pair search ``search_moves_lethe`` is used.
+    Dijkstra over (space, on a road chain) pairs, found a cost level at a time on bit
+    sets: every pair first reached at cost ``c`` is settled together, a road chain
+    spreads at no cost within its level, and links of 1-3 segments feed the next three
+    levels. Under the Lethe River event the links closed to Brutus drop out of the
+    neighbour sets and the cities north of the Durius, where he stops, expand no further.
     """
+    if costs is not None:
+        for x in range(NUM_SPACES):
+            costs[x] = INF
     if limit < 0 or start < 0:
         return 0, INF
     if target == start:
         return 0, 0
-    if state[LETHE] != 0:
-        return search_moves_lethe(state, g, start, limit, target)
-    enterable = 0  # general_can_enter for every space, the Lethe River aside
+    lethe = state[LETHE] != 0
+    enterable = 0  # general_can_enter for every space
     for x in range(FIRST_SEA):
         if state[REVOLTS + x] == 0:
             enterable |= 1 << x
@@ -196,6 +144,15 @@ def search_moves(state: np.ndarray, g: int, start: int, limit: int, target: int)
         if state[ROADS + li] != 0:
             roads[LINK_A[li]] |= 1 << LINK_B[li]
             roads[LINK_B[li]] |= 1 << LINK_A[li]
+    segments = SEGMENT_NEIGHBOURS
+    stop = 0  # spaces reached that lead no further
+    if lethe:
+        if g != 0:
+            enterable &= ~LETHE_NORTH_SET
+        segments = SEGMENT_NEIGHBOURS_LETHE
+        stop = LETHE_NORTH_SET & ~(1 << start)  # Brutus stops once across the river
+        for x in range(NUM_SPACES):
+            roads[x] = 0 if (stop >> x) & 1 else roads[x] & ~LETHE_CLOSED[x]
     level0 = 1 << start  # pairs off a road chain reached at this cost
     ahead1 = 0  # ... at this cost + 1, + 2, + 3
     ahead2 = 0
@@ -223,19 +180,24 @@ def search_moves(state: np.ndarray, g: int, start: int, limit: int, target: int)
         settled0 |= off
         settled1 |= on
         here = off | on
+        if costs is not None:
+            first = here & ~reach  # reached for the first time: at this cost
+            while first != 0:
+                costs[trailing_zeros(first)] = c
+                first &= first - 1
         reach |= here
         if target >= 0 and (here >> target) & 1:
             return reach & not_start, c
-        both = here
+        both = here & ~stop
         while both != 0:
             u = trailing_zeros(both)
             both &= both - 1
             by_road = roads[u]
             if (off >> u) & 1:
                 chain1 |= by_road  # onto a road: 1 for the whole chain
-            ahead1 |= SEGMENT_NEIGHBOURS[u, 1] & ~by_road
-            ahead2 |= SEGMENT_NEIGHBOURS[u, 2] & ~by_road
-            ahead3 |= SEGMENT_NEIGHBOURS[u, 3] & ~by_road
+            ahead1 |= segments[u, 1] & ~by_road
+            ahead2 |= segments[u, 2] & ~by_road
+            ahead3 |= segments[u, 3] & ~by_road
         level0 = ahead1 & enterable
         ahead1 = ahead2
         ahead2 = ahead3
@@ -247,111 +209,49 @@ def search_moves(state: np.ndarray, g: int, start: int, limit: int, target: int)
     return reach & not_start, INF
 
 
-@jit
-def search_moves_lethe(state: np.ndarray, g: int, start: int, limit: int, target: int):
-    """``search_moves`` under the Lethe River event, pair by pair.
-
-    The same search as ``move_costs_within``: costs are small integers, so the open
-    pairs wait in one bucket a cost (Dial's algorithm), and nothing dearer than
-    ``limit`` is ever queued.
-    """
-    pairs = 2 * NUM_SPACES
-    pushes = pairs * MAX_DEGREE + 1
-    # one work array: best cost of pair s*2+q | bucket heads | pushed pair | next push
-    work = np.empty(pairs + (limit + 1) + 2 * pushes, np.int64)
-    HEAD = pairs
-    ITEM = HEAD + limit + 1
-    NEXT = ITEM + pushes
-    for i in range(pairs):
-        work[i] = INF
-    for c in range(limit + 1):
-        work[HEAD + c] = -1
-    work[start * 2] = 0
-    work[ITEM] = start * 2
-    work[NEXT] = -1
-    work[HEAD] = 0
-    n_push = 1
-    settled0 = 0  # spaces settled off a road chain
-    settled1 = 0  # spaces settled on a road chain
-    reach = 0
-    lethe = state[LETHE] != 0
-    enterable = 0  # general_can_enter, for every space at once
-    for x in range(NUM_SPACES):
-        if general_can_enter(state, x, g):
-            enterable |= 1 << x
-    for bu in range(limit + 1):
-        while work[HEAD + bu] >= 0:
-            i = work[HEAD + bu]
-            work[HEAD + bu] = work[NEXT + i]
-            pair = work[ITEM + i]
-            u = pair >> 1
-            r = pair & 1
-            if work[pair] != bu or ((settled1 if r else settled0) >> u) & 1:
-                continue  # a stale entry: settled already, or cheaper since
-            if r == 0:
-                settled0 |= 1 << u
-            else:
-                settled1 |= 1 << u
-            if u != start:
-                reach |= 1 << u
-            if u == target:
-                return reach, bu
-            if lethe and u != start and u < NUM_CITIES and LETHE_NORTH[u] != 0:
-                continue  # Brutus stops once across the river
-            for j in range(DEGREE[u]):
-                v = NEIGHBOURS[u, j]
-                if (enterable >> v) & 1 == 0:
-                    continue
-                li = ADJ_LINK[u, v]
-                if lethe and v < NUM_CITIES and LETHE_NORTH[v] != 0 and LETHE_CROSSINGS[li] == 0:
-                    continue  # only across the Durius
-                if state[ROADS + li] != 0:
-                    c = bu + (0 if r == 1 else 1)
-                    v2 = v * 2 + 1
-                else:
-                    c = bu + LINK_SEGMENTS[li]
-                    v2 = v * 2
-                if c <= limit and c < work[v2]:
-                    work[v2] = c
-                    work[ITEM + n_push] = v2
-                    work[NEXT + n_push] = work[HEAD + c]
-                    work[HEAD + c] = n_push
-                    n_push += 1
-    return reach, INF
+# the seas joined to each sea by a sea link, as bit sets over the sea numbers
+SEA_NEIGHBOURS = np.array(
+    [
+        sum(1 << y for y in range(NUM_SEAS) if ADJ_LINK[FIRST_SEA + x, FIRST_SEA + y] >= 0)
+        for x in range(NUM_SEAS)
+    ],
+    np.int64,
+)
 
 
 @jit
-def move_general_cost(state: np.ndarray, g: int, s: int) -> int:
-    """Denarii to move general ``g`` to space ``s`` (INF if he may not stop there)."""
-    if state[GEN_POS + g] == s or general_at(state, s) >= 0:
-        return INF
-    if not general_can_enter(state, s, g):
-        return INF
-    costs = np.zeros(NUM_SPACES, np.int64)
-    move_costs(state, g, costs)
-    return costs[s]
-
-
-@jit
-def fleet_distances(state: np.ndarray, a: int, dist: np.ndarray) -> None:
-    """Sea links from sea ``a`` to every sea, never through a sea in revolt (INF: none)."""
+def calm_seas(state: np.ndarray) -> int:
+    """The seas without revolt, as a bit set over the sea numbers."""
+    calm = 0
     for x in range(NUM_SEAS):
-        dist[x] = INF
-    dist[a] = 0
-    changed = True
-    while changed:
-        changed = False
-        for x in range(NUM_SEAS):
-            if dist[x] >= INF:
-                continue
-            for y in range(NUM_SEAS):
-                if (
-                    ADJ_LINK[FIRST_SEA + x, FIRST_SEA + y] >= 0
-                    and dist[x] + 1 < dist[y]
-                    and state[REVOLTS + FIRST_SEA + y] == 0
-                ):
-                    dist[y] = dist[x] + 1
-                    changed = True
+        if state[REVOLTS + FIRST_SEA + x] == 0:
+            calm |= 1 << x
+    return calm
+
+
+@jit
+def fleet_search(calm: int, a: int, limit: int, target: int) -> tuple[int, int]:
+    """The one search behind the fleet moves: (the seas a fleet sails to from sea ``a``
+    within ``limit`` sea links through the ``calm`` seas, ``a`` included, as a bit set;
+    the links to sea ``target``, INF beyond ``limit``), stopping once ``target`` (if >= 0)
+    is reached. Breadth first, a link at a time."""
+    seen = 1 << a
+    if target == a:
+        return seen, 0
+    frontier = seen
+    for c in range(1, limit + 1):
+        grown = 0
+        while frontier != 0:
+            x = trailing_zeros(frontier)
+            frontier &= frontier - 1
+            grown |= SEA_NEIGHBOURS[x]
+        frontier = grown & calm & ~seen
+        if frontier == 0:
+            break
+        seen |= frontier
+        if target >= 0 and (frontier >> target) & 1:
+            return seen, c
+    return seen, INF
 
 
 @jit
@@ -361,9 +261,8 @@ def fleet_move_cost(state: np.ndarray, a: int, b: int) -> int:
         return INF
     if state[REVOLTS + FIRST_SEA + b] != 0:
         return INF
-    dist = np.empty(NUM_SEAS, np.int64)
-    fleet_distances(state, a, dist)
-    return dist[b]
+    _, cost = fleet_search(calm_seas(state), a, NUM_SEAS, b)
+    return cost
 
 
 @jit
