@@ -149,7 +149,7 @@ class GameKernels:
             if not callable(fn):
                 raise TypeError(f"{module}: kernel {name} is not callable: {fn!r}")
             self.members[name] = fn
-        modules = kernel_modules(kernels.values())
+        modules = kernel_modules(kernels.values(), face=module)
         self.sources = [Path(m.__file__) for m in modules if getattr(m, "__file__", None)]
         self.data_files = [Path(f) for f in data_files]
         self.fingerprint = source_fingerprint(self.data_files + self.sources)
@@ -201,11 +201,15 @@ def bundle(module: str) -> GameKernels:
     return found
 
 
-def kernel_modules(functions: Iterable[Callable[..., Any]]) -> list[ModuleType]:
+def kernel_modules(
+    functions: Iterable[Callable[..., Any]], face: str | None = None
+) -> list[ModuleType]:
     """Every module a game's compiled code can be built from: the modules its kernels
-    are defined in, the engine and the search compiled for it, and every module of the
-    same packages they import (``from a.b import c``: ``a.b``, or ``a.b.c`` when that is a
-    module), transitively.
+    are defined in, the engine and the search compiled for it, the module ``face`` that
+    builds the bundle (it chooses the kernels, through modules that may only import
+    them, such as a game's ``rules.py``), and every module of the same packages they
+    import (``from a.b import c``: ``a.b``, or ``a.b.c`` when that is a module),
+    transitively.
 
     Derived, not listed: numba's own cache watches only the file a function is defined
     in, while a kernel freezes the constants and calls the code of everything it imports.
@@ -213,6 +217,8 @@ def kernel_modules(functions: Iterable[Callable[..., Any]]) -> list[ModuleType]:
     not among them unless a kernel's module imports it.
     """
     roots = ["boardsim.core.engine", "boardsim.core.mcts", "boardsim.core.kernels"]
+    if face is not None and face in sys.modules:
+        roots.append(face)
     for fn in functions:
         py = getattr(fn, "py_func", fn)
         if getattr(py, "__module__", None):
