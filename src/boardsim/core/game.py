@@ -78,6 +78,10 @@ class GameDefinition:
     subject: str | None = None
     # the heuristic's strength table (boardsim.agents.heuristic, docs/agents.md)
     strength_matchups: tuple[Matchup, ...] = ()
+    # option sets that together cover the game's variants and scenarios (explicit chance
+    # in some), for generic tests that play every one (boardsim.fuzz's forged states,
+    # the validator's real ones); empty: the defaults only
+    sample_options: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
