@@ -194,6 +194,7 @@ class ReplayWriter:
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
 
     def close(self) -> None:
+        """Close the file (every recorded move is already on the disk)."""
         if self._file is not None:
             self._file.close()
             self._file = None

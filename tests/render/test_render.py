@@ -70,8 +70,9 @@ def test_svg_draws_the_links_and_where_pieces_are() -> None:
     from boardsim.games.farrapos import data as D
     from boardsim.games.farrapos import layout as L
 
-    on_board = {str(D.PIECE_IDS[u]) for u in range(L.P) if state.array[L.LOC + u] >= 0}
-    assert {e.get("data-unit") for e in units} == on_board
+    on_board = sorted(str(D.PIECE_IDS[u]) for u in range(L.P) if state.array[L.LOC + u] >= 0)
+    drawn = sorted(u for e in units for u in e.get("data-units").split())
+    assert drawn == on_board  # every unit on the board, in one chip of its city, once
 
 
 def test_hispania_draws_link_segments_and_roads() -> None:
@@ -199,3 +200,29 @@ def test_vector_env_renders_one_frame_per_env() -> None:
     assert all(t.startswith("turn 1") for t in texts.render())
     with pytest.raises(boardsim.OptionError, match="render_mode"):
         boardsim.make_vec_env("liberation", num_envs=2, render_mode="human")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chance_text_says_a_roll_to_everyone_and_a_card_to_its_taker(name: str) -> None:
+    options = {"num_players": 2} if name == "liberation" else {}
+    game = boardsim.make_game(name, explicit_chance=True, **options)
+    rng = np.random.default_rng(3)
+    seen: list[str] = []
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal() and len(seen) < 40:
+            if state.is_chance_node():
+                outcome = state.legal_actions()[0]
+                words = [render.chance_text(game, state, outcome, p) for p in (0, 1)]
+                assert all(words), "every outcome is told, at least as 'a card'"
+                seen.extend(words)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert any("rolled" in w or "die" in w for w in seen)
+    if name == "liberation":
+        from boardsim.games.liberation import layout as L
+        from boardsim.games.liberation.names import card_name
+
+        drawn = [w for w in seen if w.startswith("you drew ")]
+        hidden = [w for w in seen if w.endswith(" a card")]
+        assert drawn and hidden  # the taker sees the card, the other player does not
+        assert all(w.removeprefix("you drew ") in map(card_name, range(L.K)) for w in drawn)

@@ -89,3 +89,51 @@ def test_stepping_through_the_viewer_follows_the_replay(browser: object, tmp_pat
     assert shown()[2] != expected(0)[2]  # the pawns did move on the board
     d.find_element(By.ID, "first").click()  # type: ignore[attr-defined]
     assert shown() == expected(0)
+
+
+def _layout(d: object) -> dict[str, float]:
+    script = """
+    const b = document.getElementById('board-svg').getBoundingClientRect();
+    const p = document.getElementById('panel-svg');
+    const r = p.getBoundingClientRect();
+    return {board_w: b.width, board_h: b.height, board_bottom: b.bottom,
+            panel_w: p.clientWidth, panel_right: r.right, panel_view_w: p.viewBox.baseVal.width,
+            win_w: window.innerWidth, win_h: window.innerHeight};
+    """
+    return d.execute_script(script)  # type: ignore[attr-defined]
+
+
+def test_the_viewer_fits_the_board_to_the_window_and_zooms(browser: object, tmp_path: Path) -> None:
+    """At 1400 x 900 the Farrapos board is drawn about 1,000 px wide (its names at about
+    their own size), the side panel at exactly its own size and inside the window; the
+    zoom buttons and keys scale the board, and "fit" brings it back."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    game = boardsim.make_game("farrapos")
+    write_random_game(tmp_path / "f.jsonl", game, seed=5, moves=40)
+    page = write_html(read_replay(tmp_path / "f.jsonl"), tmp_path / "f.html")
+    d = browser
+    d.execute_cdp_cmd(  # type: ignore[attr-defined]
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        d.get(page.resolve().as_uri())  # type: ignore[attr-defined]
+        fit = _layout(d)
+        assert fit["win_w"] == 1400 and fit["win_h"] == 900
+        assert fit["board_w"] >= 950  # the board alone, not board and panel, fills the width
+        assert fit["board_bottom"] <= 900  # and fits the height: no scrolling to see it
+        assert fit["panel_w"] == pytest.approx(fit["panel_view_w"], abs=1)  # 1:1, readable
+        assert fit["panel_right"] <= 1400
+        d.find_element(By.ID, "zoom-in").click()  # type: ignore[attr-defined]
+        assert _layout(d)["board_w"] == pytest.approx(fit["board_w"] * 1.25, abs=2)
+        d.find_element(By.TAG_NAME, "body").send_keys("+")  # type: ignore[attr-defined]
+        assert _layout(d)["board_w"] == pytest.approx(fit["board_w"] * 1.5625, abs=2)
+        d.find_element(By.ID, "zoom-fit").click()  # type: ignore[attr-defined]
+        assert _layout(d)["board_w"] == pytest.approx(fit["board_w"], abs=1)
+        d.find_element(By.TAG_NAME, "body").send_keys(Keys.END)  # type: ignore[attr-defined]
+        chips = d.find_elements(By.CSS_SELECTOR, "#pieces [data-kind=unit]")  # type: ignore[attr-defined]
+        assert chips  # the units of the last position are drawn
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # type: ignore[attr-defined]

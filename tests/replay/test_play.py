@@ -130,3 +130,44 @@ def test_an_agent_choosing_an_illegal_action_stops_the_game_clearly(
     err = capsys.readouterr().err
     assert "the agent 'illegal' of player 0 chose the illegal action" in err
     assert read_replay(path).moves == []
+
+
+def test_play_says_what_the_player_may_see_of_chance(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The person's rolls and draws are told ("you rolled 3", "you drew Troops 3"); the
+    opponent's rolls are told, its cards are not ("player 1 drew a card")."""
+    import re
+
+    from boardsim.games.liberation import layout as L
+    from boardsim.games.liberation.names import card_name
+
+    path = tmp_path / "c.jsonl"
+    entries = ["roll the die", "do nothing", "0", "do nothing", "0", "0", "quit"]
+    argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2", "--replay", str(path)]
+    assert play(monkeypatch, entries, *argv) == 0
+    out = capsys.readouterr().out
+    replay = read_replay(path)
+    game = replay.make_game()
+    states = [s for _, _, s in replay.states(game)]
+    rolled = int(re.search(r"\(you rolled (\d)\)", out).group(1))
+    moved = int(states[1].array[L.POS]) - int(states[0].array[L.POS])
+    assert rolled == moved  # the roll told is the roll the pawn moved by
+    assert "(player 1 drew a card)" in out
+    drawn = re.findall(r"\(you drew (\w+ \d)\)", out)
+    assert drawn
+    kinds = {card_name(k) for k in range(L.K)}
+    assert set(drawn) <= kinds
+    # what player 1 holds is never named
+    assert not re.search(r"player 1 (drew|was dealt) [A-Z]", out)
+
+
+def test_board_shows_the_board_and_the_choices_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["liberation", "--seed", str(SEED), "-o", "num_players=2"]
+    argv += ["--replay", str(tmp_path / "b.jsonl")]
+    assert play(monkeypatch, ["board", "quit"], *argv) == 0
+    out = capsys.readouterr().out
+    after = out.split("> ", 1)[1]  # what the entry "board" printed
+    assert "your hand (player 0):" in after and "0  roll the die and move" in after

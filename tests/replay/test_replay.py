@@ -133,7 +133,7 @@ def test_gif_and_html_are_written(good_replay: list[str], tmp_path: Path) -> Non
     assert page.count("<li data-step=") == 31  # the start and 30 moves
     assert "all hands shown" in page and "http://" not in page.replace(
         "http://www.w3.org/2000/svg", ""
-    )
+    )  # self-contained: nothing fetched
     out = write_html(replay, tmp_path / "game.html")
     assert out.read_text() == page or out.stat().st_size > 0
 
@@ -150,3 +150,15 @@ def test_replay_command_prints_the_game(
     bad = _broken(tmp_path, [*good_replay[:3], "{oops\n"])
     assert run_command(["replay", str(bad)]) == 2
     assert "line 4" in capsys.readouterr().err
+
+
+def test_a_replay_page_of_1000_moves_stays_under_2_mb(tmp_path: Path) -> None:
+    """The viewer stores what changes from one step to the next, not every picture."""
+    # six players with 4 counters each and every draw and roll a move: a long game
+    game = boardsim.make_game("liberation", num_players=6, counters=4, explicit_chance=True)
+    write_random_game(tmp_path / "long.jsonl", game, seed=0, moves=1000)
+    replay = read_replay(tmp_path / "long.jsonl")
+    assert len(replay.moves) == 1000
+    page = html_page(replay)
+    assert page.count("<li data-step=") == 1001
+    assert len(page.encode()) < 2_000_000, f"{len(page.encode()):,} bytes"

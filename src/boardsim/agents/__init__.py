@@ -44,15 +44,18 @@ class RandomAgent:
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
     ) -> int:
+        """A uniformly random legal action of ``action_mask`` (``ValueError`` if none)."""
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("no legal action in the mask")
         return int(self.rng.choice(legal))
 
     def act_state(self, state: State) -> int:
+        """A uniformly random legal action of the player to move in ``state``."""
         return self.act(state.observation(state.current_player()), state.legal_actions_mask())
 
     def compiled_seat(self) -> Seat:
+        """This agent as a compiled seat (the engine's uniform random policy)."""
         return Seat.named("random")
 
 
@@ -84,12 +87,21 @@ class GreedyAgent:
         self._seen: set[bytes] = set()
 
     def value(self, state: State, player: int) -> float:
+        """How good ``state`` is for ``player``: the game's ``evaluate`` when it has one,
+        else the player's return so far.
+        """
         evaluate = self.game.definition.evaluate
         if evaluate is not None:
             return float(evaluate(self.game.params, state.array, player))
         return float(state.returns()[player])
 
     def act_state(self, state: State) -> int:
+        """The legal action whose resulting position values best for the player to move.
+
+        The dice after each candidate are drawn from the agent's own generator (the
+        state's would let the lookahead see the real future rolls); ties are broken at
+        random, and positions already seen this game are avoided while others remain.
+        """
         player = state.current_player()
         legal = state.legal_actions()
         if len(self._seen) > 100_000:
@@ -117,6 +129,7 @@ class GreedyAgent:
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
     ) -> int:
+        """Like :meth:`act_state`; the greedy agent looks ahead, so ``state`` is required."""
         if state is None:
             raise TypeError("GreedyAgent looks ahead on the game state: pass state=...")
         return self.act_state(state)

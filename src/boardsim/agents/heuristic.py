@@ -58,6 +58,7 @@ class HeuristicAgent:
         return action
 
     def compiled_seat(self) -> Seat:
+        """This agent as a compiled seat (the game's ``heuristic_action``)."""
         return Seat.named("heuristic")
 
     def act(

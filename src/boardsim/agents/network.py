@@ -156,11 +156,14 @@ class NetworkAgent:
         return f"NetworkAgent({self.game.name!r}, {self.label!r}, T={self.temperature})"
 
     def compiled_seat(self) -> Seat:
+        """This network as a compiled seat, at this agent's temperature."""
         return Seat(hd.POLICY_NETWORK, self.network, {S_TEMPERATURE: self.temperature}, self.label)
 
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
     ) -> int:
+        """The network's legal action for ``observation`` (one compiled call); given
+        ``state``, exactly the compiled seat's (:meth:`act_state`)."""
         if state is not None:
             return self.act_state(state)
         mask = np.ascontiguousarray(action_mask, np.uint8)
@@ -249,6 +252,7 @@ class NetworkSearchAgent:
         return f"NetworkSearchAgent({self.game.name!r}, {self.label!r}, {self.settings})"
 
     def compiled_seat(self) -> Seat:
+        """This search as a compiled seat (its network and settings)."""
         return self._seat
 
     def act_state(self, state: State) -> int:
@@ -275,6 +279,8 @@ class NetworkSearchAgent:
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None
     ) -> int:
+        """The searched move for ``state`` (required: the search runs on the state);
+        ``action_mask`` is checked against it."""
         if state is None:
             raise TypeError("NetworkSearchAgent searches the game state: pass state=... to act()")
         action = self.act_state(state)

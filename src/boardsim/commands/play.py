@@ -5,8 +5,10 @@ by name; the person answers with a number or a name (or a unique part of one).
 A wrong entry is answered with the legal choices. ``undo`` takes back the
 person's last decision, replaying the game from the start without it, unless a
 die was rolled or a card drawn since (its result is known by then, so taking the
-decision back would let the person choose again knowing it). ``board`` shows the
-board again, ``help`` the choices, ``quit`` stops (the replay keeps the moves
+decision back would let the person choose again knowing it). What the person may see
+of chance is said as it happens ("you rolled 4", "you drew Leader 5", "player 2 drew a
+card": an opponent's card stays hidden). ``board`` shows the board and the choices
+again, ``help`` the choices, ``quit`` stops (the replay keeps the moves
 so far). Every game is saved as a replay (``--replay PATH``, or a new file in
 ``--replay-dir``), line by line as it is played.
 """
@@ -24,7 +26,7 @@ import numpy as np
 
 from boardsim.core.errors import OptionError
 from boardsim.core.game import CHANCE, Game, State
-from boardsim.core.header import H_RNG
+from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS, H_RNG, P_EXPLICIT_CHANCE
 
 CHOICES_SHOWN = 200  # a decision with more legal actions lists the first ones and says so
 DEFAULT_REPLAY_DIR = "replays"
@@ -45,7 +47,36 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 def parse_options(items: list[str] | None) -> dict[str, Any]:
+    """``["num_players=3", "reward=vt"]`` -> ``{"num_players": 3, "reward": "vt"}``."""
     return dict(parse_option(t) for t in items or [])
+
+
+def chance_after(
+    game: Game, state: State, action: int
+) -> tuple[list[tuple[np.ndarray, int]], np.ndarray]:
+    """The chance nodes ``state.apply_action(action)`` will resolve, each ``(state at the
+    node, outcome)``, and the state it ends in.
+
+    The step is replayed on a copy stopping at every chance node (the ``explicit_chance``
+    switch of the params) and each node drawn as the engine draws it, from the generator
+    inside the state, so the outcomes are the very ones the step draws.
+    """
+    from boardsim.core.rng import rng_weighted
+
+    params = game.params.copy()
+    params[P_EXPLICIT_CHANCE] = 1
+    arr = state.array.copy()
+    rewards = np.zeros(game.max_players, np.float32)
+    game.engine.step(arr, params, np.int64(action), rewards)
+    outcomes = np.zeros(game.max_chance_outcomes, np.int32)
+    weights = np.zeros(game.max_chance_outcomes, np.int64)
+    events = []
+    while arr[H_ACTOR] == CHANCE and not arr[H_FLAGS] & FLAG_TERMINAL:
+        n = game.kernels.chance_weights(arr, params, outcomes, weights)
+        outcome = int(outcomes[rng_weighted(arr, H_RNG, weights, n)])
+        events.append((arr.copy(), outcome))
+        game.engine.step(arr, params, np.int64(outcome), rewards)
+    return events, arr
 
 
 class AgentError(RuntimeError):
@@ -139,13 +170,38 @@ class Session:
         from boardsim.replay import Move
 
         name = self.state.action_to_string(action)
+        seen = self.chance_seen(player, action)
         self.before.append(self.state.clone())
         self.state.apply_action(action)
         self.writer.record(Move(player, action, name))
         if player not in self.seats.humans and player != CHANCE:
-            # chance outcomes are not announced: with explicit chance, an opponent's draw
-            # would show its card; what dice did is on the board
             self.say(f"{self.who(player)}: {name}")
+        for words in seen(self.state):
+            self.say(f"  ({words})")
+
+    def viewer(self) -> int:
+        """The player whose eyes the person sees chance with (the first of their seats)."""
+        return min(self.seats.humans)
+
+    def chance_seen(self, player: int, action: int) -> Any:
+        """What the person may see of the chance that ``action`` brings: a function of the
+        state after it, giving the words ("you rolled 4", "player 2 drew a card")."""
+        from boardsim.render import chance_text
+
+        if player == CHANCE:  # explicit chance: this very outcome
+            words = chance_text(self.game, self.state, action, self.viewer())
+            return lambda after: [words] if words else []
+        if self.game.options["explicit_chance"]:
+            return lambda after: []
+        events, end = chance_after(self.game, self.state, action)
+
+        def seen(after: State) -> list[str]:
+            if not np.array_equal(end, after.array) and not after.is_truncated():
+                return []  # not the step it was meant to mirror: say nothing rather than wrong
+            texts = (chance_text(self.game, at, o, self.viewer()) for at, o in events)
+            return [t for t in texts if t]
+
+        return seen
 
     def play_chance(self) -> None:
         outcomes = self.state.chance_outcomes()
@@ -227,6 +283,8 @@ class Session:
                 continue
             if low == "board":
                 self.show_board(player)
+                self.say("Legal actions:")
+                self.show_choices(legal)
                 continue
             if low == "undo":
                 taken_back, words = self.undo()

@@ -23,6 +23,7 @@ from boardsim.core.bound import BoundEngine, BoundSearch
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.kernels import GameKernels
 from boardsim.core.options import Option, resolve_options
+from boardsim.core.validation import check_array, register_tag
 
 __all__ = ["CHANCE", "TERMINAL", "Difficulty", "Game", "GameDefinition", "Matchup", "State"]
 
@@ -77,6 +78,10 @@ class GameDefinition:
     subject: str | None = None
     # the heuristic's strength table (boardsim.agents.heuristic, docs/agents.md)
     strength_matchups: tuple[Matchup, ...] = ()
+    # option sets that together cover the game's variants and scenarios (explicit chance
+    # in some), for generic tests that play every one (boardsim.fuzz's forged states,
+    # the validator's real ones); empty: the defaults only
+    sample_options: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,8 @@ class Game:
         head[hd.P_NUM_PLAYERS] = n_players
         head[hd.P_EXPLICIT_CHANCE] = int(bool(self.options["explicit_chance"]))
         head[hd.P_MAX_DECISIONS] = int(self.options["max_decisions"])
+        self.tag = register_tag(definition.name, definition.version)
+        head[hd.P_GAME_TAG] = self.tag
         self.params = np.asarray(head + list(definition.game_params(self.options)), np.int32)
         self.params.setflags(write=False)
         self.kernels = kernels  # the game's compiled kernels (legal_mask, observe, ...)
@@ -161,6 +168,7 @@ class Game:
         return f"boardsim.make_game({self.name!r}, {shown})"
 
     def agent_names(self) -> list[str]:
+        """The agents' names, one a seat: ``["player_0", ...]``, ``["republic", "empire"]``."""
         return self.definition.agent_names(self.options)
 
     def new_initial_state(self, seed: int = 0) -> State:
@@ -173,13 +181,21 @@ class Game:
             np.zeros(self.max_chance_outcomes, np.int32),
             np.zeros(self.max_chance_outcomes, np.int64),
         )
-        return State(self, arr)
+        return State._adopt(self, arr)
+
+    def check_array(self, array: Any, what: str = "state") -> np.ndarray:
+        """``array`` if it is a state of this game that its kernels handle safely (form,
+        game tag, every field: :mod:`boardsim.core.validation`), else
+        :class:`StateFormatError` naming the field and the value. An array saved before
+        game tags existed is stamped with this game's tag."""
+        return check_array(self, array, what)
 
     # ------------------------------------------------------------ saving
     def _options_json(self) -> bytes:
         return json.dumps(self.options, sort_keys=True).encode()
 
     def state_to_bytes(self, state: State) -> bytes:
+        """``state`` as bytes: a header (game, version, options), the array, a checksum."""
         name = self.name.encode()
         opts = self._options_json()
         body = (
@@ -229,16 +245,32 @@ class Game:
         if size != self.state_size or len(body) - pos != 4 * size:
             raise StateFormatError(f"saved state has {len(body) - pos} bytes, not {4 * size}")
         arr = np.frombuffer(body[pos:], dtype="<i4").astype(np.int32)
-        return State(self, arr)
+        return State._adopt(self, self.check_array(arr, "saved state"))
 
 
 class State:
-    """One position of a game: a flat ``int32`` array plus OpenSpiel-style methods."""
+    """One position of a game: a flat ``int32`` array plus OpenSpiel-style methods.
+
+    ``State(game, array)`` wraps ``array`` itself (no copy: the state is updated in place)
+    after checking it (:meth:`Game.check_array`): a C-contiguous, writable ``int32`` array
+    of ``game.state_size`` words, of this game, every field in range and coherent, a legal
+    action when the game is live; anything else raises :class:`StateFormatError`.
+    """
 
     def __init__(self, game: Game, array: np.ndarray) -> None:
         self.game = game
-        self.array = array
+        self.array = game.check_array(array)
         self.last_rewards = np.zeros(game.max_players, np.float32)
+
+    @classmethod
+    def _adopt(cls, game: Game, array: np.ndarray) -> State:
+        """A state over ``array`` without checking it: only for arrays the library's own
+        kernels made (new games, clones, checked loads), never for a user's."""
+        st = cls.__new__(cls)
+        st.game = game
+        st.array = array
+        st.last_rewards = np.zeros(game.max_players, np.float32)
+        return st
 
     # ------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -248,15 +280,19 @@ class State:
         return int(self.array[hd.H_ACTOR])
 
     def is_terminal(self) -> bool:
+        """Whether the game is over (won, drawn, lost or truncated)."""
         return bool(self.array[hd.H_FLAGS] & hd.FLAG_TERMINAL)
 
     def is_truncated(self) -> bool:
+        """Whether the game was cut by ``max_decisions``."""
         return bool(self.array[hd.H_FLAGS] & hd.FLAG_TRUNCATED)
 
     def is_chance_node(self) -> bool:
+        """Whether chance acts next (only with ``explicit_chance=True``)."""
         return not self.is_terminal() and int(self.array[hd.H_ACTOR]) == hd.CHANCE
 
     def decisions(self) -> int:
+        """Decisions taken so far (chance outcomes not counted)."""
         return int(self.array[hd.H_DECISIONS])
 
     def legal_actions_mask(self) -> np.ndarray:
@@ -267,6 +303,7 @@ class State:
         return mask
 
     def legal_actions(self) -> list[int]:
+        """The legal actions (at a chance node: the possible outcomes)."""
         if self.is_chance_node():
             return [o for o, _ in self.chance_outcomes()]
         return [int(a) for a in np.flatnonzero(self.legal_actions_mask())]
@@ -329,16 +366,19 @@ class State:
         raise IllegalActionError(action, legal, words, names)
 
     def clone(self) -> State:
-        st = State(self.game, self.array.copy())
+        """An independent copy of the position."""
+        st = State._adopt(self.game, self.array.copy())
         st.last_rewards = self.last_rewards.copy()
         return st
 
     def action_to_string(self, action: int) -> str:
+        """``action`` in the game's words here ("roll the die and move")."""
         if self.is_chance_node():
             return f"chance outcome {action}"
         return self.game.definition.describe_action(self.game.params, self.array, int(action))
 
     def to_bytes(self) -> bytes:
+        """The position as bytes (:meth:`Game.state_from_bytes` reads them back)."""
         return self.game.state_to_bytes(self)
 
     def __str__(self) -> str:

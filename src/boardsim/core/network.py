@@ -121,6 +121,7 @@ class Network:
 
     # files
     def to_bytes(self) -> bytes:
+        """The network as ``.npz`` bytes (format, weights, layout, JSON metadata)."""
         buffer = io.BytesIO()
         meta = json.dumps(self.meta, sort_keys=True).encode()
         np.savez(
@@ -134,6 +135,8 @@ class Network:
 
     @classmethod
     def from_bytes(cls, data: bytes, where: str = "network") -> Network:
+        """The network of :meth:`to_bytes`'s bytes; :class:`StateFormatError` if they are
+        not one (``where`` names them in the message)."""
         from boardsim.core.errors import StateFormatError
 
         try:
@@ -155,6 +158,7 @@ class Network:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Network:
+        """The network saved at ``path``."""
         return cls.from_bytes(Path(path).read_bytes(), where=str(path))
 
 

@@ -27,13 +27,16 @@ class ReferenceEngine:
         self.params = [int(p) for p in params]
 
     def new_game(self, seed: int) -> list[int]:
+        """A fresh game as a list: seeded, set up, chance drawn (the engine's ``new_game``)."""
         state = [0] * self.state_size
+        state[hd.H_GAME] = self.params[hd.P_GAME_TAG]
         PyRng(state, hd.H_RNG).seed(seed)
         self.rules.init(state, self.params, seed)
         self.resolve_chance(state)
         return state
 
     def resolve_chance(self, state: list[int]) -> None:
+        """Draw every pending chance node from the state's generator, unless explicit."""
         if self.params[hd.P_EXPLICIT_CHANCE]:
             return
         rng = PyRng(state, hd.H_RNG)
@@ -42,9 +45,11 @@ class ReferenceEngine:
             self.rules.apply_chance(state, self.params, outcomes[rng.weighted(weights)])
 
     def is_terminal(self, state: list[int]) -> bool:
+        """Whether the game in ``state`` is over."""
         return bool(state[hd.H_FLAGS] & hd.FLAG_TERMINAL)
 
     def legal_actions(self, state: list[int]) -> list[int]:
+        """The legal actions of the player to move (none at chance or the end)."""
         if self.is_terminal(state) or state[hd.H_ACTOR] == hd.CHANCE:
             return []
         return self.rules.legal_actions(state, self.params)

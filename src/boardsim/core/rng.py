@@ -132,10 +132,12 @@ class PyRng:
         self.state[self.off + 1] = _to_int32(x >> 32)
 
     def seed(self, seed: int) -> None:
+        """Seed the generator words (as ``rng_seed``)."""
         x = _py_splitmix64(seed & _MASK64)
         self._store(x if x else _GOLDEN)
 
     def next(self) -> int:
+        """The next 32-bit draw (as ``rng_next``)."""
         x = self._load()
         x ^= x >> 12
         x = (x ^ (x << 25)) & _MASK64
@@ -144,9 +146,11 @@ class PyRng:
         return ((x * _STAR) & _MASK64) >> 32
 
     def below(self, n: int) -> int:
+        """A draw in ``[0, n)`` (as ``rng_below``)."""
         return (self.next() * n) >> 32
 
     def weighted(self, weights: Sequence[int]) -> int:
+        """An index drawn with probability proportional to ``weights`` (as ``rng_weighted``)."""
         r = self.below(sum(weights))
         for i, w in enumerate(weights):
             r -= w

@@ -9,8 +9,8 @@ omniscient view, labelled as such on the picture).
 
 A game is drawn by the module its definition names (``GameDefinition.drawer``:
 ``draw(game, state, viewer, show_hands) -> Scene`` and optionally
-``private_text(game, state, player)``); a game without one is drawn as its text
-board, so every game renders.
+``private_text(game, state, player)`` and ``chance_text(game, state, outcome, player)``);
+a game without one is drawn as its text board, so every game renders.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from boardsim.render.scene import Scene, scene_to_array, scene_to_image, scene_t
 __all__ = [
     "Scene",
     "SvgDocument",
+    "chance_text",
     "private_text",
     "scene",
     "to_image",
@@ -37,12 +38,18 @@ __all__ = [
 
 
 def _array(game: Game, state: State | np.ndarray) -> np.ndarray:
-    arr = state.array if isinstance(state, State) else np.asarray(state)
+    """The words of ``state``; a bare array is checked (a copy, as ``State`` would check it)."""
+    if isinstance(state, State):
+        return state.array
+    arr = np.asarray(state)
     if arr.shape != (game.state_size,):
         raise ValueError(
             f"{game.name}: a state has {game.state_size} words, got an array of shape {arr.shape}"
         )
-    return arr
+    words = arr.astype(np.int32)
+    if not np.array_equal(words, arr):
+        raise ValueError(f"{game.name}: a state's words are int32, got {arr.dtype} values")
+    return game.check_array(words)
 
 
 def _drawer(game: Game) -> ModuleType | None:
@@ -124,3 +131,15 @@ def private_text(game: Game, state: State | np.ndarray, player: int) -> str:
     if module is None or not hasattr(module, "private_text"):
         return ""
     return str(module.private_text(game, arr, int(player)))
+
+
+def chance_text(game: Game, state: State | np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of chance outcome ``outcome`` at the chance node ``state``:
+    "you rolled 4", "you drew Leader 5", "player 2 drew a card"; empty when the game says
+    nothing of its chance."""
+    arr = _array(game, state)
+    _check_viewer(game, player)
+    module = _drawer(game)
+    if module is None or not hasattr(module, "chance_text"):
+        return ""
+    return str(module.chance_text(game, arr, int(outcome), int(player)))

@@ -13,11 +13,16 @@ PANEL_LINE = 18.0  # pixels between two lines of panel text
 
 
 def player_colour(p: int) -> str:
+    """The colour of player ``p`` (red, blue, gold, green, purple, orange)."""
     return PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
 
 
 class Panel:
-    """A column of text lines (and colour swatches) at the right of a board."""
+    """A column of text lines (and colour swatches) at the right of a board.
+
+    A line longer than the column is wrapped at spaces (measured with the font the
+    picture is drawn with), so nothing runs off the picture.
+    """
 
     def __init__(self, x: float, y: float, width: float, out: list[Shape]) -> None:
         self.x, self.y, self.width, self.out = x, y, width, out
@@ -31,18 +36,40 @@ class Panel:
         swatch: str | None = None,
         data: dict[str, str] | None = None,
     ) -> None:
+        """One line of text (wrapped to the column), with a colour swatch before it."""
         x = self.x
         if swatch is not None:
             self.out.append(Rect(x, self.y - 6, 12, 12, swatch, "#000000", 0.8))
             x += 18
-        self.out.append(Text(x, self.y, text, size, fill, "start", bold, data or {}))
-        self.y += PANEL_LINE * size / 12.0
+        for i, part in enumerate(wrap(text, size, bold, self.x + self.width - x)):
+            self.out.append(Text(x, self.y, part, size, fill, "start", bold,
+                                 (data or {}) if i == 0 else {}))  # fmt: skip
+            self.y += PANEL_LINE * size / 12.0
 
     def gap(self, pixels: float = 8.0) -> None:
+        """Leave ``pixels`` of space before the next line."""
         self.y += pixels
 
 
+def wrap(text: str, size: float, bold: bool, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` pixels."""
+    from boardsim.render.placement import text_width
+
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if current and text_width(trial, size, bold) > width:
+            lines.append(current)
+            current = "  " + word
+        else:
+            current = trial
+    lines.append(current)
+    return lines
+
+
 def panel_background(x: float, height: float, width: float) -> Rect:
+    """The side panel's paper, from ``x`` to the right edge."""
     return Rect(x, 0, width, height, PANEL_FILL, "#cfc6b0", 1.0)
 
 

@@ -9,6 +9,7 @@ from boardsim.render.scene import Point
 
 
 def polyline_length(points: tuple[Point, ...]) -> float:
+    """The length of the polyline through ``points``."""
     return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
 
 

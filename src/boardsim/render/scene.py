@@ -23,6 +23,8 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Circle:
+    """A circle at ``(x, y)`` of radius ``r``, filled and optionally stroked."""
+
     x: float
     y: float
     r: float
@@ -34,6 +36,8 @@ class Circle:
 
 @dataclass(frozen=True)
 class Rect:
+    """A rectangle with its top left at ``(x, y)``, ``w`` wide and ``h`` high."""
+
     x: float
     y: float
     w: float
@@ -46,6 +50,8 @@ class Rect:
 
 @dataclass(frozen=True)
 class Polyline:
+    """A line through ``points`` (dashed when ``dash``)."""
+
     points: tuple[Point, ...]
     stroke: str
     width: float = 1.0
@@ -55,6 +61,10 @@ class Polyline:
 
 @dataclass(frozen=True)
 class Text:
+    """A line of text at ``(x, y)``: anchored horizontally by ``anchor``, centred
+    vertically on ``y``, in DejaVu Sans of ``size`` pixels.
+    """
+
     x: float
     y: float
     text: str
@@ -80,6 +90,9 @@ class Scene:
     dynamic: list[Shape] = field(default_factory=list)
     # scenes with the same key have the same static layer: its raster is drawn once and reused
     static_key: str | None = None
+    # the width of the board; the side panel (text: scores, whose turn) fills the rest.
+    # None: no panel. The replay viewer scales the board to the window, not the panel.
+    board_width: int | None = None
 
 
 # ------------------------------------------------------------------ SVG
@@ -126,6 +139,7 @@ def shape_to_svg(shape: Shape) -> str:
         f'<text x="{_num(shape.x)}" y="{_num(shape.y)}" font-size="{_num(shape.size)}" '
         f'fill="{shape.fill}" text-anchor="{_ANCHOR_SVG[shape.anchor]}" '
         f'dominant-baseline="central" font-family="DejaVu Sans, Arial, sans-serif"{weight}'
+        ' xml:space="preserve"'
         f"{_data_attrs(shape.data)}>{html.escape(shape.text)}</text>"
     )
 

@@ -56,6 +56,7 @@ def run_notebook(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m boardsim.research.notebooks NB.ipynb ... [--small]``: run notebooks."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="+", help="the .ipynb files")
     parser.add_argument("--small", action="store_true", help="the test suite's size; no write")

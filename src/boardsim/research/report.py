@@ -57,6 +57,7 @@ def grid_keys(manifest: Mapping[str, Any], rows: Sequence[Row]) -> list[str]:
 
 
 def cell_label(row: Row, keys: Sequence[str]) -> str:
+    """A cell's label from the grid keys that vary: ``"num_players=3, seat=1"``."""
     return ", ".join(f"{k}={row.get(k)}" for k in keys) or "all games"
 
 

@@ -44,6 +44,7 @@ class Rate:
         return self.wins / self.games if self.games else float("nan")
 
     def as_dict(self) -> dict[str, float]:
+        """The rate as plain data: wins, games, rate and its interval."""
         return {
             "wins": self.wins,
             "games": self.games,

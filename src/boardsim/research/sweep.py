@@ -597,10 +597,12 @@ class Progress:
             self.bar = tqdm(total=total, unit="game", desc="balance", smoothing=0.1)
 
     def update(self, n: int) -> None:
+        """Advance the bar by ``n`` games."""
         if self.bar is not None:
             self.bar.update(n)
 
     def close(self) -> None:
+        """Close the bar."""
         if self.bar is not None:
             self.bar.close()
 

@@ -104,6 +104,7 @@ AgentMaker = Callable[[str, Game, int], Any]
 
 
 def default_agent_maker(spec: str, game: Game, seed: int, **options: Any) -> Any:
+    """An agent from its spec, as :func:`boardsim.agents.load` makes it."""
     from boardsim.agents import load
 
     return load(spec, game, seed, **options)
@@ -313,6 +314,7 @@ class TournamentResult:
         return out
 
     def to_json(self) -> str:
+        """The result as JSON (with the win-rate matrix for a round robin)."""
         data = asdict(self)
         if self.mode == "round_robin":
             data["win_rate_matrix"] = [
@@ -322,6 +324,7 @@ class TournamentResult:
         return json.dumps(data, indent=2) + "\n"
 
     def to_csv(self) -> str:
+        """The result as CSV: one row a pair (with Elo ratings) or a solo matchup."""
         rows = self.pairs if self.mode == "round_robin" else self.solo
         out = io.StringIO()
         names = list(asdict(rows[0])) if rows else []

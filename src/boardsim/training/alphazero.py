@@ -417,9 +417,11 @@ class AlphaZeroTrainer:
 
     # ------------------------------------------------------------ checkpoints
     def wall_seconds(self) -> float:
+        """Wall time of the run, the sessions before a resume included."""
         return self.wall_before + time.perf_counter() - self.session_start
 
     def metadata(self) -> dict[str, Any]:
+        """The checkpoint's metadata: the game, the configuration, the counters, the curve."""
         import boardsim
 
         g = self.game

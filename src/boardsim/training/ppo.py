@@ -168,6 +168,7 @@ class OpponentPool:
         self.steps.append(step)
 
     def network(self, step: int) -> Any:
+        """The pool's policy of ``step`` (loaded from its file once)."""
         from boardsim.core.network import Network
 
         if step not in self._networks:
@@ -188,6 +189,7 @@ class OpponentPool:
         env.set_group_opponents(group, Seat(POLICY_NETWORK, net, {S_TEMPERATURE: 1.0}, "pool"))
 
     def arrays(self) -> dict[str, np.ndarray]:
+        """The pool's state for a checkpoint: its steps, each group's draw, its generator."""
         return {
             "pool_steps": np.asarray(self.steps, np.int64),
             "pool_current": self.current.copy(),
@@ -195,6 +197,7 @@ class OpponentPool:
         }
 
     def restore(self, arrays: dict[str, np.ndarray], env: Any) -> None:
+        """Put back what :meth:`arrays` saved; each group plays its saved draw again."""
         self.steps = [int(x) for x in arrays["pool_steps"]]
         self.current[:] = arrays["pool_current"]
         self.rng.bit_generator.state = json.loads(bytes(arrays["pool_rng"]).decode())
@@ -225,6 +228,7 @@ class GameStats:
         self.finished = 0
 
     def add_step(self, rewards: np.ndarray, dones: np.ndarray) -> None:
+        """Add one step's rewards of every env; count and record the games that ended."""
         self.running += rewards
         for i in np.flatnonzero(dones):
             self.returns.append(float(self.running[i]))
@@ -236,9 +240,11 @@ class GameStats:
         return float(np.mean(np.asarray(self.returns) > 0)) if self.returns else float("nan")
 
     def return_mean(self) -> float:
+        """The mean return of the finished games so far (NaN before the first)."""
         return float(np.mean(self.returns)) if self.returns else float("nan")
 
     def arrays(self) -> dict[str, np.ndarray]:
+        """The counters as arrays, to be saved in a checkpoint."""
         return {
             "stats_running": self.running.copy(),
             "stats_returns": np.asarray(self.returns, np.float64),
@@ -246,6 +252,7 @@ class GameStats:
         }
 
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Set the counters from :meth:`arrays` of a checkpoint."""
         self.running[:] = arrays["stats_running"]
         self.returns.clear()
         self.returns.extend(float(x) for x in arrays["stats_returns"])
@@ -332,6 +339,9 @@ class Trainer:
 
     # ------------------------------------------------------------ model
     def new_model(self) -> Any:
+        """A fresh sb3-contrib ``MaskablePPO`` on the trainer's vector env, with the
+        config's hyperparameters and network size.
+        """
         from sb3_contrib import MaskablePPO
 
         c = self.config
@@ -376,9 +386,13 @@ class Trainer:
 
     # ------------------------------------------------------------ checkpoints
     def wall_seconds(self) -> float:
+        """Training time so far, this run and every run it resumed."""
         return self.wall_before + time.perf_counter() - self.session_start
 
     def metadata(self) -> dict[str, Any]:
+        """What a checkpoint records of the run: game and version, options, sizes,
+        timesteps, seeds and versions (``ppo:PATH`` checks it on loading).
+        """
         import boardsim
 
         return {

@@ -57,6 +57,7 @@ class RLlibConfig:
     keep_checkpoints: int = 2
 
     def validate(self) -> None:
+        """Raise :class:`~boardsim.OptionError` for a setting out of range."""
         for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs"):
             if int(getattr(self, name)) < 1:
                 raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
@@ -67,6 +68,7 @@ class RLlibConfig:
 
 
 def env_name(game: str) -> str:
+    """The name ``game``'s PettingZoo env is registered under with RLlib (``boardsim_<game>``)."""
     return f"boardsim_{game}"
 
 

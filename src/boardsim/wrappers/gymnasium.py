@@ -37,7 +37,11 @@ from boardsim.core.seats import seat_table
 
 
 class Policy(Protocol):
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+    """An opponent: anything with ``act(observation, action_mask) -> int``."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action for ``observation`` (``action_mask[a] == 1``)."""
+        ...
 
 
 def act_with_state(agent: Any, observation: np.ndarray, mask: np.ndarray, state: State) -> int:
@@ -214,6 +218,9 @@ class BoardsimGymEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game; the opponents play until it is the learner's turn.
+        ``info["action_mask"]`` holds its legal actions.
+        """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
         self.state_ = self.game.new_initial_state(game_seed)
@@ -226,6 +233,9 @@ class BoardsimGymEnv(gym.Env):
         return self._obs()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action``, then the opponents until the learner's next
+        decision or the end: observation, reward, terminated, truncated, info.
+        """
         state = self.state_
         if state is None:
             raise RuntimeError("call reset() first")

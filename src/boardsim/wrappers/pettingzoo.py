@@ -68,9 +68,11 @@ class BoardsimAECEnv(AECEnv):
         self._mask = np.zeros(game.num_actions, np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent``: a dict of ``observation`` and ``action_mask``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent``: ``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------ helpers
@@ -102,6 +104,7 @@ class BoardsimAECEnv(AECEnv):
         return np.zeros(self.game.num_actions, np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees: ``{"observation": float32, "action_mask": uint8}``."""
         assert self.state_ is not None, "call reset() first"
         if agent == CHANCE_AGENT:
             obs = np.zeros(self.game.observation_size, np.float32)
@@ -111,6 +114,7 @@ class BoardsimAECEnv(AECEnv):
 
     # ------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (seeded by ``seed`` when given)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             game_seed = int(seed)
@@ -132,6 +136,9 @@ class BoardsimAECEnv(AECEnv):
             self.infos[CHANCE_AGENT] = {"chance": self.state_.chance_outcomes()}
 
     def step(self, action: int | None) -> None:
+        """Apply the selected agent's ``action`` (``None`` for an agent that is done);
+        an illegal one raises :class:`~boardsim.IllegalActionError` naming the legal ones.
+        """
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
@@ -191,4 +198,5 @@ class BoardsimAECEnv(AECEnv):
         return text
 
     def close(self) -> None:
+        """Nothing to release."""
         pass

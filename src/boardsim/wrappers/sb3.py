@@ -42,6 +42,7 @@ class BatchesVecEnv(VecEnv):
         )
 
     def reset(self) -> np.ndarray:
+        """Reset every env; the observations, stacked."""
         base = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
         obs = []
         for k, part in enumerate(self.parts):
@@ -51,9 +52,14 @@ class BatchesVecEnv(VecEnv):
         return np.concatenate(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
+        """Take the actions of every env for :meth:`step_wait`."""
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        """Step every env with the actions given: observations, rewards, dones, infos
+        (SB3's convention: a finished env is reset at once, its last observation in
+        ``info["terminal_observation"]``).
+        """
         assert self._actions is not None, "step_async first"
         obs, rewards, dones, infos = [], [], [], []
         start = 0
@@ -77,6 +83,7 @@ class BatchesVecEnv(VecEnv):
         return np.concatenate([p.action_masks() for p in self.parts])
 
     def close(self) -> None:
+        """Nothing to release."""
         pass
 
     def _target(self, attr_name: str) -> Any:
@@ -84,14 +91,17 @@ class BatchesVecEnv(VecEnv):
         return self if hasattr(self, attr_name) else self.parts[0]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """An attribute of the underlying env, once per index."""
         return [getattr(self._target(attr_name), attr_name)] * len(self._indices(indices))
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        """Set an attribute of the underlying env."""
         setattr(self._target(attr_name), attr_name, value)
 
     def env_method(
         self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any
     ) -> list[Any]:
+        """Call a method of the underlying env (``action_masks`` per env)."""
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[i] for i in self._indices(indices)]
@@ -99,6 +109,7 @@ class BatchesVecEnv(VecEnv):
         return [result] * len(self._indices(indices))
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        """No env is wrapped: ``False`` for each index."""
         return [False] * len(self._indices(indices))
 
     def _indices(self, indices: Any) -> Sequence[int]:

@@ -83,12 +83,16 @@ class BoardsimVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every game (seeded from ``seed``); observations and ``info["action_mask"]``."""
         self.batch.reset(seed)
         return self.batch.obs.copy(), {"action_mask": self.batch.masks.astype(bool)}
 
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every game with its action, the opponents playing in compiled code; a
+        finished game restarts in the same step (Gymnasium's ``SAME_STEP`` autoreset).
+        """
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         if self.check_actions:
             ok = (acts >= 0) & (acts < self.game.num_actions)
@@ -132,6 +136,7 @@ class BoardsimVectorEnv(VectorEnv):
         return make_sb3_vec_env(self)
 
     def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
         pass
 
 

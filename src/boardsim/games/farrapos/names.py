@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardsim.core.header import CHANCE, H_ACTOR
+from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND
 from boardsim.games.farrapos.data import (
     ADJACENCY,
     CITY_NAMES,
@@ -31,6 +31,7 @@ from boardsim.games.farrapos.layout import (
     A_PASS,
     A_STOP,
     A_UNIT,
+    CHANCE_ATTACK_DIE,
     DIE_A,
     DIE_D,
     IDX_A,
@@ -229,4 +230,18 @@ def evaluate(params: np.ndarray, state: np.ndarray, player: int) -> float:
     return 10.0 * lead + steps
 
 
-__all__ = ["describe_action", "evaluate", "render_text", "unit_words"]
+def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer: int) -> str:
+    """The battle die about to be rolled in ``state``, in ``viewer``'s words (dice are
+    public): "you rolled 5 for the attack on Pelotas", "the Empire rolled 3 for the
+    defence of Pelotas"."""
+    attacker = int(state[SIDE])
+    attack = int(state[H_CHANCE_KIND]) == CHANCE_ATTACK_DIE
+    roller = attacker if attack else 1 - attacker
+    who = "you" if viewer == roller else f"the {SIDE_TITLES[roller]}"
+    target = int(state[TARGET])
+    where = f" of {CITY_NAMES[target]}" if target >= 0 else ""
+    what = "the attack" + (f" on {CITY_NAMES[target]}" if target >= 0 else "")
+    return f"{who} rolled {int(outcome)} for " + (what if attack else "the defence" + where)
+
+
+__all__ = ["describe_action", "describe_chance", "evaluate", "render_text", "unit_words"]

@@ -16,20 +16,26 @@ from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos.names import SIDE_TITLES
 from boardsim.render.common import FAINT, INK, Panel, panel_background
 from boardsim.render.geometry import trim
-from boardsim.render.scene import Circle, Point, Polyline, Rect, Scene, Text
+from boardsim.render.placement import Placer, label, leader, text_width
+from boardsim.render.scene import Circle, Point, Polyline, Rect, Scene, Shape, Text
 
-BOARD_W = 876.0
+BOARD_W = 1150.0
 BOARD_H = round(BOARD_W / float(D.DATA.raw["board"]["aspect"]))
-PANEL_WIDTH = 300.0
-MARGIN = 16.0
-CITY_R = 11.0
+PANEL_WIDTH = 320.0
+MARGIN = 24.0
+CITY_R = 13.0
 SIDE_FILLS = ("#1e8449", "#d4ac0d")  # Republic green, Empire gold (as the text board)
+SIDE_INK = ("#ffffff", "#222222")  # the letters on a full-face unit of each side
 REGION_TINTS = {
     "yellow": "#fcf3cf", "green": "#d5f5e3", "blue": "#d6eaf8",
     "red": "#fadbd8", "orange": "#fdebd0", "purple": "#e8daef",
 }  # fmt: skip
 TYPE_LETTERS = ("I", "C", "A", "M")
-UNITS_PER_ROW = 4
+CHIPS_PER_ROW = 4
+CHIP_H = 18.0
+CHIP_TEXT = 12.0
+NAME_SIZE = 12.0
+RING_R = CITY_R + 7  # the target ring, the widest thing drawn around a city
 
 
 def board_xy(x: float, y: float) -> Point:
@@ -67,11 +73,22 @@ def _static(scene: Scene) -> None:
         x, y = city_xy(c)
         tint = REGION_TINTS.get(D.DATA.region_colours[int(D.CITY_REGION[c])], "#ffffff")
         out.append(Circle(x, y, CITY_R, tint, "#3e362a", 1.0, {"city": str(c)}))
-        out.append(Text(x, y, str(int(D.CITY_VP[c])), 9.0, INK, "middle", True))
-        if D.CITY_PORT[c]:
-            out.append(Text(x - CITY_R - 4, y - CITY_R, "⚓", 9.0, "#1f618d", "middle"))
-        out.append(Text(x, y - CITY_R - 6, str(D.CITY_NAMES[c]), 8.0, "#4a4236", "middle"))
+        out.append(Text(x, y, str(int(D.CITY_VP[c])), 12.0, INK, "middle", True))
     out.append(panel_background(BOARD_W, BOARD_H, PANEL_WIDTH))
+
+
+def city_label(c: int) -> str:
+    """A city's name on the board, ports marked with an anchor."""
+    return ("⚓ " if D.CITY_PORT[c] else "") + str(D.CITY_NAMES[c])
+
+
+def _placer() -> Placer:
+    """The board's placer with every city (and the ring around it) taken."""
+    placer = Placer(BOARD_W, BOARD_H)
+    for c in range(D.NUM_CITIES):
+        x, y = city_xy(c)
+        placer.block((x - RING_R, y - RING_R, x + RING_R, y + RING_R))
+    return placer
 
 
 def _cities(out: list, s: np.ndarray) -> None:
@@ -87,25 +104,67 @@ def _cities(out: list, s: np.ndarray) -> None:
             out.append(Circle(x, y, CITY_R + 7, "none", "#922b21", 2.0, {"kind": "target"}))
 
 
-def _units(out: list, s: np.ndarray) -> None:
-    by_city: dict[int, list[int]] = {}
+def unit_groups(s: np.ndarray, c: int) -> list[tuple[int, int, bool, bool, list[int]]]:
+    """The units in city ``c`` grouped as drawn: (side, type, reduced, chosen, units)."""
+    groups: dict[tuple[int, int, bool, bool], list[int]] = {}
     for u in range(L.P):
-        loc = int(s[L.LOC + u])
-        if loc >= 0:
-            by_city.setdefault(loc, []).append(u)
-    for c, units in by_city.items():
-        x, y = city_xy(c)
-        for j, u in enumerate(units):
-            row, col = divmod(j, UNITS_PER_ROW)
-            ux, uy = x - 2 * 9 + 9 * col, y + CITY_R + 3 + 9 * row
-            side = int(D.PIECE_SIDE[u])
-            reduced = int(s[L.STEP + u]) == 1
-            fill = "#ffffff" if reduced else SIDE_FILLS[side]
-            data = {"kind": "unit", "unit": str(D.PIECE_IDS[u]), "city": str(c)}
-            stroke = "#922b21" if s[L.SEL + u] else SIDE_FILLS[side]
-            out.append(Rect(ux, uy, 8, 8, fill, stroke, 1.6 if s[L.SEL + u] else 1.0, data))
-            out.append(Text(ux + 4, uy + 4, TYPE_LETTERS[int(D.PIECE_TYPE[u])], 6.0,
-                            INK if reduced else "#ffffff", "middle", True))  # fmt: skip
+        if int(s[L.LOC + u]) == c:
+            key = (int(D.PIECE_SIDE[u]), int(D.PIECE_TYPE[u]), int(s[L.STEP + u]) == 1,
+                   bool(s[L.SEL + u]))  # fmt: skip
+            groups.setdefault(key, []).append(u)
+    return [(*key, units) for key, units in sorted(groups.items())]
+
+
+def _chip(x: float, y: float, c: int, group: tuple) -> tuple[list[Shape], float]:
+    """One chip: the count and letter of a group of like units; returns (shapes, width)."""
+    side, kind, reduced, chosen, units = group
+    text = (str(len(units)) if len(units) > 1 else "") + TYPE_LETTERS[kind]
+    w = text_width(text, CHIP_TEXT, True) + 10
+    fill = "#ffffff" if reduced else SIDE_FILLS[side]
+    stroke = "#922b21" if chosen else ("#3e362a" if not reduced else SIDE_FILLS[side])
+    data = {
+        "kind": "unit",
+        "units": " ".join(str(D.PIECE_IDS[u]) for u in units),
+        "city": str(c),
+        "side": str(side),
+        "face": "reduced" if reduced else "full",
+    }
+    ink = INK if reduced else SIDE_INK[side]
+    return [
+        Rect(x, y, w, CHIP_H, fill, stroke, 2.5 if chosen or reduced else 1.0, data),
+        Text(x + w / 2, y + CHIP_H / 2, text, CHIP_TEXT, ink, "middle", True),
+    ], w
+
+
+def _unit_block(out: list, placer: Placer, s: np.ndarray, c: int) -> None:
+    groups = unit_groups(s, c)
+    if not groups:
+        return
+    rows = [groups[i : i + CHIPS_PER_ROW] for i in range(0, len(groups), CHIPS_PER_ROW)]
+    widths = [sum(_chip(0, 0, c, g)[1] + 3 for g in row) - 3 for row in rows]
+    w, h = max(widths), len(rows) * (CHIP_H + 3) - 3
+    anchor = city_xy(c)
+    placed = placer.place(anchor, w + 2, h + 2, RING_R - 4, leader_after=12)
+    if placed.far:
+        out.append(leader(anchor, CITY_R, placed.box))
+    y = placed.y + 1
+    for row in rows:
+        x = placed.x + 1
+        for g in row:
+            shapes, cw = _chip(x, y, c, g)
+            out.extend(shapes)
+            x += cw + 3
+        y += CHIP_H + 3
+
+
+def _units_and_names(out: list, s: np.ndarray) -> None:
+    """Unit blocks first (nearest their city), then every city's name where room is left."""
+    placer = _placer()
+    for c in range(D.NUM_CITIES):
+        _unit_block(out, placer, s, c)
+    for c in range(D.NUM_CITIES):
+        out.extend(label(placer, city_xy(c), city_label(c), NAME_SIZE, "#3b3329", RING_R - 5,
+                         data={"kind": "name", "city": str(c)}))  # fmt: skip
 
 
 def _panel(out: list, s: np.ndarray) -> None:
@@ -121,7 +180,7 @@ def _panel(out: list, s: np.ndarray) -> None:
         actor = int(s[H_ACTOR])
         who = "chance (dice)" if actor == CHANCE else SIDE_TITLES[actor]
         panel.line(f"{SIDE_TITLES[side]}'s turn", 13.0, True, swatch=SIDE_FILLS[side])
-        panel.line(f"to act: {who} ({L.MODE_NAMES[int(s[L.MODE])]})", 11.0,
+        panel.line(f"to act: {who} ({L.MODE_NAMES[int(s[L.MODE])]})", 12.0,
                    data={"kind": "turn", "player": str(actor)})  # fmt: skip
     panel.gap()
     for p in range(2):
@@ -131,31 +190,44 @@ def _panel(out: list, s: np.ndarray) -> None:
     target = int(s[L.TARGET])
     if target >= 0:
         panel.gap()
-        panel.line(f"battle for {D.CITY_NAMES[target]}, round {int(s[L.ROUND])}", 11.0, True)
-        panel.line(f"attack {int(s[L.STR_A])}, die {int(s[L.DIE_A])}", 11.0)
-        panel.line(f"defence {int(s[L.STR_D])}, die {int(s[L.DIE_D])}", 11.0)
+        panel.line(f"battle for {D.CITY_NAMES[target]}, round {int(s[L.ROUND])}", 12.0, True)
+        panel.line(f"attack {int(s[L.STR_A])}, die {int(s[L.DIE_A])}", 12.0)
+        panel.line(f"defence {int(s[L.STR_D])}, die {int(s[L.DIE_D])}", 12.0)
     panel.gap()
     for p in range(2):
         mine = D.PIECE_SIDE == p
         reserve = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_RESERVE)))
         gone = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_ELIMINATED)))
-        panel.line(f"{SIDE_TITLES[p]}: {reserve} in reserve, {gone} eliminated", 11.0)
+        panel.line(f"{SIDE_TITLES[p]}: {reserve} in reserve, {gone} eliminated", 12.0)
     panel.gap()
-    panel.line("I infantry, C cavalry, A artillery, M militia", 9.0, fill=FAINT)
-    panel.line("white square: reduced face; red edge: chosen", 9.0, fill=FAINT)
-    panel.line("ring: owner (thick while occupied)", 9.0, fill=FAINT)
+    panel.line("I infantry, C cavalry, A artillery, M militia; 3I: three infantry", 11.0,
+               fill=FAINT)  # fmt: skip
+    panel.line("white chip: reduced face; red edge: chosen", 11.0, fill=FAINT)
+    panel.line("ring: owner (thick while occupied); ⚓ port", 11.0, fill=FAINT)
 
 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """Farrapos as a scene (see the module docstring)."""
     scene = Scene(
-        int(BOARD_W + PANEL_WIDTH), int(BOARD_H), "#f4efe1", "Farrapos", static_key="farrapos"
+        int(BOARD_W + PANEL_WIDTH),
+        int(BOARD_H),
+        "#f4efe1",
+        "Farrapos",
+        static_key="farrapos",
+        board_width=int(BOARD_W),
     )
     _static(scene)
     _cities(scene.dynamic, state)
-    _units(scene.dynamic, state)
+    _units_and_names(scene.dynamic, state)
     _panel(scene.dynamic, state)
     return scene
 
 
-__all__ = ["draw", "path_points", "trim"]
+__all__ = ["chance_text", "city_label", "draw", "path_points", "trim", "unit_groups"]
+
+
+def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
+    from boardsim.games.farrapos.names import describe_chance
+
+    return describe_chance(game.params, state, outcome, player)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardsim.core.header import CHANCE, H_ACTOR
+from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND
 from boardsim.games.hispania.data import (
     CITY_NUMBER,
     CITY_PROVINCE,
@@ -44,6 +44,16 @@ from boardsim.games.hispania.layout import (
     A_UNGARRISON,
     A_UNLEGIO,
     ARMY_POS,
+    CK_HISP_DIE,
+    CK_MOVE_DIE,
+    CK_REVOLT_CITY,
+    CK_REVOLT_PROV,
+    CK_ROMAN_DIE,
+    CK_SETUP_ARMY,
+    CK_SETUP_REVOLT,
+    CK_TERROR,
+    COMBAT_GEN,
+    COUNTER,
     DENARII,
     FLEET,
     GARR,
@@ -207,3 +217,27 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
     ]
     lines.append("  roads: " + ", ".join(extra))
     return "\n".join(lines)
+
+
+CHANCE_WORDS = {
+    CK_SETUP_REVOLT: "the Hispanic die for an initial revolt city",
+    CK_SETUP_ARMY: "the Roman die for an initial army's province",
+    CK_ROMAN_DIE: "the Roman die of the combat",
+    CK_HISP_DIE: "the Hispanic die of the combat",
+    CK_REVOLT_PROV: "the Roman die of the revolt roll (the province)",
+    CK_REVOLT_CITY: "the Hispanic die of the revolt roll (the city)",
+    CK_MOVE_DIE: "the Hispanic die moving an army",
+    CK_TERROR: "the Terror die (is the special army placed?)",
+}
+
+
+def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer: int) -> str:
+    """The die about to be rolled in ``state`` (every die is public): "you rolled 4 (the
+    Roman die of the combat)", "the Hispanic die of the revolt roll (the city): 2"."""
+    kind = int(state[H_CHANCE_KIND])
+    words = CHANCE_WORDS.get(kind, "a die")
+    if kind == CK_SETUP_REVOLT:
+        words += f" of province {PROVINCE_IDS[int(state[COUNTER]) % len(PROVINCE_IDS)]}"
+    if kind == CK_ROMAN_DIE and int(state[COMBAT_GEN]) == viewer:
+        return f"you rolled {int(outcome)} ({words})"
+    return f"{words}: {int(outcome)}"

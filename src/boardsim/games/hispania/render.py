@@ -7,6 +7,8 @@ Everything in Hispania is public, so ``viewer`` and ``show_hands`` change nothin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from boardsim.core.game import Game
@@ -16,14 +18,19 @@ from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.names import GENERAL_NAMES, space_label
 from boardsim.render.common import FAINT, INK, Panel, panel_background
 from boardsim.render.geometry import segment_marks, trim
-from boardsim.render.scene import Circle, Point, Polyline, Rect, Scene, Text
+from boardsim.render.placement import Placer, label, leader, text_width
+from boardsim.render.scene import Circle, Point, Polyline, Rect, Scene, Shape, Text
 
-BOARD_W = 860.0
+BOARD_W = 1100.0
 BOARD_H = round(BOARD_W / float(D.BOARD.raw["projection"]["aspect"]))
-PANEL_WIDTH = 300.0
-MARGIN = 14.0
-CITY_R = 10.0
-SEA_R = 17.0
+PANEL_WIDTH = 320.0
+MARGIN = 18.0
+CITY_R = 12.0
+SEA_R = 19.0
+PIECE = 18.0  # height of a piece (revolt disc, army, general, fleet)
+PIECE_TEXT = 12.0
+NAME_SIZE = 12.0
+ITEMS_PER_ROW = 4
 GENERAL_FILLS = ("#c0392b", "#f1c40f", "#2e86c1", "#ffffff")  # red, yellow, blue, white
 GENERAL_LETTERS = ("U", "C", "K", "P")
 LEGIO_FILL = "#7d3c98"
@@ -80,34 +87,40 @@ def _static(scene: Scene) -> None:
         out.append(Polyline(pts, "#5dade2" if sea else "#9c8f74", 1.4, dash=sea))
         for x, y in segment_marks(pts, int(D.LINK_SEGMENTS[li])):
             out.append(Circle(x, y, 2.6, "#5d5446"))
-    for p in D.BOARD.raw["provinces"]:
-        x, y = board_xy(float(p["label_x"]), float(p["label_y"]))
-        out.append(Text(x, y, p["name"], 12.0, "#7b6f5a", "middle", True))
-    for s in range(D.NUM_SPACES):
-        x, y = space_xy(s)
-        if s >= D.FIRST_SEA:
-            out.append(Circle(x, y, SEA_R, "#d6eaf8", "#2874a6", 1.2, {"space": str(s)}))
-            out.append(Text(x, y + SEA_R + 8, str(D.SPACE_NAMES[s]), 9.0, "#1f618d", "middle"))
+    for sp in range(D.NUM_SPACES):
+        x, y = space_xy(sp)
+        if sp >= D.FIRST_SEA:
+            out.append(Circle(x, y, SEA_R, "#d6eaf8", "#2874a6", 1.2, {"space": str(sp)}))
             continue
-        prov = int(D.CITY_PROVINCE[s])
+        prov = int(D.CITY_PROVINCE[sp])
         tint = PROVINCE_TINTS[prov % len(PROVINCE_TINTS)]
-        capital = bool(D.CITY_CAPITAL[s])
+        capital = bool(D.CITY_CAPITAL[sp])
         out.append(
-            Circle(x, y, CITY_R, tint, "#3e362a", 2.4 if capital else 1.0, {"space": str(s)})
+            Circle(x, y, CITY_R, tint, "#3e362a", 2.4 if capital else 1.0, {"space": str(sp)})
         )
-        number = int(D.CITY_NUMBER[s])
+        number = int(D.CITY_NUMBER[sp])
         if number:
-            out.append(Text(x, y, str(number), 9.0, INK, "middle", True))
-        out.append(Text(x, y + CITY_R + 7, str(D.SPACE_NAMES[s]), 8.0, "#4a4236", "middle"))
-    for (x, y, w, h), year in zip(TIME_CELLS, D.TIME_TRACK_YEARS, strict=True):
+            out.append(Text(x, y, str(number), 12.0, INK, "middle", True))
+    for x, y, w, h in TIME_CELLS:
         out.append(Rect(x, y, w, h, "#fdfefe", "#7b6f5a", 0.8))
-        out.append(Text(x + w / 2, y + h - 6, str(int(year)), 7.0, FAINT, "middle"))
-    for (x, y, w, h), label in zip(TURN_CELLS, D.BOARD.raw["turn_track"]["spaces"], strict=True):
+    for (x, y, w, h), name in zip(TURN_CELLS, D.BOARD.raw["turn_track"]["spaces"], strict=True):
         out.append(Rect(x, y, w, h, "#fdfefe", "#7b6f5a", 0.8))
         out.append(
-            Text(x + w / 2, y + h / 2, "end" if " " in label else label, 8.0, FAINT, "middle")
+            Text(x + w / 2, y + h / 2 + 4, "end" if " " in name else name, 10.0, FAINT, "middle")
         )
     out.append(panel_background(BOARD_W, BOARD_H, PANEL_WIDTH))
+
+
+def _placer() -> Placer:
+    """The board's placer with every space and both tracks taken."""
+    placer = Placer(BOARD_W, BOARD_H)
+    for sp in range(D.NUM_SPACES):
+        x, y = space_xy(sp)
+        r = _radius(sp) + 2
+        placer.block((x - r, y - r, x + r, y + r))
+    for x, y, w, h in (*TIME_CELLS, *TURN_CELLS):
+        placer.block((x - 1, y - 1, x + w + 1, y + h + 1))
+    return placer
 
 
 def _roads(out: list, s: np.ndarray) -> None:
@@ -117,64 +130,122 @@ def _roads(out: list, s: np.ndarray) -> None:
             out.append(Polyline(pts, ROAD, 4.0, data={"kind": "road", "link": str(li)}))
 
 
-def _city_pieces(out: list, s: np.ndarray) -> None:
-    for sp in range(D.NUM_SPACES):
-        x, y = space_xy(sp)
-        r = _radius(sp)
-        revolts = int(s[L.REVOLTS + sp])
-        if revolts:
-            data = {"kind": "revolt", "space": str(sp), "count": str(revolts)}
-            out.append(Circle(x + r, y - r, 7.0, "#922b21", "#000000", 0.8, data))
-            out.append(Text(x + r, y - r, str(revolts), 9.0, "#ffffff", "middle", True))
-        if sp < D.NUM_CITIES:
-            stack = [int(c) for c in s[L.GARR + sp * L.STACK : L.GARR + (sp + 1) * L.STACK]]
-            for j, colour in enumerate(c for c in stack if c > 0):
-                fill = LEGIO_FILL if colour == L.LEGIO_COLOUR else GENERAL_FILLS[colour - 1]
-                data = {"kind": "garrison", "space": str(sp), "colour": str(colour)}
-                out.append(Rect(x - r - 9, y - 9 + 7 * j, 7, 6, fill, "#000000", 0.7, data))
-        elif s[L.FLEET + sp - D.FIRST_SEA]:
-            data = {"kind": "fleet", "space": str(sp)}
-            out.append(Rect(x - 11, y - 5, 22, 10, "#1b2631", "#ffffff", 0.8, data))
-            out.append(Text(x, y, "fleet", 7.0, "#ffffff", "middle"))
+Item = tuple[float, Callable[[float, float], list[Shape]]]  # width, draw(x, y)
 
 
-def _armies(out: list, s: np.ndarray) -> None:
+def _disc(fill: str, text: str, ink: str, data: dict[str, str]) -> Item:
+    r = PIECE / 2
+
+    def draw(x: float, y: float) -> list[Shape]:
+        return [
+            Circle(x + r, y + r, r, fill, "#000000", 1.0, data),
+            Text(x + r, y + r, text, PIECE_TEXT, ink, "middle", True),
+        ]
+
+    return PIECE, draw
+
+
+def _box(w: float, fill: str, text: str, ink: str, data: dict[str, str]) -> Item:
+    def draw(x: float, y: float) -> list[Shape]:
+        return [
+            Rect(x, y, w, PIECE, fill, "#ffffff", 1.0, data),
+            Text(x + w / 2, y + PIECE / 2, text, PIECE_TEXT, ink, "middle", True),
+        ]
+
+    return w, draw
+
+
+def _garrisons(colours: list[int], sp: int) -> Item:
+    """A city's garrison stack: one 12 x 18 disc a colour, bottom first."""
+
+    def draw(x: float, y: float) -> list[Shape]:
+        out: list[Shape] = []
+        for j, colour in enumerate(colours):
+            fill = LEGIO_FILL if colour == L.LEGIO_COLOUR else GENERAL_FILLS[colour - 1]
+            data = {"kind": "garrison", "space": str(sp), "colour": str(colour)}
+            out.append(Rect(x + 13 * j, y, 12, PIECE, fill, "#000000", 0.8, data))
+        return out
+
+    return 13 * len(colours) - 1, draw
+
+
+def space_items(s: np.ndarray, sp: int) -> list[Item]:
+    """What stands on space ``sp``, left to right: revolts, garrisons, armies, generals,
+    the fleet."""
+    items: list[Item] = []
+    revolts = int(s[L.REVOLTS + sp])
+    if revolts:
+        data = {"kind": "revolt", "space": str(sp), "count": str(revolts)}
+        items.append(_disc("#922b21", str(revolts), "#ffffff", data))
+    if sp < D.NUM_CITIES:
+        stack = [int(c) for c in s[L.GARR + sp * L.STACK : L.GARR + (sp + 1) * L.STACK] if c > 0]
+        if stack:
+            items.append(_garrisons(stack, sp))
     for k in range(L.NUM_ARMY_SLOTS):
-        sp = int(s[L.ARMY_POS + k])
-        if sp < 0:
-            continue
-        x, y = space_xy(sp)
-        data = {"kind": "army", "slot": str(k), "space": str(sp)}
-        out.append(Rect(x + 3, y + 2, 13, 11, "#17202a", "#ffffff", 0.8, data))
-        out.append(Text(x + 9.5, y + 7.5, "S" if k == L.SPECIAL else "A", 8.0, "#ffffff", "middle"))
-
-
-def _generals(out: list, s: np.ndarray) -> None:
+        if int(s[L.ARMY_POS + k]) == sp:
+            data = {"kind": "army", "slot": str(k), "space": str(sp)}
+            items.append(_box(18, "#17202a", "S" if k == L.SPECIAL else "A", "#ffffff", data))
     for g in range(L.NUM_GENERALS):
-        sp = int(s[L.GEN_POS + g])
-        if sp < 0:
-            continue
-        x, y = space_xy(sp)
-        gx, gy = x - 8 + 8 * g, y - _radius(sp) - 8
-        data = {"kind": "general", "general": str(g), "space": str(sp)}
-        out.append(Circle(gx, gy, 6.5, GENERAL_FILLS[g], "#000000", 1.0, data))
-        out.append(Text(gx, gy, GENERAL_LETTERS[g], 7.0, INK, "middle", True))
+        if int(s[L.GEN_POS + g]) == sp:
+            data = {"kind": "general", "general": str(g), "space": str(sp)}
+            items.append(_disc(GENERAL_FILLS[g], GENERAL_LETTERS[g], INK, data))
+    if sp >= D.FIRST_SEA and s[L.FLEET + sp - D.FIRST_SEA]:
+        data = {"kind": "fleet", "space": str(sp)}
+        items.append(_box(text_width("fleet", PIECE_TEXT, True) + 8, "#1b2631", "fleet",
+                          "#ffffff", data))  # fmt: skip
+    return items
+
+
+def _block(out: list, placer: Placer, sp: int, items: list[Item]) -> None:
+    rows = [items[i : i + ITEMS_PER_ROW] for i in range(0, len(items), ITEMS_PER_ROW)]
+    w = max(sum(iw for iw, _ in row) + 3 * (len(row) - 1) for row in rows)
+    h = len(rows) * (PIECE + 3) - 3
+    anchor = space_xy(sp)
+    placed = placer.place(anchor, w + 2, h + 2, _radius(sp), leader_after=12)
+    if placed.far:
+        out.append(leader(anchor, _radius(sp), placed.box))
+    y = placed.y + 1
+    for row in rows:
+        x = placed.x + 1
+        for iw, draw in row:
+            out.extend(draw(x, y))
+            x += iw + 3
+        y += PIECE + 3
+
+
+def _pieces_and_names(out: list, s: np.ndarray) -> None:
+    """Each space's pieces as one block near it, then the names, then the provinces'."""
+    placer = _placer()
+    for sp in range(D.NUM_SPACES):
+        items = space_items(s, sp)
+        if items:
+            _block(out, placer, sp, items)
+    for sp in range(D.NUM_SPACES):
+        sea = sp >= D.FIRST_SEA
+        out.extend(label(placer, space_xy(sp), str(D.SPACE_NAMES[sp]), NAME_SIZE,
+                         "#1f618d" if sea else "#3b3329", _radius(sp) - 3,
+                         data={"kind": "name", "space": str(sp)}))  # fmt: skip
+    for p in D.BOARD.raw["provinces"]:
+        anchor = board_xy(float(p["label_x"]), float(p["label_y"]))
+        out.extend(label(placer, anchor, p["name"], 13.0, "#8a7c62", -8.0, bold=True,
+                         data={"kind": "province"}))  # fmt: skip
 
 
 def _tracks(out: list, s: np.ndarray, year_index: int) -> None:
     track = int(s[L.TRACK])
     for i, (x, y, w, h) in enumerate(TIME_CELLS):
-        if i == year_index:
+        now = i == year_index
+        if now:
             out.append(Rect(x + 1, y + 1, w - 2, h - 2, "#fcf3cf", "#b7950b", 1.2))
-            out.append(
-                Text(x + w / 2, y + h - 6, str(int(D.TIME_TRACK_YEARS[i])), 7.0, INK, "middle")
-            )
+        year = str(int(D.TIME_TRACK_YEARS[i]))
+        out.append(Text(x + w / 2, y + h - 8, year, 10.0, INK if now else FAINT, "middle", now))
         if i < track:
-            out.append(Circle(x + w / 2, y + 7, 4.5, "#922b21", data={"kind": "track"}))
+            out.append(Circle(x + w / 2, y + 12, 7.0, "#922b21", data={"kind": "track"}))
     turn = int(s[L.TURN])
     if 0 <= turn < len(TURN_CELLS):
         x, y, w, h = TURN_CELLS[turn]
-        out.append(Circle(x + w - 6, y + 6, 4.0, GENERAL_FILLS[min(turn, 3)], "#000000", 0.8))
+        out.append(Circle(x + w / 2, y + 11, 7.0, GENERAL_FILLS[min(turn, 3)], "#000000", 0.8,
+                          {"kind": "turn-marker"}))  # fmt: skip
 
 
 def _year_index(game: Game, s: np.ndarray) -> int:
@@ -209,37 +280,48 @@ def _panel(out: list, game: Game, s: np.ndarray, year_index: int) -> None:
     if int(s[L.HDENARII]):
         panel.line(f"Hispano denarii {int(s[L.HDENARII])}", 12.0)
     if int(s[L.PEND_KIND]):
-        panel.line(f"target: {space_label(int(s[L.PEND_TARGET]))}", 11.0, fill="#7b241c")
+        panel.line(f"target: {space_label(int(s[L.PEND_TARGET]))}", 12.0, fill="#7b241c")
     if int(s[L.COMBAT_KIND]) and (int(s[L.DIE_R]) or int(s[L.DIE_H])):
         panel.line(
-            f"combat dice: Roman {int(s[L.DIE_R])}, Hispanic {int(s[L.DIE_H])}", 11.0, fill=INK
+            f"combat dice: Roman {int(s[L.DIE_R])}, Hispanic {int(s[L.DIE_H])}", 12.0, fill=INK
         )
     panel.gap()
-    panel.line("garrisons in reserve", 11.0, True)
+    panel.line("garrisons in reserve", 12.0, True)
     for g in range(3):
-        panel.line(f"{GENERAL_NAMES[g]}: {int(s[L.GARR_RESERVE + g])}", 11.0,
+        panel.line(f"{GENERAL_NAMES[g]}: {int(s[L.GARR_RESERVE + g])}", 12.0,
                    swatch=GENERAL_FILLS[g])  # fmt: skip
     off = [GENERAL_NAMES[g] for g in range(3) if int(s[L.GEN_POS + g]) < 0]
     if off:
-        panel.line("off the board: " + ", ".join(off), 10.0, fill=FAINT)
+        panel.line("off the board: " + ", ".join(off), 12.0, fill=FAINT)
     panel.gap()
-    panel.line("U/C/K/P generals, A army, S special army", 9.0, fill=FAINT)
-    panel.line("red disc: revolts; squares: garrisons", 9.0, fill=FAINT)
-    panel.line("brown: roads; dots split links into segments", 9.0, fill=FAINT)
+    panel.line("generals: U praetor of Ulterior, C praetor of Citerior, K consul, "
+               "P proconsul; A army, S special army", 11.0, fill=FAINT)  # fmt: skip
+    panel.line("red disc: revolts; tall squares: garrisons (bottom first)", 11.0, fill=FAINT)
+    panel.line("brown: roads; dots split links into segments", 11.0, fill=FAINT)
 
 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """Hispania as a scene (see the module docstring)."""
     scene = Scene(
-        int(BOARD_W + PANEL_WIDTH), int(BOARD_H), "#f4efe1", "Hispania", static_key="hispania"
+        int(BOARD_W + PANEL_WIDTH),
+        int(BOARD_H),
+        "#f4efe1",
+        "Hispania",
+        static_key="hispania",
+        board_width=int(BOARD_W),
     )
     _static(scene)
     out = scene.dynamic
     year_index = _year_index(game, state)
     _roads(out, state)
-    _city_pieces(out, state)
-    _armies(out, state)
-    _generals(out, state)
     _tracks(out, state, year_index)
+    _pieces_and_names(out, state)
     _panel(out, game, state, year_index)
     return scene
+
+
+def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
+    from boardsim.games.hispania.names import describe_chance
+
+    return describe_chance(game.params, state, outcome, player)

@@ -29,6 +29,17 @@ CHANCE_WORDS = {
 }
 
 
+# the country names as a player spells them, where the source page (and so the data file,
+# which keeps the source's words) spells them otherwise
+SPELLINGS = {"Columbia": "Colombia"}
+
+
+def country_name(c: int) -> str:
+    """Country ``c``'s name as it is spelt: "Colombia" (the source page writes "Columbia")."""
+    name = str(D.DATA.country_names[c])
+    return SPELLINGS.get(name, name)
+
+
 def card_name(k: int) -> str:
     """'Leader 6', 'Royalist 2'."""
     return f"{D.DATA.type_names[int(D.KIND_TYPE[k])]} {int(D.KIND_FORCE[k])}"
@@ -37,7 +48,7 @@ def card_name(k: int) -> str:
 def space_name(space: int) -> str:
     """'space 7 (Venezuela)', 'space 5 (revolution)' for a 0-based space."""
     c = int(D.SPACE_COUNTRY[space])
-    where = D.DATA.country_names[c] if c >= 0 else "revolution"
+    where = country_name(c) if c >= 0 else "revolution"
     return f"space {space + 1} ({where})"
 
 
@@ -84,7 +95,8 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
         lines[0] += f" (chance: {CHANCE_WORDS.get(int(s[H_CHANCE_KIND]), '?')})"
     else:
         lines[0] += f" ({PHASE_WORDS.get(int(s[L.PHASE]), '?')})"
-    for c, name in enumerate(D.DATA.country_names):
+    for c in range(len(D.DATA.country_names)):
+        name = country_name(c)
         first = int(D.COUNTRY_FIRST[c])
         cells = []
         for sp in range(first, first + int(D.COUNTRY_LENGTH[c])):
@@ -126,3 +138,24 @@ def evaluate(params: np.ndarray, state: np.ndarray, player: int) -> float:
             board += int(s[L.COUNTERS + sp]) + int(D.KIND_FORCE[int(s[L.CARD + sp])]) / 4
     hand = sum(int(s[L.HAND + player * L.K + k]) for k in range(L.K))
     return 10.0 * int(s[L.VT + player]) + board + 0.2 * hand
+
+
+def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer: int) -> str:
+    """What ``viewer`` sees of the chance outcome about to happen in ``state``: a roll is
+    public ("you rolled 4", "player 2 rolled 4"); a card drawn is seen by its taker only
+    ("you drew Leader 5", "player 2 drew a card")."""
+    kind = int(state[H_CHANCE_KIND])
+    mover = int(state[L.MOVER])
+    if kind in (L.CH_MOVE_DIE, L.CH_REVOLUTION_DIE):
+        who = "you" if viewer == mover else f"player {mover}"
+        again = " (roll again)" if kind == L.CH_REVOLUTION_DIE else ""
+        return f"{who} rolled {int(outcome)}{again}"
+    taker = mover
+    verb = "drew"
+    if kind == L.CH_DEAL:
+        n = int(params[P_NUM_PLAYERS])
+        taker = (n * D.STARTING_HAND - int(state[L.DEAL_LEFT])) % n
+        verb = "were dealt" if viewer == taker else "was dealt"
+    if viewer == taker:
+        return f"you {verb} {card_name(int(outcome))}"
+    return f"player {taker} {verb} a card"

@@ -16,7 +16,7 @@ from boardsim.core.game import Game
 from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND, P_NUM_PLAYERS
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
-from boardsim.games.liberation.names import CHANCE_WORDS, PHASE_WORDS, card_name
+from boardsim.games.liberation.names import CHANCE_WORDS, PHASE_WORDS, card_name, country_name
 from boardsim.render.common import (
     FAINT,
     INK,
@@ -26,11 +26,13 @@ from boardsim.render.common import (
 )
 from boardsim.render.scene import Circle, Polyline, Rect, Scene, Text
 
-BOARD = 620.0
-PANEL_WIDTH = 320.0
+BOARD = 680.0
+PANEL_WIDTH = 340.0
 CENTRE = BOARD / 2
-RING = 250.0
-SPACE_R = 17.0
+RING = 280.0
+SPACE_R = 19.0
+PAWN_R = 7.0
+COUNTRY_RING = RING - 130  # where the country names sit, inside the pawns
 COUNTRY_TINTS = (
     "#f5cba7", "#d6eaf8", "#d5f5e3", "#fcf3cf", "#e8daef", "#fadbd8", "#d1f2eb", "#ebdef0",
 )  # fmt: skip
@@ -51,14 +53,14 @@ def _static(scene: Scene) -> None:
         c = int(D.SPACE_COUNTRY[s])
         fill = "#ffffff" if c < 0 else COUNTRY_TINTS[c % len(COUNTRY_TINTS)]
         out.append(Circle(x, y, SPACE_R, fill, "#5d5446", 1.2, {"space": str(s + 1)}))
-        nx, ny = space_xy(s, RING + 30)
-        out.append(Text(nx, ny, str(s + 1), 10.0, FAINT, "middle"))
+        nx, ny = space_xy(s, RING + SPACE_R + 12)
+        out.append(Text(nx, ny, str(s + 1), 11.0, FAINT, "middle"))
         if c < 0:
-            out.append(Text(x, y, "R", 11.0, "#7b241c", "middle", True))
-    for c, name in enumerate(D.DATA.country_names):
+            out.append(Text(x, y, "R", 12.0, "#7b241c", "middle", True))
+    for c in range(len(D.DATA.country_names)):
         first, length = int(D.COUNTRY_FIRST[c]), int(D.COUNTRY_LENGTH[c])
-        x, y = space_xy(first + (length - 1) / 2, RING - 75)
-        out.append(Text(x, y, name, 12.0, "#4a4236", "middle", True))
+        x, y = space_xy(first + (length - 1) / 2, COUNTRY_RING)
+        out.append(Text(x, y, country_name(c), 13.0, "#4a4236", "middle", True))
     out.append(Text(CENTRE, CENTRE - 12, "Liberation", 22.0, "#4a4236", "middle", True))
     out.append(Text(CENTRE, CENTRE + 14, "1809-1826", 13.0, FAINT, "middle"))
     out.append(panel_background(BOARD, BOARD, PANEL_WIDTH))
@@ -76,13 +78,13 @@ def _spaces(scene: Scene, s: np.ndarray) -> None:
         counters = int(s[L.COUNTERS + sp])
         data = {"kind": "owned", "space": str(sp + 1), "player": str(owner)}
         out.append(Circle(x, y, SPACE_R - 2, "#fffdf7", player_colour(owner), 4.0, data))
-        out.append(Text(x, y - 4, str(force), 11.0, INK, "middle", True))
-        out.append(Text(x, y + 7, f"x{counters}", 8.0, INK, "middle"))
-    for c, _name in enumerate(D.DATA.country_names):
+        out.append(Text(x, y - 5, str(force), 12.0, INK, "middle", True))
+        out.append(Text(x, y + 7, f"×{counters}", 12.0, INK, "middle"))
+    for c in range(len(D.DATA.country_names)):
         if s[L.INDEP + c]:
             first, length = int(D.COUNTRY_FIRST[c]), int(D.COUNTRY_LENGTH[c])
-            x, y = space_xy(first + (length - 1) / 2, RING - 75)
-            out.append(Text(x, y + 15, "independent", 10.0, "#196f3d", "middle", True))
+            x, y = space_xy(first + (length - 1) / 2, COUNTRY_RING)
+            out.append(Text(x, y + 16, "independent", 11.0, "#196f3d", "middle", True))
 
 
 def _pawns(scene: Scene, s: np.ndarray, n: int) -> None:
@@ -91,9 +93,20 @@ def _pawns(scene: Scene, s: np.ndarray, n: int) -> None:
         by_space.setdefault(int(s[L.POS + p]), []).append(p)
     for sp, players in by_space.items():
         for j, p in enumerate(players):
-            x, y = space_xy(sp, RING - SPACE_R - 9 - 13 * j)
+            x, y = pawn_xy(sp, j, len(players))
             data = {"kind": "pawn", "player": str(p), "space": str(sp + 1)}
-            scene.dynamic.append(Circle(x, y, 6.0, player_colour(p), "#000000", 1.0, data))
+            scene.dynamic.append(Circle(x, y, PAWN_R, player_colour(p), "#000000", 1.0, data))
+
+
+def pawn_xy(space: int, j: int, n: int) -> tuple[float, float]:
+    """Where the ``j``-th of ``n`` pawns on ``space`` stands: inside the ring, in rows of two
+    across the track."""
+    row, col = divmod(j, 2)
+    across = 0.0 if n - 2 * row == 1 else (col - 0.5) * (2 * PAWN_R + 2)
+    radius = RING - SPACE_R - PAWN_R - 3 - row * (2 * PAWN_R + 2)
+    cx, cy = space_xy(space, radius)
+    angle = -math.pi / 2 + 2 * math.pi * space / D.NUM_SPACES
+    return cx - math.sin(angle) * across, cy + math.cos(angle) * across
 
 
 def _hand_words(s: np.ndarray, p: int) -> list[str]:
@@ -117,7 +130,7 @@ def _hand_cards(panel: Panel, s: np.ndarray, p: int) -> None:
     """Player ``p``'s hand as small cards (type initials, force; Royalists in red)."""
     kinds = [k for k in range(L.K) for _ in range(int(s[L.HAND + p * L.K + k]))]
     if not kinds:
-        panel.line("   (no cards)", 10.0, fill=FAINT)
+        panel.line("   (no cards)", 12.0, fill=FAINT)
         return
     per_row = int((panel.width - 16) // (CARD_W + CARD_GAP))
     for row in range(0, len(kinds), per_row):
@@ -128,7 +141,7 @@ def _hand_cards(panel: Panel, s: np.ndarray, p: int) -> None:
             data = {"kind": "card", "player": str(p), "card": card_name(k)}
             edge = "#922b21" if royalist else "#1b4f72"
             panel.out.append(Rect(x, top, CARD_W, CARD_H, "#ffffff", edge, 1.4, data))
-            panel.out.append(Text(x + CARD_W / 2, top + 10, type_initials(k), 9.0, edge,
+            panel.out.append(Text(x + CARD_W / 2, top + 10, type_initials(k), 12.0, edge,
                                   "middle", True))  # fmt: skip
             panel.out.append(Text(x + CARD_W / 2, top + 27, str(int(D.KIND_FORCE[k])), 14.0,
                                   INK, "middle", True))  # fmt: skip
@@ -153,10 +166,10 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
             swatch=player_colour(mover),
             data={"kind": "turn", "player": str(mover)},
         )
-        panel.line(f"({doing})", 11.0, fill=FAINT)
+        panel.line(f"({doing})", 12.0, fill=FAINT)
     panel.gap()
     if show_hands:
-        panel.line("all hands shown (replay view)", 11.0, fill="#7b241c")
+        panel.line("all hands shown (replay view)", 12.0, fill="#7b241c")
     for p in range(n):
         hand = int(sum(int(v) for v in s[L.HAND + p * L.K : L.HAND + (p + 1) * L.K]))
         panel.line(
@@ -172,18 +185,22 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
     pile = int(sum(int(v) for v in s[L.PILE : L.PILE + L.K]))
     disc = int(sum(int(v) for v in s[L.DISCARD : L.DISCARD + L.K]))
     gone = int(sum(int(v) for v in s[L.REMOVED : L.REMOVED + L.K]))
-    panel.line(f"draw pile {pile}   discards {disc}", 11.0)
-    panel.line(f"Royalist cards out of the game {gone}", 11.0)
+    panel.line(f"draw pile {pile}   discards {disc}", 12.0)
+    panel.line(f"Royalist cards out of the game {gone}", 12.0)
     chosen = [card_name(k) for k in range(L.K) for _ in range(int(s[L.SELECTED + k]))]
     if chosen and (show_hands or viewer == mover):
-        panel.line("attack: " + ", ".join(chosen), 11.0, fill="#7b241c")
+        panel.line("attack: " + ", ".join(chosen), 12.0, fill="#7b241c")
 
 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """The race as a scene (see the module docstring)."""
     n = int(game.params[P_NUM_PLAYERS])
     scene = Scene(
-        int(BOARD + PANEL_WIDTH), int(BOARD), title="Liberation race", static_key="liberation"
+        int(BOARD + PANEL_WIDTH),
+        int(BOARD),
+        title="Liberation race",
+        static_key="liberation",
+        board_width=int(BOARD),
     )
     _static(scene)
     _spaces(scene, state)
@@ -196,3 +213,10 @@ def private_text(game: Game, state: np.ndarray, player: int) -> str:
     """What only ``player`` sees: their hand."""
     words = _hand_words(state, player)
     return f"your hand (player {player}): " + (", ".join(words) if words else "no cards")
+
+
+def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
+    """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
+    from boardsim.games.liberation.names import describe_chance
+
+    return describe_chance(game.params, state, outcome, player)
