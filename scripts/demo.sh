@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick start 1: set up, then play a few hundred games of every game (random vs greedy).
+# Quick start 1: set up, then the tour of every game: speed, strength, balance, pictures
+# (boardsim demo --help: --games N scales it, --out DIR names the pictures' folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
