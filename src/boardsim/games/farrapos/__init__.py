@@ -85,7 +85,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
 
 DEFINITION = GameDefinition(
     name="farrapos",
-    version=1,
+    version=2,
     title="Farrapos: the Farroupilha Revolution, 1835-1845",
     kernels=engine.KERNELS,
     options=OPTIONS,

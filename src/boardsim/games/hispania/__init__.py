@@ -258,7 +258,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
 
 DEFINITION = GameDefinition(
     name="hispania",
-    version=1,
+    version=2,
     title="Hispania",
     kernels=engine.KERNELS,
     options=OPTIONS,
