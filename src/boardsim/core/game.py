@@ -82,6 +82,17 @@ class GameDefinition:
     # in some), for generic tests that play every one (boardsim.fuzz's forged states,
     # the validator's real ones); empty: the defaults only
     sample_options: tuple[Mapping[str, Any], ...] = ()
+    # the default of ``max_decisions``: a cap on a game's length well above the longest
+    # games its random, heuristic and MCTS players play, measured and documented in its
+    # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
+    # max_episode_steps. 0: no default limit
+    decision_limit: int = 0
+    # (state) -> the number of the turn in play (it changes whenever a turn ends), and the
+    # most decisions one turn can take (documented in the rules ledger): no player can
+    # stall inside a turn (boardsim.testing.check_turn_bounds plays the first and the last
+    # legal action against it). None: the game makes no such promise
+    turn_of: Callable[[np.ndarray], int] | None = None
+    max_turn_decisions: int = 0
 
 
 @dataclass(frozen=True)
@@ -125,7 +136,12 @@ class Game:
 
     def __init__(self, definition: GameDefinition, **options: Any) -> None:
         self.definition = definition
-        self.options = resolve_options(definition.name, definition.options, options)
+        self.options = resolve_options(
+            definition.name,
+            definition.options,
+            options,
+            {"max_decisions": definition.decision_limit},
+        )
         kernels = definition.kernels
         n_players = definition.num_players(self.options)
         head = [0] * hd.PARAMS_HEADER
