@@ -37,4 +37,14 @@ def register_all() -> None:
             entry_point=_entry(game),
             vector_entry_point=_vector_entry(game),
             disable_env_checker=False,
+            max_episode_steps=_decision_limit(game),
         )
+
+
+def _decision_limit(game: str) -> int | None:
+    """The game's default decision limit (``GameDefinition.decision_limit``), the same
+    bound as its ``max_decisions``; None when it has none. The core truncates first (it
+    counts every player's decisions, the id's TimeLimit only the learner's steps)."""
+    from boardsim.games import definition
+
+    return definition(game).decision_limit or None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -207,6 +208,62 @@ def check_compiled_players(game: Game, games: int = 4, seed: int = 5) -> None:
         state.apply_action(choice)
 
 
+NO_LIMIT_CAP = 100_000  # decisions a game without a decision limit may take in the checks
+
+
+@dataclass(frozen=True)
+class TurnLengths:
+    """One game played by a deterministic player: its decisions, its longest turn (in
+    decisions, when the game numbers its turns) and whether it was truncated."""
+
+    decisions: int
+    longest_turn: int
+    truncated: bool
+
+
+def play_turns(game: Game, pick: Callable[[list[int]], int], seed: int = 0) -> TurnLengths:
+    """Play one game of ``game`` (its own options, so its decision limit) with ``pick``
+    choosing every decision and chance outcome (``min``: the first legal, ``max``: the
+    last) and measure its turns (``GameDefinition.turn_of``). Refuses a turn longer than
+    the game's ``max_turn_decisions`` and a game longer than its limit as soon as they
+    happen, so a stalling player fails instead of looping."""
+    d = game.definition
+    bound = d.max_turn_decisions if d.turn_of is not None else 0
+    cap = int(game.options["max_decisions"]) or NO_LIMIT_CAP
+    state = game.new_initial_state(seed)
+    key = d.turn_of(state.array) if d.turn_of is not None else 0
+    run = longest = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(pick([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(pick(state.legal_actions()))
+            run += 1
+            assert state.decisions() <= cap, f"{game!r}: not over after {cap} decisions"
+        now = d.turn_of(state.array) if d.turn_of is not None else key
+        longest = max(longest, run)
+        assert not bound or run <= bound, (
+            f"{game!r}, seed {seed}: a turn took more than {bound} decisions "
+            f"(max_turn_decisions) at decision {state.decisions()}"
+        )
+        if now != key:
+            key, run = now, 0
+    return TurnLengths(state.decisions(), longest, state.is_truncated())
+
+
+def check_turn_bounds(game_name: str, options: Mapping[str, Any] = {}, seed: int = 0) -> None:
+    """The first-legal and the last-legal player, in every seat, end every turn within the
+    game's ``max_turn_decisions`` (no choose-and-cancel or add-and-withdraw cycle inside a
+    turn), and end the game by its rules or at its default decision limit (truncated)."""
+    from boardsim.api import make_game
+
+    game = make_game(game_name, **options)
+    for pick in (min, max):
+        out = play_turns(game, pick, seed)
+        limit = int(game.options["max_decisions"])
+        assert not out.truncated or out.decisions == limit, (out, limit)
+
+
 def check_envs(game_name: str, options: Mapping[str, Any] = {}, cycles: int = 60) -> None:
     """PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env``, and a short
     run of the vector env with its masks."""
@@ -251,6 +308,7 @@ CHECKS: tuple[str, ...] = (
     "compiled players",
     "envs",
     "picture",
+    "turn bounds",
 )
 
 
@@ -277,6 +335,7 @@ def check_game(
         "compiled players": lambda: check_compiled_players(game),
         "envs": lambda: check_envs(game_name, opts),
         "picture": lambda: check_picture(game),
+        "turn bounds": lambda: check_turn_bounds(game_name, opts),
     }
     done = []
     for name in CHECKS:

@@ -42,14 +42,21 @@ def test_attack_only_linked_enemy_cities(game: Game) -> None:
     assert act_city("porto_alegre") in acts and act_city("rio_grande") in acts
     assert act_city("lages") not in acts  # Empire-held, but no direct link
     s.apply_action(act_city("porto_alegre"))
-    # the attacker informs which MU attack: only those in a linked city
-    assert legal(s) == [*[act_unit(p) for p in ("R01", "R02", "R03", "R04")], L.A_CANCEL]
+    # the attacker informs which MU attack: only those in a linked city (an attack needs one)
+    assert legal(s) == [act_unit(p) for p in ("R01", "R02", "R03", "R04")]
+
+
+def test_a_chosen_attack_only_adds_units_then_is_made(game: Game) -> None:
+    """Ledger F21 (issue 15): no withdraw-and-add or choose-and-cancel cycle. A unit once
+    chosen stays chosen and a chosen city has no cancel, so the choice ends within one
+    decision a unit plus the confirm."""
+    s = fresh(game)
+    s.apply_action(act_city("porto_alegre"))
     s.apply_action(act_unit("R01"))
-    assert L.A_CONFIRM in legal(s)
-    s.apply_action(act_unit("R01"))  # withdraw it again
-    assert L.A_CONFIRM not in legal(s)  # an attack needs a unit
-    s.apply_action(L.A_CANCEL)
-    assert int(s.array[L.MODE]) == L.M_MAIN and s.current_player() == 0
+    assert legal(s) == [*[act_unit(p) for p in ("R02", "R03", "R04")], L.A_CONFIRM]
+    for p in ("R02", "R03", "R04"):
+        s.apply_action(act_unit(p))
+    assert legal(s) == [L.A_CONFIRM]
 
 
 def test_no_limit_on_attacking_units_from_several_cities(dice_game: Game) -> None:
@@ -95,8 +102,9 @@ def test_move_follows_path_lines_and_enemy_cities_block(game: Game) -> None:
     acts = legal(s)
     assert act_unit("E01") in acts  # Porto Alegre is linked to Camaquã
     assert act_unit("E04") not in acts  # Rio Grande: the road runs through Republican Pelotas
-    s.apply_action(L.A_CANCEL)
     # an emptied city (possessed, not occupied) does not block
+    s = fresh(game)
+    empire_turn(s)
     for p in ("R05", "R06", "R07", "R08"):
         place(s, p, "triunfo")
     assert int(s.array[L.OWNER + city("pelotas")]) == 0
@@ -386,12 +394,10 @@ def test_port_transport_two_units_between_held_ports(transport: bool) -> None:
     assert {act_unit(p) for p in ("R05", "R06", "R07", "R08")} <= set(acts)
     assert act_unit("R10") not in acts  # Bagé is not a port
     s.apply_action(act_unit("R05"))
-    s.apply_action(act_unit("R07"))
-    assert int(s.array[L.SEA_USED]) == 2
-    assert act_unit("R06") not in legal(s)  # up to 2 MU a turn
-    s.apply_action(act_unit("R07"))
-    assert act_unit("R06") in legal(s)
     s.apply_action(act_unit("R06"))
+    assert int(s.array[L.SEA_USED]) == 2
+    assert act_unit("R07") not in legal(s)  # up to 2 MU a turn
+    assert legal(s) == [L.A_CONFIRM]  # the chosen two stay chosen (ruling 25)
     s.apply_action(L.A_CONFIRM)
     assert pieces_at(s, "sao_jose_norte") == ["R05", "R06", "R09"]
 

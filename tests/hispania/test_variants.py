@@ -105,8 +105,8 @@ def test_imperivm_consul_pays_to_move_the_praetors() -> None:
     acts = legal(st)
     assert {hl.A_SELECT, hl.A_SELECT + 1} <= acts and hl.A_SELECT + 2 not in acts
     st.apply_action(hl.A_SELECT)
-    assert hl.A_SPACE + sp("Baecula") in legal(st) and hl.A_CANCEL in legal(st)
-    assert hl.A_PASS not in legal(st)
+    assert hl.A_SPACE + sp("Baecula") in legal(st) and hl.A_CANCEL not in legal(st)
+    assert hl.A_PASS not in legal(st)  # a selection is used, not cancelled (ledger row 25)
     st.apply_action(hl.A_SPACE + sp("Baecula"))  # praetor I along the Baetis road
     assert int(st.array[hl.GEN_POS]) == sp("Baecula") and int(st.array[hl.DENARII]) == 5
     assert int(st.array[hl.MOVER]) == -1 and int(st.array[hl.GEN_POS + 2]) == sp("Mare Ibericum")
@@ -386,9 +386,9 @@ def test_hispano_attacks_with_an_army_in_the_hispanic_phase() -> None:
     st.array[H_ACTOR] = hl.HISPANO
     assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_ARMY}
     st.apply_action(hl.A_H_ARMY)
-    assert legal(st) == {hl.A_CANCEL, hl.A_H_CITY + sp("Corduba")}
+    assert legal(st) == {hl.A_H_CITY + sp("Corduba")}  # an attack begun is made (ledger row 25)
     st.apply_action(hl.A_H_CITY + sp("Corduba"))
-    assert legal(st) == {hl.A_CANCEL, hl.A_H_SPEND, hl.A_H_SPEND + 1}
+    assert legal(st) == {hl.A_H_SPEND, hl.A_H_SPEND + 1}
     st.apply_action(hl.A_H_SPEND + 1)  # 2 denarii on the die
     roll(st, 1)  # 1 + 2 + 2 revolts = 5 > shield 4 (no general linked to Regina)
     assert garrisons_of(st, "Corduba") == [1]  # the top (yellow) garrison goes back

@@ -41,8 +41,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--max-decisions",
         type=int,
-        default=20_000,
-        help="cut a game after this many decisions (counted as truncated; 0: never)",
+        default=None,
+        help="cut a game after this many decisions (counted as truncated; 0: never; "
+        "default: the game's decision limit)",
     )
     p.add_argument(
         "--ppo-any-options",
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"boardsim eval: {exc}", file=sys.stderr)
         return 2
-    options.setdefault("max_decisions", args.max_decisions)
+    if args.max_decisions is not None:
+        options.setdefault("max_decisions", args.max_decisions)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
 

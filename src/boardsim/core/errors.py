@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 __all__ = ["DataError", "IllegalActionError", "OptionError", "StateFormatError"]
 
 
@@ -11,14 +15,29 @@ class IllegalActionError(ValueError):
     The message names the action (number and words) and lists the legal ones.
     """
 
-    def __init__(self, action: int, legal: list[int], described: str = "", names: str = "") -> None:
+    def __init__(self, action: Any, legal: list[int], described: str = "", names: str = "") -> None:
         self.action = action
         self.legal = list(legal)
-        what = f"{action}" + (f" ({described})" if described else "")
+        shown_action = str(action) if isinstance(action, int | np.integer) else repr(action)
+        what = shown_action + (f" ({described})" if described else "")
         shown = names or ", ".join(str(a) for a in self.legal[:40])
         if not names and len(self.legal) > 40:
             shown += f", ... ({len(self.legal)} in all)"
         super().__init__(f"illegal action {what}; legal actions: {shown}")
+
+
+def as_action(value: Any, legal: Any = ()) -> int:
+    """``value`` as an action number: a Python or numpy integer, or a 0-d integer array.
+    Anything else (a float such as 3.5, a string, a bool, None) raises
+    :class:`IllegalActionError` saying what was given; ``legal`` (the legal actions, or a
+    callable giving them) goes into the message."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+        return int(value)
+    shown = list(legal() if callable(legal) else legal)
+    kind = type(value).__name__
+    raise IllegalActionError(value, shown, f"a {kind}, not an integer: actions are integers")
 
 
 class OptionError(ValueError):

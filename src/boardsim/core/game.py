@@ -20,7 +20,7 @@ import numpy as np
 
 from boardsim.core import header as hd
 from boardsim.core.bound import BoundEngine, BoundSearch
-from boardsim.core.errors import IllegalActionError, StateFormatError
+from boardsim.core.errors import IllegalActionError, OptionError, StateFormatError, as_action
 from boardsim.core.kernels import GameKernels
 from boardsim.core.options import Option, resolve_options
 from boardsim.core.validation import check_array, register_tag
@@ -82,6 +82,17 @@ class GameDefinition:
     # in some), for generic tests that play every one (boardsim.fuzz's forged states,
     # the validator's real ones); empty: the defaults only
     sample_options: tuple[Mapping[str, Any], ...] = ()
+    # the default of ``max_decisions``: a cap on a game's length well above the longest
+    # games its random, heuristic and MCTS players play, measured and documented in its
+    # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
+    # max_episode_steps. 0: no default limit
+    decision_limit: int = 0
+    # (state) -> the number of the turn in play (it changes whenever a turn ends), and the
+    # most decisions one turn can take (documented in the rules ledger): no player can
+    # stall inside a turn (boardsim.testing.check_turn_bounds plays the first and the last
+    # legal action against it). None: the game makes no such promise
+    turn_of: Callable[[np.ndarray], int] | None = None
+    max_turn_decisions: int = 0
 
 
 @dataclass(frozen=True)
@@ -125,7 +136,12 @@ class Game:
 
     def __init__(self, definition: GameDefinition, **options: Any) -> None:
         self.definition = definition
-        self.options = resolve_options(definition.name, definition.options, options)
+        self.options = resolve_options(
+            definition.name,
+            definition.options,
+            options,
+            {"max_decisions": definition.decision_limit},
+        )
         kernels = definition.kernels
         n_players = definition.num_players(self.options)
         head = [0] * hd.PARAMS_HEADER
@@ -152,6 +168,16 @@ class Game:
         """Every player is on one side (Hispania's generals without the Hispano player)."""
         return len(set(self.teams)) == 1
 
+    def check_seat(self, seat: Any) -> None:
+        """A learner's seat: an int in ``[0, num_players)``, else :class:`OptionError`
+        (one rule, one error class, for the single and the vector env)."""
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+            raise OptionError(f"{self.name}: seat must be an int, got {seat!r}")
+        if not 0 <= seat < self.num_players:
+            raise OptionError(
+                f"{self.name}: seat {seat} is out of range; choose one of 0..{self.num_players - 1}"
+            )
+
     def teammates(self, seat: int) -> np.ndarray:
         """``uint8[max_players]``: 1 for ``seat`` and every player on its side."""
         out = np.zeros(self.max_players, np.uint8)
@@ -171,13 +197,15 @@ class Game:
         """The agents' names, one a seat: ``["player_0", ...]``, ``["republic", "empire"]``."""
         return self.definition.agent_names(self.options)
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """A new game, its dice and draws seeded by ``seed``."""
+    def new_initial_state(self, seed: int | None = 0) -> State:
+        """A new game, its dice and draws seeded by ``seed``: an integer in
+        ``[-2**63, 2**63)``, or None for fresh entropy from the operating system (as
+        numpy's ``default_rng()``); anything else raises ``ValueError``."""
         arr = np.zeros(self.state_size, np.int32)
         self.engine.new_game(
             arr,
             self.params,
-            np.int64(seed),
+            np.int64(checked_seed(seed)),
             np.zeros(self.max_chance_outcomes, np.int32),
             np.zeros(self.max_chance_outcomes, np.int64),
         )
@@ -246,6 +274,21 @@ class Game:
             raise StateFormatError(f"saved state has {len(body) - pos} bytes, not {4 * size}")
         arr = np.frombuffer(body[pos:], dtype="<i4").astype(np.int32)
         return State._adopt(self, self.check_array(arr, "saved state"))
+
+
+def checked_seed(seed: Any) -> int:
+    """``seed`` as a game seed: an integer in ``[-2**63, 2**63)`` (a 0-d integer array
+    too); None draws one from fresh operating-system entropy; a bool, a float, a string
+    or a seed out of range raises ``ValueError`` saying so."""
+    if seed is None:
+        return int(np.random.default_rng().integers(-(2**63), 2**63 - 1))
+    if isinstance(seed, np.ndarray) and seed.ndim == 0:
+        seed = seed[()]
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
+        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    if not -(2**63) <= int(seed) < 2**63:
+        raise ValueError(f"seed {seed} is out of range [-2**63, 2**63)")
+    return int(seed)
 
 
 class State:
@@ -334,8 +377,9 @@ class State:
 
     # ------------------------------------------------------------ moves
     def apply_action(self, action: int) -> None:
-        """Apply a decision (or, at a chance node, an outcome); refuse illegal ones."""
-        a = int(action)
+        """Apply a decision (or, at a chance node, an outcome); refuse illegal ones (and
+        anything but an integer: :func:`~boardsim.core.errors.as_action`)."""
+        a = as_action(action, self.legal_actions)
         if self.is_terminal():
             raise IllegalActionError(a, [], "the game is over")
         if self.is_chance_node():

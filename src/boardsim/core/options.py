@@ -60,8 +60,10 @@ COMMON_OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "max_decisions",
-        0,
-        "Truncate a game after this many decisions (0: never).",
+        0,  # each game's own default: GameDefinition.decision_limit
+        "Truncate a game after this many decisions, reported as truncation (0: never). "
+        "The default is the game's decision limit, well above the longest games its "
+        "random, heuristic and MCTS players play (docs/rules/<game>.md).",
         low=0,
         high=2**31 - 1,
     ),
@@ -69,16 +71,21 @@ COMMON_OPTIONS: tuple[Option, ...] = (
 
 
 def resolve_options(
-    game: str, declared: tuple[Option, ...], given: Mapping[str, Any]
+    game: str,
+    declared: tuple[Option, ...],
+    given: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Defaults overlaid with ``given``, every value checked; unknown names refused."""
+    """Defaults (``defaults`` over the options' own) overlaid with ``given``, every value
+    checked; unknown names refused."""
     by_name = {o.name: o for o in (*COMMON_OPTIONS, *declared)}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         raise OptionError(
             f"{game}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(by_name))}"
         )
+    base = {name: opt.default for name, opt in by_name.items()} | dict(defaults or {})
     out: dict[str, Any] = {}
     for name, opt in by_name.items():
-        out[name] = opt.validate(given.get(name, opt.default), game)
+        out[name] = opt.validate(given.get(name, base[name]), game)
     return out

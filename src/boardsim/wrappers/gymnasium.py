@@ -29,7 +29,7 @@ from gymnasium import spaces
 
 from boardsim.core.batch import policy_codes
 from boardsim.core.engine import seats_scratch_size
-from boardsim.core.errors import OptionError
+from boardsim.core.errors import OptionError, as_action
 from boardsim.core.game import Game, State
 from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS, POLICY_MCTS
 from boardsim.core.rng import derive_seed, rng_seed
@@ -102,8 +102,7 @@ class BoardsimGymEnv(gym.Env):
             raise ValueError(
                 f"render_mode {render_mode!r}; choose one of {self.metadata['render_modes']}"
             )
-        if not 0 <= seat < game.num_players:
-            raise ValueError(f"seat {seat} out of range [0, {game.num_players})")
+        game.check_seat(seat)
         self.game = game
         self._num_actions = game.num_actions
         self.seat = seat
@@ -242,7 +241,7 @@ class BoardsimGymEnv(gym.Env):
         flags = int(state.array[H_FLAGS])
         if flags & FLAG_TERMINAL or self._ended_illegally:
             raise RuntimeError("the game is over: call reset()")
-        a = int(action)
+        a = as_action(action, state.legal_actions)
         mask = self._mask_buf if self._compiled is not None else state.legal_actions_mask()
         if not 0 <= a < self._num_actions or not mask[a]:
             if self.illegal_action == "terminate":

@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from boardsim.core.errors import IllegalActionError
+from boardsim.core.errors import IllegalActionError, as_action
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.core.header import TERMINAL
 
@@ -139,21 +139,17 @@ class BoardsimAECEnv(AECEnv):
         """Apply the selected agent's ``action`` (``None`` for an agent that is done);
         an illegal one raises :class:`~boardsim.IllegalActionError` naming the legal ones.
         """
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
             return
-        assert self.state_ is not None, "call reset() first"
-        if (
-            action is None
-            or agent != self._actor
-            or not 0 <= int(action) < self.game.num_actions
-            or not self._mask[int(action)]
-        ):
-            bad = -1 if action is None else int(action)
-            if agent != self._actor:
-                raise IllegalActionError(bad, [], f"{agent} is not to move")
-            self.state_.raise_illegal(bad)
+        if agent != self._actor:
+            raise IllegalActionError(-1, [], f"{agent} is not to move")
+        action = as_action(action, self.state_.legal_actions)
+        if not 0 <= action < self.game.num_actions or not self._mask[action]:
+            self.state_.raise_illegal(action)
         self._cumulative_rewards[agent] = 0.0
         # the step and the next actor's mask in one compiled call
         rewards = np.zeros(self.game.max_players, np.float32)

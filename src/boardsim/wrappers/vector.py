@@ -62,6 +62,7 @@ class BoardsimVectorEnv(VectorEnv):
                 f"{opponents!r}; "
                 "use make_gym_env for Python opponents"
             )
+        game.check_seat(seat)
         self.game = game
         try:
             self.batch = Batch(
@@ -93,7 +94,7 @@ class BoardsimVectorEnv(VectorEnv):
         """Step every game with its action, the opponents playing in compiled code; a
         finished game restarts in the same step (Gymnasium's ``SAME_STEP`` autoreset).
         """
-        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        acts = integer_actions(actions, self.num_envs)
         if self.check_actions:
             ok = (acts >= 0) & (acts < self.game.num_actions)
             ok[ok] = self.batch.masks[np.flatnonzero(ok), acts[ok]] != 0
@@ -138,6 +139,17 @@ class BoardsimVectorEnv(VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
         pass
+
+
+def integer_actions(actions: Any, num_envs: int) -> np.ndarray:
+    """``actions`` as ``int64[num_envs]``, refusing what is not integers (floats such as
+    3.5, strings, booleans) with :class:`IllegalActionError` saying what was given."""
+    given = np.asarray(actions)
+    if given.dtype.kind not in "iu":
+        raise IllegalActionError(
+            given.ravel()[:4].tolist(), [], f"{given.dtype} actions, not integers"
+        )
+    return given.astype(np.int64).reshape(num_envs)
 
 
 def make_sb3_vec_env(env: BoardsimVectorEnv) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
-from boardsim.games.farrapos import engine
+from boardsim.games.farrapos import engine, layout
 from boardsim.games.farrapos.data import VICTORY_VP
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
@@ -83,9 +83,13 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"port_transport": True, "reward": "vp_difference"},
 )
 
+# the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)
+DECISION_LIMIT = 2_000
+MAX_TURN_DECISIONS = 420
+
 DEFINITION = GameDefinition(
     name="farrapos",
-    version=1,
+    version=2,
     title="Farrapos: the Farroupilha Revolution, 1835-1845",
     kernels=engine.KERNELS,
     options=OPTIONS,
@@ -101,6 +105,9 @@ DEFINITION = GameDefinition(
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
     strength_matchups=STRENGTH_MATCHUPS,
     sample_options=SAMPLE_OPTIONS,
+    decision_limit=DECISION_LIMIT,
+    turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),
+    max_turn_decisions=MAX_TURN_DECISIONS,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]

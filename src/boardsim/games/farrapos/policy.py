@@ -44,7 +44,6 @@ from boardsim.games.farrapos.data import (
     REDUCED,
 )
 from boardsim.games.farrapos.layout import (
-    A_CANCEL,
     A_CITY,
     A_CONFIRM,
     A_CONTINUE,
@@ -294,7 +293,8 @@ def main(state, params, side, mask):
 
 @jit
 def compose(state, params, side, mask):
-    """Toggle the planned units one by one, then confirm (cancel if no plan remains)."""
+    """Add the planned units one by one, then confirm (units join for good, ledger row 25;
+    with no plan left, the first unit that may join)."""
     units = np.zeros(NUM_UNITS, np.int64)
     c = state[TARGET]
     if state[MODE] == M_ATTACK:
@@ -305,11 +305,14 @@ def compose(state, params, side, mask):
     for i in range(k):
         want[units[i]] = 1
     for u in range(NUM_UNITS):
-        if (state[SEL + u] != 0) != (want[u] != 0) and mask[A_UNIT + u]:
+        if want[u] != 0 and state[SEL + u] == 0 and mask[A_UNIT + u]:
             return A_UNIT + u
     if mask[A_CONFIRM]:
         return A_CONFIRM
-    return A_CANCEL
+    for u in range(NUM_UNITS):
+        if mask[A_UNIT + u]:
+            return A_UNIT + u
+    return A_CONFIRM
 
 
 @jit

@@ -324,21 +324,19 @@ def legal_actions(state: State, params: Params) -> list[int]:
                 if any(how_unit_moves(s, params, side, u, c, dist) for u in mine):
                     acts.append(L.A_CITY + c)
         acts.append(L.A_PASS)
-    elif mode == L.M_ATTACK:
-        acts = [L.A_UNIT + u for u in attackers_possible(s, side, t)]
+    elif mode == L.M_ATTACK:  # add-only, no cancel (ledger row 25)
+        acts = [L.A_UNIT + u for u in attackers_possible(s, side, t) if not s[L.SEL + u]]
         if any(s[L.SEL + u] for u in UNITS):
             acts.append(L.A_CONFIRM)
-        acts.append(L.A_CANCEL)
     elif mode == L.M_MOVE:
         dist = distances_to(s, side, t)
         acts = [
             L.A_UNIT + u
             for u in UNITS
-            if s[L.SEL + u] or how_unit_moves(s, params, side, u, t, dist)
+            if not s[L.SEL + u] and how_unit_moves(s, params, side, u, t, dist)
         ]
         if any(s[L.SEL + u] for u in UNITS):
             acts.append(L.A_CONFIRM)
-        acts.append(L.A_CANCEL)
     elif mode == L.M_LOSS:
         losers = selected(s) if s[L.LOSS_A] else pieces_in(s, t)
         acts = [L.A_UNIT + u for u in sorted(losers)]
@@ -370,10 +368,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
             s[L.TARGET] = c
             s[L.MODE] = L.M_ATTACK if occupant(s, c) == 1 - side else L.M_MOVE
     elif mode in (L.M_ATTACK, L.M_MOVE):
-        if action == L.A_CANCEL:
-            reset_choice(s)
-            s[L.MODE] = L.M_MAIN
-        elif action == L.A_CONFIRM and mode == L.M_ATTACK:
+        if action == L.A_CONFIRM and mode == L.M_ATTACK:
             s[L.ROUND] = 0
             roll_round(s, params)
         elif action == L.A_CONFIRM:
@@ -381,13 +376,9 @@ def apply_action(state: State, params: Params, action: int) -> None:
                 if s[L.SEL + u]:
                     s[L.LOC + u] = s[L.TARGET]
             next_turn(s, params)
-        else:
+        else:  # one more unit joins; none leaves (ledger row 25)
             u = action - L.A_UNIT
-            if s[L.SEL + u]:
-                if s[L.SEL + u] == L.SEL_SEA:
-                    s[L.SEA_USED] -= 1
-                s[L.SEL + u] = 0
-            elif mode == L.M_ATTACK:
+            if mode == L.M_ATTACK:
                 s[L.SEL + u] = L.SEL_LAND
             else:
                 t = s[L.TARGET]

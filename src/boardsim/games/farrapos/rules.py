@@ -57,7 +57,6 @@ from boardsim.games.farrapos.data import (
     TURNS_PER_PHASE,
 )
 from boardsim.games.farrapos.layout import (
-    A_CANCEL,
     A_CITY,
     A_CONFIRM,
     A_CONTINUE,
@@ -720,15 +719,15 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 mask[A_CITY + c] = 1
         mask[A_PASS] = 1
     elif mode == M_ATTACK:
+        # add-only, no cancel (ledger row 25): a unit once chosen stays chosen
         any_sel = False
         for u in range(NUM_UNITS):
-            if can_attack_with(state, side, u, state[TARGET]):
+            if state[SEL + u] != 0:
+                any_sel = True
+            elif can_attack_with(state, side, u, state[TARGET]):
                 mask[A_UNIT + u] = 1
-                if state[SEL + u] != 0:
-                    any_sel = True
         if any_sel:
             mask[A_CONFIRM] = 1
-        mask[A_CANCEL] = 1
     elif mode == M_MOVE:
         # can_move_unit for every unit at once: one search out of the target
         target = state[TARGET]
@@ -741,7 +740,6 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         for u in range(NUM_UNITS):
             loc = state[LOC + u]
             if state[SEL + u] != 0:
-                mask[A_UNIT + u] = 1
                 any_sel = True
             elif (
                 PIECE_SIDE[u] == side
@@ -752,7 +750,6 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 mask[A_UNIT + u] = 1
         if any_sel:
             mask[A_CONFIRM] = 1
-        mask[A_CANCEL] = 1
     elif mode == M_LOSS:
         if state[LOSS_A] != 0:
             for u in range(NUM_UNITS):
@@ -796,10 +793,7 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             state[TARGET] = c
             state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
     elif mode == M_ATTACK or mode == M_MOVE:
-        if action == A_CANCEL:
-            clear_selection(state)
-            state[MODE] = M_MAIN
-        elif action == A_CONFIRM:
+        if action == A_CONFIRM:
             if mode == M_ATTACK:
                 state[ROUND] = 0
                 start_battle_round(state, params)
@@ -808,13 +802,9 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
                     if state[SEL + u] != 0:
                         state[LOC + u] = state[TARGET]
                 end_turn(state, params)
-        else:
+        else:  # one more unit joins (ledger row 25: none leaves, no cancel)
             u = action - A_UNIT
-            if state[SEL + u] != 0:
-                if state[SEL + u] == SEL_SEA:
-                    state[SEA_USED] -= 1
-                state[SEL + u] = 0
-            elif mode == M_ATTACK:
+            if mode == M_ATTACK:
                 state[SEL + u] = SEL_LAND
             else:
                 passable = passable_cities(state, side)

@@ -2,7 +2,8 @@
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
-``prune`` keeps a composite choice moving forward (no cancel, no un-choosing);
+``prune`` has nothing to clear (a composite choice only moves forward in the rules
+themselves, ledger row 25);
 ``evaluate_position`` scores a position that is not over by the VP lead and the
 strength on the board, as ``names.evaluate`` does, squashed into ``[-1, 1]``.
 """
@@ -11,19 +12,11 @@ import numpy as np
 
 from boardsim.core.jit import jit
 from boardsim.games.farrapos.data import (
-    NUM_UNITS,
     PIECE_SIDE,
     PIECE_TYPE,
 )
 from boardsim.games.farrapos.layout import (
-    A_CANCEL,
-    A_CONFIRM,
-    A_UNIT,
     LOC,
-    M_ATTACK,
-    M_MOVE,
-    MODE,
-    SEL,
     STEP,
     VP,
     P,
@@ -41,21 +34,10 @@ def determinize(state, params, player, prng):
 
 @jit
 def search_prune(state, params, mask):
-    """While composing an attack or a march, only add units or confirm: cancelling the
-    choice or un-choosing a unit is never searched (the search would otherwise wander
-    round choose-and-cancel loops, and its games last thousands of decisions; the city
-    choice before it is searched instead). Left as is when nothing else is legal."""
-    mode = state[MODE]
-    if mode != M_ATTACK and mode != M_MOVE:
-        return
-    others = 0
-    for u in range(NUM_UNITS):
-        if state[SEL + u] != 0:
-            mask[A_UNIT + u] = 0
-        others += mask[A_UNIT + u]
-    others += mask[A_CONFIRM]
-    if others > 0:
-        mask[A_CANCEL] = 0
+    """Nothing to clear: composing an attack or a march only adds units or confirms
+    (the rules have no cancel and no un-choosing, ledger row 25), so no search can wander
+    round a choose-and-cancel loop."""
+    return
 
 
 @jit

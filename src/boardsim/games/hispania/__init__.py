@@ -14,7 +14,7 @@ from boardsim.core.game import Difficulty, GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.hispania import engine, names
 from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS, VARIANT_IDS
-from boardsim.games.hispania.layout import PARAMS_SIZE
+from boardsim.games.hispania.layout import PARAMS_SIZE, TRACK, TURN
 
 # the params order of the variant switches (layout.P_INGENIVM ...): the rulebook's order;
 # the Hispano variant has a params word of its own (layout.P_HISPANO)
@@ -256,9 +256,13 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"scenario": "river_of_oblivion", "level": "6-4-3-4-3", "explicit_chance": True},
 )
 
+# the default max_decisions and the longest turn (docs/rules/hispania.md, rulings 25-26)
+DECISION_LIMIT = 2_000
+MAX_TURN_DECISIONS = 100
+
 DEFINITION = GameDefinition(
     name="hispania",
-    version=1,
+    version=2,
     title="Hispania",
     kernels=engine.KERNELS,
     options=OPTIONS,
@@ -282,4 +286,7 @@ DEFINITION = GameDefinition(
     subject="Rome",
     strength_matchups=STRENGTH_MATCHUPS,
     sample_options=SAMPLE_OPTIONS,
+    decision_limit=DECISION_LIMIT,
+    turn_of=lambda state: int(state[TRACK]) * 4 + int(state[TURN]),
+    max_turn_decisions=MAX_TURN_DECISIONS,
 )

@@ -42,7 +42,6 @@ from boardsim.games.hispania.layout import (
     A_ASSASSINATE,
     A_ATTACK,
     A_BESIEGE,
-    A_CANCEL,
     A_FLEET,
     A_GARRISON,
     A_LEGIO,
@@ -175,12 +174,31 @@ def mark_targets(state: np.ndarray, g: int, mask: np.ndarray) -> int:
 
 @jit
 def select_legal(state: np.ndarray, params: np.ndarray, t: int, g: int) -> bool:
-    """Imperivm: the consul may move the praetors; Proconsvl: anyone may use the proconsul."""
+    """Imperivm: the consul may move the praetors; Proconsvl: anyone may use the proconsul.
+    Only a general with something to do now (a move the denarii pay for, or for the
+    proconsul a revolt to fight): a selection is never cancelled (ledger row 25)."""
     if state[GEN_POS + g] < 0 or g == t:
         return False
     if g == PROCONSUL:
-        return params[P_PROCONSVL] != 0
-    return params[P_IMPERIVM] != 0 and t == 2 and g < 2
+        return params[P_PROCONSVL] != 0 and (has_move(state, g) or has_target(state, g))
+    return params[P_IMPERIVM] != 0 and t == 2 and g < 2 and has_move(state, g)
+
+
+@jit
+def has_move(state: np.ndarray, g: int) -> bool:
+    """General ``g`` may move somewhere the Roman phase's denarii pay for."""
+    reach = move_reach(state, g, state[GEN_POS + g], state[DENARII])
+    return (reach & ~generals_spaces(state)) != 0
+
+
+@jit
+def has_target(state: np.ndarray, g: int) -> bool:
+    """A revolt (or an army) linked to general ``g``'s space, to besiege or attack."""
+    s = state[GEN_POS + g]
+    for j in range(DEGREE[s]):
+        if state[REVOLTS + NEIGHBOURS[s, j]] > 0:
+            return True
+    return False
 
 
 @jit
@@ -311,25 +329,24 @@ def roman_mask(state: np.ndarray, params: np.ndarray, g: int, mask: np.ndarray) 
 
 @jit_inline
 def spend_mask(den: int, mask: np.ndarray) -> int:
-    """A chosen combat: spend 1-3 denarii (as many as he has), or cancel it."""
+    """A chosen combat: spend 1-3 denarii (as many as he has; the Roman phase always has
+    one). A chosen combat is fought, never cancelled (ledger row 25)."""
     n = 0
     for k in range(1, 4):
         if k <= den:
             mask[A_SPEND + k - 1] = 1
             n += 1
-    mask[A_CANCEL] = 1
-    return n + 1
+    return n
 
 
 @jit_inline
 def selected_general_mask(state: np.ndarray, m: int, den: int, mask: np.ndarray) -> int:
     """The selected general: the consul moves a praetor, anyone uses the proconsul (who
-    may also fight); or cancel the selection."""
+    may also fight). No cancel: he was selectable only with something to do."""
     n = mark_moves(state, m, den, mask)
     if m == PROCONSUL:
         n += mark_targets(state, m, mask)
-    mask[A_CANCEL] = 1
-    return n + 1
+    return n
 
 
 @jit_inline
@@ -501,14 +518,10 @@ def roman_action(state: np.ndarray, params: np.ndarray, g: int, action: int) -> 
     elif action < A_SPEND:
         state[PEND_KIND] = PK_ATTACK
         state[PEND_TARGET] = action - A_ATTACK
-    elif action < A_CANCEL:
+    elif action < A_ROAD:  # A_SPEND + k - 1 (A_CANCEL is never legal: ledger row 25)
         pk = state[PEND_KIND]
         kind = CB_SIEGE if pk == PK_BESIEGE else (CB_ATTACK if pk == PK_ATTACK else CB_ASSASSINATE)
         start_combat(state, kind, action - A_SPEND + 1)
-    elif action == A_CANCEL:
-        state[PEND_KIND] = 0
-        state[PEND_TARGET] = 0
-        state[MOVER] = -1
     elif action < A_SELECT:
         build_road(state, g, action - A_ROAD)
     elif action < A_LEGIO:

@@ -274,7 +274,7 @@ def _pending_spend(state: np.ndarray, params: np.ndarray, g: int, den: int, mask
             best_k, best = k, eff
     if best_k and mask[hl.A_SPEND + best_k - 1]:
         return hl.A_SPEND + best_k - 1
-    return hl.A_CANCEL
+    return hl.A_SPEND  # a chosen combat is fought (ledger row 25)
 
 
 def _place_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:

@@ -21,7 +21,6 @@ from boardsim.games.hispania.combat import hispano_army_can_attack, hispano_targ
 from boardsim.games.hispania.data import NUM_CITIES, SCEN_FACES
 from boardsim.games.hispania.flow import army_try_move
 from boardsim.games.hispania.layout import (
-    A_CANCEL,
     A_H_ACCEPT,
     A_H_ARMY,
     A_H_CITY,
@@ -89,8 +88,8 @@ def hispano_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int
             mask[A_H_FACE + faces[i] - 1] = 1
         return m
     if ph in (PH_H_ATTACK_TARGET, PH_H_ATTACK_SPEND):
-        mask[A_CANCEL] = 1
-        n = 1
+        # an attack begun is made, never cancelled (ledger row 25): the army chosen has a
+        # target, and Hispano a denarius
         if ph == PH_H_ATTACK_TARGET:
             for t in range(NUM_CITIES):
                 if hispano_target(state, state[COMBAT_ARMY], t):
@@ -173,25 +172,18 @@ def hispano_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             state[COMBAT_ARMY] = action - A_H_ARMY
             state[PHASE] = PH_H_ATTACK_TARGET
     elif ph == PH_H_ATTACK_TARGET:
-        if action == A_CANCEL:
-            state[PHASE] = PH_H_ATTACK
-        else:
-            state[PEND_TARGET] = action - A_H_CITY
-            state[PHASE] = PH_H_ATTACK_SPEND
+        state[PEND_TARGET] = action - A_H_CITY
+        state[PHASE] = PH_H_ATTACK_SPEND
     elif ph == PH_H_ATTACK_SPEND:
-        if action == A_CANCEL:
-            state[PEND_TARGET] = 0
-            state[PHASE] = PH_H_ATTACK
-        else:
-            t = state[PEND_TARGET]
-            k = action - A_H_SPEND + 1
-            state[COMBAT_KIND] = CB_ARMY_GENERAL if general_at(state, t) >= 0 else CB_ARMY_GARRISON
-            state[COMBAT_TARGET] = t
-            state[PEND_TARGET] = 0
-            state[HISP_BONUS] = k
-            state[HDENARII] -= k
-            state[H_ACCEPTED] = 0
-            state[H_ATTACK] = 1
-            state[DIE_H] = 0
-            state[DIE_R] = 0
-            state[PHASE] = PH_ARMY_COMBAT
+        t = state[PEND_TARGET]
+        k = action - A_H_SPEND + 1
+        state[COMBAT_KIND] = CB_ARMY_GENERAL if general_at(state, t) >= 0 else CB_ARMY_GARRISON
+        state[COMBAT_TARGET] = t
+        state[PEND_TARGET] = 0
+        state[HISP_BONUS] = k
+        state[HDENARII] -= k
+        state[H_ACCEPTED] = 0
+        state[H_ATTACK] = 1
+        state[DIE_H] = 0
+        state[DIE_R] = 0
+        state[PHASE] = PH_ARMY_COMBAT

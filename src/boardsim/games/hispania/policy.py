@@ -81,7 +81,6 @@ from boardsim.games.hispania.flow import army_in_reserve
 from boardsim.games.hispania.layout import (
     A_ATTACK,
     A_BESIEGE,
-    A_CANCEL,
     A_GARRISON,
     A_H_ACCEPT,
     A_H_ARMY,
@@ -380,7 +379,8 @@ def roman_choice(state, params, mask):
 
 @jit
 def pending_spend(state, params, g, den, mask):
-    """A combat chosen: the denarii with the best gain per denarius (cancel if none)."""
+    """A combat chosen: the denarii with the best gain per denarius (1 if none: a chosen
+    combat is fought, ledger row 25)."""
     discs = province_discs(state)
     t = state[PEND_TARGET]
     effs = np.zeros(MAX_OPTIONS)
@@ -398,7 +398,7 @@ def pending_spend(state, params, g, den, mask):
             best_k, best = ks[i], effs[i]
     if best_k > 0 and mask[A_SPEND + best_k - 1]:
         return A_SPEND + best_k - 1
-    return A_CANCEL
+    return A_SPEND
 
 
 @jit
@@ -520,12 +520,12 @@ def hispano_choice(state, params, mask, prng):
         t = capital_target(state, state[COMBAT_ARMY])
         if t >= 0 and mask[A_H_CITY + t]:
             return A_H_CITY + t
-        return A_CANCEL
+        return -1  # none planned: the first legal (an attack begun is made, ledger row 25)
     if ph == PH_H_ATTACK_SPEND:
         k = min(2, hd)
         if k > 0 and mask[A_H_SPEND + k - 1]:
             return A_H_SPEND + k - 1
-        return A_CANCEL
+        return -1
     return -1
 
 

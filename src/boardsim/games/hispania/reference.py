@@ -716,10 +716,11 @@ def hispano_legal(s: State, params: Params) -> list[int]:
     if ph == hl.PH_H_ATTACK:
         armies = [hl.A_H_ARMY + k for k in range(hl.NUM_ARMY_SLOTS) if h_targets(s, k)]
         return [hl.A_H_ACCEPT, *armies]
+    # an attack begun is made, never cancelled (ledger row 25)
     if ph == hl.PH_H_ATTACK_TARGET:
-        return sorted([hl.A_CANCEL] + [hl.A_H_CITY + t for t in h_targets(s, s[hl.COMBAT_ARMY])])
+        return sorted(hl.A_H_CITY + t for t in h_targets(s, s[hl.COMBAT_ARMY]))
     if ph == hl.PH_H_ATTACK_SPEND:
-        return sorted([hl.A_CANCEL, *spend])
+        return spend
     return []
 
 
@@ -764,14 +765,8 @@ def hispano_apply(s: State, params: Params, a: int) -> None:
             s[hl.COMBAT_ARMY] = a - hl.A_H_ARMY
             s[hl.PHASE] = hl.PH_H_ATTACK_TARGET
     elif ph == hl.PH_H_ATTACK_TARGET:
-        if a == hl.A_CANCEL:
-            s[hl.PHASE] = hl.PH_H_ATTACK
-        else:
-            s[hl.PEND_TARGET] = a - hl.A_H_CITY
-            s[hl.PHASE] = hl.PH_H_ATTACK_SPEND
-    elif a == hl.A_CANCEL:
-        s[hl.PEND_TARGET] = 0
-        s[hl.PHASE] = hl.PH_H_ATTACK
+        s[hl.PEND_TARGET] = a - hl.A_H_CITY
+        s[hl.PHASE] = hl.PH_H_ATTACK_SPEND
     else:
         t = s[hl.PEND_TARGET]
         k = a - hl.A_H_SPEND + 1
@@ -804,16 +799,13 @@ def legal_actions(state: State, params: Params) -> list[int]:
     if ph != hl.PH_ROMAN:
         return []
     den = s[hl.DENARII]
-    if s[hl.PEND_KIND]:
-        return [hl.A_SPEND + k - 1 for k in (1, 2, 3) if k <= den] + [hl.A_CANCEL]
+    if s[hl.PEND_KIND]:  # a chosen combat is fought, never cancelled (ledger row 25)
+        return [hl.A_SPEND + k - 1 for k in (1, 2, 3) if k <= den]
     if shares_space(s, g):
         return sorted(hl.A_SPACE + x for x in general_destinations(s, g))
     m = s[hl.MOVER]
     if m >= 0:
-        acts = [hl.A_SPACE + x for x in general_destinations(s, m)]
-        if m == hl.PROCONSUL:
-            acts += targets(s, m)
-        return sorted([*acts, hl.A_CANCEL])
+        return selected_actions(s, m)
     out = [hl.A_PASS]
     out += [hl.A_SPACE + x for x in sorted(general_destinations(s, g))]
     for a in range(hd.NUM_SEAS):
@@ -843,8 +835,8 @@ def legal_actions(state: State, params: Params) -> list[int]:
                 out.append(hl.A_ROAD + li)
     out += targets(s, g)
     for x in range(hl.NUM_GENERALS):
-        if x == g or gen_pos(s, x) < 0:
-            continue
+        if x == g or gen_pos(s, x) < 0 or not selected_actions(s, x):
+            continue  # a selection is never cancelled: only one with something to do
         if (x == hl.PROCONSUL and params[hl.P_PROCONSVL]) or (
             x < 2 and g == 2 and params[hl.P_IMPERIVM]
         ):
@@ -861,6 +853,15 @@ def legal_actions(state: State, params: Params) -> list[int]:
     if params[hl.P_TRAITORS] and not s[hl.TRAITORS_USED] and special >= 0 and linked(here, special):
         out.append(hl.A_ASSASSINATE)
     return sorted(out)
+
+
+def selected_actions(s: State, m: int) -> list[int]:
+    """What selected general ``m`` may do: move (the consul a praetor, anyone the
+    proconsul), and the proconsul fight."""
+    acts = [hl.A_SPACE + x for x in general_destinations(s, m)]
+    if m == hl.PROCONSUL:
+        acts += targets(s, m)
+    return sorted(acts)
 
 
 def targets(s: State, g: int) -> list[int]:
@@ -926,9 +927,6 @@ def _roman_apply(s: State, g: int, a: int) -> None:
         s[hl.PEND_KIND], s[hl.PEND_TARGET] = hl.PK_ATTACK, a - hl.A_ATTACK
     elif a < hl.A_CANCEL:
         _fight(s, a - hl.A_SPEND + 1)
-    elif a == hl.A_CANCEL:
-        s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
-        s[hl.MOVER] = -1
     elif a < hl.A_SELECT:
         li = a - hl.A_ROAD
         s[hl.ROADS + li] = 1

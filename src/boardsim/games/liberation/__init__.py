@@ -93,6 +93,11 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"num_players": 6, "reward": "vt", "counters": 12},
 )
 
+# the longest turn (docs/rules/liberation.md, ruling L23). The default decision limit is
+# still to be measured (scripts/decision_lengths.py liberation): none yet
+DECISION_LIMIT = 0
+MAX_TURN_DECISIONS = 12
+
 DEFINITION = GameDefinition(
     name="liberation",
     version=1,
@@ -111,4 +116,7 @@ DEFINITION = GameDefinition(
     mcts_defaults={"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
     strength_matchups=STRENGTH_MATCHUPS,
     sample_options=SAMPLE_OPTIONS,
+    decision_limit=DECISION_LIMIT,
+    turn_of=lambda state: int(state[layout.TURN]),
+    max_turn_decisions=MAX_TURN_DECISIONS,
 )
