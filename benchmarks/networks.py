@@ -287,6 +287,7 @@ def main() -> int:
         }
         result["games"][name] = row
         _print_game(name, row)
+        write_json_atomic(result, args.out)  # what is measured so far, if the run is cut
     if not args.no_openspiel:
         result["mcts_connect_four"] = mcts_against_openspiel(args.simulations, args.positions)
         m = result["mcts_connect_four"]
