@@ -228,7 +228,7 @@ def mcts_against_openspiel(simulations: int, positions: int, c: float = 2.0) -> 
 
 
 # ---------------------------------------------------------------- the report
-def run_game(name: str, seconds: float) -> dict[str, Any]:
+def run_game(name: str, seconds: float, mcts: bool = True) -> dict[str, Any]:
     from boardsim.agents.mcts import uct_seat
     from boardsim.agents.network import NetworkAgent, shipped_path
 
@@ -248,8 +248,9 @@ def run_game(name: str, seconds: float) -> dict[str, Any]:
     }
     row["mlp_2x256"] = decisions_per_second(game, [agent] * n, seconds)
     row["heuristic"] = decisions_per_second(game, ["heuristic"] * n, seconds)
-    uct = uct_seat(game, simulations=200)
-    row["mcts_200"] = decisions_per_second(game, [uct] * n, max(seconds, 6.0))
+    if mcts:  # compiling the search for a game takes minutes on a cold cache
+        uct = uct_seat(game, simulations=200)
+        row["mcts_200"] = decisions_per_second(game, [uct] * n, max(seconds, 6.0))
     path = shipped_path(name, "alphazero")
     if path.is_file():
         shipped = NetworkAgent(game, Network.load(path))
@@ -265,16 +266,28 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument(
+        "--mcts-game",
+        dest="mcts_games",
+        action="append",
+        help="measure MCTS@200 only in these games (default: every game)",
+    )
+    parser.add_argument(
         "--out", default=str(ROOT / "benchmarks" / "results" / "networks-latest.json")
     )
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    result: dict[str, Any] = {"load_average_at_start": load, "cpu": _cpu(), "games": {}}
+    result: dict[str, Any] = {
+        "load_average_at_start": load,
+        "cpu": _cpu(),
+        "command": " ".join(["benchmarks/networks.py", *sys.argv[1:]]),
+        "niceness": os.nice(0),
+        "games": {},
+    }
     print(f"load average {load:.2f} at the start (2 cores)")
     peak = fma_peak(args.seconds)
     result["fma_loop_macs_per_second"] = peak
     for name in args.games or list(GAMES):
-        row = run_game(name, args.seconds)
+        row = run_game(name, args.seconds, args.mcts_games is None or name in args.mcts_games)
         game = boardsim.make_game(name, **GAMES[name])
         row.update(blas_bounds(mlp(game), args.seconds))
         row["bound_decisions_per_second"] = {
@@ -287,6 +300,7 @@ def main() -> int:
         }
         result["games"][name] = row
         _print_game(name, row)
+        write_json_atomic(result, args.out)  # what is measured so far, if the run is cut
     if not args.no_openspiel:
         result["mcts_connect_four"] = mcts_against_openspiel(args.simulations, args.positions)
         m = result["mcts_connect_four"]
