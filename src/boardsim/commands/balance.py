@@ -81,6 +81,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="skip grid points the game refuses (listed in sweep.json) instead of stopping",
     )
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="record every decision (the same games, in compiled code) for the shape and "
+        "tension metrics: branching factor, real choices, lead change, drama, decisiveness",
+    )
     p.add_argument("--dry-run", action="store_true", help="list the cells and stop")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--report", action="store_true", help="write the report after the sweep")
@@ -149,6 +155,7 @@ def _sweep(args: argparse.Namespace) -> int:
         threads=args.threads,
         skip_invalid=args.skip_invalid,
         progress=not args.no_progress,
+        metrics=args.metrics,
     )
     print(
         f"{result.cells} cells: {result.played} played ({result.games} games, "
