@@ -23,6 +23,7 @@ import numba
 import numpy as np
 
 from boardsim.core.batch import Batch, play_games, threads_used
+from boardsim.core.errors import StateFormatError
 from boardsim.core.game import Game, State
 from boardsim.core.rng import py_derive_seed
 
@@ -53,8 +54,10 @@ def check_definition(game: Game) -> None:
 def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
     """Random games from fresh seeds: masks and legal actions agree, a legal action exists
     until the end, observations are finite float32 of the declared size, every decision
-    can be described, clones replay identically, saved states load back, and the game
-    ends (or is cut by ``max_decisions``) with finite returns."""
+    can be described, clones replay identically, saved states load back, the game's
+    validator accepts every position (and refuses a five-word array), and the game ends
+    (or is cut by ``max_decisions``) with finite returns."""
+    _assert_refused(game, np.zeros(5, np.int32), "a five-word array")
     rng = np.random.default_rng(seed)
     for g in range(games):
         state = game.new_initial_state(seed + g)
@@ -74,12 +77,31 @@ def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
             else:
                 state.apply_action(action)
             steps += 1
+        _assert_accepted(game, state)
         returns = state.returns()
         assert returns.shape == (game.num_players,) and np.all(np.isfinite(returns))
         assert state.legal_actions_mask().sum() == 0, "a finished game has no legal action"
 
 
+def _assert_accepted(game: Game, state: State) -> None:
+    try:
+        game.check_array(state.array.copy())
+    except StateFormatError as exc:
+        raise AssertionError(
+            f"a position of real play is refused by the validator: {exc}"
+        ) from None
+
+
+def _assert_refused(game: Game, array: np.ndarray, what: str) -> None:
+    try:
+        game.check_array(array)
+    except StateFormatError:
+        return
+    raise AssertionError(f"{what} is accepted as a state")
+
+
 def _check_position(game: Game, state: State) -> None:
+    _assert_accepted(game, state)
     if state.is_chance_node():
         outcomes = state.chance_outcomes()
         assert outcomes, "a chance node must have outcomes"

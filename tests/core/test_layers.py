@@ -77,3 +77,29 @@ def test_no_game_is_named_in_code_outside_its_folder() -> None:
 def test_tokenize_reads_every_source() -> None:
     for path in sources():
         list(tokenize.tokenize(io.BytesIO(path.read_bytes()).readline))
+
+
+MAX_FILE_LINES = 1200  # no file in src/ longer (issue 14)
+MAX_GAME_FUNCTION_LINES = 100  # no function of a game longer, its data validators included
+PLUGIN = SRC.parents[1] / "benchmarks" / "connect_four" / "boardsim_connect_four"
+
+
+def test_no_source_file_is_longer_than_a_reader_can_hold() -> None:
+    lines = {
+        str(p.relative_to(SRC)): len(p.read_text(encoding="utf-8").splitlines()) for p in sources()
+    }
+    long = {name: n for name, n in lines.items() if n > MAX_FILE_LINES}
+    assert not long, f"files over {MAX_FILE_LINES} lines: {long}"
+
+
+def test_no_function_of_a_game_is_longer_than_a_screenful_or_two() -> None:
+    files = [p for p in sources() if "games" in p.relative_to(SRC).parts]
+    files += sorted(PLUGIN.glob("*.py"))
+    long = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = node.end_lineno - node.lineno + 1
+                if n > MAX_GAME_FUNCTION_LINES:
+                    long.append(f"{path.name}:{node.lineno} {node.name} ({n} lines)")
+    assert files and not long, f"game functions over {MAX_GAME_FUNCTION_LINES} lines: {long}"

@@ -20,11 +20,9 @@ PLUGIN = ROOT / "benchmarks" / "connect_four"
 def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of a Python that has the plugin installed (and boardsim)."""
     target = tmp_path_factory.mktemp("site")
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
     subprocess.run(
-        [
-            *(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"),
-            *("--no-build-isolation", "--target", str(target), str(PLUGIN)),
-        ],
+        [*pip, "--target", str(target), str(PLUGIN)],
         check=True,
         capture_output=True,
     )

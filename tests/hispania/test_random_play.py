@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import boardsim
+from boardsim.games.hispania import board as hb
 from boardsim.games.hispania import layout as hl
-from boardsim.games.hispania import rules as hr
 
 from .invariants import check_invariants
 from .test_differential import compare_game
@@ -135,7 +135,7 @@ def test_observation_shows_each_space_as_the_board_queries_see_it() -> None:
         "hispania", terror=True, proconsvl=True, legio_hispana=True, pirates=True, imperivm=True
     )
     rng = np.random.default_rng(5)
-    per, gens = hl.OBS_PER_SPACE, hr.NUM_GENERALS
+    per, gens = hl.OBS_PER_SPACE, hl.NUM_GENERALS
     checked = 0
     for seed in range(6):
         st = game.new_initial_state(seed)
@@ -145,12 +145,12 @@ def test_observation_shows_each_space_as_the_board_queries_see_it() -> None:
             for s in range(hl.NUM_SPACES):
                 base = s * per
                 assert obs[base] == np.float32(a[hl.REVOLTS + s] / 3.0)
-                g = hr.general_at(a, s)
+                g = hb.general_at(a, s)
                 want = np.zeros(gens, np.float32)
                 if g >= 0:
                     want[g] = 1.0
                 assert np.array_equal(obs[base + 2 + gens : base + 2 + 2 * gens], want)
-                army = s < hr.NUM_CITIES and hr.army_at(a, s) >= 0
+                army = s < hl.NUM_CITIES and hb.army_at(a, s) >= 0
                 assert obs[base + 1 + gens] == (1.0 if army else 0.0)
             checked += 1
             st.apply_action(int(rng.choice(st.legal_actions())))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from boardsim.games.hispania import combat as hc
 from boardsim.games.hispania import layout as hl
-from boardsim.games.hispania import rules as hr
 
 from .helpers import blank_roman, chance_kind, garrisons, legal, put, revolts, roll, sp
 
@@ -177,14 +177,14 @@ def test_garrison_groups_connected_to_him_and_the_plus_one_disc() -> None:
     put(st, "Baecula", garrisons=(0,))  # same group, through Castulo
     put(st, "Osca", garrisons=(0,))  # not connected
     put(st, "Sisapo", garrisons=(1,))  # another colour
-    assert hr.garrison_support(st.array, 0) == 3 + 1
+    assert hc.garrison_support(st.array, 0) == 3 + 1
     # the consul has no "+1" disc; praetor II away from Citerior has none either
-    assert hr.garrison_support(st.array, 2) == 0
-    assert hr.garrison_support(st.array, 1) == 1  # at Valentia, in Citerior
+    assert hc.garrison_support(st.array, 2) == 0
+    assert hc.garrison_support(st.array, 1) == 1  # at Valentia, in Citerior
     st.array[GEN + 1] = sp("Regina")
-    assert hr.garrison_support(st.array, 1) == 1  # his Sisapo disc, not linked to Citerior
+    assert hc.garrison_support(st.array, 1) == 1  # his Sisapo disc, not linked to Citerior
     st.array[GEN + 1] = sp("Osca")
-    assert hr.garrison_support(st.array, 1) == 0
+    assert hc.garrison_support(st.array, 1) == 0
 
 
 # ---------------------------------------------------------------- attack

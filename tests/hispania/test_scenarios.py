@@ -8,8 +8,8 @@ import pytest
 
 import boardsim
 from boardsim.core.header import H_ACTOR
+from boardsim.games.hispania import combat as hc
 from boardsim.games.hispania import layout as hl
-from boardsim.games.hispania import rules as hr
 
 from .helpers import army_city, chance_kind, garrisons, legal, revolts, roll, sp
 from .invariants import check_invariants
@@ -134,7 +134,7 @@ def test_lethe_river_only_brutus_crosses_and_it_opens_the_north() -> None:
     assert hl.A_SPACE + sp("Bracara") not in acts  # no going on once across
     # the consul may not enter; combat support towards the north is nil
     a[hl.GEN_POS + 2] = sp("Cauca")
-    assert hr.attack_support(a, 2, sp("Pallantia")) == 0
+    assert hc.attack_support(a, 2, sp("Pallantia")) == 0
     st.apply_action(hl.A_SPACE + sp("Asturica"))
     assert int(a[hl.LETHE]) == 0
     a[hl.TURN] = 2

@@ -84,13 +84,13 @@ def test_pirates_block_fleets_and_are_besieged_with_the_sea_number_as_shield() -
 
 
 def test_pirates_add_to_connected_revolt_groups_but_not_to_provinces() -> None:
-    from boardsim.games.hispania import rules as hr
+    from boardsim.games.hispania import combat as hc
 
     st = blank_roman(pirates=True)
     put(st, "Olisipo", revolts=1)
     put(st, "Mare Atlanticum", revolts=1)
     put(st, "Talabriga", revolts=2)
-    assert hr.revolt_group(st.array, sp("Olisipo")) == 4
+    assert hc.revolt_group(st.array, sp("Olisipo")) == 4
     st.array[hl.GEN_POS] = sp("Olisipo") - 0  # not allowed in revolt; just for the capital rule
     st.array[hl.REVOLTS + sp("Olisipo")] = 0
     st.array[hl.REVOLTS + sp("Talabriga")] = 0
@@ -159,9 +159,9 @@ def test_proconsul_has_no_garrisons_and_dies_when_defeated() -> None:
     put(st, "Regina", revolts=2, army=0)
     put(st, "Castulo", garrisons=(0,))
     put(st, "Lancia", garrisons=(2,))
-    from boardsim.games.hispania import rules as hr
+    from boardsim.games.hispania import combat as hc
 
-    assert hr.garrison_support(st.array, 3) == 0
+    assert hc.garrison_support(st.array, 3) == 0
     st.apply_action(hl.A_SELECT + 3)
     assert hl.A_GARRISON not in legal(st) and hl.A_ATTACK + sp("Regina") in legal(st)
     st.apply_action(hl.A_ATTACK + sp("Regina"))
@@ -180,10 +180,10 @@ def test_legio_hispana_is_placed_by_the_consul_and_removed_by_anyone() -> None:
     st.apply_action(hl.A_LEGIO)
     assert int(st.array[hl.GARR + sp("Carthago Nova") * 3]) == hl.LEGIO_COLOUR
     assert int(st.array[hl.LEGIO_OWNER]) == -1 and int(st.array[hl.DENARII]) == 5
-    from boardsim.games.hispania import rules as hr
+    from boardsim.games.hispania import combat as hc
 
     st.array[hl.GEN_POS + 1] = sp("Puciala")
-    assert hr.garrison_support(st.array, 1) == 1 + 1  # the joker counts as his, + "+1"
+    assert hc.garrison_support(st.array, 1) == 1 + 1  # the joker counts as his, + "+1"
     st.array[hl.GEN_POS + 2] = sp("Mare Ibericum")
     st.array[hl.GEN_POS + 1] = sp("Carthago Nova")
     st.array[hl.TURN] = 1

@@ -16,8 +16,15 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
+from boardsim.core.errors import StateFormatError
 from boardsim.core.game import Game
-from boardsim.core.header import FLAG_TRUNCATED, POLICY_HEURISTIC, POLICY_RANDOM
+from boardsim.core.header import (
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    TERMINAL,
+)
 
 # the compiled policies by name (``policies[p]`` codes of the engine)
 COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -128,6 +135,57 @@ class Batch:
             )
         self.terminated[:] = False
         self.truncated[:] = False
+
+    def check_states(
+        self, states: np.ndarray, policy_rngs: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(states, policy_rngs)`` as copies this batch can continue from, else
+        :class:`StateFormatError`: every row checked as ``State(game, row)`` is
+        (:meth:`Game.check_array`), a live game whose player to move is a learner
+        (``seat >= 0``: the batch's side) or anyone (``seat = -1``); the opponents'
+        generators two words a row, not both 0 (``None``: the batch's own)."""
+        game = self.game
+        shape = (self.num_envs, game.state_size)
+        if not isinstance(states, np.ndarray) or states.shape != shape:
+            got = getattr(states, "shape", type(states).__name__)
+            raise StateFormatError(f"{game.name}: batch states must have shape {shape}, not {got}")
+        rows = np.array(states, dtype=np.int32, copy=True, order="C")
+        if not np.array_equal(rows, states):
+            raise StateFormatError(f"{game.name}: batch states must be int32 words")
+        for i in range(self.num_envs):
+            game.check_array(rows[i], f"row {i}")
+            actor = int(rows[i, H_ACTOR])
+            if actor < 0:
+                what = "over" if actor == TERMINAL else "at a chance node"
+                raise StateFormatError(f"{game.name}: row {i} refused: the game is {what}")
+            if self.seat >= 0 and not self.learners[actor]:
+                raise StateFormatError(
+                    f"{game.name}: row {i} refused: player {actor} is to move, not the "
+                    f"learning side of seat {self.seat}"
+                )
+        rngs = self.policy_rngs if policy_rngs is None else policy_rngs
+        if not isinstance(rngs, np.ndarray) or rngs.shape != (self.num_envs, 2):
+            raise StateFormatError(f"policy generators must have shape ({self.num_envs}, 2)")
+        rngs = np.array(rngs, dtype=np.int32, copy=True, order="C")
+        stuck = np.flatnonzero((rngs[:, 0] == 0) & (rngs[:, 1] == 0))
+        if stuck.size:
+            raise StateFormatError(
+                f"row {int(stuck[0])}: the opponents' generator words are both 0 (it would "
+                "never change)"
+            )
+        return rows, rngs
+
+    def adopt_states(self, states: np.ndarray, policy_rngs: np.ndarray | None = None) -> None:
+        """Continue from ``states`` (one row an env, from a user or a saved run) instead of
+        the games in the rows, once :meth:`check_states` accepts them (else the batch is
+        left as it was); observations and masks are computed afresh from the states."""
+        rows, rngs = self.check_states(states, policy_rngs)
+        self.policy_rngs[...] = rngs
+        self.states[...] = rows
+        with threads_used(self.threads):
+            self.game.engine.batch_observe(
+                self.states, self.game.params, self.seat, self.learners, self.obs, self.masks
+            )
 
     def step(self, actions: np.ndarray) -> None:
         """One action a row; results land in ``obs``, ``rewards``, ``terminated``, ..."""

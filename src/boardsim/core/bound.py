@@ -83,6 +83,7 @@ class BoundEngine:
         self.batch_observe = BoundFunction(engine.batch_observe, kernels)
         self.rollout_random = BoundFunction(engine.rollout_random, kernels)
         self.play_games = BoundFunction(engine.play_games, kernels)
+        self.validate_state = BoundFunction(engine.validate_state, kernels)
 
     def __repr__(self) -> str:
         return f"BoundEngine({self.kernels!r})"

@@ -14,6 +14,7 @@ import numpy as np
 from numba import prange
 
 from boardsim.core import header as hd
+from boardsim.core.checks import refuse
 from boardsim.core.jit import jit, jit_inline, jit_parallel
 from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
 
@@ -33,6 +34,7 @@ def resolve_chance(g, state, params, outcomes, weights):
 def new_game(g, state, params, seed, outcomes, weights):
     """A fresh game in ``state``: zeroed, seeded, set up, chance resolved."""
     state[:] = 0
+    state[hd.H_GAME] = params[hd.P_GAME_TAG]
     rng_seed(state, hd.H_RNG, seed)
     g.init(state, params, seed)
     resolve_chance(g, state, params, outcomes, weights)
@@ -434,3 +436,77 @@ def play_games(g, params, policies, master_seed, first_game, out_returns, out_de
             out_returns[k, p] = ret[p]
         out_decisions[k] = state[hd.H_DECISIONS]
         out_flags[k] = state[hd.H_FLAGS]
+
+
+# ---------------------------------------------------------------- untrusted states
+@jit
+def validate_header(state, params, where):
+    """The engine's words of ``state`` (core/header.py): 0, or the ``V_*`` code that fails."""
+    if state[hd.H_RNG] == 0 and state[hd.H_RNG + 1] == 0:
+        return refuse(where, hd.V_RNG_STUCK, hd.H_RNG, 0)
+    flags = state[hd.H_FLAGS]
+    if flags & ~(hd.FLAG_TERMINAL | hd.FLAG_TRUNCATED) != 0:
+        return refuse(where, hd.V_FLAGS, hd.H_FLAGS, flags)
+    terminal = (flags & hd.FLAG_TERMINAL) != 0
+    if (flags & hd.FLAG_TRUNCATED) != 0 and not terminal:
+        return refuse(where, hd.V_TRUNCATED_LIVE, hd.H_FLAGS, flags)
+    actor = state[hd.H_ACTOR]
+    if terminal != (actor == hd.TERMINAL):
+        return refuse(where, hd.V_TERMINAL_ACTOR, hd.H_ACTOR, actor)
+    if not terminal and actor != hd.CHANCE and not 0 <= actor < params[hd.P_NUM_PLAYERS]:
+        return refuse(where, hd.V_ACTOR, hd.H_ACTOR, actor)
+    if actor == hd.CHANCE and params[hd.P_EXPLICIT_CHANCE] == 0:
+        return refuse(where, hd.V_IMPLICIT_CHANCE, hd.H_ACTOR, actor)
+    if not 0 <= state[hd.H_DECISIONS] <= hd.MAX_DECISIONS:
+        return refuse(where, hd.V_DECISIONS, hd.H_DECISIONS, state[hd.H_DECISIONS])
+    if state[hd.H_RESERVED] != 0:
+        return refuse(where, hd.V_RESERVED, hd.H_RESERVED, state[hd.H_RESERVED])
+    return 0
+
+
+@jit
+def validate_liveness(g, state, params, where):
+    """A live decision has a legal action; a chance node has 1..MAX_CHANCE_OUTCOMES
+    outcomes, each an action number with a positive weight."""
+    actor = state[hd.H_ACTOR]
+    if actor == hd.TERMINAL:
+        return 0
+    if actor != hd.CHANCE:
+        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+        n = g.legal_mask(state, params, mask)
+        if n < 1:
+            return refuse(where, hd.V_NO_LEGAL_ACTION, hd.H_ACTOR, actor)
+        return 0
+    outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+    n = g.chance_weights(state, params, outcomes, weights)
+    if not 1 <= n <= g.MAX_CHANCE_OUTCOMES:
+        return refuse(where, hd.V_NO_OUTCOME, hd.H_CHANCE_KIND, n)
+    total = 0
+    for i in range(n):
+        if not 0 <= outcomes[i] < g.NUM_ACTIONS:
+            return refuse(where, hd.V_OUTCOME_RANGE, i, outcomes[i])
+        if weights[i] < 1:
+            return refuse(where, hd.V_OUTCOME_WEIGHT, outcomes[i], weights[i])
+        total += weights[i]
+    if total > (1 << 31):
+        return refuse(where, hd.V_OUTCOME_WEIGHT, -1, total)
+    return 0
+
+
+@jit
+def validate_state(g, state, params, where):
+    """0 if ``state`` is a position the kernels handle safely, else the code of the first
+    check that fails, with the index and the value at fault in ``where[0]``, ``where[1]``.
+
+    The header first (codes < 0, ``V_*`` of core/header.py), then every field of the game
+    (its ``validate``, codes > 0), then, once every index the kernels use is known to be
+    in range, liveness: a live decision has a legal action, a chance node outcomes.
+    The game tag (``H_GAME``) is checked by the caller (core/validation.py).
+    """
+    code = validate_header(state, params, where)
+    if code == 0:
+        code = g.validate(state, params, where)
+    if code == 0:
+        code = validate_liveness(g, state, params, where)
+    return code

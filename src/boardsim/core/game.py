@@ -23,6 +23,7 @@ from boardsim.core.bound import BoundEngine, BoundSearch
 from boardsim.core.errors import IllegalActionError, StateFormatError
 from boardsim.core.kernels import GameKernels
 from boardsim.core.options import Option, resolve_options
+from boardsim.core.validation import check_array, register_tag
 
 __all__ = ["CHANCE", "TERMINAL", "Difficulty", "Game", "GameDefinition", "Matchup", "State"]
 
@@ -77,6 +78,10 @@ class GameDefinition:
     subject: str | None = None
     # the heuristic's strength table (boardsim.agents.heuristic, docs/agents.md)
     strength_matchups: tuple[Matchup, ...] = ()
+    # option sets that together cover the game's variants and scenarios (explicit chance
+    # in some), for generic tests that play every one (boardsim.fuzz's forged states,
+    # the validator's real ones); empty: the defaults only
+    sample_options: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,8 @@ class Game:
         head[hd.P_NUM_PLAYERS] = n_players
         head[hd.P_EXPLICIT_CHANCE] = int(bool(self.options["explicit_chance"]))
         head[hd.P_MAX_DECISIONS] = int(self.options["max_decisions"])
+        self.tag = register_tag(definition.name, definition.version)
+        head[hd.P_GAME_TAG] = self.tag
         self.params = np.asarray(head + list(definition.game_params(self.options)), np.int32)
         self.params.setflags(write=False)
         self.kernels = kernels  # the game's compiled kernels (legal_mask, observe, ...)
@@ -174,7 +181,14 @@ class Game:
             np.zeros(self.max_chance_outcomes, np.int32),
             np.zeros(self.max_chance_outcomes, np.int64),
         )
-        return State(self, arr)
+        return State._adopt(self, arr)
+
+    def check_array(self, array: Any, what: str = "state") -> np.ndarray:
+        """``array`` if it is a state of this game that its kernels handle safely (form,
+        game tag, every field: :mod:`boardsim.core.validation`), else
+        :class:`StateFormatError` naming the field and the value. An array saved before
+        game tags existed is stamped with this game's tag."""
+        return check_array(self, array, what)
 
     # ------------------------------------------------------------ saving
     def _options_json(self) -> bytes:
@@ -231,16 +245,32 @@ class Game:
         if size != self.state_size or len(body) - pos != 4 * size:
             raise StateFormatError(f"saved state has {len(body) - pos} bytes, not {4 * size}")
         arr = np.frombuffer(body[pos:], dtype="<i4").astype(np.int32)
-        return State(self, arr)
+        return State._adopt(self, self.check_array(arr, "saved state"))
 
 
 class State:
-    """One position of a game: a flat ``int32`` array plus OpenSpiel-style methods."""
+    """One position of a game: a flat ``int32`` array plus OpenSpiel-style methods.
+
+    ``State(game, array)`` wraps ``array`` itself (no copy: the state is updated in place)
+    after checking it (:meth:`Game.check_array`): a C-contiguous, writable ``int32`` array
+    of ``game.state_size`` words, of this game, every field in range and coherent, a legal
+    action when the game is live; anything else raises :class:`StateFormatError`.
+    """
 
     def __init__(self, game: Game, array: np.ndarray) -> None:
         self.game = game
-        self.array = array
+        self.array = game.check_array(array)
         self.last_rewards = np.zeros(game.max_players, np.float32)
+
+    @classmethod
+    def _adopt(cls, game: Game, array: np.ndarray) -> State:
+        """A state over ``array`` without checking it: only for arrays the library's own
+        kernels made (new games, clones, checked loads), never for a user's."""
+        st = cls.__new__(cls)
+        st.game = game
+        st.array = array
+        st.last_rewards = np.zeros(game.max_players, np.float32)
+        return st
 
     # ------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -337,7 +367,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy of the position."""
-        st = State(self.game, self.array.copy())
+        st = State._adopt(self.game, self.array.copy())
         st.last_rewards = self.last_rewards.copy()
         return st
 

@@ -13,6 +13,8 @@ H_ACTOR = 2  # the player to decide (>= 0), CHANCE at a chance node, TERMINAL wh
 H_FLAGS = 3  # FLAG_TERMINAL | FLAG_TRUNCATED
 H_DECISIONS = 4  # decisions applied so far (chance outcomes not counted)
 H_CHANCE_KIND = 5  # game-defined: which random event the chance node is (0 when none)
+H_GAME = 6  # the tag of the game the state belongs to (params[P_GAME_TAG]; 0: saved before tags)
+H_RESERVED = 7  # always 0
 HEADER_SIZE = 8
 
 CHANCE = -1
@@ -25,6 +27,7 @@ FLAG_TRUNCATED = 2
 P_NUM_PLAYERS = 0
 P_EXPLICIT_CHANCE = 1  # 1: stop at chance nodes (the chance player acts); 0: draw them in step
 P_MAX_DECISIONS = 2  # truncate after this many decisions (0: never)
+P_GAME_TAG = 3  # the game's tag (its name and version, core/validation.py), stamped by new_game
 PARAMS_HEADER = 4
 
 # compiled policies the batched engine can play a seat with (``policies[p]``)
@@ -32,3 +35,19 @@ POLICY_RANDOM = 0  # uniformly random over the legal actions
 POLICY_HEURISTIC = 1  # the game's ``heuristic_action`` (its ``policy.py``)
 POLICY_MCTS = 2  # a seat searched by ``core/mcts.py`` (only in ``mcts.play_games``)
 NUM_POLICIES = 2  # the codes ``core/engine.py`` plays itself
+
+# the engine's own checks of a state (engine.validate_state; a game's validate returns
+# codes > 0; the messages are in core/validation.py)
+V_RNG_STUCK = -1  # both generator words 0: xorshift never leaves 0
+V_FLAGS = -2  # a flag bit that does not exist
+V_TRUNCATED_LIVE = -3  # FLAG_TRUNCATED without FLAG_TERMINAL
+V_TERMINAL_ACTOR = -4  # FLAG_TERMINAL and H_ACTOR == TERMINAL go together
+V_ACTOR = -5  # H_ACTOR neither a player of the game, CHANCE nor TERMINAL
+V_IMPLICIT_CHANCE = -6  # a chance node in a game that resolves chance itself
+V_DECISIONS = -7  # a decision count below 0 or above MAX_DECISIONS
+MAX_DECISIONS = 1 << 30  # more than any game plays: the count never overflows
+V_RESERVED = -8  # H_RESERVED not 0
+V_NO_LEGAL_ACTION = -9  # a live decision with no legal action
+V_NO_OUTCOME = -10  # a chance node with no outcome, or too many
+V_OUTCOME_WEIGHT = -11  # a chance outcome with a weight < 1, or weights summing past 2**31
+V_OUTCOME_RANGE = -12  # a chance outcome outside [0, NUM_ACTIONS) (the AEC env masks them)

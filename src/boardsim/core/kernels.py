@@ -25,7 +25,7 @@ import ast
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -65,6 +65,10 @@ KERNELS: dict[str, str] = {
     "evaluate_position": "evaluate_position(state, params, out): each player's standing in "
     "[-1, 1] for a position that is not over",
     "search_prune": "search_prune(state, params, mask): clear actions a search never needs",
+    "validate": "validate(state, params, where) -> int: 0 when every field of an untrusted "
+    "state is in range and coherent with the others and with params (so that every kernel "
+    "handles it safely), else the code (> 0) of the first check that fails, with the index "
+    "and the value at fault written to where[0], where[1] (int64)",
 }
 
 # where a game laid out the usual way keeps them (GameKernels.from_modules)
@@ -79,6 +83,7 @@ RULES = (
 )
 POLICY = ("heuristic_action",)
 SEARCH = ("determinize", "evaluate_position", "search_prune")
+VALIDATE = ("validate",)
 
 _BUNDLES: dict[str, GameKernels] = {}
 
@@ -96,6 +101,9 @@ class GameKernels:
     finds the bundle again by it); ``sizes`` is any object with the attributes of
     :data:`SIZES`; every name of :data:`KERNELS` must be given. ``data_files``
     are the data the kernels freeze into the cache.
+
+    ``state_errors`` maps each code ``validate`` returns to its message, a template of
+    ``{index}`` and ``{value}`` (the two words it writes); see :mod:`boardsim.core.validation`.
 
     ``sources`` are every module the kernels can be built from (:func:`kernel_modules`);
     ``fingerprint`` digests them and the data files. Building the bundle drops the game's
@@ -121,6 +129,7 @@ class GameKernels:
     determinize: Callable[..., None]
     evaluate_position: Callable[..., None]
     search_prune: Callable[..., None]
+    validate: Callable[..., int]
 
     def __init__(
         self,
@@ -128,6 +137,7 @@ class GameKernels:
         *,
         sizes: Any,
         data_files: Iterable[Path | str] = (),
+        state_errors: Mapping[int, str] | None = None,
         **kernels: Callable[..., Any],
     ) -> None:
         missing = [name for name in KERNELS if name not in kernels]
@@ -139,6 +149,7 @@ class GameKernels:
                 + (f"; unknown {', '.join(unknown)}" if unknown else "")
             )
         self.module = module
+        self.state_errors: dict[int, str] = dict(state_errors or {})
         self.members: dict[str, Any] = {}
         for name in SIZES:
             value = getattr(sizes, name, None)
@@ -149,7 +160,7 @@ class GameKernels:
             if not callable(fn):
                 raise TypeError(f"{module}: kernel {name} is not callable: {fn!r}")
             self.members[name] = fn
-        modules = kernel_modules(kernels.values())
+        modules = kernel_modules(kernels.values(), face=module)
         self.sources = [Path(m.__file__) for m in modules if getattr(m, "__file__", None)]
         self.data_files = [Path(f) for f in data_files]
         self.fingerprint = source_fingerprint(self.data_files + self.sources)
@@ -170,18 +181,32 @@ class GameKernels:
         policy: ModuleType,
         search: ModuleType,
         sizes: Any,
+        validate: ModuleType | None = None,
         data_files: Iterable[Path | str] = (),
     ) -> GameKernels:
         """The bundle of a game laid out the usual way: the kernels of :data:`RULES` from
         ``rules``, ``heuristic_action`` from ``policy``, those of :data:`SEARCH` from
-        ``search`` (each under its own name)."""
+        ``search``, ``validate`` and its messages (``STATE_ERRORS``) from ``validate``
+        (each under its own name)."""
+        if validate is None:
+            raise TypeError(
+                f"{module}: GameKernels.from_modules needs validate=, the module of the game's "
+                "state validator (validate(state, params, where) and STATE_ERRORS; "
+                "docs/adding-a-game.md, section 5)"
+            )
         found: dict[str, Any] = {}
-        for source, names in ((rules, RULES), (policy, POLICY), (search, SEARCH)):
+        for source, names in (
+            (rules, RULES),
+            (policy, POLICY),
+            (search, SEARCH),
+            (validate, VALIDATE),
+        ):
             for name in names:
                 if not hasattr(source, name):
                     raise TypeError(f"{module}: {source.__name__} defines no {name}")
                 found[name] = getattr(source, name)
-        return cls(module, sizes=sizes, data_files=data_files, **found)
+        errors = getattr(validate, "STATE_ERRORS", None)
+        return cls(module, sizes=sizes, data_files=data_files, state_errors=errors, **found)
 
     def __repr__(self) -> str:
         return f"GameKernels({self.module!r})"
@@ -201,11 +226,15 @@ def bundle(module: str) -> GameKernels:
     return found
 
 
-def kernel_modules(functions: Iterable[Callable[..., Any]]) -> list[ModuleType]:
+def kernel_modules(
+    functions: Iterable[Callable[..., Any]], face: str | None = None
+) -> list[ModuleType]:
     """Every module a game's compiled code can be built from: the modules its kernels
-    are defined in, the engine and the search compiled for it, and every module of the
-    same packages they import (``from a.b import c``: ``a.b``, or ``a.b.c`` when that is a
-    module), transitively.
+    are defined in, the engine and the search compiled for it, the module ``face`` that
+    builds the bundle (it chooses the kernels, through modules that may only import
+    them, such as a game's ``rules.py``), and every module of the same packages they
+    import (``from a.b import c``: ``a.b``, or ``a.b.c`` when that is a module),
+    transitively.
 
     Derived, not listed: numba's own cache watches only the file a function is defined
     in, while a kernel freezes the constants and calls the code of everything it imports.
@@ -213,6 +242,8 @@ def kernel_modules(functions: Iterable[Callable[..., Any]]) -> list[ModuleType]:
     not among them unless a kernel's module imports it.
     """
     roots = ["boardsim.core.engine", "boardsim.core.mcts", "boardsim.core.kernels"]
+    if face is not None and face in sys.modules:
+        roots.append(face)
     for fn in functions:
         py = getattr(fn, "py_func", fn)
         if getattr(py, "__module__", None):

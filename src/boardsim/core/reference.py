@@ -29,6 +29,7 @@ class ReferenceEngine:
     def new_game(self, seed: int) -> list[int]:
         """A fresh game as a list: seeded, set up, chance drawn (the engine's ``new_game``)."""
         state = [0] * self.state_size
+        state[hd.H_GAME] = self.params[hd.P_GAME_TAG]
         PyRng(state, hd.H_RNG).seed(seed)
         self.rules.init(state, self.params, seed)
         self.resolve_chance(state)

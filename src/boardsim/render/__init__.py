@@ -38,12 +38,18 @@ __all__ = [
 
 
 def _array(game: Game, state: State | np.ndarray) -> np.ndarray:
-    arr = state.array if isinstance(state, State) else np.asarray(state)
+    """The words of ``state``; a bare array is checked (a copy, as ``State`` would check it)."""
+    if isinstance(state, State):
+        return state.array
+    arr = np.asarray(state)
     if arr.shape != (game.state_size,):
         raise ValueError(
             f"{game.name}: a state has {game.state_size} words, got an array of shape {arr.shape}"
         )
-    return arr
+    words = arr.astype(np.int32)
+    if not np.array_equal(words, arr):
+        raise ValueError(f"{game.name}: a state's words are int32, got {arr.dtype} values")
+    return game.check_array(words)
 
 
 def _drawer(game: Game) -> ModuleType | None:

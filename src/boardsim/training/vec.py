@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boardsim.core.errors import OptionError
+from boardsim.core.errors import OptionError, StateFormatError
 from boardsim.core.game import Game
 from boardsim.wrappers.sb3 import SEED_STRIDE, BatchesVecEnv
 from boardsim.wrappers.vector import BoardsimVectorEnv
@@ -93,16 +93,32 @@ class SidesVecEnv(BatchesVecEnv):
         return out
 
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
-        """Put back the games saved by :meth:`state_arrays` (same game, seats and sizes)."""
+        """Put back the games saved by :meth:`state_arrays` (same game, seats and sizes).
+
+        The saved games are untrusted input: every row is checked (``Batch.check_states``)
+        before anything is put back, and the observations and masks are computed from the
+        states rather than read."""
+        checked = []
         for k, part in enumerate(self.parts):
             b = part.batch
-            for name in BATCH_ARRAYS:
+            saved = {}
+            for name in (*BATCH_ARRAYS, "counters"):
                 key = f"env{k}_{name}"
-                target = getattr(b, name)
-                if key not in arrays or arrays[key].shape != target.shape:
+                target = getattr(b, name) if name != "counters" else np.zeros(2, np.int64)
+                if key not in arrays or np.shape(arrays[key]) != target.shape:
                     raise OptionError(
                         f"saved env state {key} does not fit this env "
                         "(another number of envs or seats, or another game version)"
                     )
-                target[...] = arrays[key]
-            b.seed, b.next_game = (int(x) for x in arrays[f"env{k}_counters"])
+                saved[name] = arrays[key]
+            try:
+                states, rngs = b.check_states(saved["states"], saved["policy_rngs"])
+            except StateFormatError as exc:
+                raise StateFormatError(f"saved env state env{k}_states: {exc}") from None
+            checked.append((saved, states, rngs))
+        for part, (saved, states, rngs) in zip(self.parts, checked, strict=True):
+            b = part.batch
+            b.adopt_states(states, rngs)
+            for name in ("terminated", "truncated", "game_index"):
+                getattr(b, name)[...] = saved[name]
+            b.seed, b.next_game = (int(x) for x in saved["counters"])

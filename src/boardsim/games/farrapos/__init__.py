@@ -74,6 +74,15 @@ STRENGTH_MATCHUPS = (
     Matchup({}, ("random", "random"), 1, "random Empire vs random"),
 )
 
+# both advanced rules, each reward and tie rule, explicit chance (boardsim.fuzz's forged
+# states, the validator's real ones)
+SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
+    {},
+    {"siege": True, "port_transport": True},
+    {"victory_vp": 14, "final_tie": "empire", "explicit_chance": True},
+    {"port_transport": True, "reward": "vp_difference"},
+)
+
 DEFINITION = GameDefinition(
     name="farrapos",
     version=1,
@@ -91,6 +100,7 @@ DEFINITION = GameDefinition(
     # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
     strength_matchups=STRENGTH_MATCHUPS,
+    sample_options=SAMPLE_OPTIONS,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]

@@ -11,7 +11,7 @@ Phases are 1-based (1835 = phase 1); cities, regions and pieces are 0-based.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,97 @@ def _faces(entry: dict[str, Any], face: str, file: str, where: str) -> tuple[int
     return vals  # type: ignore[return-value]
 
 
+@dataclass(frozen=True)
+class _Game:
+    """``[game]``: the calendar, the VP and the militia count."""
+
+    phases: int
+    turns: int
+    first_year: int
+    order: list[str]
+    start_vp: np.ndarray
+    victory_vp: int
+    militia_per_side: int
+
+
+@dataclass
+class _Table:
+    """Columns of one kind of entry, in file order (filled entry by entry)."""
+
+    ids: list[str] = field(default_factory=list)
+    columns: dict[str, list[Any]] = field(default_factory=dict)
+
+    def add(self, key: str, **values: Any) -> None:
+        self.ids.append(key)
+        for k, v in values.items():
+            self.columns.setdefault(k, []).append(v)
+
+    def col(self, name: str) -> list[Any]:
+        return self.columns.get(name, [])
+
+
 def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
-    """Validate a parsed data file; raise :class:`DataError` (file, entry, reason) on a fault."""
+    """Validate a parsed data file; raise :class:`DataError` (file, entry, reason) on a fault.
+
+    One check a table, in file order: ``[game]``, ``[[region]]``, ``[ports_bonus]``,
+    ``[[city]]``, ``[[path]]``, ``[[unit]]`` and ``[[militia]]``, ``[battle_table]``.
+    """
+    game = _game(raw, file)
+    regions = _regions(raw, file)
+    pb = require(raw, "ports_bonus", dict, file, "[ports_bonus]")
+    _prov(pb, file, "[ports_bonus]")
+    ports_bonus = require(pb, "bonus_vp", int, file, "[ports_bonus]")
+    cities = _cities(raw, regions.ids, file)
+    adjacency = _paths(raw, cities.ids, file)
+    pieces = _units(raw, cities, game, file)
+    _militia(raw, pieces, file)
+    _piece_counts(pieces, cities, game, file)
+    bt = _battle_table(raw, file)
+    data = FarraposData(
+        raw=raw,
+        city_ids=tuple(cities.ids),
+        city_names=tuple(cities.col("name")),
+        city_vp=np.array(cities.col("vp"), np.int32),
+        city_region=np.array(cities.col("region"), np.int32),
+        city_port=np.array(cities.col("port"), np.int32),
+        city_start=np.array(cities.col("start"), np.int32),
+        city_xy=np.array(cities.col("xy"), np.float64),
+        adjacency=adjacency,
+        region_ids=tuple(regions.ids),
+        region_names=tuple(regions.col("name")),
+        region_colours=tuple(regions.col("colour")),
+        region_bonus=np.array(regions.col("bonus"), np.int32),
+        ports_bonus=ports_bonus,
+        piece_ids=tuple(pieces.ids),
+        piece_side=np.array(pieces.col("side"), np.int32),
+        piece_type=np.array(pieces.col("type"), np.int32),
+        piece_mf=np.array(pieces.col("mf"), np.int32),
+        piece_af=np.array(pieces.col("af"), np.int32),
+        piece_df=np.array(pieces.col("df"), np.int32),
+        piece_setup=np.array(pieces.col("setup"), np.int32),
+        piece_arrival=np.array(pieces.col("arrival"), np.int32),
+        table=np.array(bt["rows"], np.int32),
+        column_low=np.array(bt["column_low"], np.int32),
+        columns=tuple(str(c) for c in bt["columns"]),
+        row_provenance=tuple(bt["row_provenance"]),
+        start_vp=game.start_vp.astype(np.int32),
+        victory_vp=game.victory_vp,
+        phases=game.phases,
+        turns_per_phase=game.turns,
+        first_year=game.first_year,
+        turn_side=np.array([SIDES.index(s) for s in game.order], np.int32),
+        militia_per_side=game.militia_per_side,
+    )
+    held = [vp_of_holding(data, data.city_start, s) for s in range(2)]
+    if held != [int(v) for v in game.start_vp]:
+        raise DataError(
+            file, "[game] start_vp", f"start cities score {held}, not {list(game.start_vp)}"
+        )
+    return data
+
+
+def _game(raw: dict[str, Any], file: str) -> _Game:
+    """``[game]``: phases, turns (their sides, Republic first), VP to start and to win."""
     game = require(raw, "game", dict, file, "[game]")
     _prov(game, file, "[game]")
     phases = require(game, "phases", int, file, "[game]")
@@ -109,40 +198,39 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
     militia_per_side = require(game, "militia_per_side", int, file, "[game]")
     if phases < 1 or turns < 2 or victory_vp < 1:
         raise DataError(file, "[game]", "phases, turns_per_phase and victory_vp must be positive")
+    return _Game(phases, turns, first_year, order, start_vp, victory_vp, militia_per_side)
 
-    # ------------------------------------------------------------ regions
-    regions = require(raw, "region", list, file, "[[region]]")
-    region_ids: list[str] = []
-    region_names, region_colours, region_bonus = [], [], []
-    for i, r in enumerate(regions):
+
+def _regions(raw: dict[str, Any], file: str) -> _Table:
+    """``[[region]]``: unique ids, a name, a colour and a bonus of at least 0 VP."""
+    out = _Table()
+    for i, r in enumerate(require(raw, "region", list, file, "[[region]]")):
         rid = require(r, "id", str, file, f"[[region]] #{i + 1}")
         where = f"region {rid}"
-        if rid in region_ids:
+        if rid in out.ids:
             raise DataError(file, where, "duplicate region id")
         _prov(r, file, where)
         bonus = require(r, "bonus_vp", int, file, where)
         if bonus < 0:
             raise DataError(file, where, f"bonus_vp must be >= 0, got {bonus}")
-        region_ids.append(rid)
-        region_names.append(require(r, "name", str, file, where))
-        region_colours.append(require(r, "colour", str, file, where))
-        region_bonus.append(bonus)
-    pb = require(raw, "ports_bonus", dict, file, "[ports_bonus]")
-    _prov(pb, file, "[ports_bonus]")
-    ports_bonus = require(pb, "bonus_vp", int, file, "[ports_bonus]")
+        name = require(r, "name", str, file, where)
+        colour = require(r, "colour", str, file, where)
+        out.add(rid, name=name, colour=colour, bonus=bonus)
+    return out
 
-    # ------------------------------------------------------------ cities
-    cities = require(raw, "city", list, file, "[[city]]")
-    city_ids: list[str] = []
-    names, vps, regs, ports, starts, xy = [], [], [], [], [], []
-    for i, c in enumerate(cities):
+
+def _cities(raw: dict[str, Any], region_ids: list[str], file: str) -> _Table:
+    """``[[city]]``: unique ids and names, 1-4 VP, a known region, port flag, start side,
+    a position on the board; every region has a city."""
+    out = _Table()
+    for i, c in enumerate(require(raw, "city", list, file, "[[city]]")):
         cid = require(c, "id", str, file, f"[[city]] #{i + 1}")
         where = f"city {cid}"
-        if cid in city_ids:
+        if cid in out.ids:
             raise DataError(file, where, "duplicate city id")
         _prov(c, file, where)
         name = require(c, "name", str, file, where)
-        if name in names:
+        if name in out.col("name"):
             raise DataError(file, where, f"duplicate city name {name!r}")
         vp = require(c, "vp", int, file, where)
         if not 1 <= vp <= 4:
@@ -158,19 +246,25 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
         y = require(c, "y", float | int, file, where)
         if not (0 <= x <= 1 and 0 <= y <= 1):
             raise DataError(file, where, f"position ({x}, {y}) is off the board [0, 1]")
-        city_ids.append(cid)
-        names.append(name)
-        vps.append(vp)
-        regs.append(region_ids.index(region))
-        ports.append(int(port))
-        starts.append(SIDES.index(start) if start in SIDES else NEUTRAL)
-        xy.append((float(x), float(y)))
-    n = len(city_ids)
+        out.add(
+            cid,
+            name=name,
+            vp=vp,
+            region=region_ids.index(region),
+            port=int(port),
+            start=SIDES.index(start) if start in SIDES else NEUTRAL,
+            xy=(float(x), float(y)),
+        )
     for k, rid in enumerate(region_ids):
-        if k not in regs:
+        if k not in out.col("region"):
             raise DataError(file, f"region {rid}", "no city belongs to it")
+    return out
 
-    # ------------------------------------------------------------ path lines
+
+def _paths(raw: dict[str, Any], city_ids: list[str], file: str) -> np.ndarray:
+    """``[[path]]``: lines between two different cities, once each, joining the whole
+    board; the 0/1 adjacency."""
+    n = len(city_ids)
     adjacency = np.zeros((n, n), np.int32)
     for i, p in enumerate(require(raw, "path", list, file, "[[path]]")):
         a = require(p, "a", str, file, f"[[path]] #{i + 1}")
@@ -193,14 +287,17 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
     if len(seen) != n:
         lost = sorted(city_ids[k] for k in set(range(n)) - seen)
         raise DataError(file, "[[path]]", f"board is not connected: {', '.join(lost)} unreachable")
+    return adjacency
 
-    # ------------------------------------------------------------ pieces
-    piece_ids: list[str] = []
-    side, ptype, mf, af, df, setup, arrival = [], [], [], [], [], [], []
+
+def _units(raw: dict[str, Any], cities: _Table, game: _Game, file: str) -> _Table:
+    """``[[unit]]``: the military units, each with a side, a type, a full and a weaker
+    reduced face, and either a set-up city its side holds or an arrival phase."""
+    out = _Table()
     for i, u in enumerate(require(raw, "unit", list, file, "[[unit]]")):
         uid = require(u, "id", str, file, f"[[unit]] #{i + 1}")
         where = f"unit {uid}"
-        if uid in piece_ids:
+        if uid in out.ids:
             raise DataError(file, where, "duplicate unit id")
         _prov(u, file, where)
         s = require(u, "side", str, file, where)
@@ -213,34 +310,49 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
             raise DataError(file, where, "full face needs factors >= 1 and a weaker reduced face")
         if red[1] < 1:
             raise DataError(file, where, "reduced attack factor must be >= 1")
-        has_setup, has_arrival = "setup" in u, "arrival" in u
-        if has_setup == has_arrival:
-            raise DataError(file, where, "needs exactly one of setup or arrival")
-        if has_setup:
-            city = require(u, "setup", str, file, where)
-            if city not in city_ids:
-                raise DataError(file, where, f"unknown set-up city {city!r}")
-            if starts[city_ids.index(city)] != SIDES.index(s):
-                raise DataError(file, where, f"set-up city {city} is not held by {s} at start")
-            setup.append(city_ids.index(city))
-            arrival.append(1)
-        else:
-            year = require(u, "arrival", int, file, where)
-            phase = require(u, "phase", int, file, where)
-            if phase != year - first_year + 1 or not 2 <= phase <= phases:
-                raise DataError(file, where, f"arrival {year} / phase {phase} inconsistent")
-            setup.append(-1)
-            arrival.append(phase)
-        piece_ids.append(uid)
-        side.append(SIDES.index(s))
-        ptype.append(UNIT_TYPES.index(t))
-        mf.append((full[0], red[0]))
-        af.append((full[1], red[1]))
-        df.append((full[2], red[2]))
+        setup, arrival = _unit_entry(u, s, cities, game, file, where)
+        out.add(
+            uid,
+            side=SIDES.index(s),
+            type=UNIT_TYPES.index(t),
+            mf=(full[0], red[0]),
+            af=(full[1], red[1]),
+            df=(full[2], red[2]),
+            setup=setup,
+            arrival=arrival,
+        )
+    return out
+
+
+def _unit_entry(
+    u: dict[str, Any], s: str, cities: _Table, game: _Game, file: str, where: str
+) -> tuple[int, int]:
+    """A unit's set-up city (held by its side at start; phase 1) or its arrival (-1, the
+    phase of its year): (set-up city or -1, arrival phase)."""
+    has_setup, has_arrival = "setup" in u, "arrival" in u
+    if has_setup == has_arrival:
+        raise DataError(file, where, "needs exactly one of setup or arrival")
+    if has_setup:
+        city = require(u, "setup", str, file, where)
+        if city not in cities.ids:
+            raise DataError(file, where, f"unknown set-up city {city!r}")
+        if cities.col("start")[cities.ids.index(city)] != SIDES.index(s):
+            raise DataError(file, where, f"set-up city {city} is not held by {s} at start")
+        return cities.ids.index(city), 1
+    year = require(u, "arrival", int, file, where)
+    phase = require(u, "phase", int, file, where)
+    if phase != year - game.first_year + 1 or not 2 <= phase <= game.phases:
+        raise DataError(file, where, f"arrival {year} / phase {phase} inconsistent")
+    return -1, phase
+
+
+def _militia(raw: dict[str, Any], pieces: _Table, file: str) -> None:
+    """``[[militia]]``: after the units, ids apart from theirs, a side, one face with no
+    movement and a defence of at least 1."""
     for i, m in enumerate(require(raw, "militia", list, file, "[[militia]]")):
         mid = require(m, "id", str, file, f"[[militia]] #{i + 1}")
         where = f"militia {mid}"
-        if mid in piece_ids:
+        if mid in pieces.ids:
             raise DataError(file, where, "duplicate id")
         _prov(m, file, where)
         s = require(m, "side", str, file, where)
@@ -249,25 +361,38 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
         full = _faces(m, "full", file, where)
         if full[0] != 0 or full[2] < 1:
             raise DataError(file, where, "militia have no movement and a defence factor >= 1")
-        piece_ids.append(mid)
-        side.append(SIDES.index(s))
-        ptype.append(T_MILITIA)
-        mf.append((full[0], full[0]))
-        af.append((full[1], full[1]))
-        df.append((full[2], full[2]))
-        setup.append(-1)
-        arrival.append(0)
+        pieces.add(
+            mid,
+            side=SIDES.index(s),
+            type=T_MILITIA,
+            mf=(full[0], full[0]),
+            af=(full[1], full[1]),
+            df=(full[2], full[2]),
+            setup=-1,
+            arrival=0,
+        )
+
+
+def _piece_counts(pieces: _Table, cities: _Table, game: _Game, file: str) -> None:
+    """``militia_per_side`` militia a side, and a set-up unit in every city held at start."""
+    side, ptype, setup = pieces.col("side"), pieces.col("type"), pieces.col("setup")
     for s in range(2):
         n_mil = sum(1 for k in range(len(side)) if side[k] == s and ptype[k] == T_MILITIA)
-        if n_mil != militia_per_side:
+        if n_mil != game.militia_per_side:
             raise DataError(
-                file, "[[militia]]", f"{SIDES[s]} has {n_mil} militia, not {militia_per_side}"
+                file,
+                "[[militia]]",
+                f"{SIDES[s]} has {n_mil} militia, not {game.militia_per_side}",
             )
-    for c in range(n):
+    starts = cities.col("start")
+    for c in range(len(cities.ids)):
         if starts[c] != NEUTRAL and c not in setup:
-            raise DataError(file, f"city {city_ids[c]}", "a start city with no set-up unit")
+            raise DataError(file, f"city {cities.ids[c]}", "a start city with no set-up unit")
 
-    # ------------------------------------------------------------ battle table
+
+def _battle_table(raw: dict[str, Any], file: str) -> dict[str, Any]:
+    """``[battle_table]``: rising column bounds from 1, 6 die rows of counts (0 = '-') and
+    a provenance tag a row."""
     bt = require(raw, "battle_table", dict, file, "[battle_table]")
     _prov(bt, file, "[battle_table]")
     columns = require(bt, "columns", list, file, "[battle_table]")
@@ -284,46 +409,7 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
         raise DataError(file, "[battle_table] rows", "values must be ints >= 0 (0 = '-')")
     if len(rp) != 6 or any(p not in PROVENANCES for p in rp):
         raise DataError(file, "[battle_table] row_provenance", "one tag per row")
-
-    data = FarraposData(
-        raw=raw,
-        city_ids=tuple(city_ids),
-        city_names=tuple(names),
-        city_vp=np.array(vps, np.int32),
-        city_region=np.array(regs, np.int32),
-        city_port=np.array(ports, np.int32),
-        city_start=np.array(starts, np.int32),
-        city_xy=np.array(xy, np.float64),
-        adjacency=adjacency,
-        region_ids=tuple(region_ids),
-        region_names=tuple(region_names),
-        region_colours=tuple(region_colours),
-        region_bonus=np.array(region_bonus, np.int32),
-        ports_bonus=ports_bonus,
-        piece_ids=tuple(piece_ids),
-        piece_side=np.array(side, np.int32),
-        piece_type=np.array(ptype, np.int32),
-        piece_mf=np.array(mf, np.int32),
-        piece_af=np.array(af, np.int32),
-        piece_df=np.array(df, np.int32),
-        piece_setup=np.array(setup, np.int32),
-        piece_arrival=np.array(arrival, np.int32),
-        table=np.array(rows, np.int32),
-        column_low=np.array(low, np.int32),
-        columns=tuple(str(c) for c in columns),
-        row_provenance=tuple(rp),
-        start_vp=start_vp.astype(np.int32),
-        victory_vp=victory_vp,
-        phases=phases,
-        turns_per_phase=turns,
-        first_year=first_year,
-        turn_side=np.array([SIDES.index(s) for s in order], np.int32),
-        militia_per_side=militia_per_side,
-    )
-    held = [vp_of_holding(data, data.city_start, s) for s in range(2)]
-    if held != [int(v) for v in start_vp]:
-        raise DataError(file, "[game] start_vp", f"start cities score {held}, not {list(start_vp)}")
-    return data
+    return {"columns": columns, "column_low": low, "rows": rows, "row_provenance": rp}
 
 
 def vp_of_holding(data: FarraposData, owner: np.ndarray, side: int) -> int:

@@ -8,8 +8,14 @@ search needs from ``search.py``, with the sizes of ``layout.py``.
 from __future__ import annotations
 
 from boardsim.core.kernels import GameKernels
-from boardsim.games.farrapos import data, layout, policy, rules, search
+from boardsim.games.farrapos import data, layout, policy, rules, search, validate
 
 KERNELS = GameKernels.from_modules(
-    __name__, rules=rules, policy=policy, search=search, sizes=layout, data_files=data.DATA_FILES
+    __name__,
+    rules=rules,
+    policy=policy,
+    search=search,
+    validate=validate,
+    sizes=layout,
+    data_files=data.DATA_FILES,
 )

@@ -234,6 +234,28 @@ STRENGTH_MATCHUPS = (
     ),
 )
 
+# every variant and scenario, with and without Hispano, explicit chance in some
+# (boardsim.fuzz's forged states, the validator's real ones); a scenario at a level it takes
+SCENARIO_LEVELS = {
+    "first_repression": "6-4-3-4-2",
+    "numantia": "6-4-3-4-3",
+    "terror": "6-4-3-4-2",
+    "river_of_oblivion": "6-4-3-4-3",
+    "new_empire": "6-4-3-5-2",
+}
+ALL_VARIANTS = {v: True for v in IMPLEMENTED_VARIANTS_ORDER} | {"traitors": True}
+SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
+    {},
+    {"hispano": True},
+    {**ALL_VARIANTS, "explicit_chance": True},
+    {"hispano": True, "terror": True, "traitors": True, "explicit_chance": True},
+    {"level": "7-5-4-5-1", "auto_setup": True, "ingenivm": True},
+    {"level": "5-3-2-3-3", "imperivm": True, "proconsvl": True, "agents": "rome"},
+    *({"scenario": sid, "level": level} for sid, level in SCENARIO_LEVELS.items()),
+    {"scenario": "new_empire", "level": "6-4-3-5-2", "hispano": True, "explicit_chance": True},
+    {"scenario": "river_of_oblivion", "level": "6-4-3-4-3", "explicit_chance": True},
+)
+
 DEFINITION = GameDefinition(
     name="hispania",
     version=1,
@@ -259,4 +281,5 @@ DEFINITION = GameDefinition(
     ),
     subject="Rome",
     strength_matchups=STRENGTH_MATCHUPS,
+    sample_options=SAMPLE_OPTIONS,
 )

@@ -18,7 +18,7 @@ which the Hispanic armies move). General indices: 0 praetor of Ulterior (turn I,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -96,8 +96,87 @@ def _tag(table: dict[str, Any], key: str, file: str, entry: str) -> str:
     return tag
 
 
+@dataclass
+class _Spaces:
+    """The spaces as the board's tables name and number them (filled table by table)."""
+
+    index: dict[str, int] = field(default_factory=dict)
+    names: list[str] = field(default_factory=lambda: [""] * NUM_SPACES)
+    by_name: dict[str, dict[str, Any]] = field(default_factory=dict)  # city name: its table
+    province: np.ndarray = field(default_factory=lambda: np.full(NUM_CITIES, -1, np.int32))
+    number: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CITIES, np.int32))
+    shield: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CITIES, np.int32))
+    capital: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CITIES, np.int32))
+    xs: np.ndarray = field(default_factory=lambda: np.zeros(NUM_SPACES, np.float64))
+    ys: np.ndarray = field(default_factory=lambda: np.zeros(NUM_SPACES, np.float64))
+
+    def add(self, name: str, i: int) -> None:
+        self.index[name] = i
+        self.names[i] = name
+
+
+@dataclass
+class _Links:
+    """The links in file order (the link index) and the space-by-space link table."""
+
+    a: list[int] = field(default_factory=list)
+    b: list[int] = field(default_factory=list)
+    segments: list[int] = field(default_factory=list)
+    sea: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    src: list[str] = field(default_factory=list)
+    adj: np.ndarray = field(default_factory=lambda: np.full((NUM_SPACES, NUM_SPACES), -1, np.int32))
+
+
 def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
-    """Validate a parsed board TOML and build the constant arrays."""
+    """Validate a parsed board TOML and build the constant arrays (one check a table)."""
+    prov_by_id = _provinces(raw, file)
+    cities = require(raw, "cities", list, file, "[[cities]]")
+    seas = require(raw, "seas", list, file, "[[seas]]")
+    if len(cities) != NUM_CITIES:
+        raise _fail(file, "[[cities]]", f"{len(cities)} cities, expected {NUM_CITIES}")
+    if len(seas) != NUM_SEAS:
+        raise _fail(file, "[[seas]]", f"{len(seas)} seas, expected {NUM_SEAS}")
+    spaces = _Spaces()
+    _cities(cities, spaces, file)
+    _capitals(prov_by_id, spaces, file)
+    _seas(seas, spaces, file)
+    links = _links(require(raw, "links", list, file, "[[links]]"), spaces, file)
+    nbrs, deg = _neighbours(links.adj, spaces.names, file)
+    _connected(links.adj, file)
+    roads = _roads(require(raw, "roads", list, file, "[[roads]]"), spaces, links, file)
+    plus = _plus_one(require(raw, "plus_one", dict, file, "[plus_one]"), spaces, file)
+    years = _time_track(require(raw, "time_track", dict, file, "[time_track]"), file)
+    north, cross = _lethe(require(raw, "lethe", dict, file, "[lethe]"), spaces, links, file)
+    return BoardData(
+        space_names=tuple(spaces.names),
+        province_names=tuple(prov_by_id[p]["name"] for p in PROVINCE_IDS),
+        city_province=spaces.province,
+        city_number=spaces.number,
+        city_shield=spaces.shield,
+        city_capital=spaces.capital,
+        link_a=np.asarray(links.a, np.int32),
+        link_b=np.asarray(links.b, np.int32),
+        link_segments=np.asarray(links.segments, np.int32),
+        link_sea=np.asarray(links.sea, np.int32),
+        link_names=tuple(links.names),
+        link_src=tuple(links.src),
+        adj_link=links.adj,
+        neighbours=nbrs,
+        degree=deg,
+        initial_roads=roads,
+        plus_one_city=plus,
+        time_track_years=np.asarray(years, np.int32),
+        space_x=spaces.xs,
+        space_y=spaces.ys,
+        lethe_north=north,
+        lethe_crossings=cross,
+        raw=raw,
+    )
+
+
+def _provinces(raw: dict[str, Any], file: str) -> dict[str, dict[str, Any]]:
+    """``[[provinces]]``: the 8 provinces, each once, with a provenance tag; by id."""
     provinces = require(raw, "provinces", list, file, "[[provinces]]")
     ids = [require(p, "id", str, file, "[[provinces]]") for p in provinces]
     if sorted(ids) != sorted(PROVINCE_IDS):
@@ -105,55 +184,22 @@ def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
     prov_by_id = {p["id"]: p for p in provinces}
     for p in provinces:
         _tag(p, "name_src", file, f"province {p['id']}")
-    cities = require(raw, "cities", list, file, "[[cities]]")
-    seas = require(raw, "seas", list, file, "[[seas]]")
-    if len(cities) != NUM_CITIES:
-        raise _fail(file, "[[cities]]", f"{len(cities)} cities, expected {NUM_CITIES}")
-    if len(seas) != NUM_SEAS:
-        raise _fail(file, "[[seas]]", f"{len(seas)} seas, expected {NUM_SEAS}")
-    index: dict[str, int] = {}
-    names = [""] * NUM_SPACES
-    province = np.full(NUM_CITIES, -1, np.int32)
-    number = np.zeros(NUM_CITIES, np.int32)
-    shield = np.zeros(NUM_CITIES, np.int32)
-    capital = np.zeros(NUM_CITIES, np.int32)
-    xs = np.zeros(NUM_SPACES, np.float64)
-    ys = np.zeros(NUM_SPACES, np.float64)
+    return prov_by_id
+
+
+def _cities(cities: list[Any], spaces: _Spaces, file: str) -> None:
+    """``[[cities]]``: each city valid, numbered (Hispanic ``p-n``; Roman by province and
+    shield), every Hispanic ``p-n`` present; then the city arrays."""
     roman_rank: dict[str, list[tuple[int, str]]] = {r: [] for r in ROMAN_IDS}
-    by_name: dict[str, dict[str, Any]] = {}
     for k, c in enumerate(cities):
         name = require(c, "name", str, file, f"[[cities]] #{k + 1}")
         where = f"city {name}"
-        if name in by_name:
+        if name in spaces.by_name:
             raise _fail(file, where, "duplicate city name")
-        by_name[name] = c
-        prov = require(c, "province", str, file, where)
-        if prov not in PROVINCE_IDS:
-            raise _fail(file, where, f"unknown province {prov!r}")
-        num = require(c, "number", int, file, where)
-        sh = require(c, "shield", int, file, where)
-        cap = require(c, "capital", bool, file, where)
-        for g in ("province", "number", "shield", "geo", "coast", "board"):
-            tag = _tag(c, g + "_src", file, where)
-            if tag != "source" and not c.get(g + "_why"):
-                raise _fail(file, where, f"{g}_src={tag} needs a {g}_why reason")
-        for key in ("x", "y"):
-            v = require(c, key, (int, float), file, where)
-            if not 0.0 <= v <= 1.0:
-                raise _fail(file, where, f"{key}={v} outside [0, 1]")
+        spaces.by_name[name] = c
+        prov, num, sh, cap = _city_fields(c, file, where)
         if prov in HISPANIC_IDS:
-            p = HISPANIC_IDS.index(prov)
-            if not 1 <= num <= 6:
-                raise _fail(file, where, f"number {num} outside 1..6")
-            if sh != num:
-                raise _fail(file, where, f"shield {sh} differs from number {num}")
-            if cap != (num == 6):
-                raise _fail(file, where, "capital flag must mark city 6 of a Hispanic province")
-            i = p * 6 + num - 1
-            if names[i]:
-                raise _fail(file, where, f"{prov}-{num} is also {names[i]}")
-            index[name] = i
-            names[i] = name
+            _hispanic_city(name, prov, num, sh, cap, spaces, file)
         else:
             if num != 0 or cap:
                 raise _fail(file, where, "a Roman city has number 0 and is not a capital")
@@ -165,46 +211,94 @@ def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
         if len(ranked) != 4 or len({s for s, _ in ranked}) != 4:
             raise _fail(file, f"province {prov}", "needs 4 cities with distinct shields")
         for j, (_, name) in enumerate(ranked):
-            i = 36 + 4 * r + j
-            index[name] = i
-            names[i] = name
+            spaces.add(name, 36 + 4 * r + j)
     missing = [
         f"{p}-{n}"
         for p in HISPANIC_IDS
         for n in range(1, 7)
-        if not names[HISPANIC_IDS.index(p) * 6 + n - 1]
+        if not spaces.names[HISPANIC_IDS.index(p) * 6 + n - 1]
     ]
     if missing:
         raise _fail(file, "[[cities]]", f"no city for {', '.join(missing)}")
-    for name, c in by_name.items():
-        i = index[name]
-        province[i] = PROVINCE_IDS.index(c["province"])
-        number[i] = c["number"]
-        shield[i] = c["shield"]
-        capital[i] = 1 if c["capital"] else 0
-        xs[i], ys[i] = c["x"], c["y"]
+    for name, c in spaces.by_name.items():
+        i = spaces.index[name]
+        spaces.province[i] = PROVINCE_IDS.index(c["province"])
+        spaces.number[i] = c["number"]
+        spaces.shield[i] = c["shield"]
+        spaces.capital[i] = 1 if c["capital"] else 0
+        spaces.xs[i], spaces.ys[i] = c["x"], c["y"]
+
+
+def _city_fields(c: dict[str, Any], file: str, where: str) -> tuple[str, int, int, bool]:
+    """One city's province, number, shield and capital flag, its provenance tags (with a
+    reason unless ``source``) and its drawing position in [0, 1]."""
+    prov = require(c, "province", str, file, where)
+    if prov not in PROVINCE_IDS:
+        raise _fail(file, where, f"unknown province {prov!r}")
+    num = require(c, "number", int, file, where)
+    sh = require(c, "shield", int, file, where)
+    cap = require(c, "capital", bool, file, where)
+    for g in ("province", "number", "shield", "geo", "coast", "board"):
+        tag = _tag(c, g + "_src", file, where)
+        if tag != "source" and not c.get(g + "_why"):
+            raise _fail(file, where, f"{g}_src={tag} needs a {g}_why reason")
+    for key in ("x", "y"):
+        v = require(c, key, (int, float), file, where)
+        if not 0.0 <= v <= 1.0:
+            raise _fail(file, where, f"{key}={v} outside [0, 1]")
+    return prov, num, sh, cap
+
+
+def _hispanic_city(
+    name: str, prov: str, num: int, sh: int, cap: bool, spaces: _Spaces, file: str
+) -> None:
+    """A Hispanic city ``p-n``: number 1..6 and its shield, the capital city 6; space
+    ``p * 6 + n - 1``."""
+    where = f"city {name}"
+    p = HISPANIC_IDS.index(prov)
+    if not 1 <= num <= 6:
+        raise _fail(file, where, f"number {num} outside 1..6")
+    if sh != num:
+        raise _fail(file, where, f"shield {sh} differs from number {num}")
+    if cap != (num == 6):
+        raise _fail(file, where, "capital flag must mark city 6 of a Hispanic province")
+    i = p * 6 + num - 1
+    if spaces.names[i]:
+        raise _fail(file, where, f"{prov}-{num} is also {spaces.names[i]}")
+    spaces.add(name, i)
+
+
+def _capitals(prov_by_id: dict[str, dict[str, Any]], spaces: _Spaces, file: str) -> None:
+    """Each Hispanic province names its city 6 as its capital."""
     for p in HISPANIC_IDS:
         cap_name = prov_by_id[p].get("capital")
-        if cap_name != names[HISPANIC_IDS.index(p) * 6 + 5]:
+        if cap_name != spaces.names[HISPANIC_IDS.index(p) * 6 + 5]:
             raise _fail(file, f"province {p}", f"capital {cap_name!r} is not its city 6")
+
+
+def _seas(seas: list[Any], spaces: _Spaces, file: str) -> None:
+    """``[[seas]]``: numbers 1..5, each once, names apart from the cities', tagged."""
     sea_seen = set()
     for k, s in enumerate(seas):
         name = require(s, "name", str, file, f"[[seas]] #{k + 1}")
         num = require(s, "number", int, file, f"sea {name}")
         if not 1 <= num <= NUM_SEAS or num in sea_seen:
             raise _fail(file, f"sea {name}", f"number {num} not a fresh 1..5")
-        if name in index:
+        if name in spaces.index:
             raise _fail(file, f"sea {name}", "name clashes with a city")
         for g in ("number_src", "name_src", "position_src"):
             _tag(s, g, file, f"sea {name}")
         sea_seen.add(num)
         i = FIRST_SEA + num - 1
-        index[name] = i
-        names[i] = name
-        xs[i], ys[i] = require(s, "x", (int, float), file, f"sea {name}"), s["y"]
-    links = require(raw, "links", list, file, "[[links]]")
-    la, lb, lseg, lsea, lname, lsrc = [], [], [], [], [], []
-    adj = np.full((NUM_SPACES, NUM_SPACES), -1, np.int32)
+        spaces.add(name, i)
+        spaces.xs[i], spaces.ys[i] = require(s, "x", (int, float), file, f"sea {name}"), s["y"]
+
+
+def _links(links: list[Any], spaces: _Spaces, file: str) -> _Links:
+    """``[[links]]``: between two known spaces, once; land links of 1-3 segments, sea
+    links (a sea at one end at least) of 1; tagged, with a reason."""
+    out = _Links()
+    index = spaces.index
     for k, ln in enumerate(links):
         a = require(ln, "a", str, file, f"[[links]] #{k + 1}")
         b = require(ln, "b", str, file, f"[[links]] #{k + 1}")
@@ -214,7 +308,7 @@ def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
         ia, ib = index[a], index[b]
         if ia == ib:
             raise _fail(file, where, "joins a space to itself")
-        if adj[ia, ib] >= 0:
+        if out.adj[ia, ib] >= 0:
             raise _fail(file, where, "duplicate link")
         kind = require(ln, "kind", str, file, where)
         seg = require(ln, "segments", int, file, where)
@@ -227,13 +321,18 @@ def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
         _tag(ln, "segments_src", file, where)
         if not ln.get("why"):
             raise _fail(file, where, "missing why")
-        adj[ia, ib] = adj[ib, ia] = len(la)
-        la.append(ia)
-        lb.append(ib)
-        lseg.append(seg)
-        lsea.append(1 if is_sea else 0)
-        lname.append(f"{a}-{b}")
-        lsrc.append(ln["src"])
+        out.adj[ia, ib] = out.adj[ib, ia] = len(out.a)
+        out.a.append(ia)
+        out.b.append(ib)
+        out.segments.append(seg)
+        out.sea.append(1 if is_sea else 0)
+        out.names.append(f"{a}-{b}")
+        out.src.append(ln["src"])
+    return out
+
+
+def _neighbours(adj: np.ndarray, names: list[str], file: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each space's neighbours (at least one, at most ``MAX_DEGREE``) and their count."""
     nbrs = np.full((NUM_SPACES, MAX_DEGREE), -1, np.int32)
     deg = np.zeros(NUM_SPACES, np.int32)
     for s in range(NUM_SPACES):
@@ -244,7 +343,11 @@ def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
             raise _fail(file, f"space {names[s]}", f"{len(row)} links exceed {MAX_DEGREE}")
         nbrs[s, : len(row)] = row
         deg[s] = len(row)
-    # connectivity
+    return nbrs, deg
+
+
+def _connected(adj: np.ndarray, file: str) -> None:
+    """Every space can be reached from every other by the links."""
     seen = {0}
     todo = [0]
     while todo:
@@ -255,76 +358,77 @@ def parse_board(raw: dict[str, Any], file: str = BOARD_FILE) -> BoardData:
                 todo.append(t)
     if len(seen) != NUM_SPACES:
         raise _fail(file, "[[links]]", "the board is not connected")
-    roads = np.zeros(len(la), np.int32)
-    for r in require(raw, "roads", list, file, "[[roads]]"):
+
+
+def _roads(roads_table: list[Any], spaces: _Spaces, links: _Links, file: str) -> np.ndarray:
+    """``[[roads]]``: the pre-drawn roads, on land links inside one Roman province, 3 in
+    each; 0/1 by link."""
+    index, adj = spaces.index, links.adj
+    roads = np.zeros(len(links.a), np.int32)
+    for r in roads_table:
         a, b = r.get("a"), r.get("b")
         where = f"road {a}-{b}"
         if a not in index or b not in index or adj[index[a], index[b]] < 0:
             raise _fail(file, where, "not on a link")
         li = adj[index[a], index[b]]
-        if lsea[li]:
+        if links.sea[li]:
             raise _fail(file, where, "a road must be on a land link")
         if r.get("province") not in ROMAN_IDS or any(
-            by_name[x]["province"] != r["province"] for x in (a, b)
+            spaces.by_name[x]["province"] != r["province"] for x in (a, b)
         ):
             raise _fail(file, where, "a pre-drawn road lies inside one Roman province")
         _tag(r, "src", file, where)
         roads[li] = 1
     for r, prov in enumerate(ROMAN_IDS):
-        n = sum(1 for li in range(len(la)) if roads[li] and province[la[li]] == 6 + r)
+        n = sum(
+            1 for li in range(len(links.a)) if roads[li] and spaces.province[links.a[li]] == 6 + r
+        )
         if n != 3:
             raise _fail(file, "[[roads]]", f"{prov} has {n} pre-drawn roads, expected 3")
-    po = require(raw, "plus_one", dict, file, "[plus_one]")
+    return roads
+
+
+def _plus_one(po: dict[str, Any], spaces: _Spaces, file: str) -> np.ndarray:
+    """``[plus_one]``: each Roman province's "+1" disc city, one of its own; tagged."""
+    index = spaces.index
     plus = np.zeros(2, np.int32)
     for r, prov in enumerate(ROMAN_IDS):
         c = po.get(prov)
-        if c not in index or index[c] >= FIRST_SEA or province[index[c]] != 6 + r:
+        if c not in index or index[c] >= FIRST_SEA or spaces.province[index[c]] != 6 + r:
             raise _fail(file, "[plus_one]", f"{prov}'s +1 disc city {c!r} is not in {prov}")
         plus[r] = index[c]
     _tag(po, "src", file, "[plus_one]")
-    tt = require(raw, "time_track", dict, file, "[time_track]")
+    return plus
+
+
+def _time_track(tt: dict[str, Any], file: str) -> list[int]:
+    """``[time_track]``: the 11 years, 198 BC to 18 BC by 18."""
     years = require(tt, "years_bc", list, file, "[time_track]")
     if years != list(range(198, 0, -18)):
         raise _fail(file, "[time_track]", f"years {years} are not 198, 180, ..., 18")
-    le = require(raw, "lethe", dict, file, "[lethe]")
+    return years
+
+
+def _lethe(
+    le: dict[str, Any], spaces: _Spaces, links: _Links, file: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """``[lethe]``: the cities north of the Durius (0/1 by city) and the links crossing
+    it (0/1 by link)."""
+    index = spaces.index
     north = np.zeros(NUM_CITIES, np.int32)
     for c in le.get("north", []):
         if c not in index or index[c] >= FIRST_SEA:
             raise _fail(file, "[lethe]", f"unknown city {c!r}")
         north[index[c]] = 1
-    cross = np.zeros(len(la), np.int32)
+    cross = np.zeros(len(links.a), np.int32)
     for pair in le.get("crossing_links", []):
         if len(pair) != 2 or any(x not in index for x in pair):
             raise _fail(file, "[lethe]", f"bad crossing {pair!r}")
-        li = adj[index[pair[0]], index[pair[1]]]
+        li = links.adj[index[pair[0]], index[pair[1]]]
         if li < 0:
             raise _fail(file, "[lethe]", f"crossing {pair!r} is not a link")
         cross[li] = 1
-    return BoardData(
-        space_names=tuple(names),
-        province_names=tuple(prov_by_id[p]["name"] for p in PROVINCE_IDS),
-        city_province=province,
-        city_number=number,
-        city_shield=shield,
-        city_capital=capital,
-        link_a=np.asarray(la, np.int32),
-        link_b=np.asarray(lb, np.int32),
-        link_segments=np.asarray(lseg, np.int32),
-        link_sea=np.asarray(lsea, np.int32),
-        link_names=tuple(lname),
-        link_src=tuple(lsrc),
-        adj_link=adj,
-        neighbours=nbrs,
-        degree=deg,
-        initial_roads=roads,
-        plus_one_city=plus,
-        time_track_years=np.asarray(years, np.int32),
-        space_x=xs,
-        space_y=ys,
-        lethe_north=north,
-        lethe_crossings=cross,
-        raw=raw,
-    )
+    return north, cross
 
 
 def _triple(table: dict[str, Any], key: str, file: str) -> tuple[int, int, int]:

@@ -42,7 +42,13 @@ import numpy as np
 
 from boardsim.core.header import CHANCE, H_ACTOR
 from boardsim.games.hispania import layout as hl
-from boardsim.games.hispania import rules as R
+from boardsim.games.hispania.board import army_at, garrison_count, province_army
+from boardsim.games.hispania.combat import (
+    armies_connected,
+    attack_support,
+    generals_connected,
+    revolt_group,
+)
 from boardsim.games.hispania.data import (
     CITY_CAPITAL,
     CITY_PROVINCE,
@@ -54,6 +60,8 @@ from boardsim.games.hispania.data import (
     NUM_HISPANIC,
     NUM_SPACES,
 )
+from boardsim.games.hispania.decisions import acting_general, garrison_legal, legal_mask
+from boardsim.games.hispania.movement import move_armies_candidates, move_costs
 
 ARMY_VALUE = 5.0  # an army removed, in revolts
 GENERAL_LOSS = 3.0  # a general off the board (his turn's coins, 1 blocked denarius a turn)
@@ -85,7 +93,7 @@ def revolt_value(state: np.ndarray, t: int, discs: np.ndarray) -> float:
         return 1.0
     n = max(1, int(discs[p]))
     v = 1.0 + 3.0 / n
-    if n == 1 and R.province_army(state, p) < 0:
+    if n == 1 and province_army(state, p) < 0:
         v += 3.0  # the last one: the capital can be garrisoned
     return v
 
@@ -100,10 +108,10 @@ def army_value(state: np.ndarray, t: int) -> float:
 
 def _siege_p(state: np.ndarray, params: np.ndarray, g: int, t: int, k: int) -> float:
     s = state[hl.GEN_POS + g]
-    sup = R.attack_support(state, g, t)
-    gm = R.generals_connected(state, t, g)
+    sup = attack_support(state, g, t)
+    gm = generals_connected(state, t, g)
     shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
-    shield = shield << R.armies_connected(state, s, -1)
+    shield = shield << armies_connected(state, s, -1)
     bonus = 1 if (params[hl.P_IMPERIVM] != 0 and g == 1) else 0
     win = sum(1 for d in range(1, 7) if ((d + bonus + k + sup) << gm) > shield)
     return win / 6.0
@@ -111,11 +119,11 @@ def _siege_p(state: np.ndarray, params: np.ndarray, g: int, t: int, k: int) -> f
 
 def _attack_p(state: np.ndarray, g: int, t: int, k: int) -> float:
     s = state[hl.GEN_POS + g]
-    a = R.army_at(state, t)
-    sup = R.attack_support(state, g, t)
-    gm = R.generals_connected(state, t, g)
-    group = R.revolt_group(state, t)
-    am = R.armies_connected(state, s, a)
+    a = army_at(state, t)
+    sup = attack_support(state, g, t)
+    gm = generals_connected(state, t, g)
+    group = revolt_group(state, t)
+    am = armies_connected(state, s, a)
     win = 0
     for dr in range(1, 7):
         roman = (dr + k + sup) << gm
@@ -142,7 +150,7 @@ def combat_options(
         t = NEIGHBOURS[s, j]
         if state[hl.REVOLTS + t] == 0:
             continue
-        army = t < NUM_CITIES and R.army_at(state, t) >= 0
+        army = t < NUM_CITIES and army_at(state, t) >= 0
         for k in range(1, min(3, budget) + 1):
             if army:
                 p = _attack_p(state, g, t, k)
@@ -164,7 +172,7 @@ def _in_army_path(state: np.ndarray, s: int) -> int:
     n = 0
     for k in range(hl.NUM_ARMY_SLOTS):
         if state[hl.ARMY_POS + k] >= 0:
-            m = R.move_armies_candidates(state, k, cands)
+            m = move_armies_candidates(state, k, cands)
             for i in range(m):
                 if cands[i] == s:
                     n += 1
@@ -176,7 +184,7 @@ def garrison_value(state: np.ndarray, g: int, s: int) -> float:
     and supports the sieges around it."""
     if s >= NUM_CITIES or CITY_CAPITAL[s] != 0 or state[hl.GARR_RESERVE + g] <= 0:
         return 0.0
-    if R.garrison_count(state, s) >= 1:
+    if garrison_count(state, s) >= 1:
         return 0.0
     need = sum(1 for p in range(NUM_HISPANIC) if not _capital_done(state, p))
     spare = sum(int(state[hl.GARR_RESERVE + x]) for x in range(3)) - need
@@ -185,7 +193,7 @@ def garrison_value(state: np.ndarray, g: int, s: int) -> float:
     v = BLOCK_VALUE * _in_army_path(state, s)
     for j in range(DEGREE[s]):
         t = NEIGHBOURS[s, j]
-        if t < NUM_CITIES and state[hl.REVOLTS + t] > 0 and R.army_at(state, t) < 0:
+        if t < NUM_CITIES and state[hl.REVOLTS + t] > 0 and army_at(state, t) < 0:
             v += SUPPORT_VALUE
     return v
 
@@ -199,7 +207,7 @@ def potential(state: np.ndarray, params: np.ndarray, g: int, discs: np.ndarray) 
 
 
 def _roman_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
-    g = R.acting_general(state)
+    g = acting_general(state)
     den = int(state[hl.DENARII])
     if state[hl.PEND_KIND] != 0:
         return _pending_spend(state, params, g, den, mask)
@@ -220,7 +228,7 @@ def _roman_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> in
             best = (eff, act, k)
     work = state.copy()
     costs = np.zeros(NUM_SPACES, np.int64)
-    R.move_costs(state, g, costs)
+    move_costs(state, g, costs)
     moves = [d for d in range(NUM_SPACES) if mask[hl.A_SPACE + d]]
     for d in moves:
         c = int(costs[d])
@@ -229,11 +237,11 @@ def _roman_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> in
         # a capital to garrison at d
         free_capital = d < NUM_CITIES and CITY_CAPITAL[d] != 0 and work[hl.GARR + d * 3] == 0
         can = rest >= 1 and free_capital and work[hl.GARR_RESERVE + g] > 0
-        if can and R.garrison_legal(work, g, d) and 6.0 / (c + 1) > best[0]:
+        if can and garrison_legal(work, g, d) and 6.0 / (c + 1) > best[0]:
             best = (6.0 / (c + 1), hl.A_SPACE + d, 0)
         if rest < 1:
             continue
-        if R.garrison_legal(work, g, d):
+        if garrison_legal(work, g, d):
             eff = garrison_value(work, g, d) / (c + 1)
             if eff > best[0]:
                 best = (eff, hl.A_SPACE + d, 0)
@@ -290,7 +298,7 @@ def choose_action(params: np.ndarray, state: np.ndarray) -> int:
     if state[H_ACTOR] == CHANCE or state[H_ACTOR] < 0:
         raise ValueError("choose_action needs a decision node")
     mask = np.zeros(hl.NUM_ACTIONS, np.uint8)
-    R.legal_mask(state, params, mask)
+    legal_mask(state, params, mask)
     ph = state[hl.PHASE]
     if ph == hl.PH_ROMAN:
         a = _roman_choice(state, params, mask)

@@ -57,6 +57,14 @@ import numpy as np
 from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
+from boardsim.games.hispania.board import army_at, garrison_count, general_at, province_army
+from boardsim.games.hispania.combat import (
+    armies_connected,
+    attack_support,
+    generals_connected,
+    hispano_target,
+    revolt_group,
+)
 from boardsim.games.hispania.data import (
     CITY_CAPITAL,
     CITY_PROVINCE,
@@ -68,6 +76,8 @@ from boardsim.games.hispania.data import (
     NUM_HISPANIC,
     NUM_SPACES,
 )
+from boardsim.games.hispania.decisions import acting_general, garrison_legal, legal_mask
+from boardsim.games.hispania.flow import army_in_reserve
 from boardsim.games.hispania.layout import (
     A_ATTACK,
     A_BESIEGE,
@@ -119,23 +129,7 @@ from boardsim.games.hispania.layout import (
     SPECIAL,
     STACK,
 )
-from boardsim.games.hispania.rules import (
-    acting_general,
-    armies_connected,
-    army_at,
-    army_in_reserve,
-    attack_support,
-    garrison_count,
-    garrison_legal,
-    general_at,
-    generals_connected,
-    hispano_target,
-    legal_mask,
-    move_armies_candidates,
-    move_costs,
-    province_army,
-    revolt_group,
-)
+from boardsim.games.hispania.movement import move_armies_candidates, move_costs
 
 ARMY_VALUE = 5.0  # an army removed, in revolts
 GENERAL_LOSS = 3.0  # a general off the board (his turn's coins, 1 blocked denarius a turn)

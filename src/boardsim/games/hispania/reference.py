@@ -9,7 +9,7 @@ whole game can be compared word by word. Driven by
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
 from boardsim.core.header import P_NUM_PLAYERS as _P_NUM_PLAYERS
@@ -407,163 +407,233 @@ def free_moves(s: State) -> list[int]:
 
 
 # ---------------------------------------------------------------- flow
-def _chance(s: State, kind: int) -> None:
+def _chance(s: State, kind: int) -> bool:
+    """A die must be rolled: nothing more runs by itself."""
     s[H_ACTOR] = CHANCE
     s[H_CHANCE_KIND] = kind
+    return False
 
 
-def _decide(s: State, p: int) -> None:
+def _decide(s: State, p: int) -> bool:
+    """Player ``p`` must decide: nothing more runs by itself."""
     s[H_ACTOR] = p
     s[H_CHANCE_KIND] = 0
+    return False
 
 
 def run(s: State, params: Params) -> None:
-    """Play the automatic steps until a decision, a die or the end."""
-    while True:
-        if s[hl.WINNER] == hl.W_NONE and s[hl.PHASE] >= hl.PH_TURN_START and rome_has_won(s):
-            s[hl.WINNER] = hl.W_ROME
-        if s[hl.WINNER] != hl.W_NONE:
-            s[hl.PHASE] = hl.PH_OVER
-            s[H_ACTOR] = TERMINAL
-            s[H_CHANCE_KIND] = 0
-            s[H_FLAGS] |= FLAG_TERMINAL
+    """Play the automatic steps until a decision, a die or the end (one step a phase,
+    ``_STEPS``; each says whether the game goes on by itself)."""
+    while not _game_over(s):
+        step = _STEPS.get(s[hl.PHASE])
+        if step is None or not step(s, params):
             return
-        ph = s[hl.PHASE]
-        sc = params[hl.P_SCENARIO]
-        if ph == hl.PH_SETUP_REVOLT:
-            while s[hl.COUNTER] < hd.NUM_HISPANIC and not hd.SCEN_RANDOM[sc, s[hl.COUNTER]]:
-                s[hl.COUNTER] += 1
-            if s[hl.COUNTER] < hd.NUM_HISPANIC:
-                if params[hl.P_HISPANO]:
-                    return _decide(s, hl.HISPANO)
-                return _chance(s, hl.CK_SETUP_REVOLT)
-            s[hl.PHASE] = hl.PH_SETUP_ARMY
-            s[hl.COUNTER] = sum(1 for k in range(hl.NUM_ARMY_SLOTS) if s[hl.ARMY_POS + k] >= 0)
-        elif ph == hl.PH_SETUP_ARMY:
-            if s[hl.COUNTER] < params[hl.P_ARMIES] and army_faces(s, params):
-                if params[hl.P_HISPANO]:
-                    return _decide(s, hl.HISPANO)
-                return _chance(s, hl.CK_SETUP_ARMY)
-            s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ROAD, 0
-        elif ph == hl.PH_SETUP_ROAD:
-            legal = [li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
-            if s[hl.COUNTER] < params[hl.P_ROADS] and legal:
-                if params[hl.P_AUTO_SETUP]:
-                    s[hl.ROADS + legal[0]] = 1
-                    s[hl.COUNTER] += 1
-                    continue
-                return _decide(s, s[hl.COUNTER] % ROMAN_GENERALS)
-            if params[hl.P_INGENIVM]:
-                s[hl.HELD_ROADS] += max(0, params[hl.P_ROADS] - s[hl.COUNTER])
-            s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_PLACE, 0
-        elif ph == hl.PH_SETUP_PLACE and sc:
-            s[hl.TURN] = int(hd.SCEN_TURN[sc])
-            if hd.SCEN_START_HISPANIC[sc]:
-                s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
-                s[hl.PHASE] = hl.PH_REVOLT_PROV
-            else:
-                s[hl.PHASE] = hl.PH_TURN_START
-        elif ph == hl.PH_SETUP_PLACE:
-            g = s[hl.COUNTER]
-            if g >= ROMAN_GENERALS:
-                s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
-                continue
-            options = entries(s, g)
-            if options and not params[hl.P_AUTO_SETUP]:
-                return _decide(s, g)
-            if options:
-                plus = int(hd.PLUS_ONE_CITY[g]) if g < 2 else -1
-                s[hl.GEN_POS + g] = plus if plus in options else options[0]
-            s[hl.COUNTER] += 1
-        elif ph == hl.PH_TURN_START:
-            g = s[hl.TURN]
-            s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
-            if gen_pos(s, g) < 0:
-                if reentries(s, params, g):
-                    s[hl.PHASE] = hl.PH_REENTER
-                    return _decide(s, g)
-                s[hl.PHASE] = hl.PH_REVOLT_PROV
-                continue
-            off = sum(1 for x in range(ROMAN_GENERALS) if gen_pos(s, x) < 0)
-            s[hl.DENARII] = params[hl.P_DENARII] - off
-            s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
-            s[hl.MOVER] = -1
-            s[hl.PHASE] = hl.PH_ROMAN
-        elif ph == hl.PH_ROMAN:
-            if s[hl.DENARII] <= 0 or gen_pos(s, s[hl.TURN]) < 0:
-                s[hl.PEND_KIND] = 0
-                s[hl.MOVER] = -1
-                s[hl.PHASE] = hl.PH_REVOLT_PROV
-                continue
-            return _decide(s, s[hl.TURN])
-        elif ph == hl.PH_ROMAN_COMBAT:
-            if s[hl.COMBAT_KIND] == hl.CB_ASSASSINATE or s[hl.DIE_R]:
-                return _chance(s, hl.CK_HISP_DIE)
-            return _chance(s, hl.CK_ROMAN_DIE)
-        elif ph in (hl.PH_REVOLT_PROV, hl.PH_H_REROLL_PROV):
-            return _chance(s, hl.CK_REVOLT_PROV)
-        elif ph in (hl.PH_REVOLT_CITY, hl.PH_H_REROLL_CITY):
-            return _chance(s, hl.CK_REVOLT_CITY)
-        elif ph == hl.PH_MOVE_DIE:
-            return _chance(s, hl.CK_MOVE_DIE)
-        elif ph == hl.PH_H_ATTACK:
-            if s[hl.HDENARII] and any(h_targets(s, k) for k in range(hl.NUM_ARMY_SLOTS)):
-                return _decide(s, hl.HISPANO)
-            s[hl.PHASE] = hl.PH_TURN_END
-        elif ph >= hl.PH_H_REVOLT:
+
+
+def _game_over(s: State) -> bool:
+    if s[hl.WINNER] == hl.W_NONE and s[hl.PHASE] >= hl.PH_TURN_START and rome_has_won(s):
+        s[hl.WINNER] = hl.W_ROME
+    if s[hl.WINNER] == hl.W_NONE:
+        return False
+    s[hl.PHASE] = hl.PH_OVER
+    s[H_ACTOR] = TERMINAL
+    s[H_CHANCE_KIND] = 0
+    s[H_FLAGS] |= FLAG_TERMINAL
+    return True
+
+
+def _setup_revolts(s: State, params: Params) -> bool:
+    sc = params[hl.P_SCENARIO]
+    while s[hl.COUNTER] < hd.NUM_HISPANIC and not hd.SCEN_RANDOM[sc, s[hl.COUNTER]]:
+        s[hl.COUNTER] += 1
+    if s[hl.COUNTER] < hd.NUM_HISPANIC:
+        if params[hl.P_HISPANO]:
             return _decide(s, hl.HISPANO)
-        elif ph == hl.PH_TERROR:
-            return _chance(s, hl.CK_TERROR)
-        elif ph == hl.PH_MOVE_START:
-            order = [army_of_province(s, p) for p in range(hd.NUM_PROVINCES)]
-            order = [k for k in order if k >= 0]
-            order += [-1] * (hl.NUM_ARMY_SLOTS - len(order))
-            s[hl.ARMY_ORDER : hl.ARMY_ORDER + hl.NUM_ARMY_SLOTS] = order
-            s[hl.CUR] = 0
-            s[hl.PHASE] = hl.PH_ARMY_MOVE
-        elif ph == hl.PH_ARMY_MOVE:
-            i = s[hl.CUR]
-            if i >= hl.NUM_ARMY_SLOTS or s[hl.ARMY_ORDER + i] < 0:
-                s[hl.PHASE] = hl.PH_H_ATTACK if params[hl.P_HISPANO] else hl.PH_TURN_END
-                continue
-            k = s[hl.ARMY_ORDER + i]
-            if s[hl.ARMY_POS + k] < 0:
-                s[hl.CUR] += 1
-                continue
-            cands = candidates(s, k)
-            if not cands:
-                s[hl.CUR] += 1
-            elif len(cands) == 1:
-                try_enter(s, k, cands[0])
-            elif params[hl.P_HISPANO] and s[hl.HDENARII]:
-                s[hl.PHASE] = hl.PH_H_MOVE
-            else:
-                s[hl.PHASE] = hl.PH_MOVE_DIE
-                return _chance(s, hl.CK_MOVE_DIE)
-        elif ph == hl.PH_ARMY_COMBAT:
-            return _chance(s, hl.CK_HISP_DIE if s[hl.DIE_H] == 0 else hl.CK_ROMAN_DIE)
-        elif ph == hl.PH_TURN_END:
-            s[hl.PHASE] = hl.PH_TURN_NEXT
-            if s[hl.TURN] == 2:
-                s[hl.DISPLAY] = 0
-            if params[hl.P_IMPERIVM] and s[hl.TURN] == 0 and free_moves(s):
-                s[hl.PHASE] = hl.PH_FREE_MOVE
-                return _decide(s, 0)
-        elif ph == hl.PH_TURN_NEXT:
-            if s[hl.TURN] < ROMAN_GENERALS - 1:
-                s[hl.TURN] += 1
-                s[hl.PHASE] = hl.PH_TURN_START
-            elif s[hl.RESERVE] == 0:
-                s[hl.WINNER] = hl.W_HISPANIA
-            else:
-                s[hl.RESERVE] -= 1
-                s[hl.TRACK] += 1
-                if s[hl.TRACK] >= hd.SCEN_TRACK_LIMIT[sc]:
-                    s[hl.WINNER] = hl.W_HISPANIA
-                else:
-                    s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
+        return _chance(s, hl.CK_SETUP_REVOLT)
+    s[hl.PHASE] = hl.PH_SETUP_ARMY
+    s[hl.COUNTER] = sum(1 for k in range(hl.NUM_ARMY_SLOTS) if s[hl.ARMY_POS + k] >= 0)
+    return True
+
+
+def _setup_armies(s: State, params: Params) -> bool:
+    if s[hl.COUNTER] < params[hl.P_ARMIES] and army_faces(s, params):
+        if params[hl.P_HISPANO]:
+            return _decide(s, hl.HISPANO)
+        return _chance(s, hl.CK_SETUP_ARMY)
+    s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_ROAD, 0
+    return True
+
+
+def _setup_roads(s: State, params: Params) -> bool:
+    legal = [li for li in range(hd.NUM_LINKS) if road_ok(s, li)]
+    if s[hl.COUNTER] < params[hl.P_ROADS] and legal:
+        if params[hl.P_AUTO_SETUP]:
+            s[hl.ROADS + legal[0]] = 1
+            s[hl.COUNTER] += 1
+            return True
+        return _decide(s, s[hl.COUNTER] % ROMAN_GENERALS)
+    if params[hl.P_INGENIVM]:
+        s[hl.HELD_ROADS] += max(0, params[hl.P_ROADS] - s[hl.COUNTER])
+    s[hl.PHASE], s[hl.COUNTER] = hl.PH_SETUP_PLACE, 0
+    return True
+
+
+def _setup_place(s: State, params: Params) -> bool:
+    sc = params[hl.P_SCENARIO]
+    if sc:  # a scenario's generals stand already
+        s[hl.TURN] = int(hd.SCEN_TURN[sc])
+        if hd.SCEN_START_HISPANIC[sc]:
+            s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
+            s[hl.PHASE] = hl.PH_REVOLT_PROV
         else:
-            return
+            s[hl.PHASE] = hl.PH_TURN_START
+        return True
+    g = s[hl.COUNTER]
+    if g >= ROMAN_GENERALS:
+        s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
+        return True
+    options = entries(s, g)
+    if options and not params[hl.P_AUTO_SETUP]:
+        return _decide(s, g)
+    if options:
+        plus = int(hd.PLUS_ONE_CITY[g]) if g < 2 else -1
+        s[hl.GEN_POS + g] = plus if plus in options else options[0]
+    s[hl.COUNTER] += 1
+    return True
+
+
+def _turn_start(s: State, params: Params) -> bool:
+    g = s[hl.TURN]
+    s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
+    if gen_pos(s, g) < 0:
+        if reentries(s, params, g):
+            s[hl.PHASE] = hl.PH_REENTER
+            return _decide(s, g)
+        s[hl.PHASE] = hl.PH_REVOLT_PROV
+        return True
+    off = sum(1 for x in range(ROMAN_GENERALS) if gen_pos(s, x) < 0)
+    s[hl.DENARII] = params[hl.P_DENARII] - off
+    s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+    s[hl.MOVER] = -1
+    s[hl.PHASE] = hl.PH_ROMAN
+    return True
+
+
+def _roman(s: State, params: Params) -> bool:
+    if s[hl.DENARII] <= 0 or gen_pos(s, s[hl.TURN]) < 0:
+        s[hl.PEND_KIND] = 0
+        s[hl.MOVER] = -1
+        s[hl.PHASE] = hl.PH_REVOLT_PROV
+        return True
+    return _decide(s, s[hl.TURN])
+
+
+def _roman_combat(s: State, params: Params) -> bool:
+    if s[hl.COMBAT_KIND] == hl.CB_ASSASSINATE or s[hl.DIE_R]:
+        return _chance(s, hl.CK_HISP_DIE)
+    return _chance(s, hl.CK_ROMAN_DIE)
+
+
+def _hispano_attacks(s: State, params: Params) -> bool:
+    if s[hl.HDENARII] and any(h_targets(s, k) for k in range(hl.NUM_ARMY_SLOTS)):
+        return _decide(s, hl.HISPANO)
+    s[hl.PHASE] = hl.PH_TURN_END
+    return True
+
+
+def _move_start(s: State, params: Params) -> bool:
+    order = [army_of_province(s, p) for p in range(hd.NUM_PROVINCES)]
+    order = [k for k in order if k >= 0]
+    order += [-1] * (hl.NUM_ARMY_SLOTS - len(order))
+    s[hl.ARMY_ORDER : hl.ARMY_ORDER + hl.NUM_ARMY_SLOTS] = order
+    s[hl.CUR] = 0
+    s[hl.PHASE] = hl.PH_ARMY_MOVE
+    return True
+
+
+def _army_move(s: State, params: Params) -> bool:
+    i = s[hl.CUR]
+    if i >= hl.NUM_ARMY_SLOTS or s[hl.ARMY_ORDER + i] < 0:
+        s[hl.PHASE] = hl.PH_H_ATTACK if params[hl.P_HISPANO] else hl.PH_TURN_END
+        return True
+    k = s[hl.ARMY_ORDER + i]
+    if s[hl.ARMY_POS + k] < 0:
+        s[hl.CUR] += 1
+        return True
+    cands = candidates(s, k)
+    if not cands:
+        s[hl.CUR] += 1
+    elif len(cands) == 1:
+        try_enter(s, k, cands[0])
+    elif params[hl.P_HISPANO] and s[hl.HDENARII]:
+        s[hl.PHASE] = hl.PH_H_MOVE
+    else:
+        s[hl.PHASE] = hl.PH_MOVE_DIE
+        return _chance(s, hl.CK_MOVE_DIE)
+    return True
+
+
+def _turn_end(s: State, params: Params) -> bool:
+    s[hl.PHASE] = hl.PH_TURN_NEXT
+    if s[hl.TURN] == 2:
+        s[hl.DISPLAY] = 0
+    if params[hl.P_IMPERIVM] and s[hl.TURN] == 0 and free_moves(s):
+        s[hl.PHASE] = hl.PH_FREE_MOVE
+        return _decide(s, 0)
+    return True
+
+
+def _turn_next(s: State, params: Params) -> bool:
+    if s[hl.TURN] < ROMAN_GENERALS - 1:
+        s[hl.TURN] += 1
+        s[hl.PHASE] = hl.PH_TURN_START
+    elif s[hl.RESERVE] == 0:
+        s[hl.WINNER] = hl.W_HISPANIA
+    else:
+        s[hl.RESERVE] -= 1
+        s[hl.TRACK] += 1
+        if s[hl.TRACK] >= hd.SCEN_TRACK_LIMIT[params[hl.P_SCENARIO]]:
+            s[hl.WINNER] = hl.W_HISPANIA
+        else:
+            s[hl.TURN], s[hl.PHASE] = 0, hl.PH_TURN_START
+    return True
+
+
+def _rolls(kind: int) -> Callable[[State, Params], bool]:
+    return lambda s, params: _chance(s, kind)
+
+
+def _army_combat(s: State, params: Params) -> bool:
+    return _chance(s, hl.CK_HISP_DIE if s[hl.DIE_H] == 0 else hl.CK_ROMAN_DIE)
+
+
+def _hispano_decides(s: State, params: Params) -> bool:
+    return _decide(s, hl.HISPANO)
+
+
+# what each phase does by itself (a phase not here waits for its decision)
+_STEPS: dict[int, Callable[[State, Params], bool]] = {
+    **{ph: _hispano_decides for ph in range(hl.PH_H_REVOLT, hl.NUM_PHASES)},
+    hl.PH_SETUP_REVOLT: _setup_revolts,
+    hl.PH_SETUP_ARMY: _setup_armies,
+    hl.PH_SETUP_ROAD: _setup_roads,
+    hl.PH_SETUP_PLACE: _setup_place,
+    hl.PH_TURN_START: _turn_start,
+    hl.PH_ROMAN: _roman,
+    hl.PH_ROMAN_COMBAT: _roman_combat,
+    hl.PH_REVOLT_PROV: _rolls(hl.CK_REVOLT_PROV),
+    hl.PH_H_REROLL_PROV: _rolls(hl.CK_REVOLT_PROV),
+    hl.PH_REVOLT_CITY: _rolls(hl.CK_REVOLT_CITY),
+    hl.PH_H_REROLL_CITY: _rolls(hl.CK_REVOLT_CITY),
+    hl.PH_MOVE_DIE: _rolls(hl.CK_MOVE_DIE),
+    hl.PH_H_ATTACK: _hispano_attacks,
+    hl.PH_TERROR: _rolls(hl.CK_TERROR),
+    hl.PH_MOVE_START: _move_start,
+    hl.PH_ARMY_MOVE: _army_move,
+    hl.PH_ARMY_COMBAT: _army_combat,
+    hl.PH_TURN_END: _turn_end,
+    hl.PH_TURN_NEXT: _turn_next,
+}
 
 
 # ---------------------------------------------------------------- the reference API
@@ -808,10 +878,18 @@ def apply_action(state: State, params: Params, action: int) -> None:
     s = state
     ph = s[hl.PHASE]
     g = s[H_ACTOR]
-    a = action
     if g == hl.HISPANO:
-        hispano_apply(s, params, a)
-    elif ph == hl.PH_SETUP_ROAD:
+        hispano_apply(s, params, action)
+    elif ph in (hl.PH_SETUP_ROAD, hl.PH_SETUP_PLACE, hl.PH_REENTER, hl.PH_FREE_MOVE):
+        _placing(s, ph, g, action)
+    else:
+        _roman_apply(s, g, action)
+    run(s, params)
+
+
+def _placing(s: State, ph: int, g: int, a: int) -> None:
+    """A set-up road or general, a re-entry, Imperivm's free move."""
+    if ph == hl.PH_SETUP_ROAD:
         if a == hl.A_PASS:
             s[hl.HELD_ROADS] += 1
         else:
@@ -823,66 +901,31 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif ph == hl.PH_REENTER:
         s[hl.GEN_POS + g] = a - hl.A_SPACE
         s[hl.PHASE] = hl.PH_TURN_START
-    elif ph == hl.PH_FREE_MOVE:
+    else:
         if a != hl.A_PASS:
             s[hl.GEN_POS] = a - hl.A_SPACE
             if a - hl.A_SPACE in NORTH:
                 s[hl.LETHE] = 0
         s[hl.PHASE] = hl.PH_TURN_NEXT
-    elif a == hl.A_PASS:
+
+
+def _roman_apply(s: State, g: int, a: int) -> None:
+    """One action of the Roman phase, by its range in the action encoding."""
+    if a == hl.A_PASS:
         s[hl.PEND_KIND] = 0
         s[hl.PHASE] = hl.PH_REVOLT_PROV
     elif a < hl.A_FLEET:
-        x = a - hl.A_SPACE
-        m = s[hl.MOVER] if s[hl.MOVER] >= 0 else s[hl.TURN]
-        s[hl.DENARII] -= general_destinations(s, m)[x]
-        s[hl.GEN_POS + m] = x
-        s[hl.MOVER] = -1
-        if m == 0 and x in NORTH:
-            s[hl.LETHE] = 0
+        _move(s, a - hl.A_SPACE)
     elif a < hl.A_GARRISON:
-        x, y = divmod(a - hl.A_FLEET, hd.NUM_SEAS)
-        s[hl.DENARII] -= fleet_cost(s, x, y) or 0
-        s[hl.FLEET + x], s[hl.FLEET + y] = 0, 1
-        rider = general_on(s, SEA0 + x)
-        if rider >= 0:
-            s[hl.GEN_POS + rider] = SEA0 + y
-    elif a == hl.A_GARRISON:
-        c = gen_pos(s, g)
-        s[hl.GARR + c * hl.STACK + n_garrisons(s, c)] = g + 1
-        s[hl.GARR_RESERVE + g] -= 1
-        s[hl.DENARII] -= 1
-    elif a == hl.A_UNGARRISON:
-        c = gen_pos(s, g)
-        st = stack(s, c)
-        top = max(i for i in range(hl.STACK) if st[i] == g + 1)
-        st = st[:top] + st[top + 1 :] + [0]
-        s[hl.GARR + c * hl.STACK : hl.GARR + (c + 1) * hl.STACK] = st
-        s[hl.GARR_RESERVE + g] += 1
-        s[hl.DENARII] -= 1
+        _sail(s, *divmod(a - hl.A_FLEET, hd.NUM_SEAS))
+    elif a in (hl.A_GARRISON, hl.A_UNGARRISON):
+        _garrison(s, g, a == hl.A_GARRISON)
     elif a < hl.A_ATTACK:
         s[hl.PEND_KIND], s[hl.PEND_TARGET] = hl.PK_BESIEGE, a - hl.A_BESIEGE
     elif a < hl.A_SPEND:
         s[hl.PEND_KIND], s[hl.PEND_TARGET] = hl.PK_ATTACK, a - hl.A_ATTACK
     elif a < hl.A_CANCEL:
-        k = a - hl.A_SPEND + 1
-        s[hl.DENARII] -= k
-        s[hl.COMBAT_KIND] = {
-            hl.PK_BESIEGE: hl.CB_SIEGE,
-            hl.PK_ATTACK: hl.CB_ATTACK,
-            hl.PK_ASSASSINATE: hl.CB_ASSASSINATE,
-        }[s[hl.PEND_KIND]]
-        s[hl.COMBAT_TARGET] = s[hl.PEND_TARGET]
-        s[hl.COMBAT_SPENT] = k
-        s[hl.COMBAT_ARMY] = -1
-        s[hl.COMBAT_GEN] = s[hl.MOVER] if s[hl.MOVER] >= 0 else s[hl.TURN]
-        s[hl.DIE_R] = s[hl.DIE_H] = 0
-        s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
-        s[hl.MOVER] = -1
-        s[hl.HISP_BONUS] = s[hl.H_ACCEPTED] = 0
-        s[hl.PHASE] = hl.PH_ROMAN_COMBAT
-        if s[hl.COMBAT_KIND] != hl.CB_ASSASSINATE and s[hl.HDENARII]:
-            s[hl.PHASE] = hl.PH_H_REINFORCE
+        _fight(s, a - hl.A_SPEND + 1)
     elif a == hl.A_CANCEL:
         s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
         s[hl.MOVER] = -1
@@ -893,24 +936,83 @@ def apply_action(state: State, params: Params, action: int) -> None:
         s[hl.DENARII] -= int(hd.LINK_SEGMENTS[li])
     elif a < hl.A_LEGIO:
         s[hl.MOVER] = a - hl.A_SELECT
-    elif a == hl.A_LEGIO:
-        c = gen_pos(s, g)
-        s[hl.GARR + c * hl.STACK + n_garrisons(s, c)] = hl.LEGIO_COLOUR
-        s[hl.LEGIO_OWNER] = -1
-        s[hl.DENARII] -= 1
-    elif a == hl.A_UNLEGIO:
-        c = gen_pos(s, g)
-        st = [x for x in stack(s, c) if x != hl.LEGIO_COLOUR]
-        s[hl.GARR + c * hl.STACK : hl.GARR + (c + 1) * hl.STACK] = st + [0] * (3 - len(st))
-        s[hl.LEGIO_OWNER] = g
-        s[hl.DENARII] -= 1
+    elif a in (hl.A_LEGIO, hl.A_UNLEGIO):
+        _legio(s, g, a == hl.A_LEGIO)
     elif a == hl.A_PROCONSUL:
         s[hl.GEN_POS + hl.PROCONSUL] = SEA0
         s[hl.DENARII] -= 3
     else:
         s[hl.PEND_KIND] = hl.PK_ASSASSINATE
         s[hl.PEND_TARGET] = s[hl.ARMY_POS + hl.SPECIAL]
-    run(s, params)
+
+
+def _move(s: State, x: int) -> None:
+    """The acting general (selected, else the turn's) to space ``x``, paying the way."""
+    m = s[hl.MOVER] if s[hl.MOVER] >= 0 else s[hl.TURN]
+    s[hl.DENARII] -= general_destinations(s, m)[x]
+    s[hl.GEN_POS + m] = x
+    s[hl.MOVER] = -1
+    if m == 0 and x in NORTH:
+        s[hl.LETHE] = 0
+
+
+def _sail(s: State, x: int, y: int) -> None:
+    """The fleet of sea ``x`` to sea ``y``, with the general aboard."""
+    s[hl.DENARII] -= fleet_cost(s, x, y) or 0
+    s[hl.FLEET + x], s[hl.FLEET + y] = 0, 1
+    rider = general_on(s, SEA0 + x)
+    if rider >= 0:
+        s[hl.GEN_POS + rider] = SEA0 + y
+
+
+def _garrison(s: State, g: int, place: bool) -> None:
+    """One of general ``g``'s garrisons onto his city (``place``), or his top one back."""
+    c = gen_pos(s, g)
+    if place:
+        s[hl.GARR + c * hl.STACK + n_garrisons(s, c)] = g + 1
+        s[hl.GARR_RESERVE + g] -= 1
+    else:
+        st = stack(s, c)
+        top = max(i for i in range(hl.STACK) if st[i] == g + 1)
+        st = st[:top] + st[top + 1 :] + [0]
+        s[hl.GARR + c * hl.STACK : hl.GARR + (c + 1) * hl.STACK] = st
+        s[hl.GARR_RESERVE + g] += 1
+    s[hl.DENARII] -= 1
+
+
+def _fight(s: State, k: int) -> None:
+    """``k`` denarii on the chosen siege, attack or assassination: to the dice (Hispano
+    may reinforce first)."""
+    s[hl.DENARII] -= k
+    s[hl.COMBAT_KIND] = {
+        hl.PK_BESIEGE: hl.CB_SIEGE,
+        hl.PK_ATTACK: hl.CB_ATTACK,
+        hl.PK_ASSASSINATE: hl.CB_ASSASSINATE,
+    }[s[hl.PEND_KIND]]
+    s[hl.COMBAT_TARGET] = s[hl.PEND_TARGET]
+    s[hl.COMBAT_SPENT] = k
+    s[hl.COMBAT_ARMY] = -1
+    s[hl.COMBAT_GEN] = s[hl.MOVER] if s[hl.MOVER] >= 0 else s[hl.TURN]
+    s[hl.DIE_R] = s[hl.DIE_H] = 0
+    s[hl.PEND_KIND] = s[hl.PEND_TARGET] = 0
+    s[hl.MOVER] = -1
+    s[hl.HISP_BONUS] = s[hl.H_ACCEPTED] = 0
+    s[hl.PHASE] = hl.PH_ROMAN_COMBAT
+    if s[hl.COMBAT_KIND] != hl.CB_ASSASSINATE and s[hl.HDENARII]:
+        s[hl.PHASE] = hl.PH_H_REINFORCE
+
+
+def _legio(s: State, g: int, place: bool) -> None:
+    """Legio Hispana: its disc onto general ``g``'s city (``place``), or back to him."""
+    c = gen_pos(s, g)
+    if place:
+        s[hl.GARR + c * hl.STACK + n_garrisons(s, c)] = hl.LEGIO_COLOUR
+        s[hl.LEGIO_OWNER] = -1
+    else:
+        st = [x for x in stack(s, c) if x != hl.LEGIO_COLOUR]
+        s[hl.GARR + c * hl.STACK : hl.GARR + (c + 1) * hl.STACK] = st + [0] * (3 - len(st))
+        s[hl.LEGIO_OWNER] = g
+    s[hl.DENARII] -= 1
 
 
 def revolt_faces(s: State, params: Params) -> list[int]:

@@ -26,9 +26,7 @@ from boardsim.games.hispania.layout import (
     PH_ROMAN,
     PHASE,
 )
-from boardsim.games.hispania.rules import (
-    rome_progress,
-)
+from boardsim.games.hispania.outputs import rome_progress
 
 VALUE_CAP = 0.9
 

@@ -84,6 +84,15 @@ STRENGTH_MATCHUPS = (
     Matchup({"num_players": 4}, ("random",) * 4, 0, "random seat 0 vs 3 random"),
 )
 
+# every option in play (boardsim.fuzz's forged states, the validator's real ones)
+SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
+    {"num_players": 2},
+    {"num_players": 3, "independence_counters": "return", "counters": 4},
+    {"num_players": 4, "explicit_chance": True},
+    {"num_players": 5, "royalist_moves": False, "independence_ties": "demote"},
+    {"num_players": 6, "reward": "vt", "counters": 12},
+)
+
 DEFINITION = GameDefinition(
     name="liberation",
     version=1,
@@ -101,4 +110,5 @@ DEFINITION = GameDefinition(
     # 555 of 800 two-player games won with these
     mcts_defaults={"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
     strength_matchups=STRENGTH_MATCHUPS,
+    sample_options=SAMPLE_OPTIONS,
 )

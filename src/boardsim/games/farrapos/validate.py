@@ -1,0 +1,485 @@
+"""Farrapos's state validator: is an untrusted array a position the kernels handle safely?
+
+``validate(state, params, where)`` returns 0, or the code of the first check that fails
+with the index and the value at fault in ``where`` (``STATE_ERRORS`` has the words). It
+checks what ``tests/farrapos/test_invariants.py`` checks after every step of random
+games, and what the kernels index with: every piece on the map, in reserve or
+eliminated, on one of its faces; no city held by both sides; occupation, possession
+and VP agreeing with the pieces; the turn marker and the side to move; the mode of the
+decision with its target, selection, battle dice and losses, and the player who
+decides. The engine adds the header and a legal action (``core/engine.py``
+``validate_state``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.checks import first_outside, refuse
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    FLAG_TRUNCATED,
+    H_ACTOR,
+    H_CHANCE_KIND,
+    H_FLAGS,
+)
+from boardsim.core.jit import jit
+from boardsim.games.farrapos.data import (
+    BATTLE_TABLE,
+    CITY_VP,
+    NEUTRAL,
+    NUM_UNITS,
+    PHASES,
+    PIECE_AF,
+    PIECE_DF,
+    PIECE_SETUP,
+    PIECE_SIDE,
+    TURN_SIDE,
+    TURNS_PER_PHASE,
+)
+from boardsim.games.farrapos.layout import (
+    CHANCE_ATTACK_DIE,
+    CHANCE_DEFENCE_DIE,
+    DIE_A,
+    DIE_D,
+    DRAW,
+    IDX_A,
+    IDX_D,
+    LOC,
+    LOC_ELIMINATED,
+    LOC_RESERVE,
+    LOSS_A,
+    LOSS_D,
+    M_ATTACK,
+    M_CONTINUE,
+    M_DICE,
+    M_LOSS,
+    M_MILITIA,
+    M_MOVE,
+    M_OVER,
+    M_REINFORCE,
+    MODE,
+    MODE_NAMES,
+    NO_WINNER,
+    OCC,
+    OWNER,
+    P_FINAL_TIE,
+    P_VICTORY_VP,
+    PHASE,
+    ROUND,
+    SEA_USED,
+    SEL,
+    SEL_LAND,
+    SEL_SEA,
+    SIDE,
+    STEP,
+    STR_A,
+    STR_D,
+    TARGET,
+    TURN,
+    VP,
+    WINNER,
+    C,
+    P,
+)
+from boardsim.games.farrapos.rules import (
+    SEA_CAPACITY,
+    attack_strength,
+    can_attack_with,
+    can_carry_by_sea,
+    can_place_militia,
+    count_attackers,
+    count_defenders,
+    defence_strength,
+    holds_any_city,
+    land_reach,
+    move_destinations,
+    movement_factor,
+    next_reinforcement,
+    passable_cities,
+    read_battle_table,
+    score_victory_points,
+)
+
+NUM_MODES = len(MODE_NAMES)
+MAX_STRENGTH = int(PIECE_AF.max(axis=1).sum() + PIECE_DF.max(axis=1).sum() + CITY_VP.max())
+MAX_INDEX = int(BATTLE_TABLE.max())
+MAX_ROUNDS = 2 * P  # each round flips or eliminates a piece of at least one side
+BATTLE = (M_DICE, M_LOSS, M_CONTINUE)
+
+# ---------------------------------------------------------------- the checks, by code
+E_PHASE = 1
+E_TURN = 2
+E_SIDE = 3
+E_MODE = 4
+E_TARGET = 5
+E_ROUND = 6
+E_DIE = 7
+E_STRENGTH = 8
+E_INDEX = 9
+E_LOSS = 10
+E_SEA_USED = 11
+E_WINNER = 12
+E_CHANCE_KIND = 13
+E_LOC = 14
+E_STEP = 15
+E_SEL = 16
+E_RESERVE_UNIT = 17
+E_MILITIA_FACE = 18
+E_BOTH_SIDES = 19
+E_OCC = 20
+E_OWNER = 21
+E_POSSESSION = 22
+E_VP = 23
+E_OVER = 24
+E_FINAL_TURN = 25
+E_ACTOR = 26
+E_DECISION_KIND = 27
+E_SELECTED = 28
+E_SELECTED_MODE = 29
+E_SEA_COUNT = 30
+E_NO_ARRIVAL = 31
+E_NO_MILITIA = 32
+E_ATTACK_TARGET = 33
+E_MOVE_TARGET = 34
+E_CANNOT_ATTACK = 35
+E_CANNOT_MOVE = 36
+E_DICE_STATE = 37
+E_BATTLE_SIDES = 38
+E_BATTLE_STRENGTH = 39
+E_BATTLE_INDEX = 40
+E_IDLE_FIELD = 41
+
+STATE_ERRORS: dict[int, str] = {
+    E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
+    E_TURN: f"TURN = {{value}}: not a turn (1..{TURNS_PER_PHASE})",
+    E_SIDE: "SIDE = {value}: not the side whose turn TURN is",
+    E_MODE: f"MODE = {{value}}: not a mode (0..{NUM_MODES - 1})",
+    E_TARGET: f"TARGET = {{value}}: neither -1 nor a city (0..{C - 1})",
+    E_ROUND: f"ROUND = {{value}}: not 0..{MAX_ROUNDS}",
+    E_DIE: "die word {index} = {value}: not 0..6",
+    E_STRENGTH: f"strength word {{index}} = {{value}}: not 0..{MAX_STRENGTH}",
+    E_INDEX: f"battle-table index word {{index}} = {{value}}: not 0..{MAX_INDEX}",
+    E_LOSS: "loss word {index} = {value}: not 0 or 1",
+    E_SEA_USED: f"SEA_USED = {{value}}: not 0..{SEA_CAPACITY}",
+    E_WINNER: "WINNER = {value}: not -1 (playing), 0, 1 or 2 (draw)",
+    E_CHANCE_KIND: "CHANCE_KIND (word 5) = {value}: not 0, 1 (attack die) or 2 (defence die)",
+    E_LOC: f"LOC[{{index}}] = {{value}}: not -2 (eliminated), -1 (reserve) or a city (0..{C - 1})",
+    E_STEP: "STEP[{index}] = {value}: not 0 (full) or 1 (reduced)",
+    E_SEL: "SEL[{index}] = {value}: not 0, 1 (land) or 2 (sea)",
+    E_RESERVE_UNIT: "piece {index} is in reserve but starts on the map",
+    E_MILITIA_FACE: "militia {index}: STEP {value} or selected; militia have one face and never "
+    "attack or move",
+    E_BOTH_SIDES: "city {index} holds pieces of both sides",
+    E_OCC: "OCC[{index}] = {value}: not the side whose pieces are there",
+    E_OWNER: "OWNER[{index}] = {value}: not -1, 0 or 1",
+    E_POSSESSION: "city {index} is occupied by side {value} but possessed by the other",
+    E_VP: "VP[{index}] = {value}: not the VP of the cities and bonuses the side occupies",
+    E_OVER: "MODE = {value}: the game is over (not truncated) exactly in mode 8, with a winner",
+    E_FINAL_TURN: "the game is over before its end, and no side reached the victory VP",
+    E_ACTOR: "ACTOR (word 2) = {value}: not the player who decides in this mode",
+    E_DECISION_KIND: "a player decides but CHANCE_KIND (word 5) = {value}",
+    E_SELECTED: "piece {index} is selected ({value}) but is not a unit on the map of the side "
+    "to move",
+    E_SELECTED_MODE: "piece {index} is selected in MODE {value}, where nothing is",
+    E_SEA_COUNT: "SEA_USED = {value}: not the number of units selected to go by sea",
+    E_NO_ARRIVAL: "MODE 0 (reinforce): side {value} has no unit arriving, or no city to enter",
+    E_NO_MILITIA: "MODE 1 (militia): side {value} has no militia to place, or no empty city",
+    E_ATTACK_TARGET: "TARGET = {value}: an attack's target is a city the enemy occupies",
+    E_MOVE_TARGET: "TARGET = {value}: not a city a unit of the side to move can reach",
+    E_CANNOT_ATTACK: "unit {index} is selected to attack but is not linked to the target",
+    E_CANNOT_MOVE: "unit {index} is selected to move ({value}) but cannot reach the target so",
+    E_DICE_STATE: "the battle's dice ({index}) do not fit the chance node or the mode",
+    E_BATTLE_SIDES: "a battle with {value} attackers or defenders left where it goes on",
+    E_BATTLE_STRENGTH: "battle strength word {index} = {value}: not the selected units' and "
+    "the target's",
+    E_BATTLE_INDEX: "battle-table index word {index} = {value}: not the table's for its "
+    "strength and die",
+    E_IDLE_FIELD: "word {index} = {value}: not 0 outside a battle or a composed move",
+}
+
+
+# ---------------------------------------------------------------- fields in range
+@jit
+def check_scalars(state, where):
+    """The turn marker, mode, target, battle words and winner, each in its range."""
+    if not 1 <= state[PHASE] <= PHASES:
+        return refuse(where, E_PHASE, PHASE, state[PHASE])
+    if not 1 <= state[TURN] <= TURNS_PER_PHASE:
+        return refuse(where, E_TURN, TURN, state[TURN])
+    if state[SIDE] != TURN_SIDE[state[TURN] - 1]:
+        return refuse(where, E_SIDE, SIDE, state[SIDE])
+    if not 0 <= state[MODE] < NUM_MODES:
+        return refuse(where, E_MODE, MODE, state[MODE])
+    if not -1 <= state[TARGET] < C:
+        return refuse(where, E_TARGET, TARGET, state[TARGET])
+    if not 0 <= state[ROUND] <= MAX_ROUNDS:
+        return refuse(where, E_ROUND, ROUND, state[ROUND])
+    for w in (DIE_A, DIE_D):
+        if not 0 <= state[w] <= 6:
+            return refuse(where, E_DIE, w, state[w])
+    for w in (STR_A, STR_D):
+        if not 0 <= state[w] <= MAX_STRENGTH:
+            return refuse(where, E_STRENGTH, w, state[w])
+    for w in (IDX_A, IDX_D):
+        if not 0 <= state[w] <= MAX_INDEX:
+            return refuse(where, E_INDEX, w, state[w])
+    for w in (LOSS_A, LOSS_D):
+        if not 0 <= state[w] <= 1:
+            return refuse(where, E_LOSS, w, state[w])
+    if not 0 <= state[SEA_USED] <= SEA_CAPACITY:
+        return refuse(where, E_SEA_USED, SEA_USED, state[SEA_USED])
+    if not (state[WINNER] == NO_WINNER or 0 <= state[WINNER] <= DRAW):
+        return refuse(where, E_WINNER, WINNER, state[WINNER])
+    if not 0 <= state[H_CHANCE_KIND] <= CHANCE_DEFENCE_DIE:
+        return refuse(where, E_CHANCE_KIND, H_CHANCE_KIND, state[H_CHANCE_KIND])
+    return 0
+
+
+@jit
+def check_pieces(state, where):
+    """Every piece on a city, in reserve or eliminated, on one of its faces."""
+    i = first_outside(state, LOC, P, LOC_ELIMINATED, C - 1)
+    if i >= 0:
+        return refuse(where, E_LOC, i, state[LOC + i])
+    i = first_outside(state, STEP, P, 0, 1)
+    if i >= 0:
+        return refuse(where, E_STEP, i, state[STEP + i])
+    i = first_outside(state, SEL, P, 0, SEL_SEA)
+    if i >= 0:
+        return refuse(where, E_SEL, i, state[SEL + i])
+    for u in range(P):
+        if u < NUM_UNITS:
+            if state[LOC + u] == LOC_RESERVE and PIECE_SETUP[u] >= 0:
+                return refuse(where, E_RESERVE_UNIT, u, state[LOC + u])
+        elif state[STEP + u] != 0 or state[SEL + u] != 0:
+            return refuse(where, E_MILITIA_FACE, u, state[STEP + u])
+    return 0
+
+
+@jit
+def check_control(state, where):
+    """One side a city; occupation, possession and VP agree with the pieces."""
+    occ = np.full(C, NEUTRAL, np.int64)
+    for u in range(P):
+        c = state[LOC + u]
+        if c < 0:
+            continue
+        if occ[c] != NEUTRAL and occ[c] != PIECE_SIDE[u]:
+            return refuse(where, E_BOTH_SIDES, c, PIECE_SIDE[u])
+        occ[c] = PIECE_SIDE[u]
+    for c in range(C):
+        if state[OCC + c] != occ[c]:
+            return refuse(where, E_OCC, c, state[OCC + c])
+        owner = state[OWNER + c]
+        if not -1 <= owner <= 1:
+            return refuse(where, E_OWNER, c, owner)
+        if occ[c] != NEUTRAL and owner != occ[c]:
+            return refuse(where, E_POSSESSION, c, occ[c])
+    for s in range(2):
+        if state[VP + s] != score_victory_points(state, s):
+            return refuse(where, E_VP, s, state[VP + s])
+    return 0
+
+
+# ---------------------------------------------------------------- the turn
+@jit
+def winner_by_rules(state, params, final):
+    """Who wins on these VP: at the end of the last turn, or by the victory VP before it."""
+    v0 = state[VP]
+    v1 = state[VP + 1]
+    if v0 > v1:
+        return 0
+    if v1 > v0 or (final and params[P_FINAL_TIE] == 1):
+        return 1
+    return DRAW
+
+
+@jit
+def check_end(state, params, where):
+    """Mode 8 and a winner exactly when the game is over by the rules: after the last turn,
+    or earlier with the victory VP; the winner the one the rules name."""
+    flags = state[H_FLAGS]
+    over = (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0
+    if over != (state[MODE] == M_OVER) or over != (state[WINNER] != NO_WINNER):
+        return refuse(where, E_OVER, MODE, state[MODE])
+    if not over:
+        return 0
+    final = state[PHASE] == PHASES
+    if final and state[TURN] != TURNS_PER_PHASE:
+        return refuse(where, E_FINAL_TURN, TURN, state[TURN])
+    if not final and max(state[VP], state[VP + 1]) < params[P_VICTORY_VP]:
+        return refuse(where, E_FINAL_TURN, PHASE, state[PHASE])
+    if state[WINNER] != winner_by_rules(state, params, final):
+        return refuse(where, E_WINNER, WINNER, state[WINNER])
+    return 0
+
+
+@jit
+def check_actor(state, where):
+    """Who decides in each mode: the side to move, the loser of a round, or chance."""
+    mode = state[MODE]
+    actor = state[H_ACTOR]
+    if (state[H_FLAGS] & FLAG_TERMINAL) != 0:
+        return 0
+    if mode == M_DICE:
+        if actor != CHANCE or state[H_CHANCE_KIND] == 0:
+            return refuse(where, E_ACTOR, H_ACTOR, actor)
+        return 0
+    if actor == CHANCE:
+        return refuse(where, E_ACTOR, H_ACTOR, actor)
+    if state[H_CHANCE_KIND] != 0:
+        return refuse(where, E_DECISION_KIND, H_CHANCE_KIND, state[H_CHANCE_KIND])
+    decider = state[SIDE]
+    if mode == M_LOSS and state[LOSS_A] == 0:
+        decider = 1 - state[SIDE]
+    if actor != decider:
+        return refuse(where, E_ACTOR, H_ACTOR, actor)
+    return 0
+
+
+@jit
+def check_idle_fields(state, where):
+    """The target, round, losses and sea transport are set only where the mode uses them:
+    a target while an attack or move is composed or a battle fought, rounds in a battle,
+    losses when a loser picks, sea transport in a move."""
+    mode = state[MODE]
+    composing = mode == M_ATTACK or mode == M_MOVE
+    battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
+    if (composing or battle) != (state[TARGET] >= 0):
+        return refuse(where, E_TARGET, TARGET, state[TARGET])
+    if battle != (state[ROUND] >= 1):
+        return refuse(where, E_ROUND, ROUND, state[ROUND])
+    if mode != M_MOVE and state[SEA_USED] != 0:
+        return refuse(where, E_IDLE_FIELD, SEA_USED, state[SEA_USED])
+    if mode != M_LOSS:
+        for w in (LOSS_A, LOSS_D):
+            if state[w] != 0:
+                return refuse(where, E_IDLE_FIELD, w, state[w])
+    return 0
+
+
+@jit
+def check_selection(state, params, where):
+    """Selected units: of the side to move, on the map, able to attack or move as chosen."""
+    mode = state[MODE]
+    side = state[SIDE]
+    target = state[TARGET]
+    selecting = mode == M_ATTACK or mode == M_MOVE
+    battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
+    passable = passable_cities(state, side)
+    sea = 0
+    for u in range(NUM_UNITS):
+        how = state[SEL + u]
+        if how == 0:
+            continue
+        if not (selecting or battle):
+            return refuse(where, E_SELECTED_MODE, u, mode)
+        if PIECE_SIDE[u] != side or state[LOC + u] < 0:
+            return refuse(where, E_SELECTED, u, how)
+        loc = state[LOC + u]
+        if mode == M_MOVE:
+            if loc == target:
+                return refuse(where, E_CANNOT_MOVE, u, how)
+            if how == SEL_SEA:
+                sea += 1
+                if not can_carry_by_sea(state, params, side, u, target):
+                    return refuse(where, E_CANNOT_MOVE, u, how)
+            elif (land_reach(loc, movement_factor(state, u), passable) >> target) & 1 == 0:
+                return refuse(where, E_CANNOT_MOVE, u, how)
+        elif how != SEL_LAND or not can_attack_with(state, side, u, target):
+            return refuse(where, E_CANNOT_ATTACK, u, how)
+    if sea != state[SEA_USED]:
+        return refuse(where, E_SEA_COUNT, SEA_USED, state[SEA_USED])
+    return 0
+
+
+@jit
+def check_mode_context(state, params, where):
+    """What each mode needs: a unit to bring in, a militia to place, a target to attack or
+    reach."""
+    mode = state[MODE]
+    side = state[SIDE]
+    target = state[TARGET]
+    if mode == M_REINFORCE:
+        if next_reinforcement(state, side) < 0 or not holds_any_city(state, side):
+            return refuse(where, E_NO_ARRIVAL, SIDE, side)
+    elif mode == M_MILITIA:
+        if not can_place_militia(state, side):
+            return refuse(where, E_NO_MILITIA, SIDE, side)
+    elif mode == M_ATTACK or mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE:
+        if state[OCC + target] != 1 - side:
+            return refuse(where, E_ATTACK_TARGET, TARGET, target)
+    elif mode == M_MOVE:
+        # chosen among move_destinations while nothing was selected; a unit selected to go
+        # by sea takes room on the ships, so once one is, it vouches for the target itself
+        reachable = state[SEA_USED] > 0 or (move_destinations(state, params, side) >> target) & 1
+        if state[OCC + target] == 1 - side or not reachable:
+            return refuse(where, E_MOVE_TARGET, TARGET, target)
+    return 0
+
+
+@jit
+def check_battle(state, params, where):
+    """A battle's dice, strengths, table indices and losses fit the point it has reached."""
+    mode = state[MODE]
+    if mode != M_DICE and mode != M_LOSS and mode != M_CONTINUE:
+        return 0
+    target = state[TARGET]
+    attackers = count_attackers(state)
+    defenders = count_defenders(state, target)
+    if mode == M_DICE:
+        kind = state[H_CHANCE_KIND]
+        first = kind == CHANCE_ATTACK_DIE and state[DIE_A] == 0
+        second = kind == CHANCE_DEFENCE_DIE and state[DIE_A] >= 1
+        if state[DIE_D] != 0 or not (first or second):
+            return refuse(where, E_DICE_STATE, DIE_A, state[DIE_A])
+        if attackers < 1 or defenders < 1:
+            return refuse(where, E_BATTLE_SIDES, -1, min(attackers, defenders))
+        if state[STR_A] != attack_strength(state):
+            return refuse(where, E_BATTLE_STRENGTH, STR_A, state[STR_A])
+        if state[STR_D] != defence_strength(state, params, target):
+            return refuse(where, E_BATTLE_STRENGTH, STR_D, state[STR_D])
+        return 0
+    if state[DIE_A] < 1 or state[DIE_D] < 1:
+        return refuse(where, E_DICE_STATE, DIE_A, state[DIE_A])
+    if state[IDX_A] != read_battle_table(state[STR_A], state[DIE_A]):
+        return refuse(where, E_BATTLE_INDEX, IDX_A, state[IDX_A])
+    if state[IDX_D] != read_battle_table(state[STR_D], state[DIE_D]):
+        return refuse(where, E_BATTLE_INDEX, IDX_D, state[IDX_D])
+    if mode == M_LOSS:
+        a_lost = state[IDX_D] >= state[IDX_A]
+        d_lost = state[IDX_A] >= state[IDX_D]
+        la = state[LOSS_A]
+        ld = state[LOSS_D]
+        if (la == 0 and ld == 0) or (la == 1 and not a_lost) or (ld == 1 and not d_lost):
+            return refuse(where, E_LOSS, LOSS_A, la)
+        if (la == 1 and attackers < 1) or (ld == 1 and defenders < 1):
+            return refuse(where, E_BATTLE_SIDES, -1, min(attackers, defenders))
+    elif attackers < 1 or defenders < 1:  # M_CONTINUE
+        return refuse(where, E_BATTLE_SIDES, -1, min(attackers, defenders))
+    return 0
+
+
+@jit
+def validate(state, params, where):
+    """0 if every field of ``state`` is in range and coherent, else the failed check's code."""
+    code = check_scalars(state, where)
+    if code == 0:
+        code = check_pieces(state, where)
+    if code == 0:
+        code = check_control(state, where)
+    if code == 0:
+        code = check_end(state, params, where)
+    if code == 0:
+        code = check_actor(state, where)
+    if code == 0:
+        code = check_idle_fields(state, where)
+    if code == 0:
+        code = check_selection(state, params, where)
+    if code == 0:
+        code = check_mode_context(state, params, where)
+    if code == 0:
+        code = check_battle(state, params, where)
+    return code

@@ -1,0 +1,284 @@
+"""Combat values: sieges, the generals' attacks and the armies' attacks, and their results.
+
+The Roman value is the die, the denarii spent and the general's garrison support, doubled
+for every other general linked to the target. Against it stands the shield (a siege) or
+the Hispanic value (an attack): the die, Hispano's denarii and the revolt group, doubled
+for every army linked to the general (other than the attacked one), and again for the
+special army (Terror). An army blocked by a garrison or a general attacks it the same
+way. Also what an army may attack when the Hispano player leads it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.jit import jit
+from boardsim.games.hispania.board import (
+    NUM_ROMAN_GENERALS,
+    army_at,
+    garrison_count,
+    general_at,
+    is_adjacent,
+)
+from boardsim.games.hispania.data import (
+    CITY_PROVINCE,
+    CITY_SHIELD,
+    DEGREE,
+    FIRST_SEA,
+    LETHE_NORTH,
+    NEIGHBOURS,
+    NUM_CITIES,
+    NUM_SPACES,
+)
+from boardsim.games.hispania.layout import (
+    ARMY_POS,
+    CB_ARMY_GARRISON,
+    DISPLAY,
+    GARR,
+    GARR_RESERVE,
+    GEN_POS,
+    GONE,
+    HISP_BONUS,
+    LEGIO_COLOUR,
+    LEGIO_OWNER,
+    LETHE,
+    NUM_ARMY_SLOTS,
+    NUM_GENERALS,
+    PROCONSUL,
+    RESERVE,
+    REVOLTS,
+    SPECIAL,
+    STACK,
+)
+
+
+@jit
+def garrison_support(state: np.ndarray, g: int) -> int:
+    """His garrisons in groups connected to general ``g``, plus a praetor's "+1" disc."""
+    s = state[GEN_POS + g]
+    comp = np.full(NUM_CITIES, -1, np.int32)
+    stack = np.zeros(NUM_CITIES, np.int32)
+    total = 0
+    reach = np.zeros(NUM_SPACES, np.uint8)
+    if s >= 0:
+        reach[s] = 1
+    for c0 in range(NUM_CITIES):
+        if comp[c0] >= 0 or _support_discs(state, c0, g) == 0:
+            continue
+        # flood one group of cities holding his garrisons
+        comp[c0] = c0
+        top = 0
+        stack[top] = c0
+        top += 1
+        members = 0
+        discs = 0
+        connected = False
+        first = c0
+        while top > 0:
+            top -= 1
+            c = stack[top]
+            members += 1
+            discs += _support_discs(state, c, g)
+            if s >= 0 and (c == s or is_adjacent(c, s)):
+                connected = True
+            for j in range(DEGREE[c]):
+                v = NEIGHBOURS[c, j]
+                if v < NUM_CITIES and comp[v] < 0 and _support_discs(state, v, g) > 0:
+                    comp[v] = first
+                    stack[top] = v
+                    top += 1
+        if connected:
+            total += discs
+            for c in range(NUM_CITIES):
+                if comp[c] == first:
+                    reach[c] = 1
+    if g < 2 and s >= 0:
+        prov = 6 + g
+        plus = False
+        for x in range(NUM_SPACES):
+            if reach[x] == 0:
+                continue
+            if x < NUM_CITIES and CITY_PROVINCE[x] == prov:
+                plus = True
+            for j in range(DEGREE[x]):
+                v = NEIGHBOURS[x, j]
+                if v < NUM_CITIES and CITY_PROVINCE[v] == prov:
+                    plus = True
+        if plus:
+            total += 1
+    return total
+
+
+@jit
+def _support_discs(state: np.ndarray, c: int, g: int) -> int:
+    """Discs of city ``c`` that count as general ``g``'s: his colour, and (for the three
+    generals) the Legio Hispana disc, which every general considers his."""
+    n = 0
+    for i in range(STACK):
+        col = state[GARR + c * STACK + i]
+        if col == g + 1 or (col == LEGIO_COLOUR and g < NUM_ROMAN_GENERALS):
+            n += 1
+    return n
+
+
+@jit
+def own_discs(state: np.ndarray, c: int, colour: int) -> int:
+    n = 0
+    for i in range(STACK):
+        if state[GARR + c * STACK + i] == colour:
+            n += 1
+    return n
+
+
+@jit
+def revolt_group(state: np.ndarray, s: int) -> int:
+    """Revolt discs in the connected group of revolt spaces containing ``s``."""
+    seen = np.zeros(NUM_SPACES, np.uint8)
+    stack = np.zeros(NUM_SPACES, np.int32)
+    if state[REVOLTS + s] == 0:
+        return 0
+    seen[s] = 1
+    stack[0] = s
+    top = 1
+    total = 0
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        total += state[REVOLTS + u]
+        for j in range(DEGREE[u]):
+            v = NEIGHBOURS[u, j]
+            if seen[v] == 0 and state[REVOLTS + v] > 0:
+                seen[v] = 1
+                stack[top] = v
+                top += 1
+    return total
+
+
+@jit
+def generals_connected(state: np.ndarray, t: int, exclude: int) -> int:
+    """Generals on the board linked to space ``t`` (other than ``exclude``)."""
+    n = 0
+    for g in range(NUM_GENERALS):
+        s = state[GEN_POS + g]
+        if g != exclude and s >= 0 and is_adjacent(s, t):
+            n += 1
+    return n
+
+
+@jit
+def armies_connected(state: np.ndarray, t: int, exclude: int) -> int:
+    """Armies on the board linked to space ``t`` (other than slot ``exclude``)."""
+    n = 0
+    for k in range(NUM_ARMY_SLOTS):
+        c = state[ARMY_POS + k]
+        if k != exclude and c >= 0 and is_adjacent(c, t):
+            n += 1
+    return n
+
+
+@jit
+def attack_support(state: np.ndarray, g: int, t: int) -> int:
+    """His support, except towards the north of the Durius while the Lethe road lies."""
+    if state[LETHE] != 0 and t < NUM_CITIES and LETHE_NORTH[t] != 0:
+        return 0
+    return garrison_support(state, g)
+
+
+@jit
+def resolve_siege(state: np.ndarray, g: int, t: int, spent: int, die: int) -> bool:
+    """A general's siege: remove one revolt if the Roman value beats the shield value."""
+    roman = (die + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
+    shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
+    shield += state[HISP_BONUS]  # Hispano's denarii add to the shield
+    shield = shield << armies_connected(state, state[GEN_POS + g], -1)
+    if roman > shield:
+        state[REVOLTS + t] -= 1
+        state[RESERVE] += 1
+        return True
+    return False
+
+
+@jit
+def remove_general(state: np.ndarray, g: int) -> None:
+    """A defeated general leaves the board (he blocks 1 denarius until he returns); the
+    proconsul dies and leaves the game."""
+    state[GEN_POS + g] = GONE if g == PROCONSUL else -1
+
+
+@jit
+def resolve_attack(state: np.ndarray, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
+    """A general attacks the army on ``t``: the loser's meeple leaves the board."""
+    k = army_at(state, t)
+    roman = (die_r + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
+    own = die_h + state[HISP_BONUS] + revolt_group(state, t)
+    hisp = own << armies_connected(state, state[GEN_POS + g], k)
+    if k == SPECIAL:
+        hisp *= 2  # Terror: the special army doubles its own value
+    if state[DISPLAY] != 0:
+        hisp = die_h  # Display of Power: the bare die
+    if roman > hisp:
+        state[ARMY_POS + k] = -1
+        return True
+    remove_general(state, g)
+    return False
+
+
+@jit
+def resolve_army_attack(
+    state: np.ndarray, kind: int, k: int, t: int, die_h: int, die_r: int
+) -> None:
+    """An army blocked by a garrison or a general attacks it; the victor does not advance."""
+    a = state[ARMY_POS + k]
+    hisp = (die_h + state[HISP_BONUS] + revolt_group(state, a)) << armies_connected(state, t, k)
+    if k == SPECIAL:
+        hisp *= 2
+    if state[DISPLAY] != 0:
+        hisp = die_h
+    if kind == CB_ARMY_GARRISON:
+        roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
+        if hisp > roman:
+            # the garrison on top goes back to its general's reserve
+            for i in range(STACK - 1, -1, -1):
+                col = state[GARR + t * STACK + i]
+                if col != 0:
+                    state[GARR + t * STACK + i] = 0
+                    if col == LEGIO_COLOUR:
+                        state[LEGIO_OWNER] = 2  # back to the consul's reserve
+                    else:
+                        state[GARR_RESERVE + col - 1] += 1
+                    break
+        return
+    g = general_at(state, t)
+    roman = (die_r + garrison_support(state, g)) << generals_connected(state, a, g)
+    if hisp > roman:
+        remove_general(state, g)
+    else:
+        state[ARMY_POS + k] = -1
+
+
+@jit
+def hispano_target(state: np.ndarray, k: int, t: int) -> bool:
+    """Hispano: army ``k`` may attack a garrison or general in city ``t`` linked to it."""
+    a = state[ARMY_POS + k]
+    if a < 0 or t >= NUM_CITIES or not is_adjacent(a, t):
+        return False
+    return general_at(state, t) >= 0 or garrison_count(state, t) > 0
+
+
+@jit
+def hispano_army_can_attack(state: np.ndarray, k: int) -> bool:
+    a = state[ARMY_POS + k]
+    if a < 0:
+        return False
+    for j in range(DEGREE[a]):
+        if hispano_target(state, k, NEIGHBOURS[a, j]):
+            return True
+    return False
+
+
+@jit
+def any_hispano_attack(state: np.ndarray) -> bool:
+    for k in range(NUM_ARMY_SLOTS):
+        if hispano_army_can_attack(state, k):
+            return True
+    return False

@@ -1,0 +1,557 @@
+"""The players' decisions: ``legal_mask`` and ``apply_action``.
+
+Both dispatch on the phase (the Hispano player's decisions are in ``hispano.py``): the
+set-up roads and generals, a general's re-entry, Imperivm's free move, and the Roman
+phase's Move, Garrison, Besiege, Attack and the variants' actions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from boardsim.core.header import H_ACTOR
+from boardsim.core.jit import jit, jit_inline
+from boardsim.games.hispania.board import (
+    army_at,
+    garrison_count,
+    general_at,
+    is_adjacent,
+    province_revolt_cities,
+)
+from boardsim.games.hispania.combat import own_discs
+from boardsim.games.hispania.data import (
+    ADJ_LINK,
+    CITY_CAPITAL,
+    CITY_PROVINCE,
+    DEGREE,
+    FIRST_SEA,
+    LETHE_NORTH,
+    LINK_A,
+    LINK_B,
+    LINK_SEGMENTS,
+    NEIGHBOURS,
+    NUM_CITIES,
+    NUM_LINKS,
+    NUM_SEAS,
+    NUM_SPACES,
+)
+from boardsim.games.hispania.flow import advance, free_move_legal
+from boardsim.games.hispania.hispano import hispano_action, hispano_mask
+from boardsim.games.hispania.layout import (
+    A_ASSASSINATE,
+    A_ATTACK,
+    A_BESIEGE,
+    A_CANCEL,
+    A_FLEET,
+    A_GARRISON,
+    A_LEGIO,
+    A_PASS,
+    A_PROCONSUL,
+    A_ROAD,
+    A_SELECT,
+    A_SPACE,
+    A_SPEND,
+    A_UNGARRISON,
+    A_UNLEGIO,
+    ARMY_POS,
+    CB_ASSASSINATE,
+    CB_ATTACK,
+    CB_SIEGE,
+    COMBAT_ARMY,
+    COMBAT_GEN,
+    COMBAT_KIND,
+    COMBAT_SPENT,
+    COMBAT_TARGET,
+    COUNTER,
+    DENARII,
+    DIE_H,
+    DIE_R,
+    FLEET,
+    GARR,
+    GARR_RESERVE,
+    GEN_POS,
+    H_ACCEPTED,
+    HDENARII,
+    HELD_ROADS,
+    HISP_BONUS,
+    HISPANO,
+    LEGIO_COLOUR,
+    LEGIO_OWNER,
+    LETHE,
+    MOVER,
+    NUM_GENERALS,
+    P_IMPERIVM,
+    P_INGENIVM,
+    P_PROCONSVL,
+    P_TRAITORS,
+    PEND_KIND,
+    PEND_TARGET,
+    PH_FREE_MOVE,
+    PH_H_REINFORCE,
+    PH_REENTER,
+    PH_REVOLT_PROV,
+    PH_ROMAN,
+    PH_ROMAN_COMBAT,
+    PH_SETUP_PLACE,
+    PH_SETUP_ROAD,
+    PH_TURN_NEXT,
+    PH_TURN_START,
+    PHASE,
+    PK_ASSASSINATE,
+    PK_ATTACK,
+    PK_BESIEGE,
+    PROCONSUL,
+    REVOLTS,
+    ROADS,
+    SPECIAL,
+    STACK,
+    TRAITORS_USED,
+    TURN,
+)
+from boardsim.games.hispania.movement import (
+    calm_seas,
+    fleet_move_cost,
+    fleet_search,
+    move_cost_within,
+    move_reach,
+)
+from boardsim.games.hispania.setup import (
+    ROAD_CANDIDATES,
+    place_legal,
+    reentry_legal,
+    road_legal,
+    sharing,
+)
+
+
+@jit
+def acting_general(state: np.ndarray) -> int:
+    """The general the next Roman action is for: the selected one, else the turn's."""
+    m = state[MOVER]
+    return m if m >= 0 else state[TURN]
+
+
+@jit
+def mark_moves(state: np.ndarray, g: int, den: int, mask: np.ndarray) -> int:
+    """Mark every space general ``g`` may move to with ``den`` denarii; return the count."""
+    n = 0
+    # the search only ever enters spaces he may enter (general_can_enter); he may not
+    # stop where another general stands
+    reach = move_reach(state, g, state[GEN_POS + g], den) & ~generals_spaces(state)
+    while reach != 0:
+        s = trailing_zeros(reach)
+        reach &= reach - 1
+        mask[A_SPACE + s] = 1
+        n += 1
+    return n
+
+
+@jit
+def generals_spaces(state: np.ndarray) -> int:
+    """The spaces a general stands on, as a bit set."""
+    occupied = 0
+    for x in range(NUM_GENERALS):
+        if state[GEN_POS + x] >= 0:
+            occupied |= 1 << state[GEN_POS + x]
+    return occupied
+
+
+@jit
+def mark_targets(state: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """Besiege (a revolt without army) or attack (an army) from general ``g``'s space."""
+    n = 0
+    s = state[GEN_POS + g]
+    for j in range(DEGREE[s]):
+        t = NEIGHBOURS[s, j]
+        if state[REVOLTS + t] > 0:
+            if t < NUM_CITIES and army_at(state, t) >= 0:
+                mask[A_ATTACK + t] = 1
+            else:
+                mask[A_BESIEGE + t] = 1
+            n += 1
+    return n
+
+
+@jit
+def select_legal(state: np.ndarray, params: np.ndarray, t: int, g: int) -> bool:
+    """Imperivm: the consul may move the praetors; Proconsvl: anyone may use the proconsul."""
+    if state[GEN_POS + g] < 0 or g == t:
+        return False
+    if g == PROCONSUL:
+        return params[P_PROCONSVL] != 0
+    return params[P_IMPERIVM] != 0 and t == 2 and g < 2
+
+
+@jit
+def assassination_legal(state: np.ndarray, params: np.ndarray, g: int) -> bool:
+    """Rome does not pay traitors: once a game, a general linked to the special army."""
+    c = state[ARMY_POS + SPECIAL]
+    if params[P_TRAITORS] == 0 or state[TRAITORS_USED] != 0 or c < 0:
+        return False
+    return is_adjacent(state[GEN_POS + g], c)
+
+
+@jit
+def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
+    """Fill ``mask`` with the legal actions of the player to move; return their count."""
+    mask[:] = 0
+    if state[H_ACTOR] < 0:
+        return 0
+    ph = state[PHASE]
+    g = state[H_ACTOR]
+    if g == HISPANO:
+        return hispano_mask(state, params, mask)
+    if ph == PH_SETUP_ROAD:
+        return setup_road_mask(state, params, mask)
+    if ph == PH_SETUP_PLACE:
+        return setup_place_mask(state, g, mask)
+    if ph == PH_REENTER:
+        return reentry_mask(state, params, g, mask)
+    if ph == PH_FREE_MOVE:
+        return free_move_mask(state, mask)
+    if ph == PH_ROMAN:
+        return roman_mask(state, params, g, mask)
+    return 0
+
+
+@jit_inline
+def setup_road_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
+    """A set-up road: every link ``road_legal`` allows; Ingenivm: or keep it aside."""
+    n = 0
+    # road_legal for every link at once: the cities already on the road network
+    network = 0
+    for li in range(NUM_LINKS):
+        if state[ROADS + li] != 0:
+            network |= (1 << LINK_A[li]) | (1 << LINK_B[li])
+    for li in ROAD_CANDIDATES:
+        a = LINK_A[li]
+        b = LINK_B[li]
+        if (
+            state[ROADS + li] == 0
+            and state[REVOLTS + a] == 0
+            and state[REVOLTS + b] == 0
+            and ((network >> a) & 1 or (network >> b) & 1)
+        ):
+            mask[A_ROAD + li] = 1
+            n += 1
+    if params[P_INGENIVM] != 0:
+        mask[A_PASS] = 1  # keep this road aside
+        n += 1
+    return n
+
+
+@jit_inline
+def setup_place_mask(state: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """General ``g``'s set-up space: every space ``place_legal`` allows."""
+    n = 0
+    for s in range(NUM_SPACES):
+        if place_legal(state, g, s):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def reentry_mask(state: np.ndarray, params: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """A returning general's space: every space ``reentry_legal`` allows."""
+    n = 0
+    for s in range(NUM_SPACES):
+        if reentry_legal(state, params, g, s):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def free_move_mask(state: np.ndarray, mask: np.ndarray) -> int:
+    """Imperivm's free move of the praetor of Ulterior: a space one link away, or pass."""
+    mask[A_PASS] = 1
+    n = 1
+    for s in range(NUM_SPACES):
+        if free_move_legal(state, s):
+            mask[A_SPACE + s] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def roman_mask(state: np.ndarray, params: np.ndarray, g: int, mask: np.ndarray) -> int:
+    """The Roman phase of general ``g``: the denarii of a chosen combat; a move off a
+    shared space; the selected general's moves; else every action of his turn, or pass."""
+    den = state[DENARII]
+    if state[PEND_KIND] != 0:
+        return spend_mask(den, mask)
+    if sharing(state, g):
+        return mark_moves(state, g, den, mask)  # he must first leave the shared space
+    m = state[MOVER]
+    if m >= 0:
+        return selected_general_mask(state, m, den, mask)
+    mask[A_PASS] = 1
+    n = 1 + mark_moves(state, g, den, mask)
+    n += mark_fleet_moves(state, den, mask)
+    s = state[GEN_POS + g]
+    if s < NUM_CITIES:
+        n += mark_garrison_actions(state, g, s, mask)
+        if state[HELD_ROADS] > 0:
+            n += mark_held_roads(state, s, den, mask)
+    n += mark_targets(state, g, mask)
+    for x in range(NUM_GENERALS):
+        if select_legal(state, params, g, x):
+            mask[A_SELECT + x] = 1
+            n += 1
+    if proconsul_legal(state, params, den):
+        mask[A_PROCONSUL] = 1
+        n += 1
+    if assassination_legal(state, params, g):
+        mask[A_ASSASSINATE] = 1
+        n += 1
+    return n
+
+
+@jit_inline
+def spend_mask(den: int, mask: np.ndarray) -> int:
+    """A chosen combat: spend 1-3 denarii (as many as he has), or cancel it."""
+    n = 0
+    for k in range(1, 4):
+        if k <= den:
+            mask[A_SPEND + k - 1] = 1
+            n += 1
+    mask[A_CANCEL] = 1
+    return n + 1
+
+
+@jit_inline
+def selected_general_mask(state: np.ndarray, m: int, den: int, mask: np.ndarray) -> int:
+    """The selected general: the consul moves a praetor, anyone uses the proconsul (who
+    may also fight); or cancel the selection."""
+    n = mark_moves(state, m, den, mask)
+    if m == PROCONSUL:
+        n += mark_targets(state, m, mask)
+    mask[A_CANCEL] = 1
+    return n + 1
+
+
+@jit_inline
+def mark_fleet_moves(state: np.ndarray, den: int, mask: np.ndarray) -> int:
+    """Mark every fleet move ``den`` denarii pay for (a denarius a sea link, never through
+    a sea in revolt, to a sea without fleet); return the count."""
+    n = 0
+    fleets = 0
+    for a in range(NUM_SEAS):
+        if state[FLEET + a] != 0:
+            fleets |= 1 << a
+    calm = calm_seas(state)
+    left = fleets
+    while left != 0:
+        a = trailing_zeros(left)
+        left &= left - 1
+        seen, _ = fleet_search(calm, a, den, -1)
+        targets = seen & ~fleets
+        while targets != 0:
+            b = trailing_zeros(targets)
+            targets &= targets - 1
+            mask[A_FLEET + a * NUM_SEAS + b] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def mark_garrison_actions(state: np.ndarray, g: int, s: int, mask: np.ndarray) -> int:
+    """In city ``s``: place or take back one of his garrisons, or the Legio Hispana disc."""
+    n = 0
+    if state[GARR_RESERVE + g] > 0 and garrison_legal(state, g, s):
+        mask[A_GARRISON] = 1
+        n += 1
+    if own_discs(state, s, g + 1) > 0:
+        mask[A_UNGARRISON] = 1
+        n += 1
+    if state[LEGIO_OWNER] == g and garrison_legal(state, g, s):
+        mask[A_LEGIO] = 1
+        n += 1
+    if own_discs(state, s, LEGIO_COLOUR) > 0:
+        mask[A_UNLEGIO] = 1
+        n += 1
+    return n
+
+
+@jit_inline
+def mark_held_roads(state: np.ndarray, s: int, den: int, mask: np.ndarray) -> int:
+    """Ingenivm: a kept road on a link of city ``s`` that ``road_legal`` allows and ``den``
+    denarii pay for (1 a segment)."""
+    n = 0
+    for j in range(DEGREE[s]):
+        li = ADJ_LINK[s, NEIGHBOURS[s, j]]
+        if road_legal(state, li) and LINK_SEGMENTS[li] <= den:
+            mask[A_ROAD + li] = 1
+            n += 1
+    return n
+
+
+@jit_inline
+def proconsul_legal(state: np.ndarray, params: np.ndarray, den: int) -> bool:
+    """Proconsvl: for 3 denarii the proconsul enters on the fleet of sea 1, if it is free."""
+    return (
+        params[P_PROCONSVL] != 0
+        and state[GEN_POS + PROCONSUL] == -1
+        and den >= 3
+        and state[FLEET] != 0
+        and general_at(state, FIRST_SEA) < 0
+    )
+
+
+@jit
+def garrison_legal(state: np.ndarray, g: int, c: int) -> bool:
+    """Room for a disc (3 a city), and a capital's whole province free of revolt."""
+    if garrison_count(state, c) + state[REVOLTS + c] >= STACK:
+        return False
+    if CITY_CAPITAL[c] != 0:
+        nrev, _ = province_revolt_cities(state, CITY_PROVINCE[c])
+        if nrev > 0:
+            return False
+    return True
+
+
+@jit
+def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
+    """One decision of the player to move."""
+    ph = state[PHASE]
+    g = state[H_ACTOR]
+    if g == HISPANO:
+        hispano_action(state, params, action)
+    elif ph == PH_SETUP_ROAD:
+        if action == A_PASS:
+            state[HELD_ROADS] += 1
+        else:
+            state[ROADS + action - A_ROAD] = 1
+        state[COUNTER] += 1
+    elif ph == PH_SETUP_PLACE:
+        state[GEN_POS + g] = action - A_SPACE
+        state[COUNTER] += 1
+    elif ph == PH_REENTER:
+        state[GEN_POS + g] = action - A_SPACE
+        state[PHASE] = PH_TURN_START
+    elif ph == PH_FREE_MOVE:
+        if action != A_PASS:
+            state[GEN_POS] = action - A_SPACE
+            cross_lethe(state, 0, action - A_SPACE)
+        state[PHASE] = PH_TURN_NEXT
+    elif ph == PH_ROMAN:
+        roman_action(state, params, g, action)
+    advance(state, params)
+
+
+@jit
+def start_combat(state: np.ndarray, kind: int, k: int) -> None:
+    """Spend ``k`` denarii on the chosen combat and roll."""
+    state[DENARII] -= k
+    state[COMBAT_KIND] = kind
+    state[COMBAT_TARGET] = state[PEND_TARGET]
+    state[COMBAT_SPENT] = k
+    state[COMBAT_ARMY] = -1
+    state[COMBAT_GEN] = acting_general(state)
+    state[DIE_R] = 0
+    state[DIE_H] = 0
+    state[PEND_KIND] = 0
+    state[PEND_TARGET] = 0
+    state[MOVER] = -1
+    state[HISP_BONUS] = 0
+    state[H_ACCEPTED] = 0
+    state[PHASE] = PH_ROMAN_COMBAT
+    if kind != CB_ASSASSINATE and state[HDENARII] > 0:
+        state[PHASE] = PH_H_REINFORCE  # Hispano may reinforce before the dice
+
+
+@jit
+def roman_action(state: np.ndarray, params: np.ndarray, g: int, action: int) -> None:
+    """Move, Garrison, Besiege, Attack (and the variants' actions) or pass."""
+    if action == A_PASS:
+        state[PEND_KIND] = 0
+        state[PHASE] = PH_REVOLT_PROV
+    elif action < A_FLEET:
+        m = acting_general(state)
+        s = action - A_SPACE
+        # the cost of the move, searching no further than his denarii (the move is legal)
+        state[DENARII] -= move_cost_within(state, m, state[GEN_POS + m], state[DENARII], s)
+        state[GEN_POS + m] = s
+        state[MOVER] = -1
+        cross_lethe(state, m, s)
+    elif action < A_GARRISON:
+        a = (action - A_FLEET) // NUM_SEAS
+        b = (action - A_FLEET) % NUM_SEAS
+        state[DENARII] -= fleet_move_cost(state, a, b)
+        state[FLEET + a] = 0
+        state[FLEET + b] = 1
+        rider = general_at(state, FIRST_SEA + a)
+        if rider >= 0:
+            state[GEN_POS + rider] = FIRST_SEA + b
+    elif action == A_GARRISON:
+        c = state[GEN_POS + g]
+        state[GARR + c * STACK + garrison_count(state, c)] = g + 1
+        state[GARR_RESERVE + g] -= 1
+        state[DENARII] -= 1
+    elif action == A_UNGARRISON:
+        c = state[GEN_POS + g]
+        remove_own_garrison(state, c, g + 1)
+        state[GARR_RESERVE + g] += 1
+        state[DENARII] -= 1
+    elif action < A_ATTACK:
+        state[PEND_KIND] = PK_BESIEGE
+        state[PEND_TARGET] = action - A_BESIEGE
+    elif action < A_SPEND:
+        state[PEND_KIND] = PK_ATTACK
+        state[PEND_TARGET] = action - A_ATTACK
+    elif action < A_CANCEL:
+        pk = state[PEND_KIND]
+        kind = CB_SIEGE if pk == PK_BESIEGE else (CB_ATTACK if pk == PK_ATTACK else CB_ASSASSINATE)
+        start_combat(state, kind, action - A_SPEND + 1)
+    elif action == A_CANCEL:
+        state[PEND_KIND] = 0
+        state[PEND_TARGET] = 0
+        state[MOVER] = -1
+    elif action < A_SELECT:
+        build_road(state, g, action - A_ROAD)
+    elif action < A_LEGIO:
+        state[MOVER] = action - A_SELECT
+    elif action == A_LEGIO:
+        c = state[GEN_POS + g]
+        state[GARR + c * STACK + garrison_count(state, c)] = LEGIO_COLOUR
+        state[LEGIO_OWNER] = -1
+        state[DENARII] -= 1
+    elif action == A_UNLEGIO:
+        remove_own_garrison(state, state[GEN_POS + g], LEGIO_COLOUR)
+        state[LEGIO_OWNER] = g
+        state[DENARII] -= 1
+    elif action == A_PROCONSUL:
+        state[GEN_POS + PROCONSUL] = FIRST_SEA
+        state[DENARII] -= 3
+    else:
+        state[PEND_KIND] = PK_ASSASSINATE
+        state[PEND_TARGET] = state[ARMY_POS + SPECIAL]
+
+
+@jit
+def cross_lethe(state: np.ndarray, g: int, s: int) -> None:
+    """Brutus across the Durius: the Lethe road is removed for good."""
+    if state[LETHE] != 0 and g == 0 and s < NUM_CITIES and LETHE_NORTH[s] != 0:
+        state[LETHE] = 0
+
+
+@jit
+def build_road(state: np.ndarray, g: int, li: int) -> None:
+    """Ingenivm: place a kept road on a link of the general's city (1 denarius a segment)."""
+    state[ROADS + li] = 1
+    state[HELD_ROADS] -= 1
+    state[DENARII] -= LINK_SEGMENTS[li]
+
+
+@jit
+def remove_own_garrison(state: np.ndarray, c: int, colour: int) -> None:
+    """Take the topmost disc of ``colour`` out of city ``c``'s stack (the rest close up)."""
+    base = GARR + c * STACK
+    for i in range(STACK - 1, -1, -1):
+        if state[base + i] == colour:
+            for j in range(i, STACK - 1):
+                state[base + j] = state[base + j + 1]
+            state[base + STACK - 1] = 0
+            return

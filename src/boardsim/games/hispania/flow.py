@@ -1,0 +1,542 @@
+"""The game flow: ``init``, and ``advance``, which runs the automated steps of each phase.
+
+``advance`` is a dispatcher: one small function per phase either hands the decision to a
+player, opens a chance node, or does the phase's automatic work and moves on; it runs
+until a decision, a chance node or the end. Also the steps of the game's sequence that
+the dice and the decisions trigger: an army placed or moving, the end of a round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
+from boardsim.core.jit import jit, jit_inline
+from boardsim.games.hispania.board import (
+    NUM_BASE_ARMIES,
+    NUM_ROMAN_GENERALS,
+    absent_generals,
+    garrison_count,
+    general_at,
+    is_adjacent,
+    place_revolt,
+    province_army,
+    roman_victory,
+)
+from boardsim.games.hispania.combat import any_hispano_attack
+from boardsim.games.hispania.data import (
+    ADJ_LINK,
+    LETHE_CROSSINGS,
+    LETHE_NORTH,
+    NUM_CITIES,
+    NUM_HISPANIC,
+    NUM_LINKS,
+    NUM_SPACES,
+    SCEN_RANDOM,
+    SCEN_START_HISPANIC,
+    SCEN_TRACK_LIMIT,
+    SCEN_TURN,
+)
+from boardsim.games.hispania.layout import (
+    ARMY_ORDER,
+    ARMY_POS,
+    CB_ARMY_GARRISON,
+    CB_ARMY_GENERAL,
+    CB_ASSASSINATE,
+    CK_HISP_DIE,
+    CK_MOVE_DIE,
+    CK_REVOLT_CITY,
+    CK_REVOLT_PROV,
+    CK_ROMAN_DIE,
+    CK_SETUP_ARMY,
+    CK_SETUP_REVOLT,
+    CK_TERROR,
+    COMBAT_ARMY,
+    COMBAT_KIND,
+    COMBAT_TARGET,
+    COUNTER,
+    CUR,
+    DENARII,
+    DIE_H,
+    DIE_R,
+    DISPLAY,
+    GEN_POS,
+    H_ACCEPTED,
+    HDENARII,
+    HELD_ROADS,
+    HISP_BONUS,
+    HISPANO,
+    LETHE,
+    MOVER,
+    NUM_ARMY_SLOTS,
+    P_ARMIES,
+    P_AUTO_SETUP,
+    P_DENARII,
+    P_HISPANO,
+    P_IMPERIVM,
+    P_INGENIVM,
+    P_ROADS,
+    P_SCENARIO,
+    PEND_KIND,
+    PEND_TARGET,
+    PH_ARMY_COMBAT,
+    PH_ARMY_MOVE,
+    PH_FREE_MOVE,
+    PH_H_ATTACK,
+    PH_H_MOVE,
+    PH_H_REROLL_CITY,
+    PH_H_REROLL_PROV,
+    PH_H_REVOLT,
+    PH_MOVE_DIE,
+    PH_MOVE_START,
+    PH_OVER,
+    PH_REENTER,
+    PH_REVOLT_CITY,
+    PH_REVOLT_PROV,
+    PH_ROMAN,
+    PH_ROMAN_COMBAT,
+    PH_SETUP_ARMY,
+    PH_SETUP_PLACE,
+    PH_SETUP_REVOLT,
+    PH_SETUP_ROAD,
+    PH_TERROR,
+    PH_TURN_END,
+    PH_TURN_NEXT,
+    PH_TURN_START,
+    PHASE,
+    PLACE_CITY,
+    RESERVE,
+    RESUME_PHASE,
+    REVOLTS,
+    ROADS,
+    SPECIAL,
+    TRACK,
+    TURN,
+    W_HISPANIA,
+    W_NONE,
+    W_ROME,
+    WINNER,
+)
+from boardsim.games.hispania.movement import general_can_enter, move_armies_candidates
+from boardsim.games.hispania.setup import (
+    any_place_legal,
+    any_reentry_legal,
+    any_road_legal,
+    armies_on_board,
+    army_die_faces,
+    auto_place,
+    lay_out,
+    road_legal,
+)
+
+
+@jit
+def set_chance(state: np.ndarray, kind: int) -> None:
+    state[H_ACTOR] = CHANCE
+    state[H_CHANCE_KIND] = kind
+
+
+@jit
+def set_actor(state: np.ndarray, p: int) -> None:
+    state[H_ACTOR] = p
+    state[H_CHANCE_KIND] = 0
+
+
+@jit
+def order_armies(state: np.ndarray) -> None:
+    """The armies move by increasing province, I-VI, then Ulterior and Citerior."""
+    n = 0
+    for p in range(8):
+        k = province_army(state, p)
+        if k >= 0:
+            state[ARMY_ORDER + n] = k
+            n += 1
+    for i in range(n, NUM_ARMY_SLOTS):
+        state[ARMY_ORDER + i] = -1
+
+
+@jit
+def army_try_move(state: np.ndarray, k: int, t: int) -> None:
+    """Army ``k`` tries to enter ``t``: a garrison or general blocking it is attacked."""
+    if general_at(state, t) >= 0:
+        state[COMBAT_KIND] = CB_ARMY_GENERAL
+    elif garrison_count(state, t) > 0:
+        state[COMBAT_KIND] = CB_ARMY_GARRISON
+    else:
+        # the revolt the army needs comes first: none left is a Hispanic victory
+        if state[REVOLTS + t] == 0 and not place_revolt(state, t):
+            return
+        state[ARMY_POS + k] = t
+        state[CUR] += 1
+        return
+    state[COMBAT_TARGET] = t
+    state[COMBAT_ARMY] = k
+    state[DIE_H] = 0
+    state[DIE_R] = 0
+    state[HISP_BONUS] = 0
+    state[H_ACCEPTED] = 0
+    state[PHASE] = PH_ARMY_COMBAT
+
+
+@jit
+def ordinary_armies_left(state: np.ndarray) -> tuple[int, int]:
+    """Ordinary armies in the reserve, and the first of them (-1 none)."""
+    n = 0
+    first = -1
+    for k in range(NUM_BASE_ARMIES):
+        if state[ARMY_POS + k] == -1:
+            n += 1
+            if first < 0:
+                first = k
+    return n, first
+
+
+@jit
+def place_army(state: np.ndarray, c: int, resume: int) -> None:
+    """An army from the reserve onto city ``c``, then phase ``resume``.
+
+    Terror: the special army if it is the only one left; with others left a Hispanic die
+    decides (a chance node), 4-6 with one other left, 5-6 with two.
+    """
+    n, first = ordinary_armies_left(state)
+    special = state[ARMY_POS + SPECIAL] == -1
+    state[PHASE] = resume
+    if special and n > 0:
+        state[PLACE_CITY] = c
+        state[RESUME_PHASE] = resume
+        state[PHASE] = PH_TERROR
+    elif special:
+        state[ARMY_POS + SPECIAL] = c
+    elif first >= 0:
+        state[ARMY_POS + first] = c
+
+
+@jit
+def army_in_reserve(state: np.ndarray) -> bool:
+    for k in range(NUM_ARMY_SLOTS):
+        if state[ARMY_POS + k] == -1:
+            return True
+    return False
+
+
+@jit
+def end_of_round(state: np.ndarray, params: np.ndarray) -> None:
+    """A revolt from the reserve covers the next space of the time track."""
+    if state[RESERVE] <= 0:
+        state[WINNER] = W_HISPANIA
+        return
+    state[RESERVE] -= 1
+    state[TRACK] += 1
+    if state[TRACK] >= SCEN_TRACK_LIMIT[params[P_SCENARIO]]:
+        state[WINNER] = W_HISPANIA
+        return
+    state[TURN] = 0
+    state[PHASE] = PH_TURN_START
+
+
+@jit
+def free_move_legal(state: np.ndarray, s: int) -> bool:
+    """Imperivm: the praetor of Ulterior may end his turn one link away, for free."""
+    g0 = state[GEN_POS]
+    if g0 < 0 or not is_adjacent(g0, s) or general_at(state, s) >= 0:
+        return False
+    north = state[LETHE] != 0 and s < NUM_CITIES and LETHE_NORTH[s] != 0
+    if north and LETHE_CROSSINGS[ADJ_LINK[g0, s]] == 0:
+        return False
+    return general_can_enter(state, s, 0)
+
+
+@jit
+def any_free_move(state: np.ndarray) -> bool:
+    for s in range(NUM_SPACES):
+        if free_move_legal(state, s):
+            return True
+    return False
+
+
+@jit
+def advance(state: np.ndarray, params: np.ndarray) -> None:
+    """Run the automated steps until a decision, a chance node or the end.
+
+    One step of the current phase at a time (the functions below, one a phase): each
+    returns True while the game runs on by itself, False once a player or the dice
+    must act.
+    """
+    cands = np.zeros(8, np.int32)  # scratch: the set-up armies' die faces, an army's moves
+    while not end_if_decided(state):
+        ph = state[PHASE]
+        if ph == PH_SETUP_REVOLT:
+            going = setup_revolts(state, params)
+        elif ph == PH_SETUP_ARMY:
+            going = setup_armies(state, params, cands)
+        elif ph == PH_SETUP_ROAD:
+            going = setup_roads(state, params)
+        elif ph == PH_SETUP_PLACE and params[P_SCENARIO] != 0:
+            going = start_scenario(state, params)
+        elif ph == PH_SETUP_PLACE:
+            going = setup_generals(state, params)
+        elif ph == PH_TURN_START:
+            going = turn_start(state, params)
+        elif ph == PH_ROMAN:
+            going = roman_phase(state)
+        elif ph == PH_ROMAN_COMBAT:
+            going = roman_combat_dice(state)
+        elif ph in (PH_REVOLT_PROV, PH_H_REROLL_PROV):
+            going = wait_for_chance(state, CK_REVOLT_PROV)
+        elif ph in (PH_REVOLT_CITY, PH_H_REROLL_CITY):
+            going = wait_for_chance(state, CK_REVOLT_CITY)
+        elif ph >= PH_H_REVOLT and ph != PH_H_ATTACK:
+            going = wait_for_player(state, HISPANO)
+        elif ph == PH_H_ATTACK:
+            going = hispano_attack_step(state)
+        elif ph == PH_TERROR:
+            going = wait_for_chance(state, CK_TERROR)
+        elif ph == PH_MOVE_DIE:
+            going = wait_for_chance(state, CK_MOVE_DIE)
+        elif ph == PH_MOVE_START:
+            going = start_army_moves(state)
+        elif ph == PH_ARMY_MOVE:
+            going = move_next_army(state, params, cands)
+        elif ph == PH_ARMY_COMBAT:
+            going = army_combat_dice(state)
+        elif ph == PH_TURN_END:
+            going = turn_end(state, params)
+        elif ph == PH_TURN_NEXT:
+            going = turn_next(state, params)
+        else:
+            going = False  # a phase a decision ends (re-entry, free move) waits as it is
+        if not going:
+            return
+
+
+@jit
+def end_if_decided(state: np.ndarray) -> bool:
+    """Rome wins the moment its victory holds (once the turns began); a won game ends."""
+    if state[WINNER] == W_NONE and state[PHASE] >= PH_TURN_START and roman_victory(state):
+        state[WINNER] = W_ROME
+    if state[WINNER] == W_NONE:
+        return False
+    state[PHASE] = PH_OVER
+    state[H_ACTOR] = TERMINAL
+    state[H_CHANCE_KIND] = 0
+    state[H_FLAGS] |= FLAG_TERMINAL
+    return True
+
+
+@jit
+def wait_for_chance(state: np.ndarray, kind: int) -> bool:
+    """The phase is a die roll: a chance node of ``kind``."""
+    set_chance(state, kind)
+    return False
+
+
+@jit
+def wait_for_player(state: np.ndarray, p: int) -> bool:
+    """The phase is player ``p``'s decision."""
+    set_actor(state, p)
+    return False
+
+
+@jit_inline
+def setup_revolts(state: np.ndarray, params: np.ndarray) -> bool:
+    """The set-up's initial revolts, one a Hispanic province (rolled, or Hispano's choice)
+    but for a scenario's provinces, which have theirs; then the initial armies."""
+    sc = params[P_SCENARIO]
+    while state[COUNTER] < NUM_HISPANIC and SCEN_RANDOM[sc, state[COUNTER]] == 0:
+        state[COUNTER] += 1  # a scenario province: no random revolt
+    if state[COUNTER] < NUM_HISPANIC:
+        if params[P_HISPANO] != 0:
+            return wait_for_player(state, HISPANO)  # Hispano chooses the initial revolts
+        return wait_for_chance(state, CK_SETUP_REVOLT)
+    state[PHASE] = PH_SETUP_ARMY
+    state[COUNTER] = armies_on_board(state)  # a scenario's armies count
+    return True
+
+
+@jit_inline
+def setup_armies(state: np.ndarray, params: np.ndarray, faces: np.ndarray) -> bool:
+    """The level's initial armies, while a province can take one; then the roads."""
+    if state[COUNTER] < params[P_ARMIES] and army_die_faces(state, params, faces) > 0:
+        if params[P_HISPANO] != 0:
+            return wait_for_player(state, HISPANO)  # ... and the initial armies' provinces
+        return wait_for_chance(state, CK_SETUP_ARMY)
+    state[PHASE] = PH_SETUP_ROAD
+    state[COUNTER] = 0
+    return True
+
+
+@jit_inline
+def setup_roads(state: np.ndarray, params: np.ndarray) -> bool:
+    """The level's roads, placed by the generals in turn (``auto_setup``: the first
+    legal link) while one is legal; then the generals."""
+    if state[COUNTER] < params[P_ROADS] and any_road_legal(state):
+        if params[P_AUTO_SETUP] != 0:
+            for li in range(NUM_LINKS):
+                if road_legal(state, li):
+                    state[ROADS + li] = 1
+                    break
+            state[COUNTER] += 1
+            return True
+        return wait_for_player(state, state[COUNTER] % NUM_ROMAN_GENERALS)
+    if params[P_INGENIVM] != 0 and state[COUNTER] < params[P_ROADS]:
+        # Ingenivm: roads that cannot be placed now wait beside the board
+        state[HELD_ROADS] += params[P_ROADS] - state[COUNTER]
+    state[PHASE] = PH_SETUP_PLACE
+    state[COUNTER] = 0
+    return True
+
+
+@jit
+def start_scenario(state: np.ndarray, params: np.ndarray) -> bool:
+    """A scenario's generals stand already: its first turn, or its Hispanic phase first."""
+    sc = params[P_SCENARIO]
+    state[TURN] = SCEN_TURN[sc]
+    if SCEN_START_HISPANIC[sc] != 0:
+        state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+        state[PHASE] = PH_REVOLT_PROV
+    else:
+        state[PHASE] = PH_TURN_START
+    return True
+
+
+@jit_inline
+def setup_generals(state: np.ndarray, params: np.ndarray) -> bool:
+    """Each general placed by his player (``auto_setup``: ``auto_place``), one who
+    has nowhere to stand staying off; then the first turn."""
+    g = state[COUNTER]
+    if g < NUM_ROMAN_GENERALS:
+        if not any_place_legal(state, g):
+            state[COUNTER] += 1
+            return True
+        if params[P_AUTO_SETUP] != 0:
+            state[GEN_POS + g] = auto_place(state, g)
+            state[COUNTER] += 1
+            return True
+        return wait_for_player(state, g)
+    state[TURN] = 0
+    state[PHASE] = PH_TURN_START
+    return True
+
+
+@jit_inline
+def turn_start(state: np.ndarray, params: np.ndarray) -> bool:
+    """A general's turn: off the board, he re-enters first if he can (else his Roman phase
+    is lost); then his denarii, less 1 for each general off the board."""
+    g = state[TURN]
+    state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
+    if state[GEN_POS + g] < 0:
+        if any_reentry_legal(state, params, g):
+            state[PHASE] = PH_REENTER
+            return wait_for_player(state, g)
+        state[PHASE] = PH_REVOLT_PROV
+        return True
+    state[DENARII] = params[P_DENARII] - absent_generals(state)
+    state[PEND_KIND] = 0
+    state[PEND_TARGET] = 0
+    state[MOVER] = -1
+    state[PHASE] = PH_ROMAN
+    return True
+
+
+@jit
+def roman_phase(state: np.ndarray) -> bool:
+    """The general acts while he has denarii and stands on the board; then the Hispanic
+    phase."""
+    if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
+        state[PEND_KIND] = 0
+        state[MOVER] = -1
+        state[PHASE] = PH_REVOLT_PROV
+        return True
+    return wait_for_player(state, state[TURN])
+
+
+@jit
+def roman_combat_dice(state: np.ndarray) -> bool:
+    """A Roman combat's dice: the Roman die first (an assassination has only the Hispanic)."""
+    first_hisp = state[COMBAT_KIND] == CB_ASSASSINATE
+    return wait_for_chance(
+        state, CK_ROMAN_DIE if state[DIE_R] == 0 and not first_hisp else CK_HISP_DIE
+    )
+
+
+@jit
+def hispano_attack_step(state: np.ndarray) -> bool:
+    """Hispano may attack with an army while he has denarii and an army has a target; then
+    the turn ends."""
+    if state[HDENARII] > 0 and any_hispano_attack(state):
+        return wait_for_player(state, HISPANO)
+    state[PHASE] = PH_TURN_END
+    return True
+
+
+@jit
+def start_army_moves(state: np.ndarray) -> bool:
+    """The Hispanic move step: the armies in their moving order, from the first."""
+    order_armies(state)
+    state[CUR] = 0
+    state[PHASE] = PH_ARMY_MOVE
+    return True
+
+
+@jit_inline
+def move_next_army(state: np.ndarray, params: np.ndarray, cands: np.ndarray) -> bool:
+    """The next army moves: to its one alternative, or Hispano's choice, or the die's; with
+    none it stays. After the last, Hispano's attacks or the end of the turn."""
+    i = state[CUR]
+    if i >= NUM_ARMY_SLOTS or state[ARMY_ORDER + i] < 0:
+        state[PHASE] = PH_H_ATTACK if params[P_HISPANO] != 0 else PH_TURN_END
+        return True
+    k = state[ARMY_ORDER + i]
+    if state[ARMY_POS + k] < 0:
+        state[CUR] += 1
+        return True
+    n = move_armies_candidates(state, k, cands)
+    if n == 0:
+        state[CUR] += 1
+    elif n == 1:
+        army_try_move(state, k, cands[0])
+    elif params[P_HISPANO] != 0 and state[HDENARII] > 0:
+        state[PHASE] = PH_H_MOVE  # Hispano may choose instead of rolling
+    else:
+        state[PHASE] = PH_MOVE_DIE
+        return wait_for_chance(state, CK_MOVE_DIE)
+    return True
+
+
+@jit
+def army_combat_dice(state: np.ndarray) -> bool:
+    """An army's attack: the Hispanic die, then (against a general) the Roman one."""
+    return wait_for_chance(state, CK_HISP_DIE if state[DIE_H] == 0 else CK_ROMAN_DIE)
+
+
+@jit
+def turn_end(state: np.ndarray, params: np.ndarray) -> bool:
+    """The turn ends (Display of Power with the consul's first); Imperivm: the praetor of
+    Ulterior's free move after his."""
+    state[PHASE] = PH_TURN_NEXT
+    if state[TURN] == 2:
+        state[DISPLAY] = 0  # Display of Power lasts the consul's first turn
+    if params[P_IMPERIVM] != 0 and state[TURN] == 0 and any_free_move(state):
+        state[PHASE] = PH_FREE_MOVE
+        return wait_for_player(state, 0)
+    return True
+
+
+@jit_inline
+def turn_next(state: np.ndarray, params: np.ndarray) -> bool:
+    """The next general's turn, or after the consul's the end of the round."""
+    if state[TURN] < NUM_ROMAN_GENERALS - 1:
+        state[TURN] += 1
+        state[PHASE] = PH_TURN_START
+    else:
+        end_of_round(state, params)
+    return True
+
+
+@jit
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
+    """Lay out the basic set-up; the first chance node is the revolt of province I."""
+    lay_out(state, params)
+    state[PHASE] = PH_SETUP_REVOLT
+    state[COUNTER] = 0
+    advance(state, params)

@@ -1,0 +1,111 @@
+"""Farrapos's validator (games/farrapos/validate.py): forged positions are refused naming
+the field and the value; real ones are accepted (tests/core/test_untrusted_states.py)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim import StateFormatError
+from boardsim.core.header import H_ACTOR
+from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos.data import NUM_UNITS, PIECE_SIDE
+
+
+def game(**options: object) -> boardsim.Game:
+    return boardsim.make_game("farrapos", **options)
+
+
+def position(mode: int | None = None, seed: int = 3, **options: object) -> np.ndarray:
+    """A live position (in ``mode``, if given) of random play."""
+    g = game(**options)
+    for s in range(seed, seed + 50):
+        state = g.new_initial_state(s)
+        rng = random.Random(s)
+        for _ in range(2000):
+            if state.is_terminal():
+                break
+            if (mode is None and state.decisions() >= 60) or state.array[L.MODE] == mode:
+                return state.array.copy()
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no position in mode {mode}")
+
+
+def refused(a: np.ndarray, **options: object) -> str:
+    with pytest.raises(StateFormatError) as info:
+        boardsim.State(game(**options), a)
+    return str(info.value)
+
+
+def test_a_piece_off_the_map() -> None:
+    a = position()
+    a[L.LOC + 7] = 99
+    assert "LOC[7] = 99: not -2 (eliminated), -1 (reserve) or a city (0..24)" in refused(a)
+
+
+def test_a_unit_on_a_third_face() -> None:
+    a = position()
+    a[L.STEP + 2] = 2
+    assert "STEP[2] = 2: not 0 (full) or 1 (reduced)" in refused(a)
+
+
+def test_a_militia_has_one_face() -> None:
+    a = position()
+    a[L.STEP + NUM_UNITS] = 1
+    assert f"militia {NUM_UNITS}: STEP 1" in refused(a)
+
+
+def test_occupation_agrees_with_the_pieces() -> None:
+    a = position()
+    empty = int(np.flatnonzero(a[L.OCC_SLICE] == -1)[0])
+    a[L.OCC + empty] = 0
+    assert f"OCC[{empty}] = 0: not the side whose pieces are there" in refused(a)
+
+
+def test_victory_points_agree_with_the_cities() -> None:
+    a = position()
+    a[L.VP + 1] += 3
+    assert "VP[1] =" in refused(a)
+
+
+def test_two_sides_in_one_city() -> None:
+    a = position()
+    republic = int(np.flatnonzero((a[L.LOC_SLICE] >= 0) & (PIECE_SIDE == 0))[0])
+    empire = int(np.flatnonzero((a[L.LOC_SLICE] >= 0) & (PIECE_SIDE == 1))[0])
+    a[L.LOC + empire] = a[L.LOC + republic]
+    assert "holds pieces of both sides" in refused(a)
+
+
+def test_a_mode_that_does_not_exist() -> None:
+    a = position()
+    a[L.MODE] = 40
+    assert "MODE = 40: not a mode (0..8)" in refused(a)
+
+
+def test_the_loser_picks_his_loss() -> None:
+    a = position(L.M_LOSS)
+    a[H_ACTOR] = 1 - a[H_ACTOR]
+    assert "not the player who decides in this mode" in refused(a)
+
+
+def test_a_loss_without_a_battle_lost() -> None:
+    a = position(L.M_LOSS)
+    a[L.LOSS_A] = a[L.LOSS_D] = 0
+    assert "loss word" in refused(a)
+
+
+def test_a_sea_move_without_port_transport() -> None:
+    a = position(L.M_MOVE, port_transport=True)
+    unit = int(np.flatnonzero(a[L.SEL_SLICE][:NUM_UNITS] == 0)[0])
+    a[L.SEL + unit] = L.SEL_SEA
+    a[L.SEA_USED] = 1
+    assert "selected" in refused(a)
+
+
+def test_a_winner_while_the_game_goes_on() -> None:
+    a = position()
+    a[L.WINNER] = 1
+    assert "exactly in mode 8, with a winner" in refused(a)
