@@ -85,3 +85,18 @@ def test_the_depth_rungs_play_the_doubled_budget_in_every_seat(tmp_path: Path) -
     depth = summarize(out)["depth"]
     assert depth[0]["pair"] == "mcts:4/mcts:2" and depth[0]["games"] == 4
     assert "## Skill depth" in (out / "report.md").read_text()
+
+
+def test_a_grid_of_many_points_asks_the_side_question_once_pooled() -> None:
+    rows = [
+        {"skill": g, "level": lv, "num_players": 2, "winners": "0" if k % 2 else "1"}
+        for g in ("random", "heuristic")
+        for lv in range(30)
+        for k in range(4)
+    ]
+    questions = skill.ladder_questions(
+        rows, ["level", "skill"], lambda r: r["winners"] == "0", "Rome", seatwise=True
+    )
+    sides = [q for q in questions if q["question"].startswith("first-seat")]
+    assert [q["question"] for q in sides] == ["first-seat advantage (all)"]
+    assert sides[0]["effects"][0][0] == 0.0  # seat 0 wins half: no advantage

@@ -35,6 +35,7 @@ SKILL_KEY = "skill"
 LADDER_BUDGET = 25  # N of skill=ladder: MCTS at N and 4N simulations
 DEPTH_BUDGET = 8  # N of skill=depth: 2N against N, 4N against 2N, 8N against 4N
 DEPTH_RUNGS = 3
+MAX_POINT_QUESTIONS = 24  # more grid points than this: the side question pooled over them
 
 Row = dict[str, Any]
 
@@ -167,7 +168,8 @@ def ladder_questions(
     :func:`skill_depth`).
 
     - ``first seat``: seat 0's win rate over its fair share, per other grid point
-      (games where every player is its own side);
+      (games where every player is its own side; pooled over the points when there are
+      more than :data:`MAX_POINT_QUESTIONS`);
     - ``<subject> win rate``: the subject's win rate over one half, per other grid point
       (a side against a side or against the game);
     - ``<key>=<value>``: an option's effect on the subject's win rate against the key's
@@ -180,8 +182,14 @@ def ladder_questions(
     by_rung = {g: [r for r in rows if str(r[SKILL_KEY]) == g] for g in rungs}
     others = [k for k in keys if k != SKILL_KEY]
     questions = []
-    for point, group in stats.group_rows(rows, others).items():
-        label = ", ".join(f"{k}={v}" for k, v in zip(others, point, strict=True)) or "all"
+    points = stats.group_rows(rows, others)
+    if len(points) > MAX_POINT_QUESTIONS:  # Hispania's 243 levels: one pooled question
+        points = {(): list(rows)}
+        others_shown: list[str] = []
+    else:
+        others_shown = others
+    for point, group in points.items():
+        label = ", ".join(f"{k}={v}" for k, v in zip(others_shown, point, strict=True)) or "all"
         at = {g: [r for r in group if str(r[SKILL_KEY]) == g] for g in rungs}
         if seatwise:
             effects = [
@@ -199,7 +207,8 @@ def ladder_questions(
         questions.append({"question": f"{name} ({label})", **verdict(rungs, effects)})
     for key in others:
         values = list(dict.fromkeys(r[key] for r in rows))
-        if len(values) < 2 or (difficulty is not None and key == difficulty.option):
+        many = len(values) > MAX_POINT_QUESTIONS
+        if len(values) < 2 or many or (difficulty is not None and key == difficulty.option):
             continue
         base = values[0]
         for v in values[1:]:
