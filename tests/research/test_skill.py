@@ -100,3 +100,15 @@ def test_a_grid_of_many_points_asks_the_side_question_once_pooled() -> None:
     sides = [q for q in questions if q["question"].startswith("first-seat")]
     assert [q["question"] for q in sides] == ["first-seat advantage (all)"]
     assert sides[0]["effects"][0][0] == 0.0  # seat 0 wins half: no advantage
+
+
+def test_a_verdict_gone_at_the_strongest_rung_fades_and_is_flagged() -> None:
+    # the ladder of Farrapos: the Empire's edge at heuristic and MCTS 10, none at MCTS 40
+    effects = [
+        (-0.1, -0.21, 0.03),
+        (-0.37, -0.43, -0.26),
+        (-0.27, -0.36, -0.15),
+        (0.02, -0.1, 0.14),
+    ]
+    out = skill.verdict(["random", "heuristic", "mcts:10", "mcts:40"], effects)
+    assert out["verdict"] == "fades" and out["flag"]

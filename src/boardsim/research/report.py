@@ -455,9 +455,10 @@ def ladder_section(s: Mapping[str, Any]) -> list[str]:
             "Each question asked at every rung (every seat played by that agent), in points "
             "with 95% intervals. Verdict: *holds* (significant the same way at every rung), "
             "*grows* / *shrinks* (the strongest rung minus the weakest is significant), "
-            "*reverses*, *unclear* (significant at some rungs, no significant trend), "
-            "*no effect*; **one skill only** flags a verdict found at a single rung: it may "
-            "be the bot's, not the game's.",
+            "*reverses*, **fades** (significant at weaker rungs, not at the strongest), "
+            "*unclear* (significant at some rungs, the strongest among them, no significant "
+            "trend), *no effect*; **one skill only** flags a verdict found at a single rung. "
+            "Flagged verdicts may be the bots', not the game's.",
             "",
             "| question | " + " | ".join(rungs) + " | verdict |",
             "|---|" + "---|" * len(rungs) + "---|",

@@ -119,7 +119,10 @@ def verdict(rungs: Sequence[str], effects: Sequence[Sequence[float]]) -> dict[st
       is significant (half-widths combined as independent, ``sqrt(h1^2 + h2^2)``) and
       the effect's size rose / fell;
     - ``holds``: significant, the same way, at every rung, with no significant trend;
-    - ``unclear``: significant at some rungs only, with no significant trend.
+    - ``fades``: significant at weaker rungs but not at the strongest one (the verdict
+      may belong to the weaker bots);
+    - ``unclear``: significant at some rungs only, the strongest among them, with no
+      significant trend.
     """
     sig = [significant(e) for e in effects]
     hits = [i for i, s in enumerate(sig) if s != 0]
@@ -136,8 +139,13 @@ def verdict(rungs: Sequence[str], effects: Sequence[Sequence[float]]) -> dict[st
     if significant(trend) != 0:
         word = "grows" if abs(last[0]) > abs(first[0]) else "shrinks"
         return {**out, "verdict": word, "flag": False, "trend": list(trend)}
-    word = "holds" if len(hits) == len(defined) else "unclear"
-    return {**out, "verdict": word, "flag": False, "trend": list(trend)}
+    if len(hits) == len(defined):
+        word = "holds"
+    elif sig[defined[-1]] == 0:
+        word = "fades"
+    else:
+        word = "unclear"
+    return {**out, "verdict": word, "flag": word == "fades", "trend": list(trend)}
 
 
 def _difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
