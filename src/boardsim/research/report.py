@@ -216,6 +216,12 @@ def _save(fig: Any, path: Path) -> str:
     return f"{PLOTS_DIR}/{path.name}"
 
 
+def _bars(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> list[np.ndarray]:
+    """Error bars below and above each value, never negative (a Wilson bound of 0 wins can
+    sit a rounding error above the rate 0)."""
+    return [np.clip(value - low, 0.0, None), np.clip(high - value, 0.0, None)]
+
+
 def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
     """The subject's win rate per cell with its 95% Wilson interval."""
     plt = _pyplot()
@@ -226,7 +232,7 @@ def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
     if len(cells) <= MAX_LABELED_CELLS:
         fig, ax = plt.subplots(figsize=(7, 0.8 + 0.32 * len(cells)))
         y = np.arange(len(cells))[::-1]
-        ax.errorbar(rates, y, xerr=[rates - low, high - rates], fmt="o", capsize=3)
+        ax.errorbar(rates, y, xerr=_bars(rates, low, high), fmt="o", capsize=3)
         ax.set_yticks(y, [c["label"] for c in cells])
     else:
         order = np.argsort(rates)
@@ -294,7 +300,9 @@ def _level_heatmap(summary: Mapping[str, Any], path: Path) -> str:
 
 def _draw_heatmap(grid, ylabels, xlabels, ykey, xkey, summary, path: Path) -> str:
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(1.2 + 0.42 * len(xlabels), 1.0 + 0.42 * len(ylabels)))
+    # at least wide and tall enough for the two-line title and the colour bar's label
+    width = max(5.0, 2.4 + 0.42 * len(xlabels))
+    fig, ax = plt.subplots(figsize=(width, max(3.0, 1.6 + 0.42 * len(ylabels))))
     im = ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(xlabels)), xlabels, rotation=90)
     ax.set_yticks(range(len(ylabels)), ylabels)
@@ -312,8 +320,8 @@ def _draw_heatmap(grid, ylabels, xlabels, ykey, xkey, summary, path: Path) -> st
                     fontsize=7,
                     color="white" if v < 0.5 else "black",
                 )
-    fig.colorbar(im, ax=ax, label=f"{summary['subject']} win rate")
-    ax.set_title(f"{summary['game']}: {summary['subject']} win rate")
+    fig.colorbar(im, ax=ax, label="win rate")
+    ax.set_title(f"{summary['game']}:\nwin rate of {summary['whose']}")
     return _save(fig, path)
 
 
@@ -380,7 +388,7 @@ def plot_parameters(summary: Mapping[str, Any], path: Path) -> str | None:
         hi = np.array([e["rates"][j]["high"] for e in effects])
         width = 0.75 / steps
         x = np.arange(len(effects)) + (j - (steps - 1) / 2) * width
-        ax.bar(x, r, width=width, label=f"{word} difficulty", yerr=[r - lo, hi - r], capsize=2)
+        ax.bar(x, r, width=width, label=f"{word} difficulty", yerr=_bars(r, lo, hi), capsize=2)
     ax.set_xticks(
         range(len(effects)),
         [f"{n}\n({'/'.join(map(str, e['values']))})" for n, e in zip(names, effects, strict=True)],
@@ -406,7 +414,7 @@ def plot_variants(summary: Mapping[str, Any], path: Path) -> str | None:
     d = np.array([e["effect"] for e in eff])
     lo = np.array([e["effect_low"] for e in eff])
     hi = np.array([e["effect_high"] for e in eff])
-    ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3)
+    ax.errorbar(d, y, xerr=_bars(d, lo, hi), fmt="o", capsize=3)
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(y, [e["variant"] for e in eff])
     ax.set_xlabel(
