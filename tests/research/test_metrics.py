@@ -172,3 +172,8 @@ def test_every_metric_is_defined_once_in_the_docs_with_its_source() -> None:
         assert len(headings) == 1, m.key
         section = text.split(f"### {m.title} (`{m.key}`)")[1].split("\n### ")[0]
         assert m.source.split(";")[0].split(" ")[0] in section, m.key
+
+
+def test_a_shares_interval_stays_within_zero_and_one() -> None:
+    e = metrics.mean_estimate([1.0, 1.0, 0.9, 1.0], bounds=metrics.SHARE)
+    assert e.high == 1.0 and e.low < e.value < 1.0

@@ -36,6 +36,7 @@ from boardsim.research.traces import Traces
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
+SHARE = (0.0, 1.0)  # the range of a metric that is a share of positions or of a game
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,11 @@ def proportion(successes: float, n: int, z: float = Z95) -> Estimate:
     return Estimate(successes / n if n else NAN, low, high, n)
 
 
-def mean_estimate(values: Sequence[float], z: float = Z95) -> Estimate:
-    """The mean of per-game values with its normal interval ``mean +- z s / sqrt(n)``.
+def mean_estimate(
+    values: Sequence[float], z: float = Z95, bounds: tuple[float, float] | None = None
+) -> Estimate:
+    """The mean of per-game values with its normal interval ``mean +- z s / sqrt(n)``,
+    clipped to ``bounds`` (a share's ``(0, 1)``).
 
     NaN values (a game the metric does not apply to) are left out; a single value has
     no interval (``low == high == value``)."""
@@ -108,7 +112,10 @@ def mean_estimate(values: Sequence[float], z: float = Z95) -> Estimate:
         return Estimate(NAN, NAN, NAN, 0)
     m = float(arr.mean())
     half = z * float(arr.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    return Estimate(m, m - half, m + half, n)
+    low, high = m - half, m + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Estimate(m, low, high, n)
 
 
 # ------------------------------------------------------------------ outcomes of one game
@@ -319,14 +326,17 @@ def shape_metrics(decisions: np.ndarray, per_game: dict[str, np.ndarray]) -> dic
         "length": mean_estimate(lengths).as_dict(),
         "length_spread": Estimate(spread, NAN, NAN, len(lengths)).as_dict(),
         "branching": mean_estimate(per_game["branching"]).as_dict(),
-        "real_choice": mean_estimate(per_game["real_choice"]).as_dict(),
+        "real_choice": mean_estimate(per_game["real_choice"], bounds=SHARE).as_dict(),
     }
 
 
 def tension_metrics(per_game: dict[str, np.ndarray]) -> dict[str, Any]:
     """Lead change, drama, winner behind and decisiveness over the games they apply to
     (``n`` of each says how many)."""
-    return {k: mean_estimate(per_game[k]).as_dict() for k in PER_GAME[2:]}
+    return {
+        k: mean_estimate(per_game[k], bounds=None if k == "drama" else SHARE).as_dict()
+        for k in PER_GAME[2:]
+    }
 
 
 def summarize_cell(

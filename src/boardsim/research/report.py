@@ -485,8 +485,9 @@ def ladder_section(s: Mapping[str, Any]) -> list[str]:
             "",
             "The win rate of a doubled search budget against the budget, rung by rung, "
             "with the stronger agent in every seat in turn: how much skill the game "
-            f"rewards. Depth: {d[0]['depth']} of {len(d)} rungs, from the weakest up, where "
-            "the doubled budget wins significantly more than its fair share.",
+            f"rewards. The doubled budget wins significantly more than its fair share at "
+            f"{sum(e['above'] for e in d)} of {len(d)} rungs; depth (consecutive such rungs "
+            f"from the weakest up): {d[0]['depth']}.",
             "",
             "| stronger / weaker | games | win rate [95%] | fair share |",
             "|---|---|---|---|",
