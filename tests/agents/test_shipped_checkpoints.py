@@ -38,3 +38,20 @@ def test_a_card_and_its_evaluation_sit_beside_the_policy(name: str) -> None:
     assert result["game"] == name
     games = [r["games"] for r in result["pairs"] + result["solo"]]
     assert games and min(games) >= 1000  # the issue's 1,000 games a measurement
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_shipped_compiled_policy_is_the_export_of_the_checkpoint(name: str) -> None:
+    """``agents/<game>/ppo.npz`` (what the wheel ships and ``load("ppo", game)`` plays) is
+    ``ppo.zip`` exported: the same weights, the same game."""
+    from boardsim.core.network import Network
+    from boardsim.training.networks import export_ppo_checkpoint
+
+    shipped = Network.load(AGENTS / name / "ppo.npz")
+    fresh = export_ppo_checkpoint(AGENTS / name / "ppo.zip")
+    np.testing.assert_array_equal(shipped.weights, fresh.weights)
+    np.testing.assert_array_equal(shipped.layout, fresh.layout)
+    game = boardsim.make_game(name, **CASES[name])
+    agent = load("ppo", game, seed=0)
+    st = game.new_initial_state(3)
+    assert st.legal_actions_mask()[agent.act_state(st)]

@@ -39,7 +39,7 @@ def test_the_factories_return_their_concrete_types() -> None:
     assert isinstance(env, BoardsimGymEnv)
 
 
-def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
+def test_the_wheel_ships_py_typed_the_data_and_the_networks(tmp_path: Path) -> None:
     source = tmp_path / "checkout"  # a copy, so that the build leaves nothing in the tree
     source.mkdir()
     for name in ("pyproject.toml", "setup.py", "README.md"):
@@ -47,6 +47,10 @@ def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.egg-info")
     shutil.copytree(ROOT / "src", source / "src", ignore=ignore)
     shutil.copytree(ROOT / "envs", source / "envs")
+    shipped = sorted((ROOT / "agents").glob("*/*.npz"))  # the compiled networks
+    for path in shipped:
+        (source / "agents" / path.parent.name).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, source / "agents" / path.parent.name / path.name)
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
     command += ["--quiet", "-w", str(tmp_path / "dist"), str(source)]
     subprocess.run(command, check=True, capture_output=True, timeout=600)
@@ -54,3 +58,5 @@ def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "boardsim/py.typed" in names
     assert any(n.startswith("boardsim/envs/") and n.endswith(".toml") for n in names)
+    # what load("ppo", game) and load("alphazero", game) read from an installed wheel
+    assert shipped and all(f"boardsim/shipped/{p.parent.name}/{p.name}" in names for p in shipped)

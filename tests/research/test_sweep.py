@@ -122,7 +122,6 @@ def test_grid_words_are_typed_from_the_options() -> None:
         ("farrapos", ["side=rebels"], ["heuristic", "random"], "not a seat"),
         ("farrapos", ["variant=reward"], ["random"], "not an on/off option"),
         ("liberation", ["num_players"], ["random"], "KEY=V1,V2"),
-        ("liberation", ["num_players=2"], ["mcts:4", "mcts:8"], "same simulations"),
         ("liberation", ["num_players=2"], ["mcts:lots"], "whole number"),
     ],
 )

@@ -141,8 +141,10 @@ def test_mcts_specs_play_compiled_only_with_compiled_company() -> None:
     assert mcts_simulations("mcts:30") == 30 and mcts_simulations("mcts") == 200
     assert mcts_simulations("heuristic") is None
     assert compiled_together(["mcts:30", "heuristic"]) and compiled_together(["random", "mcts"])
-    assert not compiled_together(["mcts:30", "mcts:40"])  # one search setting a compiled run
-    assert not compiled_together(["mcts:30", "ppo:x.zip"])
+    # every searching seat plays with its own settings; networks (ppo too) play compiled
+    assert compiled_together(["mcts:30", "mcts:40"])
+    assert compiled_together(["mcts:30", "ppo:x.zip", "alphazero-mcts:8"])
+    assert not compiled_together(["mcts:30", "greedy"])
     with pytest.raises(OptionError, match="simulations"):
         mcts_simulations("mcts:lots")
 

@@ -26,7 +26,7 @@ def _config(run_dir, total: int, **kw) -> TrainConfig:
 
 def _policy_weights(path) -> list[np.ndarray]:
     agent = load(f"ppo:{path}", boardsim.make_game("liberation", num_players=2))
-    return [p.detach().numpy().copy() for p in agent.policy.parameters()]
+    return [agent.network.weights.copy()]
 
 
 def test_net_arch_grows_with_the_observation_and_stays_bounded() -> None:
@@ -82,8 +82,6 @@ def test_checkpoint_plays_as_an_agent_and_refuses_another_game(tmp_path) -> None
         load(f"ppo:{slim}", boardsim.make_game("liberation", num_players=3))
     with pytest.raises(boardsim.OptionError, match="trained for 'liberation'"):
         load(f"ppo:{slim}", boardsim.make_game("farrapos"))
-    with pytest.raises(boardsim.OptionError, match="needs a checkpoint"):
-        load("ppo", game)
     other = load(
         f"ppo:{slim}", boardsim.make_game("liberation", num_players=3), strict_options=False
     )
@@ -154,3 +152,22 @@ def test_step_penalty_is_taken_off_each_learner_reward_and_not_off_the_statistic
     # the statistics are the game's returns (+1/-1 win/loss), not the taxed ones
     assert meta["games"] > 0
     assert -1.0 <= meta["return_mean_recent"] <= 1.0
+
+
+def test_ppo_against_the_heuristic_and_its_own_past_resumes_exactly(tmp_path) -> None:
+    """Opponents split in two groups, the heuristic and a pool of the run's past policies
+    (a checkpoint every 128 steps joins it): a split run is the straight run."""
+    kw = {"opponents": "heuristic,pool", "pool_swap": 2}
+    straight = train(_config(tmp_path / "straight", 512, **kw), log=lambda *_: None)
+    train(_config(tmp_path / "split", 256, **kw), log=lambda *_: None)
+    resumed = train(_config(tmp_path / "split", 512, **kw), resume=True, log=lambda *_: None)
+    assert straight.games == resumed.games
+    for a, b in zip(
+        _policy_weights(straight.checkpoint), _policy_weights(resumed.checkpoint), strict=True
+    ):
+        np.testing.assert_array_equal(a, b)
+    pool = sorted(p.name for p in (tmp_path / "straight" / "pool").glob("*.npz"))
+    assert pool[0] == "step_000000000000.npz" and len(pool) >= 4
+    assert pool == sorted(p.name for p in (tmp_path / "split" / "pool").glob("*.npz"))
+    with pytest.raises(boardsim.OptionError, match="opponents"):
+        _config(tmp_path / "bad", 128, opponents="heuristic,nobody").validate()

@@ -8,8 +8,15 @@ need the observation (random, PPO) ignore ``state``.
 
 ``load(spec, game)`` makes one from a spec: ``"random"`` (uniform over legal
 actions), ``"greedy"`` (one-step lookahead on the full state, ``act_state``),
-``"heuristic"``, ``"mcts:SIMS"``, ``"ppo:PATH"``. Each name maps to a factory in
-``AGENT_FACTORIES``; its module is imported only when asked for.
+``"heuristic"``, ``"mcts:SIMS"``, ``"ppo[:PATH]"``, ``"alphazero[:PATH]"`` (a network
+alone), ``"alphazero-mcts:SIMS[:PATH]"`` (a network guiding the search), ``"net:PATH"``.
+Each name maps to a factory in ``AGENT_FACTORIES``; its module is imported only when
+asked for.
+
+Agents that can play inside compiled code (random, heuristic, MCTS, every network)
+have ``compiled_seat()`` (a :class:`boardsim.core.seats.Seat`): the batched engine,
+``play_games``, ``boardsim eval`` and the balance sweeps then play them without a
+Python call a decision.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
 from boardsim.core.header import H_DECISIONS, H_RNG
 from boardsim.core.rng import PyRng
+from boardsim.core.seats import Seat
 
 
 class RandomAgent:
@@ -45,6 +53,10 @@ class RandomAgent:
     def act_state(self, state: State) -> int:
         """A uniformly random legal action of the player to move in ``state``."""
         return self.act(state.observation(state.current_player()), state.legal_actions_mask())
+
+    def compiled_seat(self) -> Seat:
+        """This agent as a compiled seat (the engine's uniform random policy)."""
+        return Seat.named("random")
 
 
 def _position_key(state: State) -> bytes:
@@ -132,6 +144,9 @@ AGENT_FACTORIES: dict[str, str] = {
     "heuristic": "boardsim.agents.heuristic:make_agent",
     "mcts": "boardsim.agents.mcts:make_agent",
     "ppo": "boardsim.agents.ppo:make_agent",
+    "alphazero": "boardsim.agents.network:make_agent",
+    "alphazero-mcts": "boardsim.agents.network:make_search_agent",
+    "net": "boardsim.agents.network:make_net_agent",
 }
 
 
@@ -148,13 +163,14 @@ def _make_greedy(game: Game, arg: str | None, seed: int | None, **options: Any) 
 
 
 def available() -> list[str]:
-    """The agent names ``load`` knows (``"mcts"`` takes ``:SIMS``, ``"ppo"`` ``:PATH``)."""
+    """The agent names ``load`` knows (``"mcts"`` takes ``:SIMS``, ``"ppo"`` and
+    ``"alphazero"`` ``:PATH``, ``"alphazero-mcts"`` ``:SIMS[:PATH]``)."""
     return list(AGENT_FACTORIES)
 
 
 def load(spec: str, game: Game, seed: int | None = None, **options: Any) -> Any:
     """An agent from its spec: ``"random"``, ``"greedy"``, ``"heuristic"``, ``"mcts:200"``,
-    ``"ppo:PATH"``.
+    ``"ppo[:PATH]"``, ``"alphazero[:PATH]"``, ``"alphazero-mcts:200[:PATH]"``, ``"net:PATH"``.
 
     Raises :class:`OptionError` for an unknown name, naming the known ones.
     """

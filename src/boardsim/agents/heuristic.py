@@ -21,6 +21,7 @@ import numpy as np
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, Matchup, State
 from boardsim.core.rng import rng_seed
+from boardsim.core.seats import Seat
 
 
 class HeuristicAgent:
@@ -55,6 +56,10 @@ class HeuristicAgent:
         if action < 0:
             raise ValueError("the heuristic found no legal action")
         return action
+
+    def compiled_seat(self) -> Seat:
+        """This agent as a compiled seat (the game's ``heuristic_action``)."""
+        return Seat.named("heuristic")
 
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None

@@ -18,17 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from boardsim.core.batch import COMPILED_POLICIES, threads_used
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
-from boardsim.core.header import FLAG_TRUNCATED, POLICY_HEURISTIC, POLICY_MCTS, POLICY_RANDOM
+from boardsim.core.header import POLICY_HEURISTIC, POLICY_RANDOM
+from boardsim.core.seats import UCT_DEFAULTS, Seat, SeatLike
+from boardsim.core.seats import uct_seat as make_uct_seat
 
 ROLLOUT_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 DEFAULT_SIMULATIONS = 200
 MAX_SIMULATIONS = 10_000_000
 
 # the settings of a game that declares none (GameDefinition.mcts_defaults overrides them)
-GENERIC_DEFAULTS = {"c_uct": 1.0, "rollout": "random", "rollout_depth": 40, "prior": 0.0}
+GENERIC_DEFAULTS = UCT_DEFAULTS
 OPTION_NAMES = ("simulations", "c_uct", "rollout", "rollout_depth", "prior")
 
 
@@ -85,6 +86,14 @@ def search_settings(game: Game, **options: Any) -> dict[str, Any]:
     return settings
 
 
+def uct_seat(game: Game, label: str = "mcts", **options: Any) -> Seat:
+    """The compiled seat of UCT with the game's defaults and ``options`` (checked)."""
+    s = search_settings(game, **options)
+    return make_uct_seat(
+        s["simulations"], s["c_uct"], s["rollout"], s["rollout_depth"], s["prior"], label
+    )
+
+
 class MCTSAgent:
     """UCT over sampled dice (and determinized hidden cards), compiled per game.
 
@@ -115,6 +124,10 @@ class MCTSAgent:
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
         return f"MCTSAgent({self.game.name!r}, {shown})"
+
+    def compiled_seat(self) -> Seat:
+        """This search as a compiled seat (whole games in ``play_games``, sweeps, eval)."""
+        return uct_seat(self.game, f"mcts:{self.simulations}", **self.settings)
 
     def act_state(self, state: State) -> int:
         """The action the search picks for the player to move in ``state`` (left unchanged)."""
@@ -178,53 +191,36 @@ def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) ->
 def play_games(
     game: Game,
     num_games: int,
-    seats: Sequence[str],
+    seats: Sequence[SeatLike],
     seed: int = 0,
     first_game: int = 0,
     threads: int | None = None,
     **options: Any,
 ) -> dict[str, np.ndarray]:
-    """Whole games in compiled code, each player ``"mcts"``, ``"random"`` or ``"heuristic"``.
+    """Whole games in compiled code, each player ``"mcts"`` (UCT with ``options``, one
+    setting for every such seat), ``"random"``, ``"heuristic"``, or any agent or
+    :class:`~boardsim.core.seats.Seat` that plays in compiled code (a network, a network
+    search, an :class:`MCTSAgent` with its own settings).
 
     Game ``first_game + k`` of the run ``seed`` is the same game whatever the
-    batch and the threads (as ``boardsim.core.batch.play_games``; with no MCTS seat
-    the games are exactly its games). ``options`` are the MCTS settings (one for
-    every MCTS seat). Returns ``returns`` ``[num_games, num_players]``,
+    batch and the threads (as ``boardsim.core.batch.play_games``; with no searching seat
+    the games are exactly its games). Returns ``returns`` ``[num_games, num_players]``,
     ``decisions`` and ``truncated``.
     """
     if num_games < 0 or first_game < 0:
         raise ValueError("num_games and first_game must be >= 0")
     if len(seats) != game.num_players:
         raise ValueError(f"{len(seats)} seats for {game.num_players} players")
-    settings = search_settings(game, **options)
-    codes = np.zeros(game.max_players, np.int32)
-    for p, name in enumerate(seats):
-        if name == "mcts":
-            codes[p] = POLICY_MCTS
-        elif name in COMPILED_POLICIES:
-            codes[p] = COMPILED_POLICIES[name]
-        else:
-            raise ValueError(f"seat {p}: {name!r}; choose mcts, {', '.join(COMPILED_POLICIES)}")
-    out_returns = np.zeros((num_games, game.max_players), np.float64)
-    decisions = np.zeros(num_games, np.int64)
-    flags = np.zeros(num_games, np.int32)
-    with threads_used(threads):
-        game.mcts.play_games(
-            game.params,
-            codes,
-            np.int64(settings["simulations"]),
-            np.float64(settings["c_uct"]),
-            np.int64(ROLLOUT_POLICIES[settings["rollout"]]),
-            np.int64(settings["rollout_depth"]),
-            np.float64(settings["prior"]),
-            np.int64(seed),
-            np.int64(first_game),
-            out_returns,
-            decisions,
-            flags,
+    from boardsim.core.batch import play_games as play_seats
+
+    uct = uct_seat(game, **options) if any(s == "mcts" for s in seats) else None
+    try:
+        return play_seats(
+            game, num_games, [uct if s == "mcts" else s for s in seats], seed, first_game, threads
         )
-    return {
-        "returns": out_returns[:, : game.num_players],
-        "decisions": decisions,
-        "truncated": (flags & FLAG_TRUNCATED) != 0,
-    }
+    except ValueError as exc:
+        if "compiled" not in str(exc):
+            raise
+        raise ValueError(
+            f"{exc}; choose mcts, random, heuristic or an agent that plays compiled"
+        ) from None

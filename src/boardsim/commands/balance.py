@@ -83,7 +83,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--agents",
         default="heuristic",
-        help="compiled policies (" + ", ".join(COMPILED_POLICIES) + ", mcts:SIMS): one for "
+        help="compiled policies (" + ", ".join(COMPILED_POLICIES) + ", mcts:SIMS, ppo:PATH, "
+        "alphazero[:PATH], alphazero-mcts:SIMS[:PATH]): one for "
         "every seat, one per seat, or TEST,FIELD with a seat/side key "
         "(default heuristic)",
     )

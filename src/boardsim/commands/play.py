@@ -53,9 +53,13 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
 
 def chance_after(
     game: Game, state: State, action: int
-) -> tuple[list[tuple[np.ndarray, int]], np.ndarray]:
+) -> tuple[list[tuple[State, int]], np.ndarray]:
     """The chance nodes ``state.apply_action(action)`` will resolve, each ``(state at the
     node, outcome)``, and the state it ends in.
+
+    The nodes are the library's own positions (a chance node that a game resolving chance
+    itself never shows; its validator would refuse one from outside), so they are adopted
+    as states without the untrusted-state check.
 
     The step is replayed on a copy stopping at every chance node (the ``explicit_chance``
     switch of the params) and each node drawn as the engine draws it, from the generator
@@ -74,7 +78,7 @@ def chance_after(
     while arr[H_ACTOR] == CHANCE and not arr[H_FLAGS] & FLAG_TERMINAL:
         n = game.kernels.chance_weights(arr, params, outcomes, weights)
         outcome = int(outcomes[rng_weighted(arr, H_RNG, weights, n)])
-        events.append((arr.copy(), outcome))
+        events.append((State._adopt(game, arr.copy()), outcome))
         game.engine.step(arr, params, np.int64(outcome), rewards)
     return events, arr
 

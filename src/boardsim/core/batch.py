@@ -16,15 +16,18 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
+from boardsim.core.engine import seats_scratch_size
 from boardsim.core.errors import StateFormatError
 from boardsim.core.game import Game
 from boardsim.core.header import (
     FLAG_TRUNCATED,
     H_ACTOR,
     POLICY_HEURISTIC,
+    POLICY_MCTS,
     POLICY_RANDOM,
     TERMINAL,
 )
+from boardsim.core.seats import SeatLike, seat_table
 
 # the compiled policies by name (``policies[p]`` codes of the engine)
 COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -32,21 +35,7 @@ COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 
 def policy_codes(game: Game, policies: str | Sequence[str]) -> np.ndarray:
     """One compiled-policy code per player from a name (every player) or a name per player."""
-    names = [policies] * game.max_players if isinstance(policies, str) else list(policies)
-    if isinstance(policies, str) or len(names) == game.num_players:
-        names = names + ["random"] * (game.max_players - len(names))
-    if len(names) != game.max_players:
-        raise ValueError(
-            f"{len(names)} policies for {game.num_players} players: give one name or one a player"
-        )
-    codes = np.zeros(game.max_players, np.int32)
-    for p, name in enumerate(names):
-        if name not in COMPILED_POLICIES:
-            raise ValueError(
-                f"no compiled policy {name!r}; compiled policies: {', '.join(COMPILED_POLICIES)}"
-            )
-        codes[p] = COMPILED_POLICIES[name]
-    return codes
+    return seat_table(game, policies)[0]
 
 
 @contextmanager
@@ -70,9 +59,10 @@ class Batch:
 
     ``seat >= 0``: single-agent stepping; the learner plays ``seat`` and every
     player on its side (``Game.teams``); after each action the other players play
-    by their compiled policy (``opponents``: ``"random"`` or ``"heuristic"``, one
-    name for all or one a player) inside the compiled loop until a learner is to
-    decide again. ``seat = -1``: one decision a row, whoever is to move.
+    by their compiled seat (``opponents``: ``"random"``, ``"heuristic"``, a
+    :class:`~boardsim.core.seats.Seat` or an agent with ``compiled_seat()`` such as a
+    network; one for all or one a player) inside the compiled loop until a learner is
+    to decide again. ``seat = -1``: one decision a row, whoever is to move.
     """
 
     def __init__(
@@ -82,7 +72,7 @@ class Batch:
         seat: int = 0,
         seed: int = 0,
         threads: int | None = None,
-        opponents: str | Sequence[str] = "random",
+        opponents: SeatLike | Sequence[SeatLike] = "random",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
@@ -104,12 +94,30 @@ class Batch:
         self.truncated = np.zeros(n, np.bool_)
         self.game_index = np.zeros(n, np.int64)
         self.policy_rngs = np.zeros((n, 2), np.int32)
-        self.scratch = game.engine.new_scratch(n)
         self.learners = game.teammates(max(seat, 0))
-        self.policies = policy_codes(game, opponents)
+        self.scratch: tuple[np.ndarray, ...] = ()
+        self.set_opponents(opponents)
         self.seed = seed
         self.next_game = 0
         self.reset(seed)
+
+    def set_opponents(self, opponents: SeatLike | Sequence[SeatLike]) -> None:
+        """Who plays the other seats from the next step on (the games go on as they are)."""
+        seats = seat_table(self.game, opponents)
+        if (seats[0] == POLICY_MCTS).any():
+            raise ValueError(
+                "the batched engine plays no search: opponents are random, heuristic or networks"
+            )
+        self.seats = seats
+        slots, width = (int(x) for x in seats_scratch_size(self.seats))
+        have = self.scratch[8].shape[1:] if self.scratch else (0, 0)
+        if have[0] < slots or have[1] < width:
+            self.scratch = self.game.engine.new_scratch(self.num_envs, slots, width)
+
+    @property
+    def policies(self) -> np.ndarray:
+        """The opponents' policy codes, one a player."""
+        return self.seats[0]
 
     def reset(self, seed: int | None = None) -> None:
         """Start fresh games in every row (game numbers 0..N-1 of the run ``seed``)."""
@@ -127,7 +135,7 @@ class Batch:
                 self.policy_rngs,
                 self.seat,
                 self.learners,
-                self.policies,
+                self.seats,
                 self.scratch,
             )
             engine.batch_observe(
@@ -199,7 +207,7 @@ class Batch:
                     acts,
                     self.seat,
                     self.learners,
-                    self.policies,
+                    self.seats,
                     self.seed,
                     self.game_index,
                     self.next_game,
@@ -245,12 +253,14 @@ def random_rollout(
 def play_games(
     game: Game,
     num_games: int,
-    policies: str | Sequence[str] = "random",
+    policies: SeatLike | Sequence[SeatLike] = "random",
     seed: int = 0,
     first_game: int = 0,
     threads: int | None = None,
 ) -> dict[str, np.ndarray]:
-    """Whole games with every player on a compiled policy, in parallel, entirely compiled.
+    """Whole games with every player on a compiled seat (a name, a
+    :class:`~boardsim.core.seats.Seat`, or an agent with ``compiled_seat()``: a network, a
+    search), in parallel (one game a thread, handed out one at a time), entirely compiled.
 
     Game ``first_game + k`` of the run ``seed`` is the same game whatever the
     batch and thread count (so a sweep can be split and resumed). Returns arrays
@@ -258,14 +268,14 @@ def play_games(
     """
     if num_games < 0 or first_game < 0:
         raise ValueError("num_games and first_game must be >= 0")
-    codes = policy_codes(game, policies)
+    seats = seat_table(game, policies)
     out_returns = np.zeros((num_games, game.max_players), np.float64)
     decisions = np.zeros(num_games, np.int64)
     flags = np.zeros(num_games, np.int32)
-    with threads_used(threads):
-        game.engine.play_games(
-            game.params, codes, int(seed), int(first_game), out_returns, decisions, flags
-        )
+    searched = bool((seats[0] == POLICY_MCTS).any())
+    play = game.mcts.play_games if searched else game.engine.play_games
+    with threads_used(threads), numba.parallel_chunksize(1 if searched else 0):
+        play(game.params, seats, int(seed), int(first_game), out_returns, decisions, flags)
     return {
         "returns": out_returns[:, : game.num_players],
         "decisions": decisions,

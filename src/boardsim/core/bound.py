@@ -76,6 +76,8 @@ class BoundEngine:
         self.step_and_mask = BoundFunction(engine.step_and_mask, kernels)
         self.chance_outcomes = BoundFunction(engine.chance_outcomes, kernels)
         self.policy_action = BoundFunction(engine.policy_action, kernels)
+        self.seat_action = BoundFunction(engine.seat_action, kernels)
+        self.net_scratch = BoundFunction(engine.net_scratch, kernels)
         self.play_step = BoundFunction(engine.play_step, kernels)
         self.new_scratch = BoundFunction(engine.new_scratch, kernels)
         self.batch_reset = BoundFunction(engine.batch_reset, kernels)
@@ -96,7 +98,11 @@ class BoundSearch:
         self.kernels = kernels
         self.workspace = BoundFunction(mcts.workspace, kernels)
         self.search = BoundFunction(mcts.search, kernels)
+        self.net_workspace = BoundFunction(mcts.net_workspace, kernels)
+        self.seat_search = BoundFunction(mcts.seat_search, kernels)
         self.play_games = BoundFunction(mcts.play_games, kernels)
+        self.selfplay = BoundFunction(mcts.selfplay, kernels)
+        self.batch_positions = BoundFunction(mcts.batch_positions, kernels)
         self.root_stats = mcts.root_stats  # reads the workspace only
 
     def __repr__(self) -> str:

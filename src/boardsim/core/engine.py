@@ -15,7 +15,18 @@ from numba import prange
 
 from boardsim.core import header as hd
 from boardsim.core.checks import refuse
+from boardsim.core.header import S_TEMPERATURE
 from boardsim.core.jit import jit, jit_inline, jit_parallel
+from boardsim.core.nn import (
+    H_FLAGS,
+    H_SLOTS,
+    H_WIDTH,
+    NET_PRUNE,
+    USE_POLICY,
+    forward,
+    pick,
+    policy_logits,
+)
 from boardsim.core.rng import derive_seed, rng_below, rng_seed, rng_weighted
 
 
@@ -145,24 +156,67 @@ def random_legal(g, state, params, mask, policy_rng):
 
 @jit
 def policy_action(g, state, params, policy, mask, prng):
-    """The action compiled policy ``policy`` (``POLICY_*`` of core/header.py) takes here."""
+    """The action compiled policy ``policy`` (``POLICY_RANDOM`` or ``POLICY_HEURISTIC``)
+    takes here."""
     if policy == hd.POLICY_HEURISTIC:
         return g.heuristic_action(state, params, mask, prng)
     return random_legal(g, state, params, mask, prng)
 
 
 @jit
+def net_scratch(g, slots, width):
+    """A network seat's working arrays: observation, the layers' slots, probabilities."""
+    return (
+        np.zeros(g.OBS_SIZE, np.float32),
+        np.zeros((slots, width), np.float32),
+        np.zeros(g.NUM_ACTIONS, np.float64),
+    )
+
+
+@jit
+def network_action(g, state, params, seats, player, mask, prng, nn):
+    """The action of ``player``'s network (seat table ``seats``): its most likely legal
+    action, or one drawn from its policy at the seat's temperature (from ``prng``).
+
+    The mask is the legal one, less what the game's ``search_prune`` clears when the
+    network was trained on the search's mask (``NET_PRUNE``).
+    """
+    weights, layout = seats[4], seats[5]
+    base = seats[1][player]
+    obs, act, probs = nn
+    g.observe(state, params, player, obs)
+    g.legal_mask(state, params, mask)
+    if layout[base, H_FLAGS] & NET_PRUNE:
+        g.search_prune(state, params, mask)
+    forward(weights, layout, base, obs, act, USE_POLICY)
+    logits = policy_logits(act, layout, base)
+    return pick(logits, mask, seats[2][player, S_TEMPERATURE], probs, prng)
+
+
+@jit
+def seat_action(g, state, params, seats, mask, prng, nn):
+    """The action of the player to move by his seat of ``seats`` (random, heuristic or
+    network; a searching seat is :func:`boardsim.core.mcts.seat_move`'s)."""
+    player = state[hd.H_ACTOR]
+    code = seats[0][player]
+    if code == hd.POLICY_NETWORK:
+        return network_action(g, state, params, seats, player, mask, prng, nn)
+    return policy_action(g, state, params, code, mask, prng)
+
+
+@jit
 def play_opponents(
-    g, state, params, learners, policies, rewards, tmp, before, after, outcomes, weights, mask, prng
-):
-    """The players outside ``learners`` play (each by its compiled policy, ``policies[p]``)
-    until a learner decides or the game ends.
+    g, state, params, learners, seats, rewards, tmp, before, after, outcomes, weights, mask,
+    prng, nn,
+):  # fmt: skip
+    """The players outside ``learners`` play (each by his seat of the table ``seats``,
+    ``core/seats.py``) until a learner decides or the game ends.
 
     ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
     """
     done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
     while not done and learners[state[hd.H_ACTOR]] == 0:
-        a = policy_action(g, state, params, policies[state[hd.H_ACTOR]], mask, prng)
+        a = seat_action(g, state, params, seats, mask, prng, nn)
         done = step_into(g, state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
@@ -170,13 +224,14 @@ def play_opponents(
 
 
 @jit
-def play_step(g, state, params, action, seat, learners, policies, prng, rewards, obs, mask):
+def play_step(g, state, params, action, seat, learners, seats, prng, rewards, obs, mask, nn):
     """One single-agent step in one call: the learner's ``action`` (none when < 0, as
-    after a reset), the other players by their compiled policies (drawing from
-    ``prng``) until a learner is to decide, then what the learner sees (``obs``) and may
-    do (``mask``). Accumulates the players' rewards into ``rewards``; returns terminal.
-    Chance must be implicit. Few arguments on purpose: the Gymnasium env calls it from
-    Python once a step, and numba's dispatch costs about 0.1 us an argument.
+    after a reset), the other players by their seats of ``seats`` (drawing from
+    ``prng``; ``nn``: :func:`net_scratch`) until a learner is to decide, then what the
+    learner sees (``obs``) and may do (``mask``). Accumulates the players' rewards into
+    ``rewards``; returns terminal. Chance must be implicit. Few arguments on purpose: the
+    Gymnasium env calls it from Python once a step, and numba's dispatch costs about
+    0.1 us an argument.
     """
     tmp = np.zeros(g.MAX_PLAYERS, np.float32)
     before = np.zeros(g.MAX_PLAYERS, np.float64)
@@ -193,8 +248,8 @@ def play_step(g, state, params, action, seat, learners, policies, prng, rewards,
             rewards[p] += tmp[p]
     if not done:
         done = play_opponents(
-            g, state, params, learners, policies, rewards, tmp, before, after, outcomes, weights,
-            opp_mask, prng,
+            g, state, params, learners, seats, rewards, tmp, before, after, outcomes, weights,
+            opp_mask, prng, nn,
         )  # fmt: skip
     g.observe(state, params, viewer(state, seat, learners), obs)
     if done:
@@ -218,25 +273,49 @@ def viewer(state, seat, learners):
 
 
 @jit
-def new_scratch(g, n):
-    """Per-row working arrays for the batched kernels, allocated once per batch."""
+def seats_scratch_size(seats):
+    """``(slots, width)`` of the largest network of the seat table (1, 1 without)."""
+    nets, layout = seats[1], seats[5]
+    slots = 1
+    width = 1
+    for p in range(nets.shape[0]):
+        if nets[p] >= 0:
+            slots = max(slots, layout[nets[p], H_SLOTS])
+            width = max(width, layout[nets[p], H_WIDTH])
+    return slots, width
+
+
+@jit
+def new_scratch(g, n, slots, width):
+    """Per-row working arrays for the batched kernels, allocated once per batch; the
+    opponents' networks need ``slots`` x ``width`` each (``core/seats.py``,
+    ``scratch_size``; 1 x 1 without)."""
     return (
         np.zeros((n, g.MAX_PLAYERS), np.float64),  # returns before a step
         np.zeros((n, g.MAX_PLAYERS), np.float64),  # returns after a step
         np.zeros((n, g.MAX_PLAYERS), np.float32),  # one step's rewards
         np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int32),  # chance outcomes
         np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int64),  # chance weights
-        np.zeros((n, g.NUM_ACTIONS), np.uint8),  # a mask for the random opponents
+        np.zeros((n, g.NUM_ACTIONS), np.uint8),  # a mask for the opponents
         np.zeros((n, g.MAX_PLAYERS), np.float32),  # rewards nobody collects (a game's restart)
+        np.zeros((n, g.OBS_SIZE if slots > 1 else 1), np.float32),  # a network's observation
+        np.zeros((n, slots, width), np.float32),  # a network's layers
+        np.zeros((n, g.NUM_ACTIONS if slots > 1 else 1), np.float64),  # its probabilities
     )
 
 
 @jit
+def row_nn(scratch, i):
+    """Row ``i``'s network arrays of a batch's scratch (as :func:`net_scratch` gives)."""
+    return (scratch[7][i], scratch[8][i], scratch[9][i])
+
+
+@jit
 def restart_row(
-    g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, policies, scratch
+    g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, seats, scratch
 ):
     """Row ``i`` starts game ``game_index[i]``; with ``seat >= 0`` the opponents move first."""
-    before, after, tmp, outcomes, weights, mask, ignored = scratch
+    before, after, tmp, outcomes, weights, mask, ignored = scratch[:7]
     seed = derive_seed(master_seed, game_index[i])
     new_game(g, states[i], params, seed, outcomes[i], weights[i])
     rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
@@ -246,7 +325,7 @@ def restart_row(
             states[i],
             params,
             learners,
-            policies,
+            seats,
             ignored[i],
             tmp[i],
             before[i],
@@ -255,16 +334,17 @@ def restart_row(
             weights[i],
             mask[i],
             policy_rngs[i],
+            row_nn(scratch, i),
         )
 
 
 @jit_parallel
 def batch_reset(
-    g, states, params, master_seed, game_index, policy_rngs, seat, learners, policies, scratch
+    g, states, params, master_seed, game_index, policy_rngs, seat, learners, seats, scratch
 ):
     """Start game ``game_index[i]`` of the run ``master_seed`` in every row ``i``.
 
-    With ``seat >= 0`` the opponents (``policies``) then play until a learner is to decide.
+    With ``seat >= 0`` the opponents (``seats``) then play until a learner is to decide.
     """
     for i in prange(states.shape[0]):
         restart_row(
@@ -277,7 +357,7 @@ def batch_reset(
             policy_rngs,
             seat,
             learners,
-            policies,
+            seats,
             scratch,
         )
 
@@ -290,7 +370,7 @@ def batch_step(
     actions,
     seat,
     learners,
-    policies,
+    seats,
     master_seed,
     game_index,
     next_game,
@@ -312,7 +392,7 @@ def batch_step(
     ``scratch`` comes from ``new_scratch``. Returns the next game number.
     """
     n = states.shape[0]
-    before, after, tmp, outcomes, weights, mask, _ = scratch
+    before, after, tmp, outcomes, weights, mask = scratch[:6]
     for i in prange(n):
         state = states[i]
         rw = rewards[i]
@@ -328,7 +408,7 @@ def batch_step(
                 state,
                 params,
                 learners,
-                policies,
+                seats,
                 rw,
                 tmp[i],
                 before[i],
@@ -337,6 +417,7 @@ def batch_step(
                 weights[i],
                 mask[i],
                 policy_rngs[i],
+                row_nn(scratch, i),
             )
         terminated[i] = done and (state[hd.H_FLAGS] & hd.FLAG_TRUNCATED) == 0
         truncated[i] = (state[hd.H_FLAGS] & hd.FLAG_TRUNCATED) != 0
@@ -360,7 +441,7 @@ def batch_step(
                 policy_rngs,
                 seat,
                 learners,
-                policies,
+                seats,
                 scratch,
             )
         g.observe(state, params, viewer(state, seat, learners), obs[i])
@@ -408,8 +489,9 @@ def rollout_random(g, states, params, num_steps, master_seed, decisions, games):
 
 
 @jit_parallel
-def play_games(g, params, policies, master_seed, first_game, out_returns, out_decisions, out_flags):
-    """Play whole games, every player by its compiled policy; one game per output row.
+def play_games(g, params, seats, master_seed, first_game, out_returns, out_decisions, out_flags):
+    """Play whole games, every player by his seat of ``seats`` (random, heuristic or a
+    network; ``core/seats.py``); one game per output row.
 
     Row ``k`` is game ``first_game + k`` of the run ``master_seed`` (seeded
     ``derive_seed(master_seed, first_game + k)``, its policies' generator from
@@ -417,6 +499,7 @@ def play_games(g, params, policies, master_seed, first_game, out_returns, out_de
     batch it is played in. Writes the final returns, the decisions taken and the
     final header flags (``FLAG_TRUNCATED`` when ``max_decisions`` cut it).
     """
+    slots, width = seats_scratch_size(seats)
     for k in prange(out_returns.shape[0]):
         state = np.zeros(g.STATE_SIZE, np.int32)
         outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
@@ -424,12 +507,13 @@ def play_games(g, params, policies, master_seed, first_game, out_returns, out_de
         mask = np.zeros(g.NUM_ACTIONS, np.uint8)
         prng = np.zeros(2, np.int32)
         ret = np.zeros(g.MAX_PLAYERS, np.float64)
+        nn = net_scratch(g, slots, width)
         seed = derive_seed(master_seed, first_game + k)
         new_game(g, state, params, seed, outcomes, weights)
         rng_seed(prng, 0, derive_seed(seed, 1))
         done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
         while not done:
-            a = policy_action(g, state, params, policies[state[hd.H_ACTOR]], mask, prng)
+            a = seat_action(g, state, params, seats, mask, prng, nn)
             done = advance_decision(g, state, params, a, outcomes, weights)
         g.returns(state, params, ret)
         for p in range(out_returns.shape[1]):

@@ -11,9 +11,8 @@ moves. On top of their results it writes, for each of the game's first
 - ``values[k, t, p]``: every player's standing before the decision, by the game's
   progress measure ``evaluate_position`` (in ``[-1, 1]``, the scale of the returns).
 
-Its MCTS seats may search with budgets of their own (``sims[p]``, the skill-depth
-games of a budget ``2N`` against ``N``); with one budget for every MCTS seat the games
-are ``mcts.play_games``' games.
+Its seats are the seat table of ``core/seats.py`` (compiled policies, searches with
+settings of their own, networks), so the games are ``mcts.play_games``' games.
 
 A game longer than the buffers is played to its end as usual; only its first
 decisions are recorded (``out_decisions`` says how many it had).
@@ -26,9 +25,9 @@ import numpy as np
 from numba import prange
 
 from boardsim.core import header as hd
-from boardsim.core.engine import advance_decision, new_game, policy_action
+from boardsim.core.engine import advance_decision, new_game
 from boardsim.core.jit import jit, jit_parallel
-from boardsim.core.mcts import search, workspace
+from boardsim.core.mcts import game_workspaces, seat_move
 from boardsim.core.rng import derive_seed, rng_seed
 
 
@@ -47,35 +46,23 @@ def record_position(g, state, params, mask, t, actors, legal, values, value):
 
 @jit_parallel
 def play_recorded(
-    g,
-    params,
-    policies,
-    sims,
-    c_uct,
-    rollout_policy,
-    rollout_depth,
-    prior,
-    master_seed,
-    first_game,
-    out_returns,
-    out_decisions,
-    out_flags,
-    actors,
-    legal,
-    values,
-):
-    """The games of ``mcts.play_games`` (its arguments and results, but ``sims[p]`` the
-    simulations of player ``p``), each decision recorded into ``actors``/``legal``/
-    ``values`` (``[games, max_len]``, ``[games, max_len]``, ``[games, max_len, MAX_PLAYERS]``)."""
+    g, params, seats, master_seed, first_game, out_returns, out_decisions, out_flags, actors,
+    legal, values,
+):  # fmt: skip
+    """The games of ``mcts.play_games`` (its arguments and results: the seat table of
+    ``core/seats.py``), each decision recorded into ``actors``/``legal``/``values``
+    (``[games, max_len]``, ``[games, max_len]``, ``[games, max_len, MAX_PLAYERS]``)."""
     for k in prange(out_returns.shape[0]):
         state = np.zeros(g.STATE_SIZE, np.int32)
         outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
         weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
         mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+        root_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+        target = np.zeros(0, np.float32)
         prng = np.zeros(2, np.int32)
         ret = np.zeros(g.MAX_PLAYERS, np.float64)
         value = np.zeros(g.MAX_PLAYERS, np.float64)
-        ws = workspace(g, sims.max() + 1)
+        ws, nws = game_workspaces(g, seats)
         seed = derive_seed(master_seed, first_game + k)
         new_game(g, state, params, seed, outcomes, weights)
         rng_seed(prng, 0, derive_seed(seed, 1))
@@ -84,23 +71,9 @@ def play_recorded(
         while not done:
             t = state[hd.H_DECISIONS]
             record_position(g, state, params, mask, t, actors[k], legal[k], values[k], value)
-            code = policies[state[hd.H_ACTOR]]
-            if code == hd.POLICY_MCTS:
-                s = derive_seed(search_base, t)
-                a = search(
-                    g,
-                    state,
-                    params,
-                    sims[state[hd.H_ACTOR]],
-                    c_uct,
-                    rollout_policy,
-                    rollout_depth,
-                    prior,
-                    s,
-                    ws,
-                )
-            else:
-                a = policy_action(g, state, params, code, mask, prng)
+            a = seat_move(
+                g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target
+            )
             done = advance_decision(g, state, params, a, outcomes, weights)
         g.returns(state, params, ret)
         for p in range(out_returns.shape[1]):

@@ -174,7 +174,7 @@ def _skill_values(words: Sequence[str], game_name: str) -> list[str]:
 
     values = expand_skill_words(words, game_name)
     for v in values:
-        check_agents(rung_agents(v), same_budget=False)
+        check_agents(rung_agents(v))
     return values
 
 
@@ -253,29 +253,23 @@ def _variant_options(game: Game, value: str) -> dict[str, bool]:
     return out
 
 
-def check_agents(agents: Sequence[str], same_budget: bool = True) -> tuple[str, ...]:
-    """The agents as compiled policy names (or ``mcts``/``mcts:SIMS``), or a clear error.
+def check_agents(agents: Sequence[str]) -> tuple[str, ...]:
+    """The agents as specs that play in compiled code (``random``, ``heuristic``,
+    ``mcts[:SIMS]``, ``ppo[:PATH]``, ``alphazero[:PATH]``, ``alphazero-mcts:SIMS[:PATH]``,
+    ``net:PATH``), or a clear error. Each searching seat keeps its own settings."""
+    from boardsim.research.tournament import COMPILED_FAMILIES
 
-    Every MCTS seat of a sweep searches with the same number of simulations, unless
-    ``same_budget`` is off (a skill-depth rung, ``mcts:16/mcts:8``).
-    """
     if not agents:
         raise OptionError("give at least one agent")
-    sims = set()
     for a in agents:
         if is_mcts(a):
-            sims.add(mcts_simulations(a))
-        elif a not in COMPILED_POLICIES:
+            mcts_simulations(a)  # checked
+        elif a.partition(":")[0] not in COMPILED_FAMILIES:
             raise OptionError(
-                f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}, mcts:SIMS); "
-                f"{a!r} is not one (Python agents such as greedy or ppo are for "
-                "`boardsim eval`/tournaments)"
+                f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}, mcts:SIMS, "
+                f"ppo:PATH, alphazero[:PATH], alphazero-mcts:SIMS); {a!r} is not one (Python "
+                "agents such as greedy are for `boardsim eval`/tournaments)"
             )
-    if len(sims) > 1 and same_budget:
-        raise OptionError(
-            "every MCTS seat of a sweep uses the same simulations (mcts:N); "
-            "for budgets against each other use --grid skill=mcts:64/mcts:32 (or skill=depth)"
-        )
     return tuple(agents)
 
 
@@ -405,9 +399,8 @@ def play_cell(
     and each one's shape and tension metrics come back too (:data:`METRIC_COLUMNS`).
     """
     game = make_game(game_name, **cell.options)
-    if metrics or len({p for p in cell.policies if is_mcts(p)}) > 1:
-        # the recorder also plays MCTS seats of different budgets (a skill-depth rung)
-        play = _traced_player(cell.policies, metrics)
+    if metrics:
+        play = _traced_player(cell.policies)
         chunk = min(chunk, TRACE_CHUNK)
     else:
         play = _player(cell.policies)
@@ -426,43 +419,56 @@ def play_cell(
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _traced_player(
-    policies: tuple[str, ...], metrics: bool = True
-) -> Callable[..., dict[str, np.ndarray]]:
+def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
     """``play(game, n, seed, first, threads)`` with the compiled recorder: the games of
-    :func:`_player`, with each game's metrics (``metrics.per_game_metrics``) when
-    ``metrics`` (else nothing is recorded beyond the first decision)."""
+    :func:`_player`, with each game's metrics (``metrics.per_game_metrics``)."""
     from boardsim.research.metrics import per_game_metrics
     from boardsim.research.traces import play_traces
 
     def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
-        max_len = DEFAULT_TRACE_LEN if metrics else 1
-        traces = play_traces(game, n, policies, seed, first, threads, max_len=max_len)
+        traces = play_traces(game, n, policies, seed, first, threads, DEFAULT_TRACE_LEN)
         out = {
             "returns": traces.returns,
             "decisions": traces.decisions,
             "truncated": traces.truncated,
         }
-        return {**out, **per_game_metrics(traces)} if metrics else out
+        return {**out, **per_game_metrics(traces)}
 
     return play
 
 
+# network families: a sweep plays them at every cell's options (a Hispania network at
+# every level), not only at the options they were trained with
+NETWORK_FAMILIES = ("ppo", "alphazero", "alphazero-mcts", "net")
+
+
+def cell_seats(game: Game, policies: Sequence[str]) -> list[Any]:
+    """The compiled seats of a cell's specs (networks loaded; each search its own)."""
+    from boardsim.agents import load
+
+    seats = []
+    for spec in policies:
+        extra = {"strict_options": False} if spec.partition(":")[0] in NETWORK_FAMILIES else {}
+        seats.append(load(spec, game, 0, **extra).compiled_seat())
+    return seats
+
+
 def _player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
     """``play(game, n, seed, first, threads)`` for these seats: the batched engine's
-    ``play_games``, or the compiled MCTS one when a seat is ``mcts`` (same games)."""
-    if not any(is_mcts(p) for p in policies):
-        return lambda game, n, seed, first, threads: play_games(
-            game, n, list(policies), seed, first, threads
-        )
-    from boardsim.agents import mcts
+    ``play_games``, or the compiled search's when a seat searches (same games)."""
+    from boardsim.core.header import POLICY_MCTS
 
-    sims = {mcts_simulations(p) for p in policies if is_mcts(p)}.pop()
-    options = {} if sims is None else {"simulations": sims}
-    seats = ["mcts" if is_mcts(p) else p for p in policies]
-    return lambda game, n, seed, first, threads: mcts.play_games(
-        game, n, seats, seed, first, threads, **options
-    )
+    made: dict[int, list[Any]] = {}
+
+    def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
+        seats = made.setdefault(id(game), cell_seats(game, policies))
+        if any(s.code == POLICY_MCTS for s in seats):
+            from boardsim.agents import mcts
+
+            return mcts.play_games(game, n, seats, seed, first, threads)
+        return play_games(game, n, seats, seed, first, threads)
+
+    return play
 
 
 def winners(returns: np.ndarray) -> tuple[int, ...]:

@@ -19,14 +19,15 @@ Elo: the Bradley-Terry maximum likelihood ratings of the pairwise scores
 prior so an unbeaten agent still gets a finite rating; 400 points of Elo are a
 factor of ten in the odds; the mean rating is 1000.
 
-Games with only compiled policies (``random``, ``heuristic``, and ``mcts:SIMS``
-with the game's default search settings) run entirely compiled
-(:func:`boardsim.core.batch.play_games`; with an MCTS seat
-:func:`boardsim.agents.mcts.play_games`, one game a thread, in chunks so a long run
-reports its progress); an agent that decides for a
-batch of observations (``act_batch``: PPO) against a compiled policy plays in the
-batched engine (:func:`play_batched`); any other pairing plays through the
-:class:`boardsim.State` API, many games in lockstep.
+Games between agents that play in compiled code (``random``, ``heuristic``,
+``mcts:SIMS`` with the game's default search settings, ``ppo:PATH``, the networks
+``alphazero[:PATH]`` and ``alphazero-mcts:SIMS[:PATH]``: every seat with its own
+settings) run entirely compiled (:func:`boardsim.core.batch.play_games`; with a searching
+seat :func:`boardsim.agents.mcts.play_games`, one game a thread, in chunks so a long run
+reports its progress); an agent that decides for a batch of observations
+(``act_batch``) against a compiled policy plays in the batched engine
+(:func:`play_batched`); any other pairing plays through the :class:`boardsim.State` API,
+many games in lockstep.
 """
 
 from __future__ import annotations
@@ -193,47 +194,60 @@ def mcts_simulations(spec: str) -> int | None:
     return parse_simulations(arg) if arg else DEFAULT_SIMULATIONS
 
 
+# agent families that play in compiled code (their agents have compiled_seat())
+COMPILED_FAMILIES = ("random", "heuristic", "mcts", "ppo", "alphazero", "alphazero-mcts", "net")
+
+
 def compiled_together(specs: Sequence[str]) -> bool:
     """Whether seats with these specs can play whole games in compiled code: each is a
-    compiled policy or an MCTS spec, and the MCTS seats search alike (one setting a run)."""
-    sims = {mcts_simulations(s) for s in specs if s not in COMPILED}
-    return None not in sims and len(sims) <= 1
+    compiled policy, a search or a network (every one plays with its own settings)."""
+    return all(isinstance(s, str) and s.partition(":")[0] in COMPILED_FAMILIES for s in specs)
+
+
+def compiled_seat(item: Any, game: Game, agent_maker: AgentMaker, seed: int) -> Any:
+    """The compiled seat of a spec (made by ``agent_maker``), an agent, or a seat."""
+    from boardsim.core.seats import Seat
+
+    if isinstance(item, Seat):
+        return item
+    agent = agent_maker(item, game, seed) if isinstance(item, str) else item
+    if not hasattr(agent, "compiled_seat"):
+        raise OptionError(f"{item!r} does not play in compiled code")
+    return agent.compiled_seat()
 
 
 def play_compiled(
     game: Game,
-    seat_policies: Sequence[str],
+    seat_policies: Sequence[Any],
     num_games: int,
     seed: int,
     first_game: int,
     progress: Callable[[str], None] | None = None,
     label: str = "",
     chunk: int = MCTS_CHUNK,
+    agent_maker: AgentMaker = default_agent_maker,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The same as :func:`play_lockstep` for compiled policies only, entirely compiled.
+    """The same as :func:`play_lockstep` for seats that play in compiled code (specs made
+    by ``agent_maker``, agents with ``compiled_seat()``, or seats), entirely compiled.
 
-    Seats may be ``"mcts:SIMS"`` (the game's default search settings, the same for every
-    MCTS seat): those games go ``chunk`` at a time, ``progress`` told after each
+    With a searching seat (``mcts:SIMS``, ``alphazero-mcts:SIMS``: each with its own
+    settings) the games go ``chunk`` at a time, ``progress`` told after each
     (``"LABEL: 40/1000 games"``).
     """
-    if not compiled_together(seat_policies):
-        raise OptionError(f"not one compiled run: {list(seat_policies)}")
-    sims = [mcts_simulations(s) for s in seat_policies]
-    if all(s is None for s in sims):
+    from boardsim.core.header import POLICY_MCTS
+
+    seats = [compiled_seat(p, game, agent_maker, seed) for p in seat_policies]
+    if not any(s.code == POLICY_MCTS for s in seats):
         from boardsim.core.batch import play_games
 
-        out = play_games(game, num_games, list(seat_policies), seed=seed, first_game=first_game)
+        out = play_games(game, num_games, seats, seed=seed, first_game=first_game)
         return out["returns"], out["truncated"]
     from boardsim.agents import mcts
 
-    simulations = next(s for s in sims if s is not None)
-    seats = ["mcts" if s is not None else p for p, s in zip(seat_policies, sims, strict=True)]
     returns, truncated = [], []
     for start in range(0, num_games, chunk):
         size = min(chunk, num_games - start)
-        out = mcts.play_games(
-            game, size, seats, seed=seed, first_game=first_game + start, simulations=simulations
-        )
+        out = mcts.play_games(game, size, seats, seed=seed, first_game=first_game + start)
         returns.append(out["returns"])
         truncated.append(out["truncated"])
         if progress:
@@ -417,7 +431,14 @@ def _pair_games(
             policies[seat] = a_spec
             # the compiled run's games seat * games + 0, 1, ...: the same deals for every pair
             rets, trunc = play_compiled(
-                game, policies, g_idx.size, seed, seat * games, progress, f"{a_spec} in seat {seat}"
+                game,
+                policies,
+                g_idx.size,
+                seed,
+                seat * games,
+                progress,
+                f"{a_spec} in seat {seat}",
+                agent_maker=agent_maker,
             )
         else:
             a = agent_maker(a_spec, game, seed + 7 * seat + 1)
@@ -542,7 +563,9 @@ def cooperative(
             if compiled_together([spec]):
                 seats = [spec] * game.num_players
                 label = f"{spec} at level {shown}"
-                rets, trunc = play_compiled(game, seats, games, seed, 0, progress, label)
+                rets, trunc = play_compiled(
+                    game, seats, games, seed, 0, progress, label, agent_maker=agent_maker
+                )
             else:
                 agent = agent_maker(spec, game, seed + 1)
                 if _batchable(agent):

@@ -17,11 +17,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 from boardsim.core import record
 from boardsim.core.batch import COMPILED_POLICIES, threads_used
 from boardsim.core.bound import BoundFunction
+from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.core.header import FLAG_TRUNCATED, POLICY_MCTS
 
@@ -99,61 +101,36 @@ def from_games(games: Iterable[Any], players: int) -> Traces:
     return out
 
 
-def seat_codes(
-    game: Game, seats: Sequence[str], default_sims: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes, sims)``: each player's engine policy code and MCTS budget.
-
-    A seat is a compiled policy (``random``, ``heuristic``), ``mcts`` (``default_sims``
-    simulations) or ``mcts:SIMS``.
-    """
-    from boardsim.agents.mcts import parse_simulations
-
-    if len(seats) != game.num_players:
-        raise ValueError(f"{len(seats)} seats for {game.num_players} players")
-    codes = np.zeros(game.max_players, np.int32)
-    sims = np.zeros(game.max_players, np.int64)
-    for p, name in enumerate(seats):
-        head, _, arg = name.partition(":")
-        if head == "mcts":
-            codes[p] = POLICY_MCTS
-            sims[p] = parse_simulations(arg) if arg else default_sims
-        elif name in COMPILED_POLICIES:
-            codes[p] = COMPILED_POLICIES[name]
-        else:
-            raise ValueError(
-                f"seat {p}: {name!r}; choose mcts, mcts:SIMS, {', '.join(COMPILED_POLICIES)}"
-            )
-    return codes, sims
-
-
 def play_traces(
     game: Game,
     num_games: int,
-    seats: Sequence[str],
+    seats: Sequence[Any],
     seed: int = 0,
     first_game: int = 0,
     threads: int | None = None,
     max_len: int = DEFAULT_MAX_LEN,
-    **mcts_options: Any,
 ) -> Traces:
     """Play ``num_games`` whole games in compiled code, recording every decision.
 
-    ``seats``: one name a player (see :func:`seat_codes`; MCTS seats may have budgets of
-    their own, ``mcts:64`` against ``mcts:32``); ``mcts_options`` the other search
-    settings (``c_uct``, ``rollout``, ...; the game's defaults otherwise; ``simulations``
-    for a bare ``mcts``). With one budget for every MCTS seat the games are the ones
-    ``boardsim.agents.mcts.play_games`` (and, without MCTS,
-    ``boardsim.core.batch.play_games``) play for the same seed.
+    ``seats``: one a player, a spec that plays in compiled code (``random``, ``heuristic``,
+    ``mcts:64`` against ``mcts:32``, a network) or a :class:`~boardsim.core.seats.Seat`.
+    The games are the ones ``boardsim.core.batch.play_games`` plays for the same seed.
     """
-    from boardsim.agents.mcts import ROLLOUT_POLICIES, search_settings
+    from boardsim.core.seats import Seat, seat_table
+    from boardsim.research.sweep import cell_seats
 
     if num_games < 0 or first_game < 0:
         raise ValueError("num_games and first_game must be >= 0")
     if max_len < 1:
         raise ValueError("max_len must be at least 1")
-    settings = search_settings(game, **mcts_options)
-    codes, sims = seat_codes(game, seats, int(settings["simulations"]))
+    if len(seats) != game.num_players:
+        raise ValueError(f"{len(seats)} seats for {game.num_players} players")
+    specs = [s for s in seats if not isinstance(s, Seat)]
+    try:
+        made = iter(cell_seats(game, specs))
+    except OptionError as exc:
+        raise ValueError(f"{exc}; choose mcts, mcts:SIMS, {', '.join(COMPILED_POLICIES)}") from None
+    table = seat_table(game, [s if isinstance(s, Seat) else next(made) for s in seats])
     n, p = num_games, game.max_players
     returns = np.zeros((n, p), np.float64)
     decisions = np.zeros(n, np.int64)
@@ -162,15 +139,11 @@ def play_traces(
     legal = np.zeros((n, max_len), np.int32)
     values = np.zeros((n, max_len, p), np.float32)
     play = BoundFunction(record.play_recorded, game.kernels)
-    with threads_used(threads):
+    searched = bool((table[0] == POLICY_MCTS).any())
+    with threads_used(threads), numba.parallel_chunksize(1 if searched else 0):
         play(
             game.params,
-            codes,
-            sims,
-            np.float64(settings["c_uct"]),
-            np.int64(ROLLOUT_POLICIES[settings["rollout"]]),
-            np.int64(settings["rollout_depth"]),
-            np.float64(settings["prior"]),
+            table,
             np.int64(seed),
             np.int64(first_game),
             returns,

@@ -53,11 +53,14 @@ def write_checkpoint(
     metadata: dict[str, Any],
     resume: dict[str, np.ndarray],
     keep: int,
+    name: str | None = None,
 ) -> Path:
-    """Store one checkpoint of a run, point ``latest`` at it and keep only the newest ``keep``.
+    """Store one checkpoint of a run, point ``latest`` at it and keep only the newest ``keep``
+    (of the checkpoints named like it).
 
-    ``model_zip`` is what SB3's ``model.save`` wrote; the metadata and the resume
-    arrays are added to it as two more entries. Returns the checkpoint's path.
+    ``model_zip`` is what SB3's ``model.save`` wrote (or any zip of the run's own
+    entries); the metadata and the resume arrays are added to it as two more entries.
+    ``name``: the file's name (default ``step_<timesteps>.zip``). Returns its path.
     """
     if keep < 1:
         raise OptionError(f"keep at least one checkpoint, got keep={keep}")
@@ -69,10 +72,11 @@ def write_checkpoint(
         arrays = io.BytesIO()
         np.savez(arrays, **resume)
         archive.writestr(RESUME_ENTRY, arrays.getvalue())
-    path = folder / checkpoint_name(int(metadata["timesteps"]))
+    path = folder / (name or checkpoint_name(int(metadata["timesteps"])))
     atomic_write_bytes(path, buffer.getvalue())
     atomic_write_text(folder / LATEST_NAME, path.name + "\n")
-    for old in sorted(folder.glob("step_*.zip"))[:-keep]:
+    prefix = path.name.split("_")[0]
+    for old in sorted(folder.glob(f"{prefix}_*.zip"))[:-keep]:
         if old != path:
             old.unlink()
     return path
@@ -127,6 +131,15 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
             f"this boardsim reads format {CHECKPOINT_FORMAT}"
         )
     return meta
+
+
+def read_entry(path: str | os.PathLike[str], name: str) -> bytes:
+    """The bytes of entry ``name`` of the checkpoint at ``path`` (file or run folder)."""
+    p = resolve_checkpoint(path)
+    with _open_archive(p) as archive:
+        if name not in archive.namelist():
+            raise StateFormatError(f"{p} has no {name}")
+        return archive.read(name)
 
 
 def read_resume_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:

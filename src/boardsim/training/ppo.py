@@ -10,7 +10,11 @@ run folder::
 
 The policy plays every side of the game at once (a :class:`~.vec.SidesVecEnv`:
 the envs are split over the first player of each side), against the compiled
-``opponents``. Checkpoints are taken between rollouts, where the model, the
+``opponents``: ``"random"``, ``"heuristic"``, ``"net:PATH"`` (a fixed network), or
+``"pool"``: the run's own past policies (:class:`OpponentPool`: the policy at the start
+and at every checkpoint, compiled; each pool env plays one drawn at random, drawn again
+every ``pool_swap`` rollouts). Several, comma-separated (``"heuristic,pool"``), split each
+seat's envs evenly between them. Checkpoints are taken between rollouts, where the model, the
 optimizer, the envs and every random generator are in a consistent state; a run
 resumed from one (``resume=True``) continues exactly as the uninterrupted run
 would have (same games, same updates), only the wall clock differs.
@@ -72,6 +76,7 @@ class TrainConfig:
     total_timesteps: int = 200_000
     num_envs: int = 16
     opponents: str | list[str] = "random"
+    pool_swap: int = 1  # rollouts between two draws of the pool's opponents
     seed: int = 0
     n_steps: int = 128
     batch_size: int = 256
@@ -115,10 +120,90 @@ class TrainConfig:
             )
         if not 0 <= self.step_penalty < float("inf"):  # NaN fails too
             raise OptionError(f"step_penalty must be a finite number >= 0, got {self.step_penalty}")
+        if int(self.pool_swap) < 1:
+            raise OptionError(f"pool_swap must be at least 1 rollout, got {self.pool_swap}")
+        for group in opponent_groups(self.opponents):
+            if group not in GROUPS and not str(group).startswith("net:"):
+                raise OptionError(
+                    f"opponents: {group!r} is not one of {', '.join(GROUPS)} or net:PATH"
+                )
         if self.net_arch is not None and (
             not self.net_arch or any(int(h) < 1 for h in self.net_arch)
         ):
             raise OptionError(f"net_arch must be positive layer sizes, got {self.net_arch}")
+
+
+GROUPS = ("random", "heuristic", "pool")
+
+
+def opponent_groups(opponents: str | list[str]) -> list[str]:
+    """The opponent groups of ``opponents``: ``"heuristic,pool"`` -> two groups; a list
+    (one name a player) is one group."""
+    if isinstance(opponents, str):
+        return [g.strip() for g in opponents.split(",") if g.strip()]
+    return [opponents]  # type: ignore[list-item]
+
+
+class OpponentPool:
+    """The run's past policies as compiled networks, in ``RUN_DIR/pool/step_*.npz``; which
+    one each pool group plays, drawn from the pool's own generator."""
+
+    def __init__(self, folder: Path, groups: list[int], seed: int) -> None:
+        self.folder = folder
+        self.groups = groups  # the indices of the pool groups among the env's groups
+        self.steps: list[int] = []
+        self.current = np.full(len(groups), -1, np.int64)
+        self.rng = np.random.default_rng(seed + 17)
+        self._networks: dict[int, Any] = {}
+
+    def add(self, model: Any, step: int) -> None:
+        """The model's policy as it is now joins the pool."""
+        from boardsim.training.networks import from_sb3_policy
+
+        if step in self.steps:
+            return
+        net = from_sb3_policy(model.policy, {"source": "ppo", "timesteps": step})
+        net.save(self.folder / f"step_{step:012d}.npz")
+        self._networks[step] = net
+        self.steps.append(step)
+
+    def network(self, step: int) -> Any:
+        """The pool's policy of ``step`` (loaded from its file once)."""
+        from boardsim.core.network import Network
+
+        if step not in self._networks:
+            self._networks[step] = Network.load(self.folder / f"step_{step:012d}.npz")
+        return self._networks[step]
+
+    def draw(self, env: Any) -> None:
+        """Each pool group plays a past policy drawn uniformly from the pool."""
+        for k, group in enumerate(self.groups):
+            self.current[k] = self.steps[int(self.rng.integers(len(self.steps)))]
+            self._apply(env, k, group)
+
+    def _apply(self, env: Any, k: int, group: int) -> None:
+        from boardsim.core.header import POLICY_NETWORK, S_TEMPERATURE
+        from boardsim.core.seats import Seat
+
+        net = self.network(int(self.current[k]))
+        env.set_group_opponents(group, Seat(POLICY_NETWORK, net, {S_TEMPERATURE: 1.0}, "pool"))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The pool's state for a checkpoint: its steps, each group's draw, its generator."""
+        return {
+            "pool_steps": np.asarray(self.steps, np.int64),
+            "pool_current": self.current.copy(),
+            "pool_rng": np.frombuffer(json.dumps(self.rng.bit_generator.state).encode(), np.uint8),
+        }
+
+    def restore(self, arrays: dict[str, np.ndarray], env: Any) -> None:
+        """Put back what :meth:`arrays` saved; each group plays its saved draw again."""
+        self.steps = [int(x) for x in arrays["pool_steps"]]
+        self.current[:] = arrays["pool_current"]
+        self.rng.bit_generator.state = json.loads(bytes(arrays["pool_rng"]).decode())
+        for k, group in enumerate(self.groups):
+            if self.current[k] >= 0:
+                self._apply(env, k, group)
 
 
 @dataclass
@@ -231,14 +316,19 @@ class Trainer:
         self.run_dir = Path(config.run_dir)
         self.game = boardsim.make_game(config.game, **config.options)
         self.seats = learning_seats(self.game)
+        groups = opponent_groups(config.opponents)
         self.env = SidesVecEnv(
             self.game,
             config.num_envs,
             self.seats,
-            opponents=config.opponents,
             seed=config.seed,
             threads=config.threads,
             step_penalty=config.step_penalty,
+            groups=[_group_opponents(g) for g in groups],
+        )
+        pool_groups = [j for j, g in enumerate(groups) if g == "pool"]
+        self.pool = (
+            OpponentPool(self.run_dir / "pool", pool_groups, config.seed) if pool_groups else None
         )
         self.stats = GameStats(config.num_envs)
         self.net_arch = list(config.net_arch or net_arch_for(self.game.observation_size))
@@ -288,6 +378,8 @@ class Trainer:
         )
         self.env.restore(arrays)
         self.stats.restore(arrays)
+        if self.pool is not None:
+            self.pool.restore(arrays, self.env)
         restore_rng(arrays)
         self.wall_before = float(meta.get("wall_seconds", 0.0))
         self.last_saved = int(meta["timesteps"])
@@ -323,8 +415,13 @@ class Trainer:
         }
 
     def save(self) -> Path:
-        """Write a checkpoint of the run as it is now (between two rollouts)."""
+        """Write a checkpoint of the run as it is now (between two rollouts); the policy
+        joins the opponent pool first."""
+        if self.pool is not None:
+            self.pool.add(self.model, int(self.model.num_timesteps))
         arrays = {**self.env.state_arrays(), **self.stats.arrays(), **rng_arrays()}
+        if self.pool is not None:
+            arrays.update(self.pool.arrays())
         path = write_checkpoint(
             self.run_dir,
             model_zip_bytes(self.model),
@@ -334,6 +431,21 @@ class Trainer:
         )
         self.last_saved = int(self.model.num_timesteps)
         return path
+
+
+def _group_opponents(group: str) -> Any:
+    """What a group's envs play at first: its name, a fixed network (``net:PATH``), or, for
+    the pool, random until the pool's first draw (before the first step)."""
+    if group == "pool":
+        return "random"
+    if group.startswith("net:"):
+        from boardsim.core.header import POLICY_NETWORK, S_TEMPERATURE
+        from boardsim.core.network import Network
+        from boardsim.core.seats import Seat
+
+        net = Network.load(group[4:])
+        return Seat(POLICY_NETWORK, net, {S_TEMPERATURE: 0.0}, group)
+    return group
 
 
 def _finite_or_none(x: float) -> float | None:
@@ -365,6 +477,9 @@ def _callbacks(trainer: Trainer, total: int) -> list[Any]:
             # between rollouts: model, optimizer, envs and generators agree
             if self.model.num_timesteps - trainer.last_saved >= trainer.config.checkpoint_every:
                 trainer.save()
+            rollout = self.model.num_timesteps // (self.model.n_envs * self.model.n_steps)
+            if trainer.pool is not None and rollout % trainer.config.pool_swap == 0:
+                trainer.pool.draw(trainer.env)
 
         def _on_step(self) -> bool:
             # the game's own returns in the statistics, without the step penalty
@@ -434,6 +549,8 @@ def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainR
                 f"{report['heuristic_win_rate']:.1%} won): the policy's first choice is the "
                 f"heuristic's in {report['agreement']:.1%}"
             )
+        if trainer.pool is not None:
+            trainer.pool.add(trainer.model, 0)  # the policy PPO starts from: the pool's first
     remaining = max(config.total_timesteps - int(trainer.model.num_timesteps), 0)
     if remaining > 0:
         trainer.model.learn(

@@ -7,11 +7,17 @@ them side by side, one a learning seat (the first player of each side), and
 presents them to stable-baselines3 as one ``VecEnv`` with ``action_masks()``.
 Its whole state (every game, the opponents' generators, the game counters) can
 be saved and restored, so a resumed training run continues the very same games.
+
+With several opponent *groups* (``groups=["heuristic", "pool"]``), each learning seat's
+envs are split evenly between them: each group's envs play their own opponents, which
+can be changed between steps (:meth:`SidesVecEnv.set_group_opponents`: the PPO
+trainer's pool of its own past policies).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +43,8 @@ def learning_seats(game: Game) -> list[int]:
 
 
 class SidesVecEnv(BatchesVecEnv):
-    """``num_envs`` games split evenly over ``seats``; the other players play ``opponents``.
+    """``num_envs`` games split evenly over ``seats`` (and, within a seat, over the opponent
+    ``groups``); the other players play ``opponents`` (or their group's).
 
     ``step_penalty`` is subtracted from the learner's reward at each of its decisions.
     """
@@ -47,35 +54,49 @@ class SidesVecEnv(BatchesVecEnv):
         game: Game,
         num_envs: int,
         seats: Sequence[int],
-        opponents: str | Sequence[str] = "random",
+        opponents: Any = "random",
         seed: int = 0,
         threads: int | None = None,
         step_penalty: float = 0.0,
+        groups: Sequence[Any] | None = None,
     ) -> None:
         seats = list(seats)
+        groups = list(groups) if groups else [opponents]
         if not seats:
             raise OptionError("train at least one seat")
-        if num_envs < len(seats) or num_envs % len(seats):
+        parts_count = len(seats) * len(groups)
+        if num_envs < parts_count or num_envs % parts_count:
             raise OptionError(
                 f"num_envs={num_envs} must be a positive multiple of the {len(seats)} "
-                f"learning seats {seats}"
+                f"learning seats {seats} times the {len(groups)} opponent groups"
             )
-        per_seat = num_envs // len(seats)
+        per_part = num_envs // parts_count
         self.game = game
         self.seats = seats
+        self.groups = groups
         parts = [
             BoardsimVectorEnv(
                 game,
-                per_seat,
+                per_part,
                 threads=threads,
-                opponents=opponents,
+                opponents=group,
                 seat=s,
-                seed=seed + SEAT_SEED_STRIDE * k,
+                seed=seed + SEAT_SEED_STRIDE * (k * len(groups) + j),
                 check_actions=False,
             )
             for k, s in enumerate(seats)
+            for j, group in enumerate(groups)
         ]
         super().__init__(parts, step_penalty)
+
+    def group_parts(self, group: int) -> list[BoardsimVectorEnv]:
+        """The batched envs of opponent group ``group`` (one a learning seat)."""
+        return self.parts[group :: len(self.groups)]
+
+    def set_group_opponents(self, group: int, opponents: Any) -> None:
+        """Group ``group``'s envs play ``opponents`` from the next step on."""
+        for part in self.group_parts(group):
+            part.batch.set_opponents(opponents)
 
     # ------------------------------------------------------------ saving
     def games_started(self) -> int:

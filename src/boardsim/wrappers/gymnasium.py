@@ -3,10 +3,12 @@
 ``opponents`` is ``None`` or ``"random"`` (uniform random over legal actions),
 ``"heuristic"`` (the game's rule-based player), one such name a player, one agent
 with ``act(observation, action_mask) -> int`` for every other seat, or a dict
-``{seat: agent}``. Named policies are compiled: a whole step (the learner's
-action, every opponent decision after it, the next observation and mask) is one
-call into compiled code. An agent that reads the game state (``needs_state``:
-greedy, heuristic, MCTS) is given it: ``act(observation, action_mask, state=...)``.
+``{seat: agent}``. Named policies, and agents that play in compiled code (a network,
+``boardsim.agents.load("alphazero", game)``: they have ``compiled_seat()``), are
+compiled: a whole step (the learner's action, every opponent decision after it, the
+next observation and mask) is one call into compiled code. An agent that reads the
+game state (``needs_state``: greedy, heuristic, MCTS) is given it:
+``act(observation, action_mask, state=...)``.
 Chance nodes are always resolved inside ``step``. The mask
 of the learner's legal actions is in ``info["action_mask"]`` and in
 :meth:`action_masks` (what sb3-contrib's MaskablePPO calls).
@@ -26,10 +28,12 @@ import numpy as np
 from gymnasium import spaces
 
 from boardsim.core.batch import policy_codes
+from boardsim.core.engine import seats_scratch_size
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
-from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS
+from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS, POLICY_MCTS
 from boardsim.core.rng import derive_seed, rng_seed
+from boardsim.core.seats import seat_table
 
 
 class Policy(Protocol):
@@ -121,23 +125,25 @@ class BoardsimGymEnv(gym.Env):
             self._obs_buf = np.zeros(game.observation_size, np.float32)
             self._mask_buf = np.zeros(n, np.uint8)
             self._play_step = game.engine.play_step
+            self._nn = game.engine.net_scratch(*seats_scratch_size(self._compiled))
 
-    def _compiled_policies(self, opponents: Any) -> np.ndarray | None:
-        """Policy codes when every opponent is a named compiled policy, else None."""
+    def _compiled_policies(self, opponents: Any) -> tuple[np.ndarray, ...] | None:
+        """The seat table when every opponent plays in compiled code (a name, or an agent
+        with ``compiled_seat()`` that does not search), else None."""
         if opponents is None:
             opponents = "random"
-        named = isinstance(opponents, str) or (
-            isinstance(opponents, list | tuple) and all(isinstance(o, str) for o in opponents)
-        )
-        if not named:
+        items = list(opponents) if isinstance(opponents, list | tuple) else [opponents]
+        if not all(isinstance(o, str) or hasattr(o, "compiled_seat") for o in items):
             return None
         try:
-            codes = policy_codes(self.game, opponents)
+            seats = seat_table(self.game, opponents)
         except ValueError as exc:
             raise OptionError(str(exc)) from None
         if self.game.options.get("explicit_chance"):
             return None  # chance is drawn here in Python: the opponents play here too
-        return codes
+        if (seats[0] == POLICY_MCTS).any():
+            return None  # a search: the agents search on the state, from Python
+        return seats
 
     def _policy(self, player: int) -> Policy:
         name = self._opponents
@@ -152,7 +158,7 @@ class BoardsimGymEnv(gym.Env):
             return self._named_agents[name]
         if isinstance(self._opponents, dict):
             return self._opponents.get(player) or _UniformRandom(self.np_random)
-        return self._opponents
+        return name  # an agent: for every seat, or this player's of a list
 
     def _learner(self, player: int) -> bool:
         """The learner plays its seat and every player on the same side (``Game.teams``)."""
@@ -195,6 +201,7 @@ class BoardsimGymEnv(gym.Env):
             self._rewards,
             self._obs_buf,
             self._mask_buf,
+            self._nn,
         )
         rewards = self._rewards.copy()
         self.state_.last_rewards = rewards

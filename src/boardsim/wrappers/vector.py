@@ -1,8 +1,9 @@
 """Vector environments over the batched engine: Gymnasium ``VectorEnv`` and an SB3 ``VecEnv``.
 
 No subprocesses: every row of the batch is stepped in one compiled call; the
-other seats are played by a compiled policy (``"random"`` or the game's
-``"heuristic"``) inside that call.
+other seats are played by a compiled policy (``"random"``, the game's
+``"heuristic"``, or a network agent such as ``boardsim.agents.load("alphazero", game)``)
+inside that call.
 Finished games restart in the same step (Gymnasium's ``SAME_STEP`` autoreset):
 the last observation of a finished game is in ``infos["final_obs"]``
 (``infos["_final_obs"]`` marks the rows), and SB3's ``terminal_observation``.
@@ -10,7 +11,6 @@ the last observation of a finished game is in ``infos["final_obs"]``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,8 @@ class BoardsimVectorEnv(VectorEnv):
     """``num_envs`` games; seat ``seat`` learns in each, the others play a compiled policy.
 
     ``opponents``: None or ``"random"`` (uniform over legal actions), ``"heuristic"``
-    (the game's rule-based player), or one such name a player.
+    (the game's rule-based player), an agent that plays in compiled code
+    (``compiled_seat()``: a network), or one such a player.
     """
 
     metadata = {
@@ -41,7 +42,7 @@ class BoardsimVectorEnv(VectorEnv):
         game: Game,
         num_envs: int,
         threads: int | None = None,
-        opponents: str | Sequence[str] | None = None,
+        opponents: Any = None,
         seat: int = 0,
         seed: int = 0,
         check_actions: bool = True,
@@ -53,13 +54,12 @@ class BoardsimVectorEnv(VectorEnv):
             )
         if opponents is None:
             opponents = "random"
-        if not (
-            isinstance(opponents, str)
-            or (isinstance(opponents, Sequence) and all(isinstance(o, str) for o in opponents))
-        ):
+        items = opponents if isinstance(opponents, list | tuple) else [opponents]
+        if not all(isinstance(o, str) or hasattr(o, "compiled_seat") for o in items):
             raise OptionError(
                 "the vector env plays the other seats with compiled policies: opponents=None, "
-                f"'random', 'heuristic' or one such name a player, got {opponents!r}; "
+                "'random', 'heuristic', a network agent, or one such a player, got "
+                f"{opponents!r}; "
                 "use make_gym_env for Python opponents"
             )
         self.game = game

@@ -1,0 +1,739 @@
+"""Self-play training in the AlphaZero family (expert iteration), on the compiled search.
+
+Each iteration of :func:`train_alphazero`:
+
+1. **Self-play**: ``games_per_iteration`` whole games, every seat the compiled search
+   guided by the *best* network so far (:func:`boardsim.core.mcts.selfplay`, one game a
+   thread, on every core), Gumbel AlphaZero's search by default (``search="gumbel"``:
+   Gumbel-top-k and sequential halving at the root, made for small budgets) or
+   AlphaZero's PUCT with Dirichlet noise and moves drawn in proportion to the visits in
+   a game's first decisions (``search="puct"``). Dice and draws come from the game's own
+   generator; hidden hands (the race) are redealt for every simulation by the game's
+   ``determinize``; every seat uses the one network (Hispania's generals all; the
+   Hispano seat too when it is a player), each from its own observation. The first
+   ``warmup_iterations`` are played by an *expert* instead (``warmup_expert``: the game's
+   compiled heuristic, targets its moves; or ``"mcts"``: today's UCT with the game's
+   settings, targets its visits), so the network starts from the teacher.
+2. Every decision with a choice becomes a position of the replay buffer
+   (:mod:`.replay`): the state, the search's policy target (the improved policy, or the
+   visit distribution) and the game's result.
+3. **Training** (torch, CPU): ``steps`` minibatches drawn uniformly from the buffer (enough
+   for every new position to be seen ``sample_reuse`` times): cross-entropy of the masked
+   policy against the target, squared error of the value against the result, AdamW.
+4. **Gating**: the trained network plays the best one ``gate_games`` games with the same
+   search (seats rotated; in a cooperative game, the same deals, the side's wins
+   compared); it becomes the best when it scores at least ``gate_threshold``.
+5. **The curve**: the network alone (no search, its most likely move) against the
+   game's heuristic, ``eval_games`` games, seats rotated; and the best network's.
+6. A **checkpoint** (:func:`write_alphazero_checkpoint`): both networks, the torch model
+   and optimizer, the replay buffer, every generator, the curve; ``--resume`` continues
+   exactly (same games, same batches, same weights).
+
+Everything runs in compiled code but the gradient steps: a network is exported to the
+compiled format (:meth:`boardsim.training.networks.LayoutNet.export`) for every
+self-play, gating and evaluation.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from boardsim.core import header as hd
+from boardsim.core.batch import play_games, threads_used
+from boardsim.core.errors import OptionError
+from boardsim.core.network import Network
+from boardsim.core.seats import (
+    NETWORK_SEARCH_DEFAULTS,
+    S_TEMPERATURE,
+    Seat,
+    game_uct_seat,
+    search_seat,
+    search_settings,
+    seat_table,
+)
+from boardsim.training.checkpoint import (
+    atomic_write_text,
+    latest_checkpoint,
+    read_entry,
+    read_metadata,
+    write_checkpoint,
+)
+from boardsim.training.replay import ReplayBuffer
+
+ALGORITHM = "alphazero"
+SELFPLAY_CHUNK = 16  # games a compiled self-play call (progress between calls)
+EXPERTS = ("heuristic", "mcts")
+
+
+@dataclass
+class AlphaZeroConfig:
+    """One self-play run. Searches are in simulations a decision."""
+
+    game: str
+    run_dir: str
+    options: dict[str, Any] = field(default_factory=dict)
+    iterations: int = 20
+    games_per_iteration: int = 64
+    simulations: int = 32
+    search: str = "gumbel"  # "gumbel" or "puct"
+    gumbel_m: int = 16
+    c_visit: float = 50.0
+    c_scale: float = 0.1
+    c_puct: float = 1.5
+    noise: float = 0.25  # puct: Dirichlet noise on the root prior in self-play
+    alpha: float = 0.3
+    sample_moves: int = 30  # puct: a game's first decisions drawn in proportion to visits
+    fpu: float = 0.2
+    mix: float = 0.0  # leaf value: (1 - mix) network + mix rollout
+    rollout: str = "heuristic"
+    rollout_depth: int = 20
+    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    value_hidden: int = 64
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    batch_size: int = 256
+    sample_reuse: float = 4.0
+    max_steps: int = 2000  # gradient steps an iteration at most
+    value_weight: float = 1.0
+    buffer_size: int = 200_000
+    max_positions_per_game: int = 4096
+    warmup_iterations: int = 0
+    warmup_expert: str = "heuristic"
+    warmup_simulations: int = 200
+    gate_games: int = 64
+    gate_threshold: float = 0.55
+    gate_simulations: int | None = None  # None: the self-play budget
+    eval_games: int = 200
+    seed: int = 0
+    threads: int | None = None
+    torch_threads: int | None = 1
+    keep_checkpoints: int = 3
+    max_seconds: float | None = None  # stop after the iteration that passes it
+    tensorboard: bool = True
+    progress: bool = True
+
+    def validate(self) -> None:
+        """Refuse settings that cannot work, with the reason."""
+        for name in (
+            "iterations",
+            "games_per_iteration",
+            "simulations",
+            "gumbel_m",
+            "batch_size",
+            "max_steps",
+            "buffer_size",
+            "max_positions_per_game",
+            "keep_checkpoints",
+            "warmup_simulations",
+        ):
+            if int(getattr(self, name)) < 1:
+                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("gate_games", "eval_games", "warmup_iterations", "value_hidden"):
+            if int(getattr(self, name)) < 0:
+                raise OptionError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.search not in ("gumbel", "puct"):
+            raise OptionError(f"search must be gumbel or puct, got {self.search!r}")
+        if self.warmup_expert not in EXPERTS:
+            raise OptionError(f"warmup_expert must be one of {EXPERTS}, got {self.warmup_expert!r}")
+        if not self.hidden or any(int(h) < 1 for h in self.hidden):
+            raise OptionError(f"hidden must be positive layer sizes, got {self.hidden}")
+        if self.learning_rate <= 0 or self.sample_reuse <= 0 or self.value_weight < 0:
+            raise OptionError("learning_rate and sample_reuse must be > 0, value_weight >= 0")
+        if not 0 <= self.gate_threshold <= 1:
+            raise OptionError(f"gate_threshold must be in [0, 1], got {self.gate_threshold}")
+        if self.gate_simulations is not None and self.gate_simulations < 1:
+            raise OptionError("gate_simulations must be at least 1")
+        search_settings(None, self.simulations, **self.search_options())  # checked there
+
+    def search_options(self, training: bool = True) -> dict[str, Any]:
+        """The network search's settings (``core/seats.py``), with training's noise or not."""
+        gumbel = self.search == "gumbel"
+        return {
+            "search": self.search,
+            "gumbel_m": self.gumbel_m,
+            "c_visit": self.c_visit,
+            "c_scale": self.c_scale,
+            "gumbel_scale": 1.0 if gumbel and training else 0.0,
+            "c_puct": self.c_puct,
+            "noise": self.noise if training and not gumbel else 0.0,
+            "alpha": self.alpha,
+            "sample_moves": self.sample_moves if training and not gumbel else 0,
+            "fpu": self.fpu,
+            "mix": self.mix,
+            "rollout": self.rollout,
+            "rollout_depth": self.rollout_depth,
+        }
+
+
+@dataclass
+class AlphaZeroResult:
+    """What a finished run reports."""
+
+    run_dir: str
+    checkpoint: str
+    iterations: int
+    games: int
+    positions: int
+    best_iteration: int
+    curve: list[dict[str, Any]]
+    wall_seconds: float
+
+
+# ---------------------------------------------------------------- games in compiled code
+def seat_scores(returns: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Each game's share of the win of the players ``seats`` (a bool per player): 1 when
+    they alone hold the best return, ``k / w`` when ``k`` of the ``w`` best are theirs."""
+    best = returns.max(axis=1, keepdims=True)
+    winners = np.isclose(returns, best)
+    return (winners & seats[None, :]).sum(axis=1) / winners.sum(axis=1)
+
+
+def rotated_score(game: Any, a: Seat, b: Seat, games: int, seed: int, threads: int | None) -> float:
+    """``a``'s mean score against ``b``: competitive games with ``a`` in each side's first
+    seat in turn (``b`` elsewhere, the same deals for each side); in a cooperative game,
+    ``a`` and ``b`` each play the side on the same deals, and the score is
+    ``(1 + (wins_a - wins_b) / games) / 2``."""
+    if games < 1:
+        return float("nan")
+    if game.is_cooperative():
+        wins = []
+        for seat in (a, b):
+            out = play_games(game, games, [seat] * game.num_players, seed, 0, threads)
+            wins.append(float((out["returns"][:, 0] > 0).sum()))
+        return 0.5 * (1.0 + (wins[0] - wins[1]) / games)
+    sides = sorted(set(game.teams))
+    total = 0.0
+    played = 0
+    for k, side in enumerate(sides):
+        n = games // len(sides) + (1 if k < games % len(sides) else 0)
+        if n == 0:
+            continue
+        mine = np.array([t == side for t in game.teams])
+        players = [a if mine[p] else b for p in range(game.num_players)]
+        out = play_games(game, n, players, seed, k * games, threads)
+        total += float(seat_scores(out["returns"], mine).sum())
+        played += n
+    return total / played
+
+
+def side_win_rate(game: Any, seat: Seat, games: int, seed: int, threads: int | None) -> float:
+    """The win rate of ``seat`` (every seat of its side) against the heuristic (seats
+    rotated over the sides; a cooperative game: the side's win rate)."""
+    if game.is_cooperative():
+        out = play_games(game, games, [seat] * game.num_players, seed, 0, threads)
+        return float((out["returns"][:, 0] > 0).mean())
+    return rotated_score(game, seat, Seat.named("heuristic"), games, seed, threads)
+
+
+# ---------------------------------------------------------------- the trainer
+class AlphaZeroTrainer:
+    """The parts of one run: the game, the torch model, the buffer, the best network."""
+
+    def __init__(self, config: AlphaZeroConfig) -> None:
+        import torch
+
+        import boardsim
+        from boardsim.training.networks import LayoutNet, alphazero_layers
+
+        config.validate()
+        self.config = config
+        self.run_dir = Path(config.run_dir)
+        self.game = boardsim.make_game(config.game, **config.options)
+        if self.game.options.get("explicit_chance"):
+            raise OptionError("self-play draws chance inside the game: explicit_chance=False")
+        g = self.game
+        torch.manual_seed(config.seed)
+        layers, policy_slot, value_slot = alphazero_layers(
+            g.observation_size, g.num_actions, g.num_players, config.hidden, config.value_hidden
+        )
+        self.model = LayoutNet(layers, policy_slot, value_slot, prune=True)
+        self.optimizer = torch.optim.AdamW(
+            self.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+        )
+        self.buffer = ReplayBuffer(config.buffer_size, g.state_size, g.num_actions, g.num_players)
+        self.rng = np.random.default_rng(config.seed)  # minibatches
+        self._trained_upto = 0  # positions of the buffer the training has taken in
+        self.iteration = 0
+        self.games = 0
+        self.best = self.export(0)
+        self.best_iteration = 0
+        self.curve: list[dict[str, Any]] = []
+        self.wall_before = 0.0
+        self.session_start = time.perf_counter()
+
+    # ------------------------------------------------------------ networks and seats
+    def export(self, iteration: int) -> Network:
+        """The model as a compiled network, with what it is and how it searches."""
+        import boardsim
+
+        g = self.game
+        return self.model.export(
+            {
+                "game": g.name,
+                "game_version": g.definition.version,
+                "options": g.options,
+                "observation_size": g.observation_size,
+                "num_actions": g.num_actions,
+                "num_players": g.num_players,
+                "source": ALGORITHM,
+                "iteration": iteration,
+                "architecture": {
+                    "hidden": list(self.config.hidden),
+                    "value_hidden": self.config.value_hidden,
+                    "activation": "relu",
+                },
+                "search": self.config.search_options(training=False),
+                "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+            }
+        )
+
+    def search(self, network: Network, training: bool, simulations: int | None = None) -> Seat:
+        """``network`` searching with the run's settings (self-play noise when training)."""
+        c = self.config
+        settings = search_settings(
+            network, simulations or c.simulations, **c.search_options(training)
+        )
+        return search_seat(network, settings, "alphazero")
+
+    def expert(self) -> Seat:
+        """The warm-up's expert: the heuristic, or UCT with the game's settings."""
+        c = self.config
+        if c.warmup_expert == "heuristic":
+            return Seat.named("heuristic")
+        return game_uct_seat(self.game, c.warmup_simulations)
+
+    @staticmethod
+    def alone(network: Network) -> Seat:
+        """The network alone: its most likely move."""
+        return Seat(hd.POLICY_NETWORK, network, {S_TEMPERATURE: 0.0}, "network")
+
+    # ------------------------------------------------------------ self-play
+    def selfplay(self, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """One iteration's games, into the buffer; returns their statistics."""
+        c = self.config
+        g = self.game
+        warm = self.iteration < c.warmup_iterations
+        seat = self.expert() if warm else self.search(self.best, training=True)
+        table = seat_table(g, [seat] * g.num_players)
+        record = np.zeros(g.max_players, np.uint8)
+        record[: g.num_players] = 1
+        cap = min(c.max_positions_per_game, int(g.options.get("max_decisions") or 10**9))
+        first = self.iteration * c.games_per_iteration
+        start = time.perf_counter()
+        positions = 0
+        returns_all, lengths = [], []
+        for done in range(0, c.games_per_iteration, SELFPLAY_CHUNK):
+            n = min(SELFPLAY_CHUNK, c.games_per_iteration - done)
+            out = _selfplay_chunk(g, table, record, c.seed, first + done, n, cap, c.threads)
+            self.buffer.add(out["states"], out["policies"], out["position_returns"])
+            positions += len(out["states"])
+            returns_all.append(out["returns"])
+            lengths.append(out["decisions"])
+            if progress is not None:
+                progress(n)
+        self.games += c.games_per_iteration
+        returns = np.concatenate(returns_all)
+        lengths_all = np.concatenate(lengths)
+        return {
+            "games": c.games_per_iteration,
+            "positions": positions,
+            "seconds": time.perf_counter() - start,
+            "decisions_mean": float(lengths_all.mean()),
+            "first_side_wins": float((returns[:, 0] > 0).mean()),
+            "expert": seat.label if warm else "",
+        }
+
+    # ------------------------------------------------------------ training
+    def train_network(self) -> dict[str, float]:
+        """Gradient steps on minibatches of the buffer; returns the mean losses."""
+        import torch
+
+        c = self.config
+        g = self.game
+        new = self.buffer.added - self._trained_upto
+        steps = int(min(c.max_steps, max(1, math.ceil(new * c.sample_reuse / c.batch_size))))
+        self._trained_upto = self.buffer.added
+        obs = np.zeros((c.batch_size, g.observation_size), np.float32)
+        masks = np.zeros((c.batch_size, g.num_actions), np.uint8)
+        self.model.train()
+        totals = {"policy": 0.0, "value": 0.0, "entropy_target": 0.0}
+        for _ in range(steps):
+            idx = self.buffer.sample(self.rng, c.batch_size)
+            states = np.ascontiguousarray(self.buffer.states[idx])
+            with threads_used(c.threads):
+                g.mcts.batch_positions(states, g.params, obs, masks)
+            x = torch.from_numpy(obs)
+            legal = torch.from_numpy(masks.astype(bool))
+            target = torch.from_numpy(self.buffer.policies[idx].astype(np.float32))
+            target = target * legal
+            target = target / target.sum(dim=1, keepdim=True).clamp_min(1e-12)
+            z = torch.from_numpy(self.buffer.values[idx])
+            logits, value = self.model(x)
+            logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
+            policy_loss = -(target * logp.masked_fill(~legal, 0.0)).sum(dim=1).mean()
+            value_loss = ((value - z) ** 2).mean(dim=1).mean()
+            loss = policy_loss + c.value_weight * value_loss
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            ent = -(target * torch.log(target.clamp_min(1e-12))).sum(dim=1).mean()
+            totals["policy"] += policy_loss.item()
+            totals["value"] += value_loss.item()
+            totals["entropy_target"] += ent.item()
+        self.model.eval()
+        return {k: v / steps for k, v in totals.items()} | {"steps": steps}
+
+    # ------------------------------------------------------------ gating and the curve
+    def gate(self, candidate: Network) -> float:
+        """The candidate's score against the best network, both searching alike."""
+        c = self.config
+        sims = c.gate_simulations or c.simulations
+        a = self.search(candidate, training=False, simulations=sims)
+        b = self.search(self.best, training=False, simulations=sims)
+        seed = c.seed + 1_000_003 * (self.iteration + 1)
+        return rotated_score(self.game, a, b, c.gate_games, seed, c.threads)
+
+    def evaluate(self, network: Network) -> float:
+        """The network alone against the heuristic (a fixed set of deals every iteration)."""
+        c = self.config
+        return side_win_rate(self.game, self.alone(network), c.eval_games, c.seed + 7, c.threads)
+
+    def heuristic_reference(self) -> float:
+        """In a cooperative game, the heuristic's own win rate on the evaluation's deals."""
+        c = self.config
+        g = self.game
+        out = play_games(g, c.eval_games, "heuristic", c.seed + 7, 0, c.threads)
+        return float((out["returns"][:, 0] > 0).mean())
+
+    # ------------------------------------------------------------ checkpoints
+    def wall_seconds(self) -> float:
+        """Wall time of the run, the sessions before a resume included."""
+        return self.wall_before + time.perf_counter() - self.session_start
+
+    def metadata(self) -> dict[str, Any]:
+        """The checkpoint's metadata: the game, the configuration, the counters, the curve."""
+        import boardsim
+
+        g = self.game
+        return {
+            "game": g.name,
+            "game_version": g.definition.version,
+            "options": g.options,
+            "observation_size": g.observation_size,
+            "num_actions": g.num_actions,
+            "num_players": g.num_players,
+            "algorithm": ALGORITHM,
+            "config": asdict(self.config),
+            "timesteps": self.iteration,  # the checkpoint's name counts iterations
+            "iteration": self.iteration,
+            "games": self.games,
+            "positions": int(self.buffer.added),
+            "best_iteration": self.best_iteration,
+            "curve": self.curve,
+            "wall_seconds": round(self.wall_seconds(), 3),
+            "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+        }
+
+    def save(self) -> Path:
+        """Write a checkpoint of the run as it is now (between two iterations)."""
+        import torch
+
+        buffer = io.BytesIO()
+        torch.save(
+            {
+                "model": self.model.state_dict(),
+                "optimizer": self.optimizer.state_dict(),
+                "torch_rng": torch.get_rng_state(),
+            },
+            buffer,
+        )
+        arrays = {
+            **self.buffer.arrays(),
+            "trained_upto": np.array([self._trained_upto], np.int64),
+            "rng_state": np.frombuffer(json.dumps(self.rng.bit_generator.state).encode(), np.uint8),
+        }
+        entries = {
+            "network.npz": self.export(self.iteration).to_bytes(),
+            "best.npz": self.best.to_bytes(),
+            "torch.pt": buffer.getvalue(),
+        }
+        return write_checkpoint(
+            self.run_dir,
+            _zip_entries(entries),
+            self.metadata(),
+            arrays,
+            keep=self.config.keep_checkpoints,
+            name=f"iter_{self.iteration:06d}.zip",
+        )
+
+    def load(self, checkpoint: Path) -> None:
+        """Continue from ``checkpoint``: model, optimizer, buffer, generators, counters."""
+        import torch
+
+        from boardsim.training.checkpoint import read_resume_arrays
+
+        meta = read_metadata(checkpoint)
+        state = torch.load(io.BytesIO(read_entry(checkpoint, "torch.pt")), weights_only=False)
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        torch.set_rng_state(state["torch_rng"])
+        arrays = read_resume_arrays(checkpoint)
+        self.buffer.restore(arrays)
+        self._trained_upto = int(arrays["trained_upto"][0])
+        self.rng.bit_generator.state = json.loads(bytes(arrays["rng_state"]).decode())
+        self.best = Network.from_bytes(read_entry(checkpoint, "best.npz"))
+        self.iteration = int(meta["iteration"])
+        self.games = int(meta["games"])
+        self.best_iteration = int(meta["best_iteration"])
+        self.curve = list(meta["curve"])
+        self.wall_before = float(meta.get("wall_seconds", 0.0))
+
+
+def _zip_entries(entries: dict[str, bytes]) -> bytes:
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def _selfplay_chunk(
+    game: Any,
+    table: tuple[np.ndarray, ...],
+    record: np.ndarray,
+    seed: int,
+    first: int,
+    n: int,
+    cap: int,
+    threads: int | None,
+) -> dict[str, np.ndarray]:
+    """``n`` self-play games from game ``first`` of the run ``seed``; the recorded
+    positions flattened (each with its game's returns)."""
+    g = game
+    states = np.zeros((n, cap, g.state_size), np.int32)
+    targets = np.zeros((n, cap, g.num_actions), np.float32)
+    values = np.zeros((n, cap), np.float64)
+    count = np.zeros(n, np.int64)
+    returns = np.zeros((n, g.max_players), np.float64)
+    decisions = np.zeros(n, np.int64)
+    flags = np.zeros(n, np.int32)
+    with threads_used(threads), numba.parallel_chunksize(1):
+        g.mcts.selfplay(
+            g.params, table, record, int(seed), int(first), states, targets, values, count,
+            returns, decisions, flags,
+        )  # fmt: skip
+    keep = np.arange(cap)[None, :] < count[:, None]
+    game_of = np.repeat(np.arange(n), count)
+    return {
+        "states": states[keep],
+        "policies": targets[keep].astype(np.float16),
+        "values": values[keep],
+        "position_returns": returns[game_of][:, : g.num_players],
+        "returns": returns[:, : g.num_players],
+        "decisions": decisions,
+    }
+
+
+# ---------------------------------------------------------------- the run
+def train_alphazero(
+    config: AlphaZeroConfig, resume: bool = False, log: Callable[..., Any] = print
+) -> AlphaZeroResult:
+    """Run (or, with ``resume``, continue) the self-play run in ``config.run_dir``.
+
+    On resume the saved configuration is used, except ``iterations``, ``max_seconds``,
+    ``progress``, ``threads`` and ``torch_threads`` (from ``config``).
+    """
+    import torch
+
+    run_dir = Path(config.run_dir)
+    checkpoint = latest_checkpoint(run_dir) if resume else None
+    if resume and checkpoint is None:
+        log(f"no checkpoint in {run_dir}: starting a new run")
+    if checkpoint is not None:
+        config = _resumed_config(config, read_metadata(checkpoint))
+    elif (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").glob("*.zip")):
+        raise OptionError(
+            f"{run_dir} already holds a run: pass resume=True (--resume) to continue it, "
+            "or choose another run folder"
+        )
+    if config.torch_threads is not None:
+        torch.set_num_threads(config.torch_threads)
+    trainer = AlphaZeroTrainer(config)
+    if checkpoint is not None:
+        trainer.load(checkpoint)
+        log(f"resuming {checkpoint} after iteration {trainer.iteration}")
+    else:
+        atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
+    writer = _writer(trainer) if config.tensorboard else None
+    bar = _bar(trainer) if config.progress else None
+    reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
+    path = checkpoint
+    try:
+        while trainer.iteration < config.iterations:
+            if config.max_seconds is not None and trainer.wall_seconds() >= config.max_seconds:
+                log(f"time budget of {config.max_seconds:.0f} s reached")
+                break
+            row = run_iteration(trainer, bar, reference)
+            _log_row(writer, row)
+            path = trainer.save()
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(
+                    vs_heuristic=f"{row['candidate_vs_heuristic']:.3f}",
+                    gate=f"{row['gate_score']:.2f}",
+                    best=trainer.best_iteration,
+                )
+    finally:
+        if bar is not None:
+            bar.close()
+        if writer is not None:
+            writer.close()
+    if path is None:
+        path = trainer.save()
+    return AlphaZeroResult(
+        run_dir=str(run_dir),
+        checkpoint=str(path),
+        iterations=trainer.iteration,
+        games=trainer.games,
+        positions=int(trainer.buffer.added),
+        best_iteration=trainer.best_iteration,
+        curve=trainer.curve,
+        wall_seconds=trainer.wall_seconds(),
+    )
+
+
+def run_iteration(
+    trainer: AlphaZeroTrainer, bar: Any = None, reference: float | None = None
+) -> dict[str, Any]:
+    """One iteration: self-play, training, gating, the curve; returns the curve's row."""
+    c = trainer.config
+    start = time.perf_counter()
+    play = trainer.selfplay()
+    losses = trainer.train_network()
+    trainer.iteration += 1
+    candidate = trainer.export(trainer.iteration)
+    warm = trainer.iteration <= c.warmup_iterations
+    if warm:
+        score = float("nan")  # the expert played: the network is taken as it is
+        accepted = True
+    else:
+        score = trainer.gate(candidate)
+        accepted = score >= c.gate_threshold if c.gate_games > 0 else True
+    if accepted:
+        trainer.best = candidate
+        trainer.best_iteration = trainer.iteration
+    row = {
+        "iteration": trainer.iteration,
+        "games": trainer.games,
+        "positions": int(trainer.buffer.added),
+        "selfplay": play,
+        "losses": losses,
+        "gate_score": score,
+        "accepted": accepted,
+        "best_iteration": trainer.best_iteration,
+        "candidate_vs_heuristic": trainer.evaluate(candidate),
+        "best_vs_heuristic": trainer.evaluate(trainer.best),
+        "heuristic_reference": reference,
+        "seconds": time.perf_counter() - start,
+        "wall_seconds": trainer.wall_seconds(),
+    }
+    trainer.curve.append(_finite(row))
+    return row
+
+
+def _finite(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with NaN as None (JSON)."""
+    out: dict[str, Any] = {}
+    for k, v in row.items():
+        if isinstance(v, dict):
+            out[k] = _finite(v)
+        elif isinstance(v, float) and not math.isfinite(v):
+            out[k] = None
+        else:
+            out[k] = v
+    return out
+
+
+def _writer(trainer: AlphaZeroTrainer) -> Any:
+    from torch.utils.tensorboard import SummaryWriter
+
+    # purge_step: a resumed run rewrites what came after its checkpoint
+    return SummaryWriter(str(trainer.run_dir / "tb"), purge_step=trainer.iteration + 1)
+
+
+def _log_row(writer: Any, row: dict[str, Any]) -> None:
+    if writer is None:
+        return
+    step = row["iteration"]
+    flat = {
+        "strength/network_vs_heuristic": row["candidate_vs_heuristic"],
+        "strength/best_vs_heuristic": row["best_vs_heuristic"],
+        "gate/score": row["gate_score"],
+        "gate/accepted": float(row["accepted"]),
+        "gate/best_iteration": row["best_iteration"],
+        "loss/policy": row["losses"]["policy"],
+        "loss/value": row["losses"]["value"],
+        "loss/target_entropy": row["losses"]["entropy_target"],
+        "selfplay/games": row["games"],
+        "selfplay/positions": row["positions"],
+        "selfplay/decisions_mean": row["selfplay"]["decisions_mean"],
+        "selfplay/first_side_wins": row["selfplay"]["first_side_wins"],
+        "time/selfplay_seconds": row["selfplay"]["seconds"],
+        "time/iteration_seconds": row["seconds"],
+        "time/wall_seconds": row["wall_seconds"],
+    }
+    for key, value in flat.items():
+        if value is not None and math.isfinite(float(value)):
+            writer.add_scalar(key, float(value), step)
+    writer.flush()
+
+
+def _bar(trainer: AlphaZeroTrainer) -> Any:
+    from tqdm.auto import tqdm
+
+    c = trainer.config
+    return tqdm(
+        total=c.iterations,
+        initial=trainer.iteration,
+        unit="iter",
+        dynamic_ncols=True,
+        desc=f"AlphaZero {trainer.game.name}",
+    )
+
+
+def _resumed_config(given: AlphaZeroConfig, meta: dict[str, Any]) -> AlphaZeroConfig:
+    """The saved configuration of a run, with the few settings a resume may change."""
+    if meta.get("algorithm") != ALGORITHM:
+        raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not {ALGORITHM}")
+    saved = AlphaZeroConfig(**meta["config"])
+    if given.game != saved.game:
+        raise OptionError(f"{given.run_dir} is a run of {saved.game!r}, not {given.game!r}")
+    if given.options and given.options != saved.options:
+        raise OptionError(
+            f"{given.run_dir} was trained with options {saved.options}; resume it with the same "
+            f"(or none), not {given.options}"
+        )
+    saved.run_dir = given.run_dir
+    for name in ("iterations", "max_seconds", "progress", "threads", "torch_threads"):
+        setattr(saved, name, getattr(given, name))
+    return saved
+
+
+def best_network(path: str | Path) -> Network:
+    """The best network of an alphazero checkpoint or run folder."""
+    return Network.from_bytes(read_entry(path, "best.npz"), where=str(path))
+
+
+SEARCH_DEFAULTS = NETWORK_SEARCH_DEFAULTS  # re-exported for the command's help

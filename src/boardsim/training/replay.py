@@ -1,0 +1,91 @@
+"""The self-play replay buffer: positions, the search's targets and the games' results.
+
+A position is stored as the game state itself (``int32``, a few hundred words: exact, and
+smaller than its observation), the player to move being in its header; the observation
+and the legal mask are computed again, in compiled code, when a batch is drawn. The
+policy target is stored as ``float16`` (the search's visit distribution or improved
+policy), the value target as the game's final returns rotated to the player to move
+(``z[k]`` is the return of player ``(actor + k) mod players``), the way the network's
+value head is read (:mod:`boardsim.core.nn`).
+
+The buffer is a ring of ``capacity`` positions; :meth:`ReplayBuffer.arrays` /
+:meth:`ReplayBuffer.restore` save and restore it whole (a resumed run draws the same
+batches).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardsim.core.errors import OptionError
+from boardsim.core.header import H_ACTOR
+
+
+class ReplayBuffer:
+    """The newest ``capacity`` positions of self-play."""
+
+    def __init__(self, capacity: int, state_size: int, num_actions: int, num_players: int) -> None:
+        if capacity < 1:
+            raise OptionError(f"the replay buffer holds at least one position, got {capacity}")
+        self.capacity = capacity
+        self.states = np.zeros((capacity, state_size), np.int32)
+        self.policies = np.zeros((capacity, num_actions), np.float16)
+        self.values = np.zeros((capacity, num_players), np.float32)
+        self.size = 0
+        self.next = 0
+        self.added = 0  # positions ever added
+
+    def add(self, states: np.ndarray, policies: np.ndarray, returns: np.ndarray) -> None:
+        """Add positions (``returns``: each position's game's returns, one a player)."""
+        n = len(states)
+        if n == 0:
+            return
+        players = self.values.shape[1]
+        actors = states[:, H_ACTOR].astype(np.int64)
+        turn = (actors[:, None] + np.arange(players)[None, :]) % players
+        rotated = np.take_along_axis(returns[:, :players], turn, axis=1)
+        for start in range(0, n, self.capacity):
+            part = slice(start, min(start + self.capacity, n))
+            k = part.stop - part.start
+            idx = (self.next + np.arange(k)) % self.capacity
+            self.states[idx] = states[part]
+            self.policies[idx] = policies[part]
+            self.values[idx] = rotated[part]
+            self.next = int((self.next + k) % self.capacity)
+            self.size = min(self.size + k, self.capacity)
+        self.added += n
+
+    def sample(self, rng: np.random.Generator, batch: int) -> np.ndarray:
+        """Indices of a uniform batch (with replacement)."""
+        return rng.integers(0, self.size, size=batch)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The buffer's content, for a checkpoint (only the filled rows)."""
+        order = self._order()
+        return {
+            "replay_states": self.states[order],
+            "replay_policies": self.policies[order],
+            "replay_values": self.values[order],
+            "replay_counters": np.array([self.capacity, self.added], np.int64),
+        }
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Put back what :meth:`arrays` saved (oldest position first)."""
+        capacity, added = (int(x) for x in arrays["replay_counters"])
+        if capacity != self.capacity:
+            raise OptionError(
+                f"the saved buffer held {capacity} positions, this one {self.capacity}"
+            )
+        n = len(arrays["replay_states"])
+        self.states[:n] = arrays["replay_states"]
+        self.policies[:n] = arrays["replay_policies"]
+        self.values[:n] = arrays["replay_values"]
+        self.size = n
+        self.next = n % self.capacity
+        self.added = added
+
+    def _order(self) -> np.ndarray:
+        """Filled rows, oldest first."""
+        if self.size < self.capacity:
+            return np.arange(self.size)
+        return (self.next + np.arange(self.capacity)) % self.capacity

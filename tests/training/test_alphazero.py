@@ -1,0 +1,179 @@
+"""Self-play training: a tiny run goes through every step, resumes exactly, and its
+networks play as agents."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.agents import load
+from boardsim.core.network import Network
+from boardsim.training.alphazero import (
+    AlphaZeroConfig,
+    best_network,
+    rotated_score,
+    seat_scores,
+    train_alphazero,
+)
+from boardsim.training.checkpoint import read_entry, read_metadata, read_resume_arrays
+from boardsim.training.replay import ReplayBuffer
+
+TINY = {
+    "games_per_iteration": 4,
+    "simulations": 6,
+    "gumbel_m": 4,
+    "hidden": [16],
+    "value_hidden": 8,
+    "batch_size": 16,
+    "max_steps": 4,
+    "buffer_size": 3000,
+    "gate_games": 2,
+    "eval_games": 4,
+    "threads": 1,
+    "torch_threads": 1,
+    "progress": False,
+}
+
+
+def _config(run_dir, iterations: int, **kw) -> AlphaZeroConfig:
+    return AlphaZeroConfig(
+        game="liberation",
+        run_dir=str(run_dir),
+        options={"num_players": 2, "max_decisions": 2000},
+        iterations=iterations,
+        **{**TINY, **kw},
+    )
+
+
+def _networks(path) -> tuple[Network, Network]:
+    return (
+        Network.from_bytes(read_entry(path, "network.npz")),
+        Network.from_bytes(read_entry(path, "best.npz")),
+    )
+
+
+def test_a_run_resumed_after_an_interruption_continues_exactly(tmp_path) -> None:
+    """Three iterations straight, or two then a resume to three: the same networks, the
+    same buffer, the same curve."""
+    quiet = {"log": lambda *_: None}
+    straight = train_alphazero(_config(tmp_path / "a", 3, warmup_iterations=1), **quiet)
+    train_alphazero(_config(tmp_path / "b", 2, warmup_iterations=1), **quiet)
+    resumed = train_alphazero(_config(tmp_path / "b", 3), resume=True, **quiet)
+    assert straight.iterations == resumed.iterations == 3
+    assert straight.positions == resumed.positions > 0
+    for x, y in zip(_networks(straight.checkpoint), _networks(resumed.checkpoint), strict=True):
+        np.testing.assert_array_equal(x.weights, y.weights)
+    a, b = read_resume_arrays(straight.checkpoint), read_resume_arrays(resumed.checkpoint)
+    for key in ("replay_states", "replay_policies", "replay_values", "rng_state"):
+        np.testing.assert_array_equal(a[key], b[key])
+    drop = ("seconds", "wall_seconds")
+    strip = [{k: v for k, v in r.items() if k not in drop} for r in straight.curve]
+    for r in strip:
+        r["selfplay"].pop("seconds")
+    again = [{k: v for k, v in r.items() if k not in drop} for r in resumed.curve]
+    for r in again:
+        r["selfplay"].pop("seconds")
+    assert strip == again
+    meta = read_metadata(tmp_path / "b")
+    assert meta["algorithm"] == "alphazero" and meta["iteration"] == 3
+    assert meta["config"]["warmup_iterations"] == 1  # the saved configuration, not the given
+    config = json.loads((tmp_path / "b" / "config.json").read_text())
+    assert config["simulations"] == 6 and config["hidden"] == [16]
+    with pytest.raises(boardsim.OptionError, match="already holds a run"):
+        train_alphazero(_config(tmp_path / "b", 4), **quiet)
+
+
+def test_every_step_of_an_iteration_is_reported(tmp_path) -> None:
+    result = train_alphazero(
+        _config(tmp_path / "r", 2, tensorboard=True, search="puct"), log=lambda *_: None
+    )
+    first, second = result.curve
+    assert first["games"] == 4 and second["games"] == 8
+    assert first["selfplay"]["positions"] > 0 and first["losses"]["steps"] >= 1
+    best = 0
+    for row in result.curve:
+        assert 0 <= row["gate_score"] <= 1 and isinstance(row["accepted"], bool)
+        assert row["accepted"] == (row["gate_score"] >= 0.55)  # the default threshold
+        best = row["iteration"] if row["accepted"] else best
+        assert row["best_iteration"] == best  # a rejected candidate leaves the best as it was
+        assert 0 <= row["candidate_vs_heuristic"] <= 1
+    assert result.best_iteration == best
+    assert any((tmp_path / "r" / "tb").iterdir())
+    net = best_network(tmp_path / "r")
+    assert net.meta["source"] == "alphazero" and net.meta["search"]["search"] == "puct"
+    game = boardsim.make_game("liberation", num_players=2)
+    alone = load(f"alphazero:{tmp_path / 'r'}", game)
+    searching = load(f"alphazero-mcts:8:{tmp_path / 'r'}", game)
+    st = game.new_initial_state(0)
+    assert st.legal_actions_mask()[alone.act_state(st)]
+    assert st.legal_actions_mask()[searching.act_state(st)]
+
+
+def test_a_cooperative_game_trains_its_one_side(tmp_path) -> None:
+    """Hispania's generals: every Roman seat plays the one network; the gate compares the
+    side's wins on the same deals."""
+    config = AlphaZeroConfig(
+        game="hispania",
+        run_dir=str(tmp_path / "h"),
+        options={"level": "7-5-4-5-1", "max_decisions": 1500},
+        iterations=1,
+        warmup_iterations=0,
+        **{**TINY, "games_per_iteration": 2},
+    )
+    result = train_alphazero(config, log=lambda *_: None)
+    row = result.curve[0]
+    assert row["heuristic_reference"] is not None and 0 <= row["gate_score"] <= 1
+
+
+def test_scores_count_shared_wins_and_the_buffer_rotates_returns() -> None:
+    returns = np.array([[1.0, -1.0], [0.0, 0.0], [-1.0, 1.0]])
+    np.testing.assert_allclose(seat_scores(returns, np.array([True, False])), [1, 0.5, 0])
+    buf = ReplayBuffer(4, 8, 3, 2)
+    states = np.zeros((5, 8), np.int32)
+    states[:, 2] = [0, 1, 0, 1, 1]  # the player to move (H_ACTOR)
+    rets = np.tile(np.array([[1.0, -1.0]]), (5, 1))
+    buf.add(states, np.ones((5, 3)) / 3, rets)
+    assert buf.size == 4 and buf.added == 5
+    saved = buf.arrays()
+    np.testing.assert_array_equal(saved["replay_values"][:, 0], [-1, 1, -1, -1])  # own first
+    again = ReplayBuffer(4, 8, 3, 2)
+    again.restore(saved)
+    np.testing.assert_array_equal(again.arrays()["replay_values"], saved["replay_values"])
+
+
+def test_rotated_score_is_one_half_between_equals() -> None:
+    game = boardsim.make_game("liberation", num_players=2)
+    from boardsim.core.seats import Seat
+
+    score = rotated_score(game, Seat.named("random"), Seat.named("random"), 40, 3, 1)
+    assert 0.25 < score < 0.75
+    assert rotated_score(game, Seat.named("heuristic"), Seat.named("random"), 20, 3, 1) > 0.9
+
+
+def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) -> None:
+    from boardsim.cli import main
+
+    run, net = tmp_path / "az", tmp_path / "best.npz"
+    tiny = [
+        "--games-per-iteration", "2", "--simulations", "4", "--gumbel-m", "2",
+        "--hidden", "8", "--value-hidden", "4", "--batch-size", "8", "--max-steps", "2",
+        "--gate-games", "2", "--eval-games", "2", "--threads", "1", "--no-tensorboard",
+        "-o", "num_players=2", "-o", "max_decisions=400",
+    ]  # fmt: skip
+    args = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(run), *tiny]
+    assert main([*args, "--iterations", "1", "--export", str(net)]) == 0
+    captured = capsys.readouterr()
+    assert "AlphaZero liberation" in captured.err  # the progress bar
+    assert "trained 1 iterations" in captured.out and net.is_file()
+    assert Network.load(net).meta["source"] == "alphazero"
+    config = json.loads((run / "config.json").read_text())
+    assert config["games_per_iteration"] == 2 and config["hidden"] == [8]
+    assert main([*args, "--iterations", "2", "--resume", "--no-progress"]) == 0
+    assert "resuming" in capsys.readouterr().out
+    assert read_metadata(run)["iteration"] == 2
+    fresh = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(tmp_path / "x")]
+    code = main([*fresh, *tiny, "--iterations", "0"])
+    assert code == 2 and "iterations" in capsys.readouterr().err
