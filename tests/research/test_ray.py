@@ -90,3 +90,26 @@ def test_balance_command_runs_on_an_existing_cluster(tmp_path: Path, local_ray) 
     assert (tmp_path / "ray" / "results.csv").read_text() == (
         tmp_path / "local" / "results.csv"
     ).read_text()
+
+
+def test_ray_sweep_with_metrics_equals_the_local_one(tmp_path: Path, local_ray) -> None:
+    grid = sweep.parse_grid("farrapos", ["side=republic,empire"])
+    args = ("farrapos", grid, ["heuristic", "random"], 4)
+    sweep.run_sweep(*args, tmp_path / "local", seed=2, metrics=True)
+    sweep.run_sweep(*args, tmp_path / "ray", seed=2, metrics=True, backend="ray")
+    assert (tmp_path / "ray" / "results.csv").read_text() == (
+        tmp_path / "local" / "results.csv"
+    ).read_text()
+
+
+def test_a_search_on_ray_finds_the_local_searchs_trials(tmp_path: Path, local_ray) -> None:
+    from boardsim.research import tune
+
+    targets = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
+    keys = [tune.parse_search("farrapos", "victory_vp=12:40")]
+    args = ("farrapos", targets, keys, 3, 4)
+    tune.run_tune(*args, tmp_path / "local", seed=4, confirm=False)
+    tune.run_tune(*args, tmp_path / "ray", seed=4, confirm=False, backend="ray")
+    assert (tmp_path / "ray" / "trials.csv").read_text() == (
+        tmp_path / "local" / "trials.csv"
+    ).read_text()

@@ -149,7 +149,9 @@ def test_scenarios_the_level_cannot_carry_are_refused_or_skipped() -> None:
     assert len(cells) == 5 and [s["point"]["scenario"] for s in skipped] == ["new_empire"]
 
 
-def _fake_play_cell(game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None):
+def _fake_play_cell(
+    game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None, metrics=False
+):
     """Hispania without compiling it: Rome wins more with more denarii and no terror."""
     d = int(cell.options.get("level", "6").split("-")[0])
     p = 0.15 * (d - 4) - (0.2 if cell.options.get("terror") else 0.0)

@@ -8,6 +8,9 @@
     boardsim balance farrapos --grid side=republic,empire --grid variant=none,siege \\
         --agents heuristic,random --out runs/f --backend ray --address auto
     boardsim balance report runs/h
+    boardsim balance farrapos --grid skill=ladder --metrics --games-per-cell 200 --out runs/l
+    boardsim balance tune farrapos --target republic=0.5@heuristic \\
+        --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ from boardsim.core.batch import COMPILED_POLICIES
 EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
 level=all the 243 levels), seat/side (where the agent under test sits: a number, a
 seat name such as empire or hispano, or all; give --agents TEST,FIELD) and variant
-(none, or on/off options joined by '+'; variant=all: the rulebook's variants).
+(none, or on/off options joined by '+'; variant=all: the rulebook's variants) and
+skill (the agent every seat plays: skill=ladder for random, heuristic, mcts:N, mcts:4N;
+skill=depth for mcts:2N/mcts:N pairs; skill=population:A+B+C for the meta-game; pairs
+TEST/FIELD need seat=all).
 Results: DIR/cells/*.csv (one row a game, one file a finished cell), DIR/results.csv,
 DIR/sweep.json; a re-run with the same DIR resumes. `boardsim balance report DIR`
 writes DIR/report.md with DIR/plots/*.png."""
@@ -32,18 +38,41 @@ def add_parser(subparsers: Any) -> None:
     """Register ``balance`` on the ``boardsim`` command."""
     p = subparsers.add_parser(
         "balance",
-        help="balance sweep over an option grid, or `balance report DIR`",
+        help="balance sweep over an option grid, `balance report DIR`, `balance tune GAME`",
         description=__doc__,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "target",
-        choices=[*list_games(), "report"],
-        metavar="GAME|report",
-        help=f"the game to sweep ({', '.join(list_games())}) or 'report'",
+        choices=[*list_games(), "report", "tune"],
+        metavar="GAME|report|tune",
+        help=f"the game to sweep ({', '.join(list_games())}), 'report' or 'tune'",
     )
-    p.add_argument("dir", nargs="?", default=None, help="with 'report': the sweep folder")
+    p.add_argument(
+        "dir", nargs="?", default=None, help="with 'report': the sweep folder; 'tune': the game"
+    )
+    p.add_argument(
+        "--target",
+        dest="targets",
+        action="append",
+        default=[],
+        metavar="WHAT=VALUE[@SKILL]",
+        help="tune: a target (republic=0.5@heuristic, rome=40-60%%@mcts:25, balance=0.9-1); "
+        "repeatable",
+    )
+    p.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="KEY=LOW:HIGH|KEY=V1,V2",
+        help="tune: an option to search (victory_vp=12:40, siege=false,true); repeatable",
+    )
+    p.add_argument("--trials", type=int, default=30, help="tune: complete trials wanted")
+    p.add_argument("--games-per-trial", dest="games_per_trial", type=int, default=200)
+    p.add_argument(
+        "--workers", type=int, default=1, help="tune: trials asked and played at once (Ray)"
+    )
     p.add_argument(
         "--grid",
         action="append",
@@ -82,6 +111,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="skip grid points the game refuses (listed in sweep.json) instead of stopping",
     )
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="record every decision (the same games, in compiled code) for the shape and "
+        "tension metrics: branching factor, real choices, lead change, drama, decisiveness",
+    )
     p.add_argument("--dry-run", action="store_true", help="list the cells and stop")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--report", action="store_true", help="write the report after the sweep")
@@ -106,10 +141,48 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.target == "report":
             return _report(args)
+        if args.target == "tune":
+            return _tune(args)
         return _sweep(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"boardsim balance: {exc}", file=sys.stderr)
         return 2
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from boardsim.research.tune import parse_search, parse_target, run_tune
+
+    game = args.dir
+    if game not in list_games():
+        raise ValueError(f"balance tune GAME: choose one of {', '.join(list_games())}")
+    if args.out is None:
+        raise ValueError("give --out DIR (the study and its results go there)")
+    options = base_options(game, args.option)
+    targets = [parse_target(game, t, options) for t in args.targets]
+    keys = [parse_search(game, k, options) for k in args.search]
+    say = None if args.no_progress else (lambda line: print(line, flush=True))
+    result = run_tune(
+        game,
+        targets,
+        keys,
+        args.trials,
+        args.games_per_trial,
+        args.out,
+        seed=args.seed,
+        base_options=options,
+        backend=args.backend,
+        address=args.address,
+        threads=args.threads,
+        workers=args.workers,
+        progress=say,
+    )
+    best = result.best
+    print(
+        f"{result.trials} trials ({result.ran} this run, {result.seconds:.1f} s); best "
+        f"{best.get('params')} loss {best.get('loss', float('nan')):.4f}; "
+        f"report in {result.out / 'tune.md'}"
+    )
+    return 0
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -150,6 +223,7 @@ def _sweep(args: argparse.Namespace) -> int:
         threads=args.threads,
         skip_invalid=args.skip_invalid,
         progress=not args.no_progress,
+        metrics=args.metrics,
     )
     print(
         f"{result.cells} cells: {result.played} played ({result.games} games, "

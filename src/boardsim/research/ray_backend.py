@@ -26,12 +26,12 @@ def _require_ray() -> Any:
 
 
 def play_cell_task(
-    game_name: str, cell: Any, games: int, seed: int, chunk: int
+    game_name: str, cell: Any, games: int, seed: int, chunk: int, metrics: bool = False
 ) -> dict[str, np.ndarray]:
     """The body of a Ray task: one cell's games on one thread."""
     from boardsim.research.sweep import play_cell
 
-    return play_cell(game_name, cell, games, seed, threads=1, chunk=chunk)
+    return play_cell(game_name, cell, games, seed, threads=1, chunk=chunk, metrics=metrics)
 
 
 def run_cells_on_ray(
@@ -43,6 +43,7 @@ def run_cells_on_ray(
     advance: Callable[[int], None],
     address: str | None = None,
     chunk: int = 2048,
+    metrics: bool = False,
 ) -> None:
     """Play ``cells`` as Ray tasks; ``finish(cell, played)`` as each completes.
 
@@ -61,7 +62,7 @@ def run_cells_on_ray(
         started_here = True
     try:
         task = ray.remote(num_cpus=1)(play_cell_task)
-        pending = {task.remote(game_name, c, games, seed, chunk): c for c in cells}
+        pending = {task.remote(game_name, c, games, seed, chunk, metrics): c for c in cells}
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:

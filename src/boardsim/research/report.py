@@ -44,6 +44,12 @@ def subject(game: str, rows: Sequence[Row]) -> tuple[str, Callable[[Row], bool]]
     return (named or "first seat", lambda r: stats.seat_won(r, 0))
 
 
+def whose(label: str, game: str) -> str:
+    """The subject as a phrase: ``"the agent under test"``, ``"the first seat"``, or the
+    game's own name for it as it stands (``"Rome"``: a name takes no article)."""
+    return label if label == _definition(game).subject else f"the {label}"
+
+
 def _definition(game: str) -> Any:
     from boardsim.games import definition
 
@@ -89,6 +95,7 @@ def summarize(out: str | os.PathLike) -> dict[str, Any]:
             "length": stats.length_summary(group),
             "margin": stats.score_margins(group),
         }
+        entry["metrics"] = field_metrics(game, group)
         same_agents = len(set(entry["agents"])) == 1
         if same_agents and first["num_players"] > 1 and _seatwise(game):
             entry["first_seat"] = stats.first_seat_advantage(group)
@@ -101,12 +108,62 @@ def summarize(out: str | os.PathLike) -> dict[str, Any]:
         "base_options": manifest.get("base_options", {}),
         "grid_keys": keys,
         "subject": label,
+        "whose": whose(label, game),
         "games": len(rows),
         "cells": cells,
         "overall": stats.rate(sum(won(r) for r in rows), len(rows)).as_dict(),
     }
     summary.update(_difficulty_and_variants(game, rows, won))
+    summary.update(_ladder(game, rows, keys, won, label))
     return summary
+
+
+def _ladder(
+    game: str, rows: Sequence[Row], keys: Sequence[str], won: Callable[[Row], bool], label: str
+) -> dict[str, Any]:
+    """The skill ladder's verdicts and the skill depth (a sweep with a ``skill`` key)."""
+    from boardsim.research import skill
+
+    if skill.SKILL_KEY not in rows[0]:
+        return {}
+    out: dict[str, Any] = {}
+    rungs = {str(r[skill.SKILL_KEY]) for r in rows}
+    if len([g for g in rungs if not skill.is_pair(g)]) > 1:
+        keys = [k for k in keys if k in rows[0]]
+        if skill.SKILL_KEY not in keys:
+            keys = [*keys, skill.SKILL_KEY]
+        out["ladder"] = skill.ladder_questions(
+            rows, keys, won, whose(label, game), _seatwise(game), _definition(game).difficulty
+        )
+    from boardsim.research import metagame
+
+    population = metagame.population_agents(rows)
+    if population is not None:
+        out["metagame"] = metagame.analyse(rows, population)
+    elif any(skill.is_pair(g) for g in rungs):
+        out["depth"] = skill.skill_depth(rows)
+    return out
+
+
+def field_metrics(game: str, rows: Sequence[Row]) -> dict[str, Any]:
+    """The metrics of the field (:mod:`boardsim.research.metrics`) over one cell's rows:
+    the outcome ones always, the shape and tension ones when the sweep recorded them
+    (``--metrics``)."""
+    from boardsim.api import make_game
+    from boardsim.research import metrics
+    from boardsim.research.sweep import METRIC_COLUMNS
+
+    first = rows[0]
+    players = int(first["num_players"])
+    options = json.loads(first["options"]) if first.get("options") else {}
+    teams = make_game(game, **options).teams
+    returns = np.array([[float(r[f"return_{s}"]) for s in range(players)] for r in rows])
+    truncated = np.array([stats.truthy(r.get("truncated")) for r in rows])
+    decisions = np.array([float(r["decisions"]) for r in rows])
+    per_game = None
+    if all(k in first for k in METRIC_COLUMNS):
+        per_game = {k: np.array([float(r[k]) for r in rows]) for k in METRIC_COLUMNS}
+    return metrics.summarize_cell(returns, truncated, decisions, per_game, teams)
 
 
 def _difficulty_and_variants(
@@ -159,6 +216,12 @@ def _save(fig: Any, path: Path) -> str:
     return f"{PLOTS_DIR}/{path.name}"
 
 
+def _bars(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> list[np.ndarray]:
+    """Error bars below and above each value, never negative (a Wilson bound of 0 wins can
+    sit a rounding error above the rate 0)."""
+    return [np.clip(value - low, 0.0, None), np.clip(high - value, 0.0, None)]
+
+
 def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
     """The subject's win rate per cell with its 95% Wilson interval."""
     plt = _pyplot()
@@ -169,7 +232,7 @@ def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
     if len(cells) <= MAX_LABELED_CELLS:
         fig, ax = plt.subplots(figsize=(7, 0.8 + 0.32 * len(cells)))
         y = np.arange(len(cells))[::-1]
-        ax.errorbar(rates, y, xerr=[rates - low, high - rates], fmt="o", capsize=3)
+        ax.errorbar(rates, y, xerr=_bars(rates, low, high), fmt="o", capsize=3)
         ax.set_yticks(y, [c["label"] for c in cells])
     else:
         order = np.argsort(rates)
@@ -181,7 +244,7 @@ def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
         ax.legend(loc="upper left")
         ax.set_ylabel("win rate")
     if len(cells) <= MAX_LABELED_CELLS:
-        ax.set_xlabel(f"win rate of the {summary['subject']} (95% Wilson interval)")
+        ax.set_xlabel(f"win rate of {summary['whose']} (95% Wilson interval)")
         ax.set_xlim(0, 1)
     ax.set_title(f"{summary['game']}: {summary['subject']} win rate per cell")
     ax.grid(alpha=0.3)
@@ -237,7 +300,9 @@ def _level_heatmap(summary: Mapping[str, Any], path: Path) -> str:
 
 def _draw_heatmap(grid, ylabels, xlabels, ykey, xkey, summary, path: Path) -> str:
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(1.2 + 0.42 * len(xlabels), 1.0 + 0.42 * len(ylabels)))
+    # at least wide and tall enough for the two-line title and the colour bar's label
+    width = max(5.0, 2.4 + 0.42 * len(xlabels))
+    fig, ax = plt.subplots(figsize=(width, max(3.0, 1.6 + 0.42 * len(ylabels))))
     im = ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(xlabels)), xlabels, rotation=90)
     ax.set_yticks(range(len(ylabels)), ylabels)
@@ -255,8 +320,8 @@ def _draw_heatmap(grid, ylabels, xlabels, ykey, xkey, summary, path: Path) -> st
                     fontsize=7,
                     color="white" if v < 0.5 else "black",
                 )
-    fig.colorbar(im, ax=ax, label=f"{summary['subject']} win rate")
-    ax.set_title(f"{summary['game']}: {summary['subject']} win rate")
+    fig.colorbar(im, ax=ax, label="win rate")
+    ax.set_title(f"{summary['game']}:\nwin rate of {summary['whose']}")
     return _save(fig, path)
 
 
@@ -271,15 +336,18 @@ def plot_seats(summary: Mapping[str, Any], path: Path) -> str | None:
     for i, c in enumerate(cells):
         for s, seat in enumerate(c["seats"]):
             grid[i, s] = seat["rate"]
-    fig, ax = plt.subplots(figsize=(1.5 + 0.8 * width, 1.0 + 0.35 * len(cells)))
-    im = ax.imshow(grid, vmin=0, vmax=max(0.5, float(np.nanmax(grid))), cmap="magma", aspect="auto")
+    # wide enough for the two-line title and the colour bar's label, whatever the seats
+    fig, ax = plt.subplots(figsize=(max(5.0, 2.8 + 0.8 * width), 1.6 + 0.35 * len(cells)))
+    top = max(0.5, float(np.nanmax(grid)))
+    im = ax.imshow(grid, vmin=0, vmax=top, cmap="magma", aspect="auto")
     ax.set_xticks(range(width), [f"seat {s}" for s in range(width)])
     ax.set_yticks(range(len(cells)), [c["label"] for c in cells])
     for (i, j), v in np.ndenumerate(grid):
-        if not np.isnan(v):
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="grey")
+        if not np.isnan(v):  # light text on magma's dark low end, dark text on its light top
+            colour = "white" if v < 0.6 * top else "black"
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color=colour)
     fig.colorbar(im, ax=ax, label="win rate")
-    ax.set_title(f"{summary['game']}: win rate by seat (same agent everywhere)")
+    ax.set_title(f"{summary['game']}: win rate by seat\n(the same agent in every seat)")
     return _save(fig, path)
 
 
@@ -320,7 +388,7 @@ def plot_parameters(summary: Mapping[str, Any], path: Path) -> str | None:
         hi = np.array([e["rates"][j]["high"] for e in effects])
         width = 0.75 / steps
         x = np.arange(len(effects)) + (j - (steps - 1) / 2) * width
-        ax.bar(x, r, width=width, label=f"{word} difficulty", yerr=[r - lo, hi - r], capsize=2)
+        ax.bar(x, r, width=width, label=f"{word} difficulty", yerr=_bars(r, lo, hi), capsize=2)
     ax.set_xticks(
         range(len(effects)),
         [f"{n}\n({'/'.join(map(str, e['values']))})" for n, e in zip(names, effects, strict=True)],
@@ -346,11 +414,11 @@ def plot_variants(summary: Mapping[str, Any], path: Path) -> str | None:
     d = np.array([e["effect"] for e in eff])
     lo = np.array([e["effect_low"] for e in eff])
     hi = np.array([e["effect_high"] for e in eff])
-    ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3)
+    ax.errorbar(d, y, xerr=_bars(d, lo, hi), fmt="o", capsize=3)
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(y, [e["variant"] for e in eff])
     ax.set_xlabel(
-        f"change of the {summary['subject']} win rate against no variant (95% Newcombe interval)"
+        f"change of the win rate of {summary['whose']} against no variant (95% Newcombe interval)"
     )
     ax.set_title(f"{summary['game']}: variants, in the rulebook's order")
     return _save(fig, path)
@@ -365,6 +433,183 @@ def _rate_cell(r: Mapping[str, Any]) -> str:
     return f"{_pct(r['rate'])} [{_pct(r['low'])}, {_pct(r['high'])}]"
 
 
+def _estimate(e: Mapping[str, Any] | None, pct: bool = False, points: bool = False) -> str:
+    """``0.42 [0.38, 0.46]`` (or in percent, or in signed points); ``-`` when undefined."""
+    if e is None or e["value"] != e["value"]:
+        return "-"
+    if points:
+        v, lo, hi = (100 * e[k] for k in ("value", "low", "high"))
+        return f"{v:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+    fmt = _pct if pct else (lambda x: "-" if x != x else f"{x:.2f}")
+    if e["low"] != e["low"]:
+        return fmt(e["value"])
+    return f"{fmt(e['value'])} [{fmt(e['low'])}, {fmt(e['high'])}]"
+
+
+def _effect_cell(e: Sequence[float]) -> str:
+    v, lo, hi = e
+    return "-" if v != v else f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def ladder_section(s: Mapping[str, Any]) -> list[str]:
+    """The verdicts across the skill ladder, and the skill depth, when the sweep has them."""
+    lines: list[str] = []
+    if s.get("ladder"):
+        rungs = s["ladder"][0]["rungs"]
+        lines += [
+            "",
+            "## Across the skill ladder",
+            "",
+            "Each question asked at every rung (every seat played by that agent), in points "
+            "with 95% intervals. Verdict: *holds* (significant the same way at every rung), "
+            "*grows* / *shrinks* (the strongest rung minus the weakest is significant), "
+            "*reverses*, **fades** (significant at weaker rungs, not at the strongest), "
+            "*unclear* (significant at some rungs, the strongest among them, no significant "
+            "trend), *no effect*; **one skill only** flags a verdict found at a single rung. "
+            "Flagged verdicts may be the bots', not the game's.",
+            "",
+            "| question | " + " | ".join(rungs) + " | verdict |",
+            "|---|" + "---|" * len(rungs) + "---|",
+        ]
+        for q in s["ladder"]:
+            word = f"**{q['verdict']}**" if q["flag"] else q["verdict"]
+            if q.get("at"):
+                word += f" ({q['at']})"
+            cells = " | ".join(_effect_cell(e) for e in q["effects"])
+            lines.append(f"| {q['question']} | {cells} | {word} |")
+    if s.get("depth"):
+        d = s["depth"]
+        lines += [
+            "",
+            "## Skill depth",
+            "",
+            "The win rate of a doubled search budget against the budget, rung by rung, "
+            "with the stronger agent in every seat in turn: how much skill the game "
+            f"rewards. The doubled budget wins significantly more than its fair share at "
+            f"{sum(e['above'] for e in d)} of {len(d)} rungs; depth (consecutive such rungs "
+            f"from the weakest up): {d[0]['depth']}.",
+            "",
+            "| stronger / weaker | games | win rate [95%] | fair share |",
+            "|---|---|---|---|",
+        ]
+        for e in d:
+            lines.append(
+                f"| {e['pair']} | {e['games']} | {_rate_cell(e)} | {_pct(e['fair_share'])} |"
+            )
+    return lines
+
+
+def _matrix_rows(m: Mapping[str, Any], first: str, second: str) -> list[str]:
+    agents = m["agents"]
+    lines = [
+        f"| {first} (rows), {second} (columns) | " + " | ".join(agents) + " |",
+        "|---|" + "---|" * len(agents),
+    ]
+    for i, a in enumerate(agents):
+        cells = []
+        for j in range(len(agents)):
+            r, lo, hi = m["rate"][i][j], m["low"][i][j], m["high"][i][j]
+            cells.append("-" if r != r else f"{_pct(r)} [{_pct(lo)}, {_pct(hi)}]")
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _weights(agents: Sequence[str], w: Sequence[float]) -> str:
+    return ", ".join(f"{a} {100 * x:.0f}%" for a, x in zip(agents, w, strict=True) if x > 0.005)
+
+
+def metagame_section(meta: Mapping[str, Any] | None) -> list[str]:
+    """The meta-game of a population sweep: matrices, Nash weights, α-Rank, dominance."""
+    if not meta:
+        return []
+    agents = meta["agents"]
+    lines = [
+        "",
+        "## Meta-game of the population",
+        "",
+        "Every ordered pair of agents, the first in one seat against a table of the second, "
+        "in every seat in turn. Score: 1 a win, 1/2 a two-player draw; 95% Wilson "
+        f"intervals; the fair share is {_pct(meta['fair_share'])}.",
+        "",
+        *_matrix_rows(meta["symmetric"], "agent", "against a table of"),
+        "",
+        f"- Nash averaging (the maximin mixture of the game `S - S^T`): "
+        f"{_weights(agents, meta['nash_averaging'])}.",
+        f"- α-Rank (one population; α = 50, m = 50): {_weights(agents, meta['alpharank'])}.",
+        "- Dominant agent (its score against every other one above the fair share): "
+        + (", ".join(meta["dominant"]) if meta["dominant"] else "none")
+        + ".",
+    ]
+    two = meta.get("two_sided")
+    if two:
+        lines += [
+            "",
+            "The two sides: the first seat's score with the row's agent in it against the "
+            "column's agent in the second seat (each game counted from both views).",
+            "",
+            *_matrix_rows(two, "first seat", "second seat"),
+            "",
+            f"- Nash equilibrium of the two sides (value to the first seat "
+            f"{_pct(two['value'])}): first seat {_weights(agents, two['nash_first'])}; "
+            f"second seat {_weights(agents, two['nash_second'])}.",
+            f"- α-Rank (one population a side): first seat "
+            f"{_weights(agents, two['alpharank_first'])}; second seat "
+            f"{_weights(agents, two['alpharank_second'])}.",
+        ]
+    return lines
+
+
+def metrics_section(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The metrics of the field per cell: outcomes always, shape and tension when recorded."""
+    lines = [
+        "",
+        "## Metrics of the field",
+        "",
+        "Each metric is defined, with its formula and source, in the guide *Balance "
+        "metrics* (`docs/guides/balance-metrics.md`); 95% intervals in brackets. "
+        "Advantage is seat 0's win rate over its fair share, in points.",
+        "",
+        "| cell | balance | first-player adv. | side gap | draws | lost to the game | "
+        "truncated | completion |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for c in cells:
+        m = c["metrics"]
+        lines.append(
+            f"| {c['label']} | {_estimate(m['balance'])} | "
+            f"{_estimate(m['first_player_advantage'], points=True)} | "
+            f"{_estimate(m['side_gap'])} | {_estimate(m['draws'], pct=True)} | "
+            f"{_estimate(m['lost_to_game'], pct=True)} | {_estimate(m['truncations'], pct=True)} "
+            f"| {_estimate(m['completion'], pct=True)} |"
+        )
+    traced = [c for c in cells if "branching" in c["metrics"]]
+    if not traced:
+        lines += [
+            "",
+            "Shape and tension (branching factor, lead change, drama, decisiveness) need "
+            "the per-decision traces: sweep with `--metrics`.",
+        ]
+        return lines
+    lines += [
+        "",
+        "Shape and tension, from every decision of the cell's games (the value of a "
+        "position is the game's progress measure, `evaluate_position`).",
+        "",
+        "| cell | length | spread | branching | real choice | lead change | drama | "
+        "winner behind | decisiveness |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in traced:
+        m = c["metrics"]
+        lines.append(
+            f"| {c['label']} | {m['length']['value']:.0f} | {m['length_spread']['value']:.0f} "
+            f"| {_estimate(m['branching'])} | {_estimate(m['real_choice'], pct=True)} | "
+            f"{_estimate(m['lead_change'])} | {_estimate(m['drama'])} | "
+            f"{_estimate(m['winner_behind'], pct=True)} | {_estimate(m['decisiveness'])} |"
+        )
+    return lines
+
+
 def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> str:
     """The report page: what was swept, then each statistic with its plot."""
     s = summary
@@ -374,7 +619,7 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
         f"{s['games']} games in {len(s['cells'])} cells ({s['games_per_cell']} a cell, seed "
         f"{s['seed']}); agents {', '.join(s['agents'])}; base options "
         f"{json.dumps(s['base_options']) if s['base_options'] else 'the defaults'}. "
-        f"A win is a win of the **{s['subject']}**; intervals are 95% Wilson intervals.",
+        f"A win is a win for **{s['whose']}**; intervals are 95% Wilson intervals.",
         "",
         f"Overall: {_rate_cell(s['overall'])}.",
         "",
@@ -424,10 +669,10 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
             f"## The difficulty parameters of `{s['difficulty']['option']}`",
             "",
             "The rulebook orders each parameter's values from the easiest to the hardest "
-            f"(Low, Medium, High). Drop: the {s['subject']} win rate at the easiest value "
+            f"(Low, Medium, High). Drop: the win rate of {s['whose']} at the easiest value "
             "minus at the hardest (95% Newcombe interval). Verdict: *holds* (the drop is "
             "significant and no step goes the wrong way significantly), *violated* (a "
-            f"harder step leaves {s['subject']} significantly better off), *not resolved* "
+            f"harder step leaves {s['whose']} significantly better off), *not resolved* "
             "(the sample cannot tell). Sorted by the size of the drop: the first matters "
             "most.",
             "",
@@ -465,6 +710,9 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
                 f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
                 f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
             )
+    lines += ladder_section(s)
+    lines += metagame_section(s.get("metagame"))
+    lines += metrics_section(s["cells"])
     lines += ["", "## Game length and margins", ""]
     if images.get("lengths"):
         lines += [f"![game length]({images['lengths']})", ""]

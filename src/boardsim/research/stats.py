@@ -196,7 +196,7 @@ def score_margins(rows: Sequence[Row]) -> dict[str, Any]:
 def length_summary(rows: Sequence[Row]) -> dict[str, Any]:
     """Game length in decisions: mean, quantiles and the share of truncated games."""
     lengths = [float(r["decisions"]) for r in rows]
-    truncated = sum(1 for r in rows if _truthy(r.get("truncated")))
+    truncated = sum(1 for r in rows if truthy(r.get("truncated")))
     return {
         "games": len(rows),
         "mean": float(np.mean(lengths)) if lengths else float("nan"),
@@ -205,7 +205,8 @@ def length_summary(rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-def _truthy(v: Any) -> bool:
+def truthy(v: Any) -> bool:
+    """Whether a table cell reads as true (``1``, ``"1"``, ``True``, ``"true"``)."""
     return v in (True, 1, "1", "True", "true")
 
 

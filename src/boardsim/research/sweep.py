@@ -45,14 +45,20 @@ from boardsim.core.batch import COMPILED_POLICIES, play_games
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.files import atomic_write_text
+from boardsim.research.metrics import PER_GAME
 
 FORMAT = 1
 SEAT_KEYS = ("seat", "side")
 VARIANT_KEY = "variant"
+SKILL_KEY = "skill"  # boardsim.research.skill: the agents of each cell
 MANIFEST = "sweep.json"
 CELLS_DIR = "cells"
 RESULTS = "results.csv"
 DEFAULT_CHUNK = 2048  # games per play_games call (progress granularity; results do not depend)
+TRACE_CHUNK = 256  # games per traced call (their per-decision records are held in memory)
+DEFAULT_TRACE_LEN = 4096  # decisions recorded a game (boardsim.research.traces)
+# the per-game metric columns of a sweep with metrics
+METRIC_COLUMNS = PER_GAME
 
 # columns every row has, in order; then the grid keys, then per-seat columns
 BASE_COLUMNS = ("game", "cell", "game_index", "seed")
@@ -74,7 +80,9 @@ def _option(game: Game, key: str) -> Any:
     for o in game.definition.options:
         if o.name == key:
             return o
-    known = ", ".join([o.name for o in game.definition.options] + [*SEAT_KEYS, VARIANT_KEY])
+    known = ", ".join(
+        [o.name for o in game.definition.options] + [*SEAT_KEYS, VARIANT_KEY, SKILL_KEY]
+    )
     raise OptionError(f"{game.name}: no grid key {key!r}; known keys: {known}")
 
 
@@ -99,6 +107,10 @@ def _all_values(game: Game, key: str) -> list[Any]:
         return ["all"]  # every seat of each cell's player count (expanded in plan_cells)
     if key == VARIANT_KEY:
         return ["none", *variants(game)]
+    if key == SKILL_KEY:
+        from boardsim.research.skill import ladder
+
+        return ladder(game.name)
     option = _option(game, key)
     difficulty = game.definition.difficulty
     if difficulty is not None and key == difficulty.option:
@@ -147,11 +159,23 @@ def parse_grid(game_name: str, specs: Sequence[str], base_options: Mapping[str, 
             grid[key] = [int(w) if w.lstrip("-").isdigit() else w for w in words]
         elif key == VARIANT_KEY:
             grid[key] = words
+        elif key == SKILL_KEY:
+            grid[key] = _skill_values(words, game_name)
         else:
             grid[key] = [_typed(_option(game, key), w, game_name) for w in words]
     if sum(k in grid for k in SEAT_KEYS) > 1:
         raise OptionError("give either seat or side, not both")
     return grid
+
+
+def _skill_values(words: Sequence[str], game_name: str) -> list[str]:
+    """The ``skill`` values, ``ladder``/``depth`` expanded, each rung's agents checked."""
+    from boardsim.research.skill import expand_skill_words, rung_agents
+
+    values = expand_skill_words(words, game_name)
+    for v in values:
+        check_agents(rung_agents(v))
+    return values
 
 
 def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
@@ -183,6 +207,20 @@ def cell_id(point: Mapping[str, Any]) -> str:
     words = "".join(c if c.isalnum() or c in "-_" else "-" for c in words)[:60]
     digest = hashlib.sha256(_canonical(point).encode()).hexdigest()[:10]
     return f"{words}__{digest}"
+
+
+def _skill_agents(value: str, test_seat: int) -> tuple[str, ...]:
+    """A skill rung's agents for ``_policies``: one for every seat, or TEST and FIELD."""
+    from boardsim.research.skill import rung_agents
+
+    agents = rung_agents(value)
+    if len(agents) == 2 and test_seat < 0:
+        raise OptionError(
+            f"skill={value}: a TEST/FIELD pair needs a seat key (--grid seat=all) to place TEST"
+        )
+    if len(agents) == 1 and test_seat >= 0:
+        return (agents[0], agents[0])
+    return agents
 
 
 def _seat_number(game: Game, value: Any) -> int:
@@ -283,7 +321,7 @@ def plan_cells(
     """
     if game_name not in list_games():
         raise OptionError(f"no game {game_name!r}; games: {', '.join(list_games())}")
-    agents_t = check_agents(agents)
+    agents_t = tuple(agents) if SKILL_KEY in grid else check_agents(agents)
     cells, skipped = [], []
     for point in grid_points(grid):
         try:
@@ -308,7 +346,7 @@ def _expand_seats(
     key = next((k for k in SEAT_KEYS if point.get(k) == "all"), None)
     if key is None:
         return [point]
-    rest = {k: v for k, v in point.items() if k != key}
+    rest = {k: v for k, v in point.items() if k not in (key, SKILL_KEY)}
     players = make_cell(game_name, rest, ("random",), base_options).num_players
     return [{**point, key: seat} for seat in range(players)]
 
@@ -325,13 +363,15 @@ def make_cell(
     for key, value in point.items():
         if key in SEAT_KEYS:
             seat_value = value
-        elif key != VARIANT_KEY:
+        elif key not in (VARIANT_KEY, SKILL_KEY):
             options[key] = value
     if VARIANT_KEY in point:
         probe = make_game(game_name, **options)
         options.update(_variant_options(probe, str(point[VARIANT_KEY])))
     game = make_game(game_name, **options)
     test_seat = -1 if seat_value is None else _seat_number(game, seat_value)
+    if SKILL_KEY in point:
+        agents = _skill_agents(str(point[SKILL_KEY]), test_seat)
     return Cell(
         point=dict(point),
         options=options,
@@ -351,10 +391,19 @@ def play_cell(
     threads: int | None = None,
     chunk: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
+    metrics: bool = False,
 ) -> dict[str, np.ndarray]:
-    """Play ``games`` games of ``cell`` (in chunks; the games do not depend on the chunking)."""
+    """Play ``games`` games of ``cell`` (in chunks; the games do not depend on the chunking).
+
+    With ``metrics`` the games are played with the compiled recorder (the same games)
+    and each one's shape and tension metrics come back too (:data:`METRIC_COLUMNS`).
+    """
     game = make_game(game_name, **cell.options)
-    play = _player(cell.policies)
+    if metrics:
+        play = _traced_player(cell.policies)
+        chunk = min(chunk, TRACE_CHUNK)
+    else:
+        play = _player(cell.policies)
     parts = []
     for first in range(0, games, chunk):
         n = min(chunk, games - first)
@@ -368,6 +417,24 @@ def play_cell(
             "truncated": np.zeros(0, bool),
         }
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
+    """``play(game, n, seed, first, threads)`` with the compiled recorder: the games of
+    :func:`_player`, with each game's metrics (``metrics.per_game_metrics``)."""
+    from boardsim.research.metrics import per_game_metrics
+    from boardsim.research.traces import play_traces
+
+    def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
+        traces = play_traces(game, n, policies, seed, first, threads, DEFAULT_TRACE_LEN)
+        out = {
+            "returns": traces.returns,
+            "decisions": traces.decisions,
+            "truncated": traces.truncated,
+        }
+        return {**out, **per_game_metrics(traces)}
+
+    return play
 
 
 # network families: a sweep plays them at every cell's options (a Hispania network at
@@ -448,12 +515,20 @@ def cell_rows(game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed
                 "options": options,
             }
         )
+        for key in METRIC_COLUMNS:
+            if key in played:
+                row[key] = _metric_number(float(played[key][k]))
         rows.append(row)
     return rows
 
 
 def _word(v: Any) -> Any:
     return str(v).lower() if v is None or isinstance(v, bool) else v
+
+
+def _metric_number(x: float) -> float | str:
+    """A per-game metric for the table: rounded, empty where it does not apply (nan)."""
+    return "" if x != x else round(x, 6)
 
 
 def _number(x: float) -> int | float:
@@ -476,6 +551,8 @@ def rows_to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
 def _parse_value(column: str, text: str) -> Any:
     if column in TEXT_COLUMNS:
         return text
+    if column in METRIC_COLUMNS:
+        return float(text) if text else float("nan")
     if text == "":
         return None if column.startswith(("return_", "agent_")) else text
     if column in NUMERIC_COLUMNS or column.startswith("return_") or column == "truncated":
@@ -525,8 +602,10 @@ def _manifest(
     seed: int,
     base_options: Mapping[str, Any],
     grid: Mapping | None,
+    metrics: bool = False,
 ) -> dict:
     return {
+        "metrics": metrics,
         "format": FORMAT,
         "game": game_name,
         "game_version": make_game(game_name, **base_options).definition.version,
@@ -541,6 +620,7 @@ def _manifest(
 
 
 SAME_SWEEP_KEYS = (
+    "metrics",
     "format",
     "game",
     "game_version",
@@ -551,12 +631,15 @@ SAME_SWEEP_KEYS = (
 )
 
 
+MANIFEST_DEFAULTS = {"metrics": False}  # keys a sweep folder written before them lacks
+
+
 def _prepare_out(out: Path, manifest: dict[str, Any]) -> None:
     """Create ``out`` or check it holds the same sweep (then merge the cell lists)."""
     path = out / MANIFEST
     if path.exists():
         old = json.loads(path.read_text())
-        diff = [k for k in SAME_SWEEP_KEYS if old.get(k) != manifest[k]]
+        diff = [k for k in SAME_SWEEP_KEYS if old.get(k, MANIFEST_DEFAULTS.get(k)) != manifest[k]]
         if diff:
             raise OptionError(
                 f"{out} holds a different sweep ({', '.join(diff)} differ); "
@@ -621,12 +704,15 @@ def run_sweep(
     skip_invalid: bool = False,
     progress: bool = False,
     chunk: int = DEFAULT_CHUNK,
+    metrics: bool = False,
 ) -> SweepResult:
     """Play every unfinished cell of the grid and write its rows; then write ``results.csv``.
 
     ``backend="local"`` plays the cells one after another on the batched engine on
     ``threads`` cores (all by default); ``backend="ray"`` runs each cell as a Ray
     task on the cluster at ``address`` (or a local Ray). Both give the same rows.
+    With ``metrics`` every row also has its game's shape and tension metrics
+    (:data:`METRIC_COLUMNS`, played by the compiled recorder: the same games).
     """
     if games_per_cell < 1:
         raise OptionError("games per cell must be at least 1")
@@ -637,7 +723,9 @@ def run_sweep(
     cells, invalid = plan_cells(game_name, grid, agents, base_options, skip_invalid)
     if not cells:
         raise OptionError("the grid has no valid cell")
-    manifest = _manifest(game_name, cells, agents, games_per_cell, seed, base_options, grid)
+    manifest = _manifest(
+        game_name, cells, agents, games_per_cell, seed, base_options, grid, metrics
+    )
     manifest["skipped_invalid"] = invalid
     _prepare_out(out, manifest)
     done = finished_cells(out)
@@ -652,14 +740,21 @@ def run_sweep(
         if backend == "local":
             for cell in todo:
                 played = play_cell(
-                    game_name, cell, games_per_cell, seed, threads, chunk, bar.update
+                    game_name,
+                    cell,
+                    games_per_cell,
+                    seed,
+                    threads,
+                    chunk,
+                    bar.update,
+                    metrics=metrics,
                 )
                 finish(cell, played)
         else:
             from boardsim.research.ray_backend import run_cells_on_ray
 
             run_cells_on_ray(
-                game_name, todo, games_per_cell, seed, finish, bar.update, address, chunk
+                game_name, todo, games_per_cell, seed, finish, bar.update, address, chunk, metrics
             )
     finally:
         bar.close()

@@ -1,0 +1,273 @@
+"""Skill ladders: every balance question asked at several skills in one sweep.
+
+A verdict measured with one scripted player cannot tell the game's imbalance from the
+bot's (Jaffe et al. 2012). The sweep key ``skill`` makes skill a grid dimension: each
+value is an agent every seat plays (``random``, ``heuristic``, ``mcts:200``), or a pair
+``TEST/FIELD`` for the agent under test against a field (with a seat key). Two words
+expand:
+
+- ``skill=ladder`` (``ladder:N``): the ladder ``random, heuristic, mcts:N, mcts:4N``
+  (``N`` = :data:`LADDER_BUDGET`), then the learned rungs of :func:`learned_rungs`;
+- ``skill=depth`` (``depth:N``): the skill-depth pairs ``mcts:2M/mcts:M`` for
+  ``M = N, 2N, 4N`` (Ludii's skill trace, TAG's ladder: how much a doubled search budget
+  wins, rung by rung); give them a seat key (``seat=all``) so the stronger agent sits
+  everywhere;
+- ``skill=population:A+B+C``: every ordered pair ``A/B`` of a population of agents, for
+  the meta-game (:mod:`boardsim.research.metagame`), also with ``seat=all``.
+
+:func:`verdict` reads one question's effect at each rung (the numbers with their 95%
+intervals) and says whether it holds, grows, shrinks or reverses as skill rises, or
+exists at one skill only; :func:`ladder_questions` asks the report's questions of a
+sweep (the first seat's or side's advantage, each option's effect, each difficulty
+parameter's drop), :func:`skill_depth` summarizes the depth pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from boardsim.core.errors import OptionError
+from boardsim.research import stats
+
+SKILL_KEY = "skill"
+LADDER_BUDGET = 25  # N of skill=ladder: MCTS at N and 4N simulations
+DEPTH_BUDGET = 8  # N of skill=depth: 2N against N, 4N against 2N, 8N against 4N
+DEPTH_RUNGS = 3
+MAX_POINT_QUESTIONS = 24  # more grid points than this: the side question pooled over them
+
+Row = dict[str, Any]
+
+
+def learned_rungs(game: str) -> list[str]:
+    """The learned agents of ``game`` a ladder climbs to after MCTS (none yet).
+
+    The hook for compiled networks: once a learned policy plays in compiled code (the
+    agents work), return its spec here (for example a checkpoint of ``agents/<game>/``)
+    and every ``skill=ladder`` sweep asks its questions at that rung too.
+    """
+    return []
+
+
+def ladder(game: str, budget: int = LADDER_BUDGET) -> list[str]:
+    """The skill ladder: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs."""
+    return ["random", "heuristic", f"mcts:{budget}", f"mcts:{4 * budget}", *learned_rungs(game)]
+
+
+def depth_pairs(budget: int = DEPTH_BUDGET, rungs: int = DEPTH_RUNGS) -> list[str]:
+    """``mcts:2N/mcts:N`` for ``N = budget, 2 budget, 4 budget, ...`` (``rungs`` of them)."""
+    return [f"mcts:{2 * budget << i}/mcts:{budget << i}" for i in range(rungs)]
+
+
+def expand_skill_words(words: Sequence[str], game: str) -> list[str]:
+    """The grid's ``skill`` values with ``ladder[:N]`` and ``depth[:N]`` expanded."""
+    out: list[str] = []
+    for w in words:
+        head, _, arg = w.partition(":")
+        if head == "population":
+            from boardsim.research.metagame import population_pairs
+
+            out += population_pairs([a.strip() for a in arg.split("+") if a.strip()])
+        elif head in ("ladder", "depth"):
+            n = _budget(arg, LADDER_BUDGET if head == "ladder" else DEPTH_BUDGET, w)
+            out += ladder(game, n) if head == "ladder" else depth_pairs(n)
+        else:
+            out.append(w)
+    return out
+
+
+def _budget(arg: str, default: int, word: str) -> int:
+    if not arg:
+        return default
+    if not arg.isdigit() or int(arg) < 1:
+        raise OptionError(f"skill={word}: the budget must be a whole number >= 1")
+    return int(arg)
+
+
+def rung_agents(value: str) -> tuple[str, ...]:
+    """A skill value's agents: ``("heuristic",)`` or ``("mcts:16", "mcts:8")`` (TEST, FIELD)."""
+    parts = tuple(p.strip() for p in str(value).split("/"))
+    if len(parts) > 2 or not all(parts):
+        raise OptionError(f"skill={value!r}: give an agent or TEST/FIELD")
+    return parts
+
+
+def is_pair(value: Any) -> bool:
+    """Whether a skill value is a ``TEST/FIELD`` pair (a skill-depth rung)."""
+    return "/" in str(value)
+
+
+# ------------------------------------------------------------------ verdicts
+def significant(effect: Sequence[float]) -> int:
+    """+1 / -1 when the interval ``(value, low, high)`` lies above / below 0, else 0."""
+    _, low, high = effect
+    return 1 if low > 0 else -1 if high < 0 else 0
+
+
+def verdict(rungs: Sequence[str], effects: Sequence[Sequence[float]]) -> dict[str, Any]:
+    """How one question's answer moves with skill.
+
+    ``effects[i]`` is ``(value, low, high)`` at rung ``rungs[i]``, weakest first (a
+    difference whose 0 means "no effect": an advantage, a gap, an option's effect).
+
+    - ``no effect``: significant at no rung;
+    - ``one skill only``: significant at exactly one rung of several (flagged: the
+      verdict may be the bot's, not the game's);
+    - ``reverses``: significant both ways at different rungs;
+    - ``grows`` / ``shrinks``: the effect at the strongest rung minus at the weakest
+      is significant (half-widths combined as independent, ``sqrt(h1^2 + h2^2)``) and
+      the effect's size rose / fell;
+    - ``holds``: significant, the same way, at every rung, with no significant trend;
+    - ``fades``: significant at weaker rungs but not at the strongest one (the verdict
+      may belong to the weaker bots);
+    - ``unclear``: significant at some rungs only, the strongest among them, with no
+      significant trend.
+    """
+    sig = [significant(e) for e in effects]
+    hits = [i for i, s in enumerate(sig) if s != 0]
+    out: dict[str, Any] = {"rungs": list(rungs), "effects": [list(map(float, e)) for e in effects]}
+    defined = [i for i, e in enumerate(effects) if not math.isnan(e[0])]
+    if not hits:
+        return {**out, "verdict": "no effect", "flag": False}
+    if {sig[i] for i in hits} == {1, -1}:
+        return {**out, "verdict": "reverses", "flag": True}
+    if len(hits) == 1 and len(defined) > 1:
+        return {**out, "verdict": "one skill only", "flag": True, "at": rungs[hits[0]]}
+    first, last = effects[defined[0]], effects[defined[-1]]
+    trend = _difference(first, last)
+    if significant(trend) != 0:
+        word = "grows" if abs(last[0]) > abs(first[0]) else "shrinks"
+        return {**out, "verdict": word, "flag": False, "trend": list(trend)}
+    if len(hits) == len(defined):
+        word = "holds"
+    elif sig[defined[-1]] == 0:
+        word = "fades"
+    else:
+        word = "unclear"
+    return {**out, "verdict": word, "flag": word == "fades", "trend": list(trend)}
+
+
+def _difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """``b - a`` with the half-widths of the two intervals combined as independent."""
+    ha = (a[2] - a[1]) / 2
+    hb = (b[2] - b[1]) / 2
+    d = b[0] - a[0]
+    h = math.sqrt(ha * ha + hb * hb)
+    return (d, d - h, d + h)
+
+
+# ------------------------------------------------------------------ the questions
+def _rate_effect(won: int, n: int, fair: float) -> tuple[float, float, float]:
+    r = stats.rate(won, n)
+    return (r.rate - fair, r.low - fair, r.high - fair)
+
+
+def ladder_questions(
+    rows: Sequence[Row],
+    keys: Sequence[str],
+    won: Callable[[Row], bool],
+    subject: str,
+    seatwise: bool,
+    difficulty: Any = None,
+) -> list[dict[str, Any]]:
+    """Every balance question of a ladder sweep (rows with a ``skill`` column), each with
+    its :func:`verdict` across the rungs (self-play rungs only; depth pairs are for
+    :func:`skill_depth`).
+
+    - ``first seat``: seat 0's win rate over its fair share, per other grid point
+      (games where every player is its own side; pooled over the points when there are
+      more than :data:`MAX_POINT_QUESTIONS`);
+    - ``<subject> win rate``: the subject's win rate over one half, per other grid point
+      (a side against a side or against the game);
+    - ``<key>=<value>``: an option's effect on the subject's win rate against the key's
+      first value (Newcombe interval), pooled over the other keys;
+    - ``<parameter> drop``: a difficulty parameter's drop from its easiest to its hardest
+      value (the rulebook's "difficulty increases to the right").
+    """
+    rows = [r for r in rows if not is_pair(r[SKILL_KEY])]
+    rungs = list(dict.fromkeys(str(r[SKILL_KEY]) for r in rows))
+    by_rung = {g: [r for r in rows if str(r[SKILL_KEY]) == g] for g in rungs}
+    others = [k for k in keys if k != SKILL_KEY]
+    questions = []
+    points = stats.group_rows(rows, others)
+    if len(points) > MAX_POINT_QUESTIONS:  # Hispania's 243 levels: one pooled question
+        points = {(): list(rows)}
+        others_shown: list[str] = []
+    else:
+        others_shown = others
+    for point, group in points.items():
+        label = ", ".join(f"{k}={v}" for k, v in zip(others_shown, point, strict=True)) or "all"
+        at = {g: [r for r in group if str(r[SKILL_KEY]) == g] for g in rungs}
+        if seatwise:
+            effects = [
+                _rate_effect(
+                    sum(stats.seat_won(r, 0) for r in at[g]),
+                    len(at[g]),
+                    1.0 / int(at[g][0]["num_players"]) if at[g] else math.nan,
+                )
+                for g in rungs
+            ]
+            name = "first-seat advantage"
+        else:
+            effects = [_rate_effect(sum(won(r) for r in at[g]), len(at[g]), 0.5) for g in rungs]
+            name = f"{subject} win rate - 50%"
+        questions.append({"question": f"{name} ({label})", **verdict(rungs, effects)})
+    for key in others:
+        values = list(dict.fromkeys(r[key] for r in rows))
+        many = len(values) > MAX_POINT_QUESTIONS
+        if len(values) < 2 or many or (difficulty is not None and key == difficulty.option):
+            continue
+        base = values[0]
+        for v in values[1:]:
+            effects = []
+            for g in rungs:
+                a = [r for r in by_rung[g] if r[key] == v]
+                b = [r for r in by_rung[g] if r[key] == base]
+                effects.append(
+                    stats.newcombe_interval(
+                        sum(won(r) for r in a), len(a), sum(won(r) for r in b), len(b)
+                    )
+                )
+            question = f"{key}={v} against {key}={base} ({subject} win rate)"
+            questions.append({"question": question, **verdict(rungs, effects)})
+    if difficulty is not None and difficulty.option in others:
+        per_rung = {
+            g: stats.parameter_effects(
+                by_rung[g],
+                won,
+                difficulty.parameters,
+                difficulty.values,
+                level_of=lambda r: difficulty.split(r[difficulty.option]),
+            )
+            for g in rungs
+        }
+        for name in difficulty.parameters:
+            effects = []
+            for g in rungs:
+                e = next(x for x in per_rung[g] if x["parameter"] == name)
+                effects.append((e["drop"], e["drop_low"], e["drop_high"]))
+            question = f"{name}: easiest minus hardest ({subject} win rate)"
+            questions.append({"question": question, **verdict(rungs, effects)})
+    return questions
+
+
+def skill_depth(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Per depth pair ``mcts:2N/mcts:N``: the stronger agent's win rate (pooled over the
+    seats it sat in) against its fair share ``1/players``, and ``depth``: how many rungs,
+    from the weakest up, the doubled budget wins significantly more than its share."""
+    pairs = list(dict.fromkeys(str(r[SKILL_KEY]) for r in rows if is_pair(r[SKILL_KEY])))
+    out = []
+    for p in pairs:
+        group = [r for r in rows if str(r[SKILL_KEY]) == p]
+        r = stats.rate(sum(stats.test_agent_won(x) for x in group), len(group))
+        fair = 1.0 / int(group[0]["num_players"])
+        out.append({"pair": p, **r.as_dict(), "fair_share": fair, "above": r.low > fair})
+    depth = 0
+    for e in out:
+        if not e["above"]:
+            break
+        depth += 1
+    for e in out:
+        e["depth"] = depth
+    return out

@@ -1,0 +1,114 @@
+"""Skill ladders: the verdict of each question across the rungs, and the skill depth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardsim import OptionError
+from boardsim.cli import main
+from boardsim.research import skill, sweep
+from boardsim.research.report import summarize
+
+
+def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n() -> None:
+    assert skill.ladder("farrapos", 10) == ["random", "heuristic", "mcts:10", "mcts:40"]
+    assert skill.depth_pairs(4, 3) == ["mcts:8/mcts:4", "mcts:16/mcts:8", "mcts:32/mcts:16"]
+    words = skill.expand_skill_words(["ladder:5", "depth:2"], "farrapos")
+    assert words == ["random", "heuristic", "mcts:5", "mcts:20", *skill.depth_pairs(2)]
+
+
+def test_a_verdict_significant_the_same_way_everywhere_holds() -> None:
+    effects = [(0.2, 0.1, 0.3), (0.21, 0.12, 0.3), (0.19, 0.1, 0.28)]
+    assert skill.verdict(["a", "b", "c"], effects)["verdict"] == "holds"
+
+
+def test_a_verdict_that_rises_significantly_with_skill_grows_and_one_that_falls_shrinks() -> None:
+    assert skill.verdict(["a", "b"], [(0.1, 0.05, 0.15), (0.4, 0.35, 0.45)])["verdict"] == "grows"
+    assert skill.verdict(["a", "b"], [(-0.4, -0.45, -0.35), (-0.1, -0.15, -0.05)])["verdict"] == (
+        "shrinks"
+    )
+
+
+def test_a_verdict_found_at_one_skill_only_is_flagged() -> None:
+    out = skill.verdict(
+        ["random", "heuristic", "mcts:25"],
+        [(0.3, 0.2, 0.4), (0.0, -0.1, 0.1)] * 1 + [(0.02, -0.08, 0.12)],
+    )
+    assert out["verdict"] == "one skill only" and out["flag"] and out["at"] == "random"
+
+
+def test_verdicts_that_change_sign_reverse_and_none_at_all_is_no_effect() -> None:
+    assert skill.verdict(["a", "b"], [(0.2, 0.1, 0.3), (-0.2, -0.3, -0.1)])["verdict"] == "reverses"
+    assert (
+        skill.verdict(["a", "b"], [(0.0, -0.1, 0.1), (0.05, -0.1, 0.2)])["verdict"] == "no effect"
+    )
+
+
+def test_a_pair_needs_a_seat_key_to_place_the_agent_under_test() -> None:
+    grid = sweep.parse_grid("farrapos", ["skill=mcts:4/mcts:2"])
+    with pytest.raises(OptionError, match="seat key"):
+        sweep.plan_cells("farrapos", grid, ["heuristic"])
+
+
+def test_skill_values_are_checked_agents() -> None:
+    with pytest.raises(OptionError, match="compiled policies"):
+        sweep.parse_grid("farrapos", ["skill=random,greedy"])
+
+
+def test_a_ladder_sweep_plays_every_seat_with_the_rungs_agent(tmp_path: Path) -> None:
+    grid = sweep.parse_grid("farrapos", ["skill=random,heuristic,mcts:4"])
+    cells, _ = sweep.plan_cells("farrapos", grid, ["ignored"])
+    assert [c.policies for c in cells] == [
+        ("random", "random"),
+        ("heuristic", "heuristic"),
+        ("mcts:4", "mcts:4"),
+    ]
+    sweep.run_sweep("farrapos", grid, ["heuristic"], 4, tmp_path / "s", seed=1)
+    summary = summarize(tmp_path / "s")
+    questions = summary["ladder"]
+    assert questions[0]["question"].startswith("first-seat advantage")
+    assert questions[0]["rungs"] == ["random", "heuristic", "mcts:4"]
+    assert len(questions[0]["effects"]) == 3
+
+
+def test_the_depth_rungs_play_the_doubled_budget_in_every_seat(tmp_path: Path) -> None:
+    grid = sweep.parse_grid("farrapos", ["skill=depth:2", "seat=all"])
+    cells, _ = sweep.plan_cells("farrapos", grid, ["ignored"])
+    assert [c.policies for c in cells[:2]] == [("mcts:4", "mcts:2"), ("mcts:2", "mcts:4")]
+    out = tmp_path / "d"
+    args = ["balance", "farrapos", "--grid", "skill=mcts:4/mcts:2", "--grid", "seat=all"]
+    assert (
+        main([*args, "--games-per-cell", "2", "--out", str(out), "--no-progress", "--report"]) == 0
+    )
+    depth = summarize(out)["depth"]
+    assert depth[0]["pair"] == "mcts:4/mcts:2" and depth[0]["games"] == 4
+    assert "## Skill depth" in (out / "report.md").read_text()
+
+
+def test_a_grid_of_many_points_asks_the_side_question_once_pooled() -> None:
+    rows = [
+        {"skill": g, "level": lv, "num_players": 2, "winners": "0" if k % 2 else "1"}
+        for g in ("random", "heuristic")
+        for lv in range(30)
+        for k in range(4)
+    ]
+    questions = skill.ladder_questions(
+        rows, ["level", "skill"], lambda r: r["winners"] == "0", "Rome", seatwise=True
+    )
+    sides = [q for q in questions if q["question"].startswith("first-seat")]
+    assert [q["question"] for q in sides] == ["first-seat advantage (all)"]
+    assert sides[0]["effects"][0][0] == 0.0  # seat 0 wins half: no advantage
+
+
+def test_a_verdict_gone_at_the_strongest_rung_fades_and_is_flagged() -> None:
+    # the ladder of Farrapos: the Empire's edge at heuristic and MCTS 10, none at MCTS 40
+    effects = [
+        (-0.1, -0.21, 0.03),
+        (-0.37, -0.43, -0.26),
+        (-0.27, -0.36, -0.15),
+        (0.02, -0.1, 0.14),
+    ]
+    out = skill.verdict(["random", "heuristic", "mcts:10", "mcts:40"], effects)
+    assert out["verdict"] == "fades" and out["flag"]

@@ -1,0 +1,104 @@
+"""Tuning a game to a target: targets and search keys, the search, resuming a killed one."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from boardsim import OptionError
+from boardsim.cli import main
+from boardsim.research import tune
+
+
+def test_targets_read_a_seat_or_subject_a_value_or_range_and_a_skill() -> None:
+    t = tune.parse_target("farrapos", "republic=0.5@heuristic")
+    assert (t.what, t.low, t.high, t.skill) == ("republic", 0.5, 0.5, "heuristic")
+    r = tune.parse_target("hispania", "rome=40-60%@mcts:25")
+    assert (r.what, r.low, r.high, r.skill) == ("rome", 0.4, 0.6, "mcts:25")
+    assert tune.parse_target("liberation", "balance=0.9-1").skill == "heuristic"
+    assert r.distance(0.5) == 0.0 and r.distance(0.3) == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("navy=0.5", "not one of"),
+        ("republic=1.7", "not a rate"),
+        ("republic=0.6-0.4", "low end"),
+        ("republic=0.5@greedy", "compiled policies"),
+        ("republic", "WHAT=VALUE"),
+    ],
+)
+def test_a_bad_target_is_refused_with_what_is_allowed(text: str, words: str) -> None:
+    with pytest.raises(OptionError, match=words):
+        tune.parse_target("farrapos", text)
+
+
+def test_search_keys_are_int_ranges_within_the_declared_bounds_or_choices() -> None:
+    k = tune.parse_search("farrapos", "victory_vp=12:40")
+    assert (k.low, k.high, k.choices) == (12, 40, None)
+    assert tune.parse_search("farrapos", "siege=false,true").choices == (False, True)
+    with pytest.raises(OptionError, match="out of range"):
+        tune.parse_search("farrapos", "victory_vp=0:500")
+    with pytest.raises(OptionError, match="no grid key"):
+        tune.parse_search("farrapos", "navy=1:3")
+
+
+def test_every_trial_plays_the_same_games_common_random_numbers() -> None:
+    target = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
+    a = tune.measure("farrapos", {"victory_vp": 24}, target, 6, seed=3)
+    b = tune.measure("farrapos", {"victory_vp": 24}, target, 6, seed=3)
+    assert a == b
+
+
+def test_a_killed_search_resumes_and_replays_the_killed_trials_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    targets = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
+    keys = [tune.parse_search("farrapos", "victory_vp=12:40")]
+    out = tmp_path / "t"
+    real = tune.measure
+    calls = {"n": 0}
+
+    def dies_on_the_third(*args, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tune, "measure", dies_on_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        tune.run_tune("farrapos", targets, keys, 4, 4, out, seed=1, confirm=False)
+    monkeypatch.setattr(tune, "measure", real)
+    study = tune.open_study(out, tune._check_out(out, _manifest(targets, keys)), 1)
+    killed = [t for t in study.trials if t.state.name == "RUNNING"]
+    assert len(killed) == 1
+    result = tune.run_tune("farrapos", targets, keys, 4, 4, out, seed=1)
+    assert (result.trials, result.ran) == (4, 2)
+    study = tune.open_study(out, tune._check_out(out, _manifest(targets, keys)), 1)
+    redone = [t for t in study.trials if t.state.name == "COMPLETE"][-2]
+    assert redone.params == killed[0].params
+    with open(out / "trials.csv") as f:
+        assert len(list(csv.DictReader(f))) == 4
+    page = (out / "tune.md").read_text()
+    assert "## Best settings" in page and "fresh games" in page
+    assert (out / "search.png").stat().st_size > 1000
+
+
+def _manifest(targets, keys):
+    return tune._manifest("farrapos", targets, keys, 4, 1, {})
+
+
+def test_the_command_tunes_and_a_different_search_in_the_same_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = str(tmp_path / "c")
+    args = ["balance", "tune", "farrapos", "--target", "republic=0.5@heuristic"]
+    args += ["--search", "siege=false,true", "--trials", "2", "--games-per-trial", "3"]
+    assert main([*args, "--out", out, "--no-progress"]) == 0
+    assert "2 trials" in capsys.readouterr().out
+    other = [*args[:-4], "--trials", "2", "--games-per-trial", "5", "--out", out]
+    assert main(other) == 2
+    assert "different search" in capsys.readouterr().err
