@@ -83,6 +83,9 @@ def test_editing_a_shared_engine_file_recompiles_the_game(tmp_path: Path) -> Non
     shutil.copytree(root / "src" / "boardsim", tmp_path / "src" / "boardsim", ignore=ignore)
     plugin = root / "benchmarks" / "connect_four" / "boardsim_connect_four"
     shutil.copytree(plugin, tmp_path / "plugin" / "boardsim_connect_four", ignore=ignore)
+    # importing boardsim registers every game's Gymnasium id with its decision limit,
+    # which loads each game's data (not compiled)
+    shutil.copytree(root / "envs", tmp_path / "envs")
     env = dict(os.environ, PYTHONPATH=f"{tmp_path / 'src'}{os.pathsep}{tmp_path / 'plugin'}")
 
     def probe() -> dict[str, tuple[int, int]]:
