@@ -45,6 +45,14 @@ def _decision_limit(game: str) -> int | None:
     """The game's default decision limit (``GameDefinition.decision_limit``), the same
     bound as its ``max_decisions``; None when it has none. The core truncates first (it
     counts every player's decisions, the id's TimeLimit only the learner's steps)."""
+    from boardsim.core.errors import OptionError
     from boardsim.games import definition
 
-    return definition(game).decision_limit or None
+    try:
+        found = definition(game)
+    except OptionError:
+        # a plugin game whose own package is importing boardsim right now (so its
+        # definition is not there yet): registered without a TimeLimit; the core still
+        # truncates at the game's default max_decisions
+        return None
+    return found.decision_limit or None

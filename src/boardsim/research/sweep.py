@@ -449,7 +449,14 @@ def cell_seats(game: Game, policies: Sequence[str]) -> list[Any]:
     seats = []
     for spec in policies:
         extra = {"strict_options": False} if spec.partition(":")[0] in NETWORK_FAMILIES else {}
-        seats.append(load(spec, game, 0, **extra).compiled_seat())
+        agent = load(spec, game, 0, **extra)
+        if not hasattr(agent, "compiled_seat"):
+            raise OptionError(
+                f"{spec!r} plays in Python only; compiled games need compiled seats: choose "
+                "mcts[:SIMS], random, heuristic, ppo:PATH, alphazero[:PATH], "
+                "alphazero-mcts:SIMS[:PATH] or net:PATH"
+            )
+        seats.append(agent.compiled_seat())
     return seats
 
 
