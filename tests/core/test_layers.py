@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import io
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
@@ -103,3 +105,19 @@ def test_no_function_of_a_game_is_longer_than_a_screenful_or_two() -> None:
                 if n > MAX_GAME_FUNCTION_LINES:
                     long.append(f"{path.name}:{node.lineno} {node.name} ({n} lines)")
     assert files and not long, f"game functions over {MAX_GAME_FUNCTION_LINES} lines: {long}"
+
+
+def test_importing_boardsim_loads_no_game_kernels() -> None:
+    """Finding, listing and registering the games (with their decision limits as the
+    Gymnasium ids' max_episode_steps) imports no game's compiled engine: a game's kernels
+    load when the first Game of it is made."""
+    code = (
+        "import sys, gymnasium as gym, boardsim\n"
+        "assert gym.spec('boardsim/Farrapos-v0').max_episode_steps == 2000\n"
+        "print(sorted(m for m in sys.modules if m.startswith('boardsim.games.')"
+        " and m.endswith(('.engine', '.rules', '.policy'))))\n"
+        "boardsim.make_game('farrapos')\n"
+        "print('boardsim.games.farrapos.engine' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["[]", "True"]

@@ -8,6 +8,7 @@ flat ``int32`` array, with the methods search and analysis code expects.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import struct
@@ -41,7 +42,10 @@ class GameDefinition:
     name: str
     version: int
     title: str
-    kernels: GameKernels
+    # the compiled kernels, or the name of the module whose ``KERNELS`` they are
+    # ("boardsim.games.farrapos.engine"): imported when the first Game is made, so that
+    # finding, listing and registering games compiles and loads no kernels
+    kernels: GameKernels | str
     options: tuple[Option, ...]
     # options (resolved, common ones included) -> the game's part of params (after the header)
     game_params: Callable[[dict[str, Any]], list[int]]
@@ -94,6 +98,15 @@ class GameDefinition:
     turn_of: Callable[[np.ndarray], int] | None = None
     max_turn_decisions: int = 0
 
+    def load_kernels(self) -> GameKernels:
+        """The game's :class:`GameKernels` (importing their module the first time)."""
+        if not isinstance(self.kernels, str):
+            return self.kernels
+        found = getattr(importlib.import_module(self.kernels), "KERNELS", None)
+        if not isinstance(found, GameKernels):
+            raise TypeError(f"game {self.name!r}: {self.kernels}.KERNELS is not a GameKernels")
+        return found
+
 
 @dataclass(frozen=True)
 class Difficulty:
@@ -142,7 +155,7 @@ class Game:
             options,
             {"max_decisions": definition.decision_limit},
         )
-        kernels = definition.kernels
+        kernels = definition.load_kernels()
         n_players = definition.num_players(self.options)
         head = [0] * hd.PARAMS_HEADER
         head[hd.P_NUM_PLAYERS] = n_players

@@ -32,7 +32,8 @@ class Demonstrations:
     actions: np.ndarray  # int64 [n]
     returns: np.ndarray  # float32 [n], discounted return from the decision on
     games: int  # games finished while collecting
-    wins: int  # of them, won by the learner's side (a return above zero)
+    # of them, won by the learner's side: the game's return (step penalty left out) above 0
+    wins: int
 
 
 def heuristic_actions(env: Any, prngs: np.ndarray) -> np.ndarray:
@@ -90,7 +91,7 @@ def collect_heuristic_decisions(
         rows_act.append(actions)
         rows_rew.append(rewards.astype(np.float64))
         rows_done.append(dones.copy())
-        running += rewards
+        running += rewards + env.step_penalty  # the game's own return: a win is above zero
         for i in np.flatnonzero(dones & recording):
             games += 1
             wins += int(running[i] > 0)

@@ -10,7 +10,7 @@ from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
-from boardsim.games.farrapos import engine, layout
+from boardsim.games.farrapos import layout
 from boardsim.games.farrapos.data import VICTORY_VP
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
@@ -91,7 +91,7 @@ DEFINITION = GameDefinition(
     name="farrapos",
     version=2,
     title="Farrapos: the Farroupilha Revolution, 1835-1845",
-    kernels=engine.KERNELS,
+    kernels="boardsim.games.farrapos.engine",  # imported on first use
     options=OPTIONS,
     game_params=game_params,
     num_players=lambda o: 2,

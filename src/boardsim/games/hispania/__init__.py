@@ -12,7 +12,7 @@ from typing import Any
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Difficulty, GameDefinition, Matchup
 from boardsim.core.options import Option
-from boardsim.games.hispania import engine, names
+from boardsim.games.hispania import names
 from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS, VARIANT_IDS
 from boardsim.games.hispania.layout import PARAMS_SIZE, TRACK, TURN
 
@@ -264,7 +264,7 @@ DEFINITION = GameDefinition(
     name="hispania",
     version=2,
     title="Hispania",
-    kernels=engine.KERNELS,
+    kernels="boardsim.games.hispania.engine",  # imported on first use
     options=OPTIONS,
     game_params=game_params,
     num_players=num_players,

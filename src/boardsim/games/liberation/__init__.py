@@ -6,7 +6,7 @@ from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
-from boardsim.games.liberation import data, engine, layout, names
+from boardsim.games.liberation import data, layout, names
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -102,7 +102,7 @@ DEFINITION = GameDefinition(
     name="liberation",
     version=1,
     title="The liberation race (Latin American wars of independence, 1809-1826)",
-    kernels=engine.KERNELS,
+    kernels="boardsim.games.liberation.engine",  # imported on first use
     options=OPTIONS,
     game_params=_game_params,
     num_players=lambda o: int(o["num_players"]),
