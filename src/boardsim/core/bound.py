@@ -16,6 +16,7 @@ it (an array of another dtype: a new specialization is compiled, as numba would)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,14 @@ class BoundFunction:
         result = self.fn(self.kernels, *args)
         self._entry = _entry_point(self.fn, (self.kernels, *args))
         return result
+
+    def direct(self) -> Callable[..., Any] | None:
+        """After a first call: the compiled entry point for that call's argument types
+        with ``kernels`` bound (a C-level ``functools.partial``: no Python frame, no type
+        dispatch), for hot paths whose argument types never change. None before."""
+        if self._entry is None:
+            return None
+        return functools.partial(self._entry, self.kernels)
 
     def __repr__(self) -> str:
         return f"<{self.__name__} bound to {self.kernels!r}>"

@@ -31,6 +31,8 @@ def as_action(value: Any, legal: Any = ()) -> int:
     Anything else (a float such as 3.5, a string, a bool, None) raises
     :class:`IllegalActionError` saying what was given; ``legal`` (the legal actions, or a
     callable giving them) goes into the message."""
+    if type(value) is int:  # the common case, first
+        return value
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):

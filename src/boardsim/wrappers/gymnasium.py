@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 
 from boardsim.core.batch import policy_codes
+from boardsim.core.bound import BoundFunction
 from boardsim.core.engine import seats_scratch_size
 from boardsim.core.errors import OptionError, as_action
 from boardsim.core.game import Game, State
@@ -202,6 +203,8 @@ class BoardsimGymEnv(gym.Env):
             self._mask_buf,
             self._nn,
         )
+        if isinstance(self._play_step, BoundFunction):  # the next calls go direct
+            self._play_step = self._play_step.direct() or self._play_step
         rewards = self._rewards.copy()
         self.state_.last_rewards = rewards
         info = {"action_mask": self._mask_buf.astype(np.int8)}

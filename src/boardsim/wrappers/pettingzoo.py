@@ -154,7 +154,7 @@ class BoardsimAECEnv(AECEnv):
         # the step and the next actor's mask in one compiled call
         rewards = np.zeros(self.game.max_players, np.float32)
         # the mask buffer is reused (step_and_mask clears it): observe() hands out copies
-        actor = self.game.engine.step_and_mask(
+        actor = self.game.fast_kernel("step_and_mask")(
             self.state_.array, self.game.params, np.int64(action), rewards, self._mask
         )
         self.state_.last_rewards = rewards
