@@ -104,7 +104,7 @@ def difficulty_table(d: GameDefinition) -> str:
 
 def module_of(d: GameDefinition, part: str) -> ModuleType | None:
     """The game's module ``part`` (``layout``, ``names``), beside its kernels."""
-    package = d.kernels.module.rsplit(".", 1)[0]
+    package = d.load_kernels().module.rsplit(".", 1)[0]
     try:
         return importlib.import_module(f"{package}.{part}")
     except ImportError:
@@ -219,6 +219,15 @@ def _play_examples(d: GameDefinition, groups: list[tuple[str, int, int]]) -> dic
     return found
 
 
+def unmet_words(comment: str) -> str:
+    """What the examples column says of a range random play did not meet: a retired range
+    (its layout comment says "never legal": kept so that the action numbers stay) says
+    so; any other was merely not met."""
+    if "never legal" in comment:
+        return "(never legal: a retired range, kept so that the action numbers stay)"
+    return "(not met in random play)"
+
+
 def actions_table(game: Game, layout: ModuleType) -> str:
     """The action ranges (``A_*`` of ``layout.py``), with words for actions met in play."""
     consts = si.constants(layout)
@@ -233,7 +242,7 @@ def actions_table(game: Game, layout: ModuleType) -> str:
     rows = ["| actions | range | what | examples (met in random play) |", "|---|---|---|---|"]
     for name, start, stop in groups:
         span = f"{start}" if stop == start + 1 else f"{start}-{stop - 1}"
-        said = "<br>".join(words(e) for e in examples[name]) or "(not met in random play)"
+        said = "<br>".join(words(e) for e in examples[name]) or unmet_words(by_name[name].comment)
         rows.append(f"| `{name}` | {span} | {words(by_name[name].comment)} | {said} |")
     return "\n".join(rows)
 
@@ -364,7 +373,7 @@ def page(name: str) -> str:
     """The whole page of game ``name`` (Markdown)."""
     d = definition(name)
     game = boardsim.make_game(name)
-    package = importlib.import_module(d.kernels.module.rsplit(".", 1)[0])
+    package = importlib.import_module(d.load_kernels().module.rsplit(".", 1)[0])
     layout = module_of(d, "layout")
     limit = int(game.options["max_decisions"])
     limit_words = (

@@ -195,3 +195,28 @@ def test_scenarios_play_to_the_end_with_invariants_and_match_the_reference(sid: 
                 st.apply_action(rng.choice(st.legal_actions()))
             check_invariants(st.array, g.params)
             compare_game(g, seed + 100)
+
+
+def test_a_scenario_s_variant_given_false_is_honoured() -> None:
+    """Rulebook line 276: a scenario lists "the variants used or suggested (although you
+    can use the ones you want)" (ledger ruling 27): The River of Oblivion without its
+    pirates has no revolt on the seas; The New Empire without Imperivm and the Legio
+    Hispana plays without them. Unset, the scenario's variants are on."""
+    without = game("river_of_oblivion", pirates=False)
+    assert without.options["pirates"] is False and int(without.params[hl.P_PIRATES]) == 0
+    st = without.new_initial_state(0)
+    assert revolts(st, "Mare Atlanticum") == 0 and revolts(st, "Mare Cantabricum") == 0
+    assert revolts(st, "Lucus") == 1  # the scenario's own set-up stands
+    assert game("river_of_oblivion").options["pirates"] is True
+    empire = game("new_empire", imperivm=False, legio_hispana=False)
+    assert empire.options["imperivm"] is False and empire.options["legio_hispana"] is False
+    assert int(empire.params[hl.P_IMPERIVM]) == 0 and int(empire.params[hl.P_LEGIO]) == 0
+    assert empire.options["terror"] is True
+    # the options say what is played: a game remade from them is the same game
+    assert (boardsim.make_game("hispania", **without.options).params == without.params).all()
+
+
+@pytest.mark.parametrize("sid", ["terror", "new_empire"])
+def test_terror_given_false_is_refused_where_the_set_up_has_the_special_army(sid: str) -> None:
+    with pytest.raises(boardsim.OptionError, match=r"special army.*terror=False"):
+        game(sid, terror=False)

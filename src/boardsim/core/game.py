@@ -97,6 +97,12 @@ class GameDefinition:
     # legal action against it). None: the game makes no such promise
     turn_of: Callable[[np.ndarray], int] | None = None
     max_turn_decisions: int = 0
+    # (options as the user gave them, the resolved options) -> the options the game is
+    # played with, when one option's default depends on another's value (Hispania: a
+    # scenario switches on its variants, but a variant given False is honoured); their
+    # result is ``Game.options``, so a game remade from them is the same game. None: the
+    # resolved options as they are
+    settle_options: Callable[[Mapping[str, Any], dict[str, Any]], dict[str, Any]] | None = None
 
     def load_kernels(self) -> GameKernels:
         """The game's :class:`GameKernels` (importing their module the first time)."""
@@ -155,6 +161,8 @@ class Game:
             options,
             {"max_decisions": definition.decision_limit},
         )
+        if definition.settle_options is not None:
+            self.options = definition.settle_options(options, self.options)
         kernels = definition.load_kernels()
         n_players = definition.num_players(self.options)
         head = [0] * hd.PARAMS_HEADER

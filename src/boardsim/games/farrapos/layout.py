@@ -103,8 +103,8 @@ PARAMS_SIZE = PARAMS_HEADER + 5
 # ---------------------------------------------------------------- actions
 A_CITY = 0  # A_CITY + c: city c
 A_UNIT = A_CITY + C  # A_UNIT + u: piece u
-A_CONFIRM = A_UNIT + P
-A_CANCEL = A_CONFIRM + 1
+A_CONFIRM = A_UNIT + P  # confirm the action being composed
+A_CANCEL = A_CONFIRM + 1  # drop it: never legal since version 2 (ruling 25)
 A_PASS = A_CONFIRM + 2
 A_CONTINUE = A_CONFIRM + 3
 A_STOP = A_CONFIRM + 4

@@ -7,6 +7,7 @@ taken where the rulebook is silent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from boardsim.core.errors import OptionError
@@ -125,7 +126,8 @@ OPTIONS = (
         "scenario",
         None,
         "A scenario of the rulebook: " + ", ".join(SCENARIO_IDS) + " (None: the basic game). "
-        "Its set-up, time and special rules apply; the variants it uses are switched on.",
+        "Its set-up, time and special rules apply; the variants it uses are switched on, "
+        "but for those given False (the rulebook: 'you can use the ones you want').",
         choices=(None, *SCENARIO_IDS),
     ),
     Option(
@@ -146,15 +148,32 @@ OPTIONS = (
 )
 
 
-def scenario_variants(options: dict[str, Any]) -> dict[str, Any]:
-    """The options with a scenario's variants switched on; its level limits checked."""
+def places_special_army(scenario: dict[str, Any]) -> bool:
+    """Whether a scenario's set-up brings in the special army (a piece of its set-up, or a
+    face of its army die), a piece only the Terror variant has."""
+    faces = [kind for _, kind in scenario.get("army_die", [])]
+    pieces = [pc.get("army") for pc in scenario.get("pieces", [])]
+    return "special" in faces + pieces
+
+
+def settle_options(given: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options a game is played with: a scenario's variants switched on, except those
+    given False (rulebook line 276: a scenario lists "the variants used or suggested
+    (although you can use the ones you want)"; docs/rules/hispania.md ruling 27); its
+    forbidden variants and its level limits checked."""
     sid = options.get("scenario")
     if not sid:
         return dict(options)
     sc = SCENARIOS[sid]
     out = dict(options)
     for v in sc.get("variants", []):
-        out[v] = True
+        if v not in given or options[v]:
+            out[v] = True
+        elif v == "terror" and places_special_army(sc):
+            raise OptionError(
+                f"hispania: scenario {sid} sets up the special army, a piece of the Terror "
+                "variant: it cannot be played with terror=False"
+            )
     for v in sc.get("forbidden_variants", []):
         if options.get(v):
             raise OptionError(f"hispania: scenario {sid} cannot be played with {v}=True")
@@ -175,7 +194,7 @@ def scenario_variants(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_params(options: dict[str, Any]) -> list[int]:
-    options = scenario_variants(options)
+    """The game's part of the params array, from the settled options (settle_options)."""
     if options.get("traitors") and not options.get("terror"):
         raise OptionError("hispania: traitors=True ('Rome does not pay traitors') needs terror")
     d, g, f, r, a = parse_level(options["level"])
@@ -262,7 +281,7 @@ MAX_TURN_DECISIONS = 100
 
 DEFINITION = GameDefinition(
     name="hispania",
-    version=2,
+    version=3,
     title="Hispania",
     kernels="boardsim.games.hispania.engine",  # imported on first use
     options=OPTIONS,
@@ -287,6 +306,7 @@ DEFINITION = GameDefinition(
     strength_matchups=STRENGTH_MATCHUPS,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
+    settle_options=settle_options,
     turn_of=lambda state: int(state[TRACK]) * 4 + int(state[TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
 )
