@@ -13,12 +13,13 @@ from boardsim.api import list_games
 DESCRIPTION = """boardsim: reinforcement-learning environments of three historical board games
 (the liberation race, Hispania, Farrapos), numba-compiled, with PettingZoo, Gymnasium
 and stable-baselines3 wrappers. The commands play, train, evaluate and study them."""
-EPILOG = "`boardsim COMMAND --help` gives a command's options."
+EPILOG = "`boardsim COMMAND --help` gives a command's options; `boardsim info GAME` a game's."
 
 # Each further subcommand lives in its own module with
 # ``add_parser(subparsers) -> None``, which registers the subcommand and sets
 # ``func(args) -> int``; heavy imports (torch, ray) belong inside ``func``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "boardsim.commands.info",
     "boardsim.commands.demo",
     "boardsim.commands.balance",
     "boardsim.commands.play",

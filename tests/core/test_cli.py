@@ -1,6 +1,6 @@
 """The ``boardsim`` command: its help and version, the arguments every subcommand takes
 the same way, and bad arguments refused (the demo's own tests: test_demo.py; play and
-replay: tests/replay/)."""
+replay: tests/replay/; ``boardsim info``: test_info.py)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_the_top_level_help_says_what_boardsim_is_and_lists_the_commands(
     assert "reinforcement-learning environments" in out and "--version" in out
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     listed = {choice.dest: choice.help for choice in sub._choices_actions}
-    assert {"bench", "demo", "balance", "play", "replay", "train", "eval"} <= set(listed)
+    assert {"bench", "info", "demo", "balance", "play", "replay", "train", "eval"} <= set(listed)
     flat = " ".join(out.split())
     for name, text in listed.items():
         assert text, f"{name} has no one-line help"
