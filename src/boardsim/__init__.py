@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from boardsim.api import list_games, make_env, make_game, make_gym_env, make_vec_env, rollout
+from boardsim.api import (
+    GameInfo,
+    OptionInfo,
+    game_info,
+    list_games,
+    make_env,
+    make_game,
+    make_gym_env,
+    make_vec_env,
+    rollout,
+)
 from boardsim.core.errors import DataError, IllegalActionError, OptionError, StateFormatError
 from boardsim.core.game import CHANCE, TERMINAL, Game, State
 from boardsim.registration import register_all as _register_all
@@ -16,10 +26,13 @@ __all__ = [
     "TERMINAL",
     "DataError",
     "Game",
+    "GameInfo",
     "IllegalActionError",
     "OptionError",
+    "OptionInfo",
     "State",
     "StateFormatError",
+    "game_info",
     "list_games",
     "make_env",
     "make_game",

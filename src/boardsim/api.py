@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from boardsim.core.game import Game
-from boardsim.games import available, definition
+from boardsim.core.game import Game, GameDefinition
+from boardsim.core.options import COMMON_OPTIONS, Option
+from boardsim.games import available, definition, gym_id
 
 if TYPE_CHECKING:  # the wrappers import gymnasium and pettingzoo: only when used
     from boardsim.wrappers.gymnasium import BoardsimGymEnv, Policy
     from boardsim.wrappers.pettingzoo import BoardsimAECEnv
     from boardsim.wrappers.vector import BoardsimVectorEnv
 
-__all__ = ["list_games", "make_env", "make_game", "make_gym_env", "make_vec_env", "rollout"]
+__all__ = [
+    "GameInfo",
+    "OptionInfo",
+    "game_info",
+    "list_games",
+    "make_env",
+    "make_game",
+    "make_gym_env",
+    "make_vec_env",
+    "rollout",
+]
 
 
 def list_games() -> list[str]:
@@ -120,3 +133,128 @@ def rollout(
     from boardsim.core.batch import random_rollout
 
     return random_rollout(make_game(game, **options), num_envs, num_steps, seed, threads)
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a game: its name, its value in the game described (the default unless
+    given), the values it allows, what it does, and whether every game has it."""
+
+    name: str
+    default: Any
+    allowed: str
+    doc: str
+    common: bool
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What :func:`game_info` tells about a game: what ``boardsim info GAME`` prints."""
+
+    name: str
+    title: str
+    version: int
+    num_players: int
+    agents: tuple[str, ...]
+    players_allowed: str
+    options: tuple[OptionInfo, ...]
+    num_actions: int
+    observation_size: int
+    decision_limit: int
+    gym_id: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (for JSON): every field, the options as a list of dicts."""
+        return asdict(self)
+
+    def text(self) -> str:
+        """The description as ``boardsim info`` prints it: the facts, then the options."""
+        limit = f"{self.decision_limit:,} decisions" if self.decision_limit else "none"
+        lines = [
+            f"{self.name}: {self.title} (version {self.version})",
+            f"players:            {self.players_allowed}; agents: {', '.join(self.agents)}",
+            f"actions:            {self.num_actions} (Discrete)",
+            f"observation:        float32[{self.observation_size}]",
+            f"decision limit:     {limit} (option max_decisions; 0: none)",
+            f"Gymnasium id:       {self.gym_id}",
+            "",
+            "options (make_game(name, OPTION=VALUE); the command line: -o OPTION=VALUE):",
+        ]
+        for option in self.options:
+            common = " (every game)" if option.common else ""
+            lines.append(f"  {option.name} = {option.default!r}{common}")
+            for words in (f"allowed: {option.allowed}", option.doc):
+                lines.append(
+                    textwrap.fill(words, 92, initial_indent=" " * 6, subsequent_indent=" " * 6)
+                )
+        return "\n".join(lines)
+
+
+def allowed_values(option: Option, d: GameDefinition) -> str:
+    """The values ``option`` takes, as its declaration says (choices, a range, or the
+    parameters of a difficulty option)."""
+    if option.choices is not None:
+        return ", ".join(repr(c) for c in option.choices)
+    if option.low is not None or option.high is not None:
+        return f"an int from {option.low} to {option.high}"
+    if d.difficulty is not None and d.difficulty.option == option.name:
+        values = "; ".join(
+            f"{p} {'/'.join(str(v) for v in vs)}"
+            for p, vs in zip(d.difficulty.parameters, d.difficulty.values, strict=True)
+        )
+        return (
+            f"'{'-'.join(d.difficulty.parameters)}', each one of: {values} "
+            f"({len(d.difficulty.levels())} levels)"
+        )
+    return "checked when the game is made"
+
+
+def players_allowed(d: GameDefinition, game: Game) -> str:
+    """How many players the game takes (its ``num_players`` range where it has one) and
+    their sides, where players share one."""
+    count = next((o for o in d.options if o.name == "num_players"), None)
+    text = str(game.num_players)
+    if count is not None:
+        text += f" (num_players: {count.low}-{count.high})"
+    sides = len(set(game.teams))
+    if sides == 1 and game.num_players > 1:
+        text += ", all on one side (cooperative)"
+    elif sides < game.num_players:
+        text += f", on {sides} sides"
+    return text
+
+
+def game_info(game: str, **options: Any) -> GameInfo:
+    """What ``game`` is: title, players, every option (its default, allowed values and
+    help), action count, observation size, default decision limit and Gymnasium id.
+
+    ``options`` describe the game made with them (the player count, say); an unknown
+    game or option raises :class:`~boardsim.OptionError` naming the known ones.
+
+    >>> info = game_info("liberation", num_players=3)
+    >>> info.gym_id, info.num_players
+    ('boardsim/Liberation-v0', 3)
+    >>> "counters" in [o.name for o in info.options]
+    True
+
+    ``print(info.text())`` shows what ``boardsim info liberation -o num_players=3`` prints.
+    """
+    d = definition(game)
+    made = make_game(game, **options)
+    common = {o.name for o in COMMON_OPTIONS}
+    return GameInfo(
+        name=d.name,
+        title=d.title,
+        version=d.version,
+        num_players=made.num_players,
+        agents=tuple(made.agent_names()),
+        players_allowed=players_allowed(d, made),
+        options=tuple(
+            OptionInfo(o.name, made.options[o.name], allowed_values(o, d), o.doc, o.name in common)
+            for o in (*d.options, *COMMON_OPTIONS)
+        ),
+        num_actions=made.num_actions,
+        observation_size=made.observation_size,
+        decision_limit=d.decision_limit,
+        gym_id=gym_id(game),
+    )

@@ -7,12 +7,19 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from boardsim import __version__
 from boardsim.api import list_games
+
+DESCRIPTION = """boardsim: reinforcement-learning environments of three historical board games
+(the liberation race, Hispania, Farrapos), numba-compiled, with PettingZoo, Gymnasium
+and stable-baselines3 wrappers. The commands play, train, evaluate and study them."""
+EPILOG = "`boardsim COMMAND --help` gives a command's options; `boardsim info GAME` a game's."
 
 # Each further subcommand lives in its own module with
 # ``add_parser(subparsers) -> None``, which registers the subcommand and sets
 # ``func(args) -> int``; heavy imports (torch, ray) belong inside ``func``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "boardsim.commands.info",
     "boardsim.commands.demo",
     "boardsim.commands.balance",
     "boardsim.commands.play",
@@ -29,8 +36,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardsim", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="boardsim", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"boardsim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, title="commands", metavar="COMMAND")
     bench = sub.add_parser("bench", help="throughput of the compiled engine and the wrappers")
     bench.add_argument("--game", dest="games_list", action="append", choices=list_games())
     bench.add_argument("--seconds", type=float, default=2.0, help="timed window per case")

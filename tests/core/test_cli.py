@@ -1,13 +1,196 @@
-"""The ``boardsim`` command: bad arguments are refused (the demo's own tests: test_demo.py)."""
+"""The ``boardsim`` command: its help and version, the arguments every subcommand takes
+the same way, and bad arguments refused (the demo's own tests: test_demo.py; play and
+replay: tests/replay/; ``boardsim info``: test_info.py)."""
 
 from __future__ import annotations
 
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from boardsim.cli import main
+import boardsim
+from boardsim.cli import build_parser, main
+from boardsim.replay import read_replay
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(SystemExit):
         main(["demo", "--game", "chess"])
     assert main(["demo", "--games", "0"]) == 2
+
+
+def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"boardsim {boardsim.__version__}"
+
+
+def boardsim_command(*argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m boardsim ARGV`` in a child process, as a user runs it."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    return subprocess.run(
+        [sys.executable, "-m", "boardsim", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+
+
+def test_python_dash_m_boardsim_prints_the_version() -> None:
+    done = boardsim_command("--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"boardsim {boardsim.__version__}"
+
+
+def test_the_top_level_help_says_what_boardsim_is_and_lists_the_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "COMMAND_MODULES" not in out  # no internal docstring
+    assert "reinforcement-learning environments" in out and "--version" in out
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    listed = {choice.dest: choice.help for choice in sub._choices_actions}
+    assert {"bench", "info", "demo", "balance", "play", "replay", "train", "eval"} <= set(listed)
+    flat = " ".join(out.split())
+    for name, text in listed.items():
+        assert text, f"{name} has no one-line help"
+        assert re.search(rf"\b{name}\b", out), f"{name} is not listed"
+        assert " ".join(text.replace("%%", "%").split()) in flat, f"{name}'s help is not shown"
+
+
+def play(monkeypatch: pytest.MonkeyPatch, entries: list[str], *argv: str) -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(e + "\n" for e in entries)))
+    return main(["play", *argv])
+
+
+def test_quit_in_play_exits_0(tmp_path: Path) -> None:
+    path = tmp_path / "quit.jsonl"
+    argv = ["play", "farrapos", "--seed", "1", "--replay", str(path)]
+    done = boardsim_command(*argv, stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "game left unfinished" in done.stdout
+    assert read_replay(path).header["game"] == "farrapos"
+
+
+@pytest.mark.parametrize("vs", [["--vs", "random,greedy"], ["--vs", "random", "--vs", "greedy"]])
+def test_play_vs_takes_a_list_comma_separated_or_repeated(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, vs: list[str]
+) -> None:
+    path = tmp_path / "r.jsonl"
+    argv = ["liberation", "--seed", "3", "-o", "num_players=3", *vs, "--replay", str(path)]
+    assert play(monkeypatch, ["quit"], *argv) == 0
+    assert read_replay(path).header["seats"] == {
+        "player_0": "human",
+        "player_1": "random",
+        "player_2": "greedy",
+    }
+
+
+def test_play_vs_says_how_many_agents_it_needs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["farrapos", "--vs", "random,greedy", "--replay", str(tmp_path / "x.jsonl")]
+    assert play(monkeypatch, [], *argv) == 2
+    assert "--vs names 2 agents for 1 other player(s) [1]" in capsys.readouterr().err
+
+
+def _table(capsys: pytest.CaptureFixture[str]) -> str:
+    """The tournament's table, without the line of its time."""
+    return "\n".join(line for line in capsys.readouterr().out.splitlines() if " s)" not in line)
+
+
+def test_eval_agents_takes_a_list_comma_separated_or_repeated(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base = ["eval", "farrapos", "--games", "2", "-o", "max_decisions=60"]
+    assert main([*base, "--agents", "random,heuristic"]) == 0
+    comma = _table(capsys)
+    assert main([*base, "--agents", "random", "--agents", "heuristic"]) == 0
+    assert _table(capsys) == comma and "heuristic" in comma
+
+
+def test_eval_option_mismatch_names_the_command_line_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["eval", "farrapos", "--agents", "ppo,random", "--games", "1", "-o", "siege=true"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "trained with other options" in err and "siege" in err
+    assert "pass --ppo-any-options" in err and "strict_options" not in err
+
+
+def test_balance_takes_dash_o_like_the_other_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["balance", "liberation", "-o", "num_players=3", "--dry-run"]) == 0
+    short = capsys.readouterr().out
+    assert "players=3" in short
+    assert main(["balance", "liberation", "--option", "num_players=3", "--dry-run"]) == 0
+    assert capsys.readouterr().out == short
+    assert main(["balance", "liberation", "-o", "num_players=9", "--dry-run"]) == 2
+    assert "num_players" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ replay: which file
+def _write_replays(folder: Path, count: int) -> list[Path]:
+    """``count`` short Farrapos replays in ``folder``, the last written the newest."""
+    from tests.replay.helpers import write_random_game
+
+    folder.mkdir(parents=True, exist_ok=True)
+    game = boardsim.make_game("farrapos")
+    paths = []
+    for i in range(count):
+        path = folder / f"farrapos-2026120{i}T000000-seed{i}.jsonl"
+        write_random_game(path, game, seed=i, moves=4 + i)
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+        paths.append(path)
+    return paths
+
+
+def test_replay_of_a_folder_or_several_files_shows_the_newest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = _write_replays(tmp_path / "replays", 3)
+    assert main(["replay", str(tmp_path / "replays")]) == 0
+    out = capsys.readouterr().out
+    assert f"replay {paths[-1]}: the newest in" in out and "6 moves" in out
+    assert main(["replay", *map(str, paths)]) == 0  # what a shell glob gives
+    out = capsys.readouterr().out
+    assert f"replay {paths[-1]}: the newest of the 3 given" in out and "6 moves" in out
+    assert main(["replay", str(paths[0])]) == 0
+    single = capsys.readouterr().out
+    assert "newest" not in single and "4 moves" in single
+    (tmp_path / "empty").mkdir()
+    assert main(["replay", str(tmp_path / "empty")]) == 2
+    assert "no replay (*.jsonl) in the folder" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "nothing.jsonl")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_the_readme_replay_command_works_with_several_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = re.findall(r"^boardsim replay [^\n#]*", readme, re.MULTILINE)
+    argv = shlex.split(line)[1:]
+    folder = next(a for a in argv[1:] if not a.startswith("-") and "." not in a)
+    _write_replays(tmp_path / folder, 2)
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 0
+    for written in (a for a in argv if a.endswith((".html", ".gif"))):
+        assert (tmp_path / written).stat().st_size > 0
+    assert "the newest" in capsys.readouterr().out

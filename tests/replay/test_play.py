@@ -100,7 +100,7 @@ def test_bad_arguments_are_refused(
     assert play(monkeypatch, [], *base, "--seat", "5") == 2
     assert "--seat 5 out of range" in capsys.readouterr().err
     assert play(monkeypatch, [], *base, "--vs", "random", "--vs", "random", "--vs", "x") == 2
-    assert "given 3 times for 2 other player(s)" in capsys.readouterr().err
+    assert "names 3 agents for 2 other player(s)" in capsys.readouterr().err
     assert play(monkeypatch, [], *base, "--vs", "nobody") == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert play(monkeypatch, [], "liberation", "-o", "num_players=9") == 2

@@ -93,6 +93,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--option",
+        "-o",
         action="append",
         default=[],
         metavar="KEY=VALUE",

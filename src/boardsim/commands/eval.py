@@ -1,5 +1,8 @@
 """``boardsim eval GAME --agents random,heuristic,ppo:PATH --games N``: a round-robin tournament.
 
+The agents are comma-separated or the flag repeated (``--agents random --agents
+heuristic``), as ``boardsim play --vs`` takes them.
+
 Prints the win-rate matrix with 95% Wilson intervals and Elo ratings and writes
 them as CSV and JSON (``--out PREFIX``: PREFIX.csv and PREFIX.json, written
 atomically). A cooperative game (Hispania) reports instead each agent's win
@@ -13,7 +16,13 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.commands.args import add_list_argument, split_list
 from boardsim.commands.train import add_option_argument, parse_options
+from boardsim.core.errors import OptionError
+
+# what the library's checkpoint check tells a Python caller, and the flag that says the same
+LIBRARY_ANY_OPTIONS = "strict_options=False"
+CLI_ANY_OPTIONS = "--ppo-any-options"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -25,10 +34,12 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", choices=list_games())
-    p.add_argument(
+    add_list_argument(
+        p,
         "--agents",
+        "agent specs: random, greedy, heuristic, mcts:SIMS, ppo:PATH",
+        metavar="AGENT[,AGENT...]",
         required=True,
-        help="comma-separated agent specs: random, greedy, heuristic, mcts:SIMS, ppo:PATH",
     )
     p.add_argument("--games", type=int, default=100, help="games a pair (a level) (default 100)")
     p.add_argument("--seed", type=int, default=0)
@@ -46,9 +57,10 @@ def add_parser(subparsers: Any) -> None:
         "default: the game's decision limit)",
     )
     p.add_argument(
-        "--ppo-any-options",
+        CLI_ANY_OPTIONS,
         action="store_true",
-        help="let ppo checkpoints play with other option values than they were trained with",
+        help="let ppo checkpoints (and the other networks: alphazero, alphazero-mcts, net) "
+        "play with other option values than they were trained with",
     )
     p.add_argument(
         "--ppo-deterministic",
@@ -59,7 +71,14 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def in_cli_words(error: OptionError) -> OptionError:
+    """The library's refusal of a network trained with other options, naming the flag
+    (``--ppo-any-options``) instead of the Python argument (``strict_options=False``)."""
+    return OptionError(str(error).replace(f"pass {LIBRARY_ANY_OPTIONS}", f"pass {CLI_ANY_OPTIONS}"))
+
+
 def run(args: argparse.Namespace) -> int:
+    from boardsim.research.sweep import NETWORK_FAMILIES
     from boardsim.research.tournament import cooperative, default_agent_maker, round_robin
 
     try:
@@ -69,18 +88,22 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.max_decisions is not None:
         options.setdefault("max_decisions", args.max_decisions)
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    agents = split_list(args.agents)
     levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
 
     def make(spec: str, game: Any, seed: int) -> Any:
         extra: dict[str, Any] = {}
-        if spec.startswith("ppo"):
+        family = spec.partition(":")[0]
+        if family == "ppo":
             # sampled from the policy: a deterministic one can choose and cancel a composite
             # decision forever (the same observation, the same argmax)
             extra["deterministic"] = args.ppo_deterministic
-            if args.ppo_any_options:
-                extra["strict_options"] = False
-        return default_agent_maker(spec, game, seed, **extra)
+        if family in NETWORK_FAMILIES and args.ppo_any_options:
+            extra["strict_options"] = False
+        try:
+            return default_agent_maker(spec, game, seed, **extra)
+        except OptionError as exc:
+            raise in_cli_words(exc) from exc
 
     def progress(text: str) -> None:
         print(f"  playing {text} ...", file=sys.stderr, flush=True)

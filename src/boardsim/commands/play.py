@@ -115,8 +115,8 @@ def make_seats(game: Game, seat: int, vs: list[str] | None, seed: int) -> Seats:
         specs = specs * len(others)
     if len(specs) != len(others):
         raise OptionError(
-            f"--vs given {len(specs)} times for {len(others)} other player(s) "
-            f"{others}: give it once (for all) or once per other player"
+            f"--vs names {len(specs)} agents for {len(others)} other player(s) "
+            f"{others}: name one (for all) or one per other player, e.g. --vs random,greedy"
         )
     agents = {
         p: load(spec, game, seed=seed + 1000 + p) for p, spec in zip(others, specs, strict=True)
@@ -352,11 +352,12 @@ def default_replay_path(directory: str, game: str, seed: int) -> Path:
 
 def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
     from boardsim.api import make_game
+    from boardsim.commands.args import split_list
 
     try:
         game = make_game(args.game, **parse_options(args.option))
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
-        seats = make_seats(game, args.seat, args.vs, seed)
+        seats = make_seats(game, args.seat, split_list(args.vs), seed)
     except OptionError as exc:
         print(f"boardsim play: {exc}", file=sys.stderr)
         return 2
@@ -372,6 +373,7 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim play``."""
     from boardsim.api import list_games
+    from boardsim.commands.args import add_list_argument
 
     p = subparsers.add_parser(
         "play",
@@ -382,12 +384,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("game", choices=list_games())
     p.add_argument("--seat", type=int, default=0, help="your player (default 0); you also "
                    "play every player on its side")  # fmt: skip
-    p.add_argument(
+    add_list_argument(
+        p,
         "--vs",
-        action="append",
-        metavar="AGENT",
-        help="agent for the other players: random, greedy, heuristic, mcts:N, ppo:PATH; "
-        "once for all, or once per other player in order (default random)",
+        "agents for the other players: random, greedy, heuristic, mcts:N, ppo:PATH; "
+        "one for all, or one per other player in order (default random)",
+        metavar="AGENT[,AGENT...]",
     )
     p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one)")
     p.add_argument(

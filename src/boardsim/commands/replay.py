@@ -1,5 +1,9 @@
 """``boardsim replay FILE``: print a saved game move by move, or turn it into pictures.
 
+FILE may be a folder (the newest replay in it, ``*.jsonl``) or several files (what a
+shell glob such as ``replays/liberation-*.jsonl`` gives: the newest of them); the
+replay shown is named first.
+
 ``--board`` prints the board after every move; ``--gif OUT`` writes an animated
 GIF; ``--html OUT`` writes one self-contained page that steps forward and back
 through the game (board as SVG, the action log beside it). A truncated or
@@ -11,7 +15,38 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+REPLAY_PATTERN = "*.jsonl"
+
+
+def newest(paths: Sequence[Path]) -> Path:
+    """The most recently written of ``paths`` (by time, then by name: the names
+    ``boardsim play`` gives carry the time)."""
+    return max(paths, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def pick_replay(given: Sequence[str]) -> Path:
+    """The replay ``boardsim replay`` shows: the one file given, the newest replay of a
+    folder, or the newest of several files. ``FileNotFoundError`` saying what is missing."""
+    paths = [Path(g) for g in given]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise FileNotFoundError(f"no such file: {', '.join(missing)}")
+    files = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(p.glob(REPLAY_PATTERN))
+            if not found and len(paths) == 1:
+                raise FileNotFoundError(f"no replay ({REPLAY_PATTERN}) in the folder {p}")
+            files += found
+        else:
+            files.append(p)
+    if not files:
+        raise FileNotFoundError(f"no replay ({REPLAY_PATTERN}) in {', '.join(given)}")
+    return files[0] if len(files) == 1 else newest(files)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -19,13 +54,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from boardsim.replay import ReplayError, read_replay
 
     try:
-        replay = read_replay(args.file)
-    except FileNotFoundError:
-        print(f"boardsim replay: no such file: {args.file}", file=sys.stderr)
+        path = pick_replay(args.file)
+        replay = read_replay(path)
+    except FileNotFoundError as exc:
+        print(f"boardsim replay: {exc}", file=sys.stderr)
         return 2
     except ReplayError as exc:
         print(f"boardsim replay: {exc}", file=sys.stderr)
         return 2
+    if len(args.file) > 1:
+        print(f"replay {path}: the newest of the {len(args.file)} given")
+    elif Path(args.file[0]).is_dir():
+        print(f"replay {path}: the newest in {args.file[0]}")
     game = replay.make_game()
     h = replay.header
     print(
@@ -66,7 +106,13 @@ def add_parser(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", help="a replay (JSON Lines) written by boardsim play")
+    p.add_argument(
+        "file",
+        nargs="+",
+        metavar="FILE",
+        help="a replay (JSON Lines) written by boardsim play; a folder or several files: "
+        "the newest replay",
+    )
     p.add_argument("--board", action="store_true", help="print the board after every move")
     p.add_argument("--gif", metavar="OUT", help="write an animated GIF")
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML replay viewer")

@@ -4,6 +4,8 @@
 notebook at full size and writes its outputs back (atomically); ``--small`` runs it at
 the test suite's size without writing it. The notebooks read the scale from the
 environment variable in their first code cell, so the kernel inherits it from here.
+Figures are drawn with the inline backend (``MPLBACKEND``, set for the kernel whatever
+the caller's is), so each ``plt`` figure is kept in the notebook as an ``image/png``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 SCALE_VARIABLE = "BOARDSIM_NOTEBOOK_SCALE"
+# the kernel's matplotlib backend: the inline one shows each figure as an image/png output
+# at the end of its cell (Agg, a test run's usual backend, would draw it nowhere)
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
 def run_notebook(
@@ -33,9 +38,9 @@ def run_notebook(
 
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
-    old = os.environ.get(SCALE_VARIABLE)
-    os.environ[SCALE_VARIABLE] = "small" if small else "full"
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    kernel_env = {SCALE_VARIABLE: "small" if small else "full", "MPLBACKEND": INLINE_BACKEND}
+    old = {name: os.environ.get(name) for name in kernel_env}
+    os.environ.update(kernel_env)  # the kernel inherits the environment
     try:
         with tempfile.TemporaryDirectory() as work:
             nbclient.NotebookClient(
@@ -45,10 +50,11 @@ def run_notebook(
                 resources={"metadata": {"path": work}},
             ).execute()
     finally:
-        if old is None:
-            os.environ.pop(SCALE_VARIABLE, None)
-        else:
-            os.environ[SCALE_VARIABLE] = old
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     if write:
         text = nbformat.writes(notebook)
         atomic_write_text(path, text if text.endswith("\n") else text + "\n")  # as nbformat.write
