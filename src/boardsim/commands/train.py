@@ -64,43 +64,49 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--run-dir", default=None, help="run folder (default runs/GAME)")
     p.add_argument("--timesteps", type=int, default=200_000, help="learner decisions in all")
-    p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from the latest checkpoint with the run's own settings (a flag giving "
+        "one another value is refused; --timesteps, --iterations, --max-seconds, --threads, "
+        "--torch-threads, --keep, --no-tensorboard, --no-progress may change)",
+    )
     p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3")
     add_option_argument(p)
     p.add_argument(
         "--opponents",
-        default="random",
+        default=None,
         help="ppo: compiled opponents: random, heuristic, pool (the run's own past policies), "
         "net:PATH (a fixed network), or several comma-separated (each seat's envs split "
         "evenly between them), e.g. heuristic,pool",
     )
-    p.add_argument("--pool-swap", type=int, default=1, help="rollouts between pool draws")
-    p.add_argument("--num-envs", type=int, default=16)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--n-steps", type=int, default=128, help="steps per env per rollout")
-    p.add_argument("--batch-size", type=int, default=256, help="minibatch")
-    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--pool-swap", type=int, default=None, help="rollouts between pool draws")
+    p.add_argument("--num-envs", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--n-steps", type=int, default=None, help="steps per env per rollout")
+    p.add_argument("--batch-size", type=int, default=None, help="minibatch")
+    p.add_argument("--epochs", type=int, default=None)
     p.add_argument("--lr", type=float, default=None, help="default 3e-4 (ppo), 1e-3 (alphazero)")
-    p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--gamma", type=float, default=None)
     p.add_argument(
         "--step-penalty",
         type=float,
-        default=0.0,
+        default=None,
         help="subtracted from the learner's reward at each of its decisions, so that stalling "
         "does not pay (default 0)",
     )
     p.add_argument(
         "--imitate",
         type=int,
-        default=0,
+        default=None,
         help="first fit the policy to this many decisions of the compiled heuristic in the "
         "learner's seats (and the value to their returns), then PPO (default 0: none)",
     )
-    p.add_argument("--imitate-epochs", type=int, default=4, help="passes over those decisions")
-    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--imitate-epochs", type=int, default=None, help="passes over those decisions")
+    p.add_argument("--ent-coef", type=float, default=None)
     p.add_argument("--net-arch", default=None, help="hidden layers, e.g. 256,256")
-    p.add_argument("--checkpoint-every", type=int, default=50_000, help="steps between saves")
-    p.add_argument("--keep", type=int, default=3, help="checkpoints kept")
+    p.add_argument("--checkpoint-every", type=int, default=None, help="steps between saves")
+    p.add_argument("--keep", type=int, default=None, help="checkpoints kept")
     p.add_argument("--threads", type=int, default=None, help="numba threads for the envs")
     p.add_argument("--torch-threads", type=int, default=1, help="torch threads (default 1)")
     p.add_argument(
@@ -118,33 +124,33 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         help="alphazero: self-play iterations (default 20); rllib: training iterations (10)",
     )
-    az.add_argument("--games-per-iteration", type=int, default=64, help="self-play games")
-    az.add_argument("--simulations", type=int, default=32, help="search budget a decision")
-    az.add_argument("--search", choices=("gumbel", "puct"), default="gumbel")
-    az.add_argument("--gumbel-m", type=int, default=16, help="root actions sampled (gumbel)")
-    az.add_argument("--c-scale", type=float, default=0.1, help="gumbel's sigma scale")
-    az.add_argument("--c-puct", type=float, default=1.5)
-    az.add_argument("--mix", type=float, default=0.0, help="leaf value: weight of a rollout")
-    az.add_argument("--rollout", choices=("random", "heuristic"), default="heuristic")
-    az.add_argument("--rollout-depth", type=int, default=20)
-    az.add_argument("--hidden", default="256,256", help="the trunk's hidden layers")
-    az.add_argument("--value-hidden", type=int, default=64)
-    az.add_argument("--weight-decay", type=float, default=1e-4)
-    az.add_argument("--sample-reuse", type=float, default=4.0, help="times a position is seen")
-    az.add_argument("--max-steps", type=int, default=2000, help="gradient steps an iteration")
-    az.add_argument("--buffer-size", type=int, default=200_000, help="positions kept")
+    az.add_argument("--games-per-iteration", type=int, default=None, help="self-play games")
+    az.add_argument("--simulations", type=int, default=None, help="search budget a decision")
+    az.add_argument("--search", choices=("gumbel", "puct"), default=None)
+    az.add_argument("--gumbel-m", type=int, default=None, help="root actions sampled (gumbel)")
+    az.add_argument("--c-scale", type=float, default=None, help="gumbel's sigma scale")
+    az.add_argument("--c-puct", type=float, default=None)
+    az.add_argument("--mix", type=float, default=None, help="leaf value: weight of a rollout")
+    az.add_argument("--rollout", choices=("random", "heuristic"), default=None)
+    az.add_argument("--rollout-depth", type=int, default=None)
+    az.add_argument("--hidden", default=None, help="the trunk's hidden layers")
+    az.add_argument("--value-hidden", type=int, default=None)
+    az.add_argument("--weight-decay", type=float, default=None)
+    az.add_argument("--sample-reuse", type=float, default=None, help="times a position is seen")
+    az.add_argument("--max-steps", type=int, default=None, help="gradient steps an iteration")
+    az.add_argument("--buffer-size", type=int, default=None, help="positions kept")
     az.add_argument(
         "--warmup-iterations",
         type=int,
-        default=0,
+        default=None,
         help="first iterations played by an expert instead of the network",
     )
-    az.add_argument("--warmup-expert", choices=("heuristic", "mcts"), default="heuristic")
-    az.add_argument("--warmup-simulations", type=int, default=200, help="the mcts expert's")
-    az.add_argument("--gate-games", type=int, default=64, help="candidate against best")
-    az.add_argument("--gate-threshold", type=float, default=0.55)
+    az.add_argument("--warmup-expert", choices=("heuristic", "mcts"), default=None)
+    az.add_argument("--warmup-simulations", type=int, default=None, help="the mcts expert's")
+    az.add_argument("--gate-games", type=int, default=None, help="candidate against best")
+    az.add_argument("--gate-threshold", type=float, default=None)
     az.add_argument("--gate-simulations", type=int, default=None)
-    az.add_argument("--eval-games", type=int, default=200, help="network alone vs heuristic")
+    az.add_argument("--eval-games", type=int, default=None, help="network alone vs heuristic")
     az.add_argument("--max-seconds", type=float, default=None, help="stop after this wall time")
     rl = p.add_argument_group("rllib backend")
     rl.add_argument("--address", default=None, help="Ray cluster address (default: local Ray)")
@@ -152,10 +158,90 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+# the flags (argparse dests) that set a run's settings, and the settings they set; a flag
+# left out is left to the configuration's default, or on --resume to the run's own
+PPO_SETTINGS = {
+    "opponents": "opponents",
+    "pool_swap": "pool_swap",
+    "num_envs": "num_envs",
+    "seed": "seed",
+    "n_steps": "n_steps",
+    "batch_size": "batch_size",
+    "epochs": "n_epochs",
+    "lr": "learning_rate",
+    "gamma": "gamma",
+    "step_penalty": "step_penalty",
+    "imitate": "imitate",
+    "imitate_epochs": "imitate_epochs",
+    "ent_coef": "ent_coef",
+    "net_arch": "net_arch",
+    "checkpoint_every": "checkpoint_every",
+    "keep": "keep_checkpoints",
+    "no_tensorboard": "tensorboard",
+}
+ALPHAZERO_SETTINGS = {
+    "iterations": "iterations",
+    "games_per_iteration": "games_per_iteration",
+    "simulations": "simulations",
+    "search": "search",
+    "gumbel_m": "gumbel_m",
+    "c_scale": "c_scale",
+    "c_puct": "c_puct",
+    "mix": "mix",
+    "rollout": "rollout",
+    "rollout_depth": "rollout_depth",
+    "hidden": "hidden",
+    "value_hidden": "value_hidden",
+    "lr": "learning_rate",
+    "weight_decay": "weight_decay",
+    "batch_size": "batch_size",
+    "sample_reuse": "sample_reuse",
+    "max_steps": "max_steps",
+    "buffer_size": "buffer_size",
+    "warmup_iterations": "warmup_iterations",
+    "warmup_expert": "warmup_expert",
+    "warmup_simulations": "warmup_simulations",
+    "gate_games": "gate_games",
+    "gate_threshold": "gate_threshold",
+    "gate_simulations": "gate_simulations",
+    "eval_games": "eval_games",
+    "seed": "seed",
+    "keep": "keep_checkpoints",
+    "max_seconds": "max_seconds",
+    "no_tensorboard": "tensorboard",
+}
+LAYER_FLAGS = ("net_arch", "hidden")  # "256,256" -> [256, 256]
+
+
+def given_settings(
+    args: argparse.Namespace, settings: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The settings the command line gives, and the flag that gave each (for messages).
+
+    A flag left out is not among them (its default is None); ``--no-X`` flags give
+    ``X=False`` when present.
+    """
+    values: dict[str, Any] = {}
+    flags: dict[str, str] = {}
+    for dest, name in settings.items():
+        value = getattr(args, dest)
+        if dest.startswith("no_"):
+            if not value:
+                continue
+            value = False
+        elif value is None:
+            continue
+        elif dest in LAYER_FLAGS:
+            value = parse_net_arch(value)
+        values[name] = value
+        flags[name] = "--" + dest.replace("_", "-")
+    return values, flags
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         options = parse_options(args.option)
-        net_arch = parse_net_arch(args.net_arch)
+        ppo_values, ppo_flags = given_settings(args, PPO_SETTINGS)
     except ValueError as exc:
         print(f"boardsim train: {exc}", file=sys.stderr)
         return 2
@@ -171,29 +257,13 @@ def run(args: argparse.Namespace) -> int:
         run_dir=run_dir,
         options=options,
         total_timesteps=args.timesteps,
-        num_envs=args.num_envs,
-        opponents=args.opponents,
-        pool_swap=args.pool_swap,
-        seed=args.seed,
-        n_steps=args.n_steps,
-        batch_size=args.batch_size,
-        n_epochs=args.epochs,
-        learning_rate=3e-4 if args.lr is None else args.lr,
-        gamma=args.gamma,
-        step_penalty=args.step_penalty,
-        imitate=args.imitate,
-        imitate_epochs=args.imitate_epochs,
-        ent_coef=args.ent_coef,
-        net_arch=net_arch,
-        checkpoint_every=args.checkpoint_every,
-        keep_checkpoints=args.keep,
         threads=args.threads,
         torch_threads=args.torch_threads,
-        tensorboard=not args.no_tensorboard,
         progress=not args.no_progress,
+        **ppo_values,
     )
     try:
-        result = train(config, resume=args.resume)
+        result = train(config, resume=args.resume, explicit=ppo_flags)
     except ValueError as exc:
         print(f"boardsim train: {exc}", file=sys.stderr)
         return 2
@@ -217,7 +287,7 @@ def _run_rllib(args: argparse.Namespace, options: dict[str, Any], run_dir: str) 
         run_dir=run_dir,
         options=options,
         iterations=args.iterations or 10,
-        seed=args.seed,
+        seed=0 if args.seed is None else args.seed,
         address=args.address,
         num_cpus=args.num_cpus,
     )
@@ -234,45 +304,17 @@ def _run_alphazero(args: argparse.Namespace, options: dict[str, Any], run_dir: s
     from boardsim.training.alphazero import AlphaZeroConfig, train_alphazero
 
     try:
-        hidden = parse_net_arch(args.hidden) or [256, 256]
+        values, flags = given_settings(args, ALPHAZERO_SETTINGS)
         config = AlphaZeroConfig(
             game=args.game,
             run_dir=run_dir,
             options=options,
-            iterations=20 if args.iterations is None else args.iterations,
-            games_per_iteration=args.games_per_iteration,
-            simulations=args.simulations,
-            search=args.search,
-            gumbel_m=args.gumbel_m,
-            c_scale=args.c_scale,
-            c_puct=args.c_puct,
-            mix=args.mix,
-            rollout=args.rollout,
-            rollout_depth=args.rollout_depth,
-            hidden=hidden,
-            value_hidden=args.value_hidden,
-            learning_rate=1e-3 if args.lr is None else args.lr,
-            weight_decay=args.weight_decay,
-            batch_size=args.batch_size,
-            sample_reuse=args.sample_reuse,
-            max_steps=args.max_steps,
-            buffer_size=args.buffer_size,
-            warmup_iterations=args.warmup_iterations,
-            warmup_expert=args.warmup_expert,
-            warmup_simulations=args.warmup_simulations,
-            gate_games=args.gate_games,
-            gate_threshold=args.gate_threshold,
-            gate_simulations=args.gate_simulations,
-            eval_games=args.eval_games,
-            seed=args.seed,
             threads=args.threads,
             torch_threads=args.torch_threads,
-            keep_checkpoints=args.keep,
-            max_seconds=args.max_seconds,
-            tensorboard=not args.no_tensorboard,
             progress=not args.no_progress,
+            **values,
         )
-        result = train_alphazero(config, resume=args.resume)
+        result = train_alphazero(config, resume=args.resume, explicit=flags)
     except ValueError as exc:
         print(f"boardsim train: {exc}", file=sys.stderr)
         return 2

@@ -25,6 +25,37 @@ def _require_ray() -> Any:
     return ray
 
 
+def init_ray(address: str | None, log_to_driver: bool = False, **local: Any) -> bool:
+    """Start Ray for this process unless it is running already; whether it was started here
+    (and so is to be shut down by the caller).
+
+    ``address`` (``"auto"``, ``"ray://host:10001"``, ``"host:6379"``) connects to an existing
+    cluster, whose settings are its own; ``None`` starts a local Ray with ``local``'s
+    settings (e.g. ``num_cpus``). ``log_to_driver``: the tasks' output printed here. No
+    cluster at ``address`` raises :class:`OptionError` saying how to start one
+    (``ray start --head``) or to run without ``--address``, not Ray's ConnectionError.
+    """
+    ray = _require_ray()
+    if ray.is_initialized():
+        return False
+    if address is None:  # a new local Ray, without the dashboard's extra processes
+        ray.init(include_dashboard=False, log_to_driver=log_to_driver, **local)
+        return True
+    try:
+        ray.init(address=address, log_to_driver=log_to_driver)
+    except ConnectionError as exc:
+        raise OptionError(
+            f"no Ray cluster at --address {address} ({_first_sentence(exc)}): start one with "
+            "`ray start --head`, or drop --address to run on a local Ray"
+        ) from None
+    return True
+
+
+def _first_sentence(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.split(". ")[0].splitlines()[0].rstrip(".") if text else type(exc).__name__
+
+
 def play_cell_task(
     game_name: str, cell: Any, games: int, seed: int, chunk: int, metrics: bool = False
 ) -> dict[str, np.ndarray]:
@@ -49,17 +80,11 @@ def run_cells_on_ray(
 
     Connects to ``address`` (``"auto"``, ``"ray://host:10001"``, ``"host:6379"``) or,
     when Ray is not running yet and no address is given, starts a local Ray that is
-    shut down at the end. An already initialised Ray (a test's, a notebook's) is
-    used as it is and left running.
+    shut down at the end (:func:`init_ray`). An already initialised Ray (a test's, a
+    notebook's) is used as it is and left running.
     """
     ray = _require_ray()
-    started_here = False
-    if not ray.is_initialized():
-        if address is None:  # a new local Ray, without the dashboard's extra processes
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:  # an existing cluster: its settings are its own
-            ray.init(address=address, log_to_driver=False)
-        started_here = True
+    started_here = init_ray(address)
     try:
         task = ray.remote(num_cpus=1)(play_cell_task)
         pending = {task.remote(game_name, c, games, seed, chunk, metrics): c for c in cells}

@@ -21,7 +21,8 @@ Without a seat key, ``agents`` is one policy for every seat or one per seat.
 On disk (``out``): ``sweep.json`` (what is swept; a re-run must match it),
 ``cells/<cell id>.csv`` (one row a game, written atomically when the cell is
 finished) and, at the end, ``results.csv`` (every cell, one table). A re-run skips
-the cells already written, so an interrupted sweep loses nothing it finished.
+the cells already written, so an interrupted sweep loses nothing it finished; a cell
+file found damaged (cut short, its rows not the sweep's games) is named and played again.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import hashlib
 import io
 import itertools
 import json
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -42,11 +44,12 @@ import numpy as np
 
 from boardsim.api import list_games, make_game
 from boardsim.core.batch import COMPILED_POLICIES, play_games
-from boardsim.core.errors import OptionError
+from boardsim.core.errors import DataError, OptionError
 from boardsim.core.game import Game
 from boardsim.files import atomic_write_text
 from boardsim.research.metrics import PER_GAME
 
+LOG = logging.getLogger(__name__)
 FORMAT = 1
 SEAT_KEYS = ("seat", "side")
 VARIANT_KEY = "variant"
@@ -571,9 +574,41 @@ def _parse_value(column: str, text: str) -> Any:
 
 
 def read_csv_rows(path: Path) -> list[dict[str, Any]]:
-    """A results CSV back as rows, numbers as numbers."""
+    """A results CSV back as rows, numbers as numbers.
+
+    A damaged file (cut short: its last line unfinished; a row with more or fewer values
+    than the header's columns; a value that is not its column's) raises
+    :class:`~boardsim.DataError` naming the file and the line.
+    """
     with open(path, newline="") as f:
-        return [{k: _parse_value(k, v) for k, v in r.items()} for r in csv.DictReader(f)]
+        text = f.read()
+    if text and not text.endswith("\n"):
+        line = text.count("\n") + 1
+        reason = "the file ends in the middle of a row (cut short)"
+        raise DataError(str(path), f"line {line}", reason)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = []
+    try:
+        for r in reader:
+            rows.append(_parsed_row(path, reader, r))
+    except csv.Error as exc:
+        raise DataError(str(path), f"line {reader.line_num}", f"unreadable: {exc}") from None
+    return rows
+
+
+def _parsed_row(path: Path, reader: csv.DictReader, row: dict[Any, Any]) -> dict[str, Any]:
+    """One CSV row, its values typed; :class:`DataError` when it does not fit the header."""
+    where = f"line {reader.line_num}"
+    if None in row or None in row.values():  # values past the header's, or too few
+        given = [v for k, v in row.items() if k is not None and v is not None]
+        given += row.get(None) or []
+        columns = len(reader.fieldnames or [])
+        reason = f"a row of {len(given)} values under {columns} columns (the file is damaged)"
+        raise DataError(str(path), where, reason)
+    try:
+        return {k: _parse_value(k, v) for k, v in row.items()}
+    except ValueError as exc:
+        raise DataError(str(path), where, f"unreadable value: {exc}") from None
 
 
 def load_manifest(out: str | os.PathLike) -> dict[str, Any]:
@@ -584,21 +619,61 @@ def load_manifest(out: str | os.PathLike) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
+def _cell_files(out: Path, manifest: Mapping[str, Any]) -> list[Path]:
+    """The cell files of a sweep folder, in the manifest's cell order."""
+    order = {cid: i for i, cid in enumerate(manifest.get("cells", []))}
+    return sorted((out / CELLS_DIR).glob("*.csv"), key=lambda p: (order.get(p.stem, 1e9), p.stem))
+
+
+def read_cell_rows(path: Path, games: int | None = None) -> list[dict[str, Any]]:
+    """One cell file's rows; :class:`~boardsim.DataError` naming the file when it is
+    damaged (:func:`read_csv_rows`), or, given the sweep's ``games`` per cell, when it
+    does not hold exactly those games (``game_index`` 0 to ``games - 1``)."""
+    rows = read_csv_rows(path)
+    if games is not None and [r.get("game_index") for r in rows] != list(range(games)):
+        raise DataError(
+            str(path),
+            "rows",
+            f"{len(rows)} rows, not the sweep's {games} games 0-{games - 1} (the file is damaged)",
+        )
+    return rows
+
+
 def load_results(out: str | os.PathLike) -> list[dict[str, Any]]:
-    """Every finished cell's rows (the tidy table), in the manifest's cell order."""
+    """Every finished cell's rows (the tidy table), in the manifest's cell order.
+
+    A damaged cell file raises :class:`~boardsim.DataError` naming it; running the
+    sweep again plays that cell again.
+    """
     out = Path(out)
     manifest = load_manifest(out)
-    order = {cid: i for i, cid in enumerate(manifest.get("cells", []))}
-    files = sorted((out / CELLS_DIR).glob("*.csv"), key=lambda p: (order.get(p.stem, 1e9), p.stem))
+    games = manifest.get("games_per_cell")
     rows: list[dict[str, Any]] = []
-    for f in files:
-        rows += read_csv_rows(f)
+    for f in _cell_files(out, manifest):
+        try:
+            rows += read_cell_rows(f, games)
+        except DataError as exc:
+            raise DataError(
+                exc.file, exc.entry, f"{exc.reason}; run the sweep again to play that cell again"
+            ) from None
     return rows
 
 
 def finished_cells(out: Path) -> set[str]:
-    """The ids of the cells already written."""
+    """The ids of the cells already written (whole or not: see :func:`damaged_cells`)."""
     return {p.stem for p in (out / CELLS_DIR).glob("*.csv")}
+
+
+def damaged_cells(out: Path, games: int) -> dict[str, DataError]:
+    """The cells of a sweep folder whose files are damaged (:func:`read_cell_rows`),
+    each with what is wrong."""
+    found = {}
+    for f in (out / CELLS_DIR).glob("*.csv"):
+        try:
+            read_cell_rows(f, games)
+        except DataError as exc:
+            found[f.stem] = exc
+    return found
 
 
 def _manifest(
@@ -674,6 +749,7 @@ class SweepResult:
     games: int  # games played by this run
     seconds: float
     invalid: list[dict[str, Any]] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)  # cell files found damaged, played again
 
 
 class Progress:
@@ -735,7 +811,8 @@ def run_sweep(
     )
     manifest["skipped_invalid"] = invalid
     _prepare_out(out, manifest)
-    done = finished_cells(out)
+    damaged = _damaged_to_replay(out, cells, games_per_cell)
+    done = finished_cells(out) - set(damaged)
     todo = [c for c in cells if c.cell_id not in done]
     bar = Progress(len(todo) * games_per_cell, progress)
 
@@ -774,7 +851,29 @@ def run_sweep(
         len(todo) * games_per_cell,
         time.perf_counter() - start,
         invalid,
+        sorted(damaged.values()),
     )
+
+
+def _damaged_to_replay(out: Path, cells: Sequence[Cell], games: int) -> dict[str, str]:
+    """The damaged cell files of this sweep (cell id -> file), each named in a warning, to
+    be played again and rewritten whole; a damaged cell outside this grid (left by a
+    run of another grid) is refused, since this run cannot replay it."""
+    ours = {c.cell_id for c in cells}
+    damaged = damaged_cells(out, games)
+    others = sorted(cid for cid in damaged if cid not in ours)
+    if others:
+        exc = damaged[others[0]]
+        point = load_manifest(out).get("points", {}).get(others[0], {})
+        raise DataError(
+            exc.file,
+            exc.entry,
+            f"{exc.reason}; the cell {point} is not in this grid: run the sweep with it to "
+            "play it again, or delete the file",
+        )
+    for _, exc in sorted(damaged.items()):
+        LOG.warning("%s; playing the cell again", exc)
+    return {cid: exc.file for cid, exc in damaged.items()}
 
 
 def write_results_table(out: str | os.PathLike) -> Path:

@@ -40,7 +40,7 @@ import io
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,7 @@ from boardsim.training.checkpoint import (
     latest_checkpoint,
     read_entry,
     read_metadata,
+    refuse_changed_settings,
     write_checkpoint,
 )
 from boardsim.training.replay import ReplayBuffer
@@ -548,12 +549,20 @@ def _selfplay_chunk(
 
 # ---------------------------------------------------------------- the run
 def train_alphazero(
-    config: AlphaZeroConfig, resume: bool = False, log: Callable[..., Any] = print
+    config: AlphaZeroConfig,
+    resume: bool = False,
+    log: Callable[..., Any] = print,
+    explicit: Mapping[str, str] | None = None,
 ) -> AlphaZeroResult:
     """Run (or, with ``resume``, continue) the self-play run in ``config.run_dir``.
 
-    On resume the saved configuration is used, except ``iterations``, ``max_seconds``,
-    ``progress``, ``threads`` and ``torch_threads`` (from ``config``).
+    On resume the saved configuration is used, except :data:`RESUME_MAY_CHANGE`
+    (``iterations``, ``max_seconds``, ``progress``, ``threads``, ``torch_threads``,
+    ``tensorboard``, ``keep_checkpoints``: from ``config``); any other setting given
+    otherwise than the saved one is refused with an :class:`OptionError` naming each
+    (``explicit``: the settings the caller set, with their names for the message; by
+    default those that differ from :class:`AlphaZeroConfig`'s defaults). ``config.json``
+    is written with the configuration the run trains with.
     """
     import torch
 
@@ -562,7 +571,7 @@ def train_alphazero(
     if resume and checkpoint is None:
         log(f"no checkpoint in {run_dir}: starting a new run")
     if checkpoint is not None:
-        config = _resumed_config(config, read_metadata(checkpoint))
+        config = _resumed_config(config, read_metadata(checkpoint), explicit)
     elif (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").glob("*.zip")):
         raise OptionError(
             f"{run_dir} already holds a run: pass resume=True (--resume) to continue it, "
@@ -571,11 +580,10 @@ def train_alphazero(
     if config.torch_threads is not None:
         torch.set_num_threads(config.torch_threads)
     trainer = AlphaZeroTrainer(config)
+    atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
     if checkpoint is not None:
         trainer.load(checkpoint)
         log(f"resuming {checkpoint} after iteration {trainer.iteration}")
-    else:
-        atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
     writer = _writer(trainer) if config.tensorboard else None
     bar = _bar(trainer) if config.progress else None
     reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
@@ -713,8 +721,23 @@ def _bar(trainer: AlphaZeroTrainer) -> Any:
     )
 
 
-def _resumed_config(given: AlphaZeroConfig, meta: dict[str, Any]) -> AlphaZeroConfig:
-    """The saved configuration of a run, with the few settings a resume may change."""
+# what a resumed run may change: how far and how it runs, not what it learns
+RESUME_MAY_CHANGE = (
+    "iterations",
+    "max_seconds",
+    "progress",
+    "threads",
+    "torch_threads",
+    "tensorboard",
+    "keep_checkpoints",
+)
+
+
+def _resumed_config(
+    given: AlphaZeroConfig, meta: dict[str, Any], explicit: Mapping[str, str] | None = None
+) -> AlphaZeroConfig:
+    """The saved configuration of a run, with the few settings a resume may change; any
+    other setting ``given`` asks to change is refused, named."""
     if meta.get("algorithm") != ALGORITHM:
         raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not {ALGORITHM}")
     saved = AlphaZeroConfig(**meta["config"])
@@ -725,8 +748,10 @@ def _resumed_config(given: AlphaZeroConfig, meta: dict[str, Any]) -> AlphaZeroCo
             f"{given.run_dir} was trained with options {saved.options}; resume it with the same "
             f"(or none), not {given.options}"
         )
+    identity = ("game", "run_dir", "options")  # checked above
+    refuse_changed_settings(given.run_dir, saved, given, (*identity, *RESUME_MAY_CHANGE), explicit)
     saved.run_dir = given.run_dir
-    for name in ("iterations", "max_seconds", "progress", "threads", "torch_threads"):
+    for name in RESUME_MAY_CHANGE:
         setattr(saved, name, getattr(given, name))
     return saved
 

@@ -20,10 +20,12 @@ half of one.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
 import zipfile
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +188,63 @@ def check_compatible(
             f"{where} was trained with other options of {game_name} ({shown}); "
             "pass strict_options=False to use it anyway"
         )
+
+
+def changed_settings(
+    saved: Any,
+    given: Any,
+    may_change: Collection[str],
+    explicit: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The settings of ``given`` (a run's configuration, a dataclass) that differ from the
+    ``saved`` one's, as ``"NAME: OLD -> NEW"``, leaving out those in ``may_change``.
+
+    Only the settings the caller set are compared: ``explicit`` maps each one to its
+    name in the message (a command's flag, e.g. ``{"learning_rate": "--lr"}``); without
+    it, every setting with a default that is given otherwise, under its own name.
+    """
+    if explicit is None:
+        explicit = {
+            f.name: f.name
+            for f in dataclasses.fields(given)
+            if _has_default(f) and getattr(given, f.name) != _field_default(f)
+        }
+    changes = []
+    for name, label in explicit.items():
+        if name in may_change:
+            continue
+        old, new = getattr(saved, name), getattr(given, name)
+        if old != new:
+            changes.append(f"{label}: {old!r} -> {new!r}")
+    return changes
+
+
+def refuse_changed_settings(
+    run_dir: str | os.PathLike[str],
+    saved: Any,
+    given: Any,
+    may_change: Collection[str],
+    explicit: Mapping[str, str] | None = None,
+) -> None:
+    """Raise :class:`OptionError` naming every setting a resume of the run in ``run_dir``
+    would change (:func:`changed_settings`): a resumed run trains on exactly as it began."""
+    changes = changed_settings(saved, given, may_change, explicit)
+    if changes:
+        raise OptionError(
+            f"{run_dir}: a resumed run trains on with the settings it began with, and these "
+            f"differ from them ({'; '.join(changes)}); resume without them, or train with "
+            "them as a new run in another run folder"
+        )
+
+
+def _has_default(f: dataclasses.Field) -> bool:
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+
+
+def _field_default(f: dataclasses.Field) -> Any:
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return f.default
 
 
 # entries of a full checkpoint that only a resumed training run needs

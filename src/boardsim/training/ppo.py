@@ -3,10 +3,13 @@
 :func:`train` runs one training run described by a :class:`TrainConfig` into a
 run folder::
 
-    RUN_DIR/config.json            the configuration (written when the run starts)
+    RUN_DIR/config.json            the configuration it trains with (written at each start)
     RUN_DIR/checkpoints/step_*.zip checkpoints every ``checkpoint_every`` steps (the last few kept)
     RUN_DIR/checkpoints/latest     the newest checkpoint's name
     RUN_DIR/tb/                    TensorBoard logs (``tensorboard --logdir RUN_DIR/tb``)
+
+A resumed run's TensorBoard logs hide what the interrupted session logged after the
+checkpoint (:func:`resumed_logger`): each step is shown once.
 
 The policy plays every side of the game at once (a :class:`~.vec.SidesVecEnv`:
 the envs are split over the first player of each side), against the compiled
@@ -27,6 +30,7 @@ import json
 import random
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +43,7 @@ from boardsim.training.checkpoint import (
     latest_checkpoint,
     read_metadata,
     read_resume_arrays,
+    refuse_changed_settings,
     write_checkpoint,
 )
 
@@ -376,6 +381,9 @@ class Trainer:
             force_reset=False,
             tensorboard_log=str(self.run_dir / "tb") if self.config.tensorboard else None,
         )
+        if self.config.tensorboard:
+            # the steps the interrupted session logged after this checkpoint are logged again
+            self.model.set_logger(resumed_logger(self.run_dir / "tb", self.model.num_timesteps))
         self.env.restore(arrays)
         self.stats.restore(arrays)
         if self.pool is not None:
@@ -431,6 +439,32 @@ class Trainer:
         )
         self.last_saved = int(self.model.num_timesteps)
         return path
+
+
+TB_LOG_NAME = "ppo"  # TensorBoard logs in RUN_DIR/tb/ppo_<n>
+
+
+def resumed_logger(tb_dir: Path, checkpoint_step: int) -> Any:
+    """SB3's logger for a run resumed from the checkpoint of ``checkpoint_step``: its
+    TensorBoard events go on in the run's latest log folder (as SB3 continues one), and
+    whatever the interrupted session logged after the checkpoint is purged (hidden by
+    TensorBoard: SummaryWriter's ``purge_step``), since this session logs those steps again.
+
+    The purge starts one step after the checkpoint: SB3 logs a rollout's step before the
+    checkpoint taken at it, and the resumed session does not log that step again.
+    """
+    from stable_baselines3.common.logger import Logger, TensorBoardOutputFormat
+    from stable_baselines3.common.utils import get_latest_run_id
+    from torch.utils.tensorboard import SummaryWriter
+
+    class PurgingTensorBoardFormat(TensorBoardOutputFormat):
+        def __init__(self, folder: str, purge_step: int) -> None:
+            self.writer = SummaryWriter(log_dir=folder, purge_step=purge_step)
+            self._is_closed = False
+
+    run_id = max(get_latest_run_id(str(tb_dir), TB_LOG_NAME), 1)
+    folder = str(tb_dir / f"{TB_LOG_NAME}_{run_id}")
+    return Logger(folder, [PurgingTensorBoardFormat(folder, int(checkpoint_step) + 1)])
 
 
 def _group_opponents(group: str) -> Any:
@@ -515,12 +549,22 @@ def _set_torch_threads(threads: int | None) -> None:
         torch.set_num_threads(threads)
 
 
-def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainResult:
+def train(
+    config: TrainConfig,
+    resume: bool = False,
+    log: Any = print,
+    explicit: Mapping[str, str] | None = None,
+) -> TrainResult:
     """Train (or, with ``resume``, continue) the run in ``config.run_dir``.
 
-    On resume the run's saved configuration is used, except ``total_timesteps``,
-    ``progress``, ``threads`` and ``torch_threads`` (taken from ``config``); the game
-    and options must be the saved ones. Without a checkpoint, resume starts afresh.
+    On resume the run goes on with its saved configuration: ``config`` may change only
+    :data:`RESUME_MAY_CHANGE` (``total_timesteps``, ``progress``, ``threads``,
+    ``torch_threads``, ``tensorboard``, ``keep_checkpoints``); the game and options must be
+    the saved ones, and any other setting given otherwise than the saved one is refused
+    with an :class:`OptionError` naming each (``explicit``: the settings the caller set,
+    each with its name for the message, e.g. a command's flags; by default those that
+    differ from :class:`TrainConfig`'s defaults). ``config.json`` is written with the
+    configuration the run trains with. Without a checkpoint, resume starts afresh.
     Returns the last checkpoint written (always one at the end).
     """
     run_dir = Path(config.run_dir)
@@ -528,7 +572,7 @@ def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainR
     if resume and checkpoint is None:
         log(f"no checkpoint in {run_dir}: starting a new run")
     if checkpoint is not None:
-        config = _resumed_config(config, read_metadata(checkpoint))
+        config = _resumed_config(config, read_metadata(checkpoint), explicit)
     elif (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").glob("step_*.zip")):
         raise OptionError(
             f"{run_dir} already holds a run: pass resume=True (--resume) to continue it, "
@@ -536,12 +580,12 @@ def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainR
         )
     _set_torch_threads(config.torch_threads)
     trainer = Trainer(config)
+    atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
     if checkpoint is not None:
         trainer.load_model(checkpoint)
         log(f"resuming {checkpoint} at {trainer.model.num_timesteps} steps")
     else:
         trainer.model = trainer.new_model()
-        atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
         if config.imitate > 0:
             report = imitate_heuristic(trainer)
             log(
@@ -557,7 +601,7 @@ def train(config: TrainConfig, resume: bool = False, log: Any = print) -> TrainR
             total_timesteps=remaining,
             callback=_callbacks(trainer, config.total_timesteps),
             reset_num_timesteps=checkpoint is None,
-            tb_log_name="ppo",
+            tb_log_name=TB_LOG_NAME,
         )
     path = trainer.save()
     return TrainResult(
@@ -590,8 +634,24 @@ def imitate_heuristic(trainer: Trainer) -> dict[str, Any]:
     return report
 
 
-def _resumed_config(given: TrainConfig, meta: dict[str, Any]) -> TrainConfig:
-    """The saved configuration of a run, with the few settings a resume may change."""
+# what a resumed run may change: how far it goes and how it runs, not what it learns
+RESUME_MAY_CHANGE = (
+    "total_timesteps",
+    "progress",
+    "threads",
+    "torch_threads",
+    "tensorboard",
+    "keep_checkpoints",
+)
+
+
+def _resumed_config(
+    given: TrainConfig, meta: dict[str, Any], explicit: Mapping[str, str] | None = None
+) -> TrainConfig:
+    """The saved configuration of a run, with the few settings a resume may change; any
+    other setting ``given`` asks to change is refused, named."""
+    if meta.get("algorithm", "MaskablePPO") != "MaskablePPO":
+        raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not MaskablePPO")
     saved = TrainConfig(**meta["config"])
     if given.game != saved.game:
         raise OptionError(f"{given.run_dir} is a run of {saved.game!r}, not {given.game!r}")
@@ -600,9 +660,9 @@ def _resumed_config(given: TrainConfig, meta: dict[str, Any]) -> TrainConfig:
             f"{given.run_dir} was trained with options {saved.options}; resume it with the same "
             f"(or none), not {given.options}"
         )
+    identity = ("game", "run_dir", "options")  # checked above
+    refuse_changed_settings(given.run_dir, saved, given, (*identity, *RESUME_MAY_CHANGE), explicit)
     saved.run_dir = given.run_dir
-    saved.total_timesteps = given.total_timesteps
-    saved.progress = given.progress
-    saved.threads = given.threads
-    saved.torch_threads = given.torch_threads
+    for name in RESUME_MAY_CHANGE:
+        setattr(saved, name, getattr(given, name))
     return saved

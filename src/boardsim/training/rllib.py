@@ -260,13 +260,11 @@ def train_rllib(config: RLlibConfig, resume: bool = False) -> dict[str, Any]:
         ) from None
     config.validate()
     run_dir = Path(config.run_dir)
-    started_ray = False
-    if not ray.is_initialized():
-        if config.address:
-            ray.init(address=config.address)
-        else:
-            ray.init(num_cpus=config.num_cpus, include_dashboard=False, log_to_driver=False)
-        started_ray = True
+    from boardsim.research.ray_backend import init_ray
+
+    # a cluster's workers print to this driver; a local Ray's stay quiet
+    address = config.address or None
+    started_ray = init_ray(address, log_to_driver=address is not None, num_cpus=config.num_cpus)
     start = time.perf_counter()
     try:
         algo, league = build_algorithm(config)

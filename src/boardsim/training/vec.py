@@ -111,7 +111,7 @@ class SidesVecEnv(BatchesVecEnv):
             for name in BATCH_ARRAYS:
                 out[f"env{k}_{name}"] = getattr(b, name).copy()
             out[f"env{k}_counters"] = np.array([b.seed, b.next_game], np.int64)
-        return out
+        return {**out, **self.episode_arrays()}
 
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
         """Put back the games saved by :meth:`state_arrays` (same game, seats and sizes).
@@ -143,3 +143,4 @@ class SidesVecEnv(BatchesVecEnv):
             for name in ("terminated", "truncated", "game_index"):
                 getattr(b, name)[...] = saved[name]
             b.seed, b.next_game = (int(x) for x in saved["counters"])
+        self.restore_episodes(arrays)

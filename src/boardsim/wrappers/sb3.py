@@ -7,6 +7,7 @@ when ``to_sb3()`` is called.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,12 @@ class BatchesVecEnv(VecEnv):
 
     ``step_penalty`` is subtracted from the learner's reward at each of its decisions.
     A seeded ``reset`` seeds part ``k`` with ``seed + SEED_STRIDE * k``.
+
+    Finished episodes are reported as SB3's ``VecMonitor`` reports them: on an env's
+    last step, ``info["episode"] = {"r": return, "l": length, "t": seconds}`` (the
+    return of the rewards this env gave, the step penalty taken off; the length in the
+    learner's decisions; the wall seconds since the env was made), which SB3 logs as
+    ``rollout/ep_rew_mean`` and ``rollout/ep_len_mean``.
     """
 
     def __init__(self, parts: Sequence[BoardsimVectorEnv], step_penalty: float = 0.0) -> None:
@@ -40,6 +47,9 @@ class BatchesVecEnv(VecEnv):
             first.single_observation_space,
             first.single_action_space,
         )
+        self.episode_returns = np.zeros(self.num_envs, np.float64)
+        self.episode_lengths = np.zeros(self.num_envs, np.int64)
+        self.t_start = time.time()
 
     def reset(self) -> np.ndarray:
         """Reset every env; the observations, stacked."""
@@ -49,6 +59,8 @@ class BatchesVecEnv(VecEnv):
             seed = None if base is None else base + SEED_STRIDE * k
             obs.append(part.reset(seed=seed)[0])
         self._reset_seeds()
+        self.episode_returns[:] = 0.0
+        self.episode_lengths[:] = 0
         return np.concatenate(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -76,7 +88,40 @@ class BatchesVecEnv(VecEnv):
             rewards.append(r - self.step_penalty if self.step_penalty else r)
             dones.append(done)
             infos.extend(rows)
-        return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), infos
+        all_rewards, all_dones = np.concatenate(rewards), np.concatenate(dones)
+        self._report_episodes(all_rewards, all_dones, infos)
+        return np.concatenate(obs), all_rewards, all_dones, infos
+
+    def _report_episodes(
+        self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict[str, Any]]
+    ) -> None:
+        """Add a step to each env's episode; ``info["episode"]`` for those that ended."""
+        self.episode_returns += rewards
+        self.episode_lengths += 1
+        for i in np.flatnonzero(dones):
+            infos[i]["episode"] = {
+                "r": round(float(self.episode_returns[i]), 6),
+                "l": int(self.episode_lengths[i]),
+                "t": round(time.time() - self.t_start, 6),
+            }
+            self.episode_returns[i] = 0.0
+            self.episode_lengths[i] = 0
+
+    def episode_arrays(self) -> dict[str, np.ndarray]:
+        """The episodes under way (return and length so far, per env), to save."""
+        return {
+            "episode_returns": self.episode_returns.copy(),
+            "episode_lengths": self.episode_lengths.copy(),
+        }
+
+    def restore_episodes(self, arrays: dict[str, np.ndarray]) -> None:
+        """Put back :meth:`episode_arrays`; arrays saved without them (or for another
+        number of envs) start the episodes under way from zero."""
+        for name in ("episode_returns", "episode_lengths"):
+            target = getattr(self, name)
+            saved = arrays.get(name)
+            ok = saved is not None and np.shape(saved) == target.shape
+            target[:] = saved if ok else 0
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, num_actions)`` booleans, what sb3-contrib's MaskablePPO asks for."""

@@ -1,0 +1,49 @@
+"""``--address`` with no Ray cluster there: one line saying what to do, not a traceback.
+
+Ray's own ``ray.init`` is replaced by one that fails as it does with no cluster (a
+real ``address="auto"`` would join any Ray another process on this machine runs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardsim import OptionError
+from boardsim.cli import main
+from boardsim.research.ray_backend import init_ray
+
+ray = pytest.importorskip("ray")
+
+RAY_MESSAGE = (
+    "Could not find any running Ray instance. Please specify the one to connect to by "
+    "setting `--address` flag or `RAY_ADDRESS` environment variable."
+)
+
+
+@pytest.fixture
+def no_cluster(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    calls: list[dict] = []
+
+    def init(**kwargs):
+        calls.append(kwargs)
+        raise ConnectionError(RAY_MESSAGE)
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    return calls
+
+
+def test_no_cluster_at_the_address_says_to_start_one_or_drop_the_address(no_cluster) -> None:
+    with pytest.raises(OptionError, match=r"ray start --head.*drop --address") as caught:
+        init_ray("auto")
+    assert "no Ray cluster at --address auto" in str(caught.value)
+    assert no_cluster == [{"address": "auto", "log_to_driver": False}]
+
+
+def test_balance_on_a_missing_cluster_prints_one_line(tmp_path, no_cluster, capsys) -> None:
+    args = ["balance", "farrapos", "--grid", "victory_vp=14", "--agents", "random"]
+    args += ["--games-per-cell", "2", "--out", str(tmp_path), "--no-progress"]
+    assert main([*args, "--backend", "ray", "--address", "auto"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("boardsim balance: no Ray cluster at --address auto")
+    assert "ray start --head" in err
