@@ -361,14 +361,11 @@ class _Ray:
     """Trials evaluated as Ray tasks (a local Ray, or the cluster at ``address``)."""
 
     def __init__(self, address: str | None) -> None:
-        from boardsim.research.ray_backend import _require_ray
+        from boardsim.research.ray_backend import _require_ray, init_ray
 
         self.ray = _require_ray()
-        self.started = False
-        if not self.ray.is_initialized():
-            kwargs = {"address": address} if address else {"include_dashboard": False}
-            self.ray.init(log_to_driver=False, **kwargs)
-            self.started = True
+        # no cluster at address: one OptionError saying how to start one
+        self.started = init_ray(address or None)
         self.task = self.ray.remote(num_cpus=1)(measure_task)
 
     def __call__(self, jobs: Sequence[tuple]) -> list[dict[str, Any]]:
