@@ -65,25 +65,34 @@ def summary(decisions: np.ndarray, cut: np.ndarray) -> str:
     )
 
 
-def measure(game_name: str, games: int, mcts_count: int, sims: int) -> tuple[list[str], int]:
-    """The table's rows for one game, and the longest game measured."""
+def measure(
+    game_name: str, games: int, mcts_count: int, sims: int, cap: int = SAFETY_CAP
+) -> tuple[list[str], int]:
+    """The table's rows for one game, and the longest game measured (of those that
+    ended: a game cut at ``cap`` never ends, the stall a limit is for)."""
     rows: list[str] = []
     longest = 0
     for opts in option_sets(game_name):
-        game = boardsim.make_game(game_name, max_decisions=SAFETY_CAP, **opts)
+        game = boardsim.make_game(game_name, max_decisions=cap, **opts)
         shown = ", ".join(f"{k}={v}" for k, v in opts.items()) or "defaults"
         for label, seats in seatings(game.num_players):
             out = play_games(game, games, seats, seed=1, threads=1)
-            longest = max(longest, int(out["decisions"].max()))
+            longest = max(longest, ended_longest(out))
             rows.append(f"| {shown} | {label} | {summary(out['decisions'], out['truncated'])} |")
         if mcts_count:
             seats = ["heuristic"] * game.num_players
             seats[0] = "mcts"
             out = mcts_games(game, mcts_count, seats, seed=1, threads=1, simulations=sims)
-            longest = max(longest, int(out["decisions"].max()))
+            longest = max(longest, ended_longest(out))
             label = f"mcts:{sims} seat 0, rest heuristic"
             rows.append(f"| {shown} | {label} | {summary(out['decisions'], out['truncated'])} |")
     return rows, longest
+
+
+def ended_longest(out: dict[str, np.ndarray]) -> int:
+    """The longest game that ended by the rules (0 when none did)."""
+    ended = np.asarray(out["decisions"])[~np.asarray(out["truncated"], bool)]
+    return int(ended.max()) if ended.size else 0
 
 
 def turn_rows(game_name: str) -> list[str]:
@@ -110,15 +119,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mcts-games", type=int, default=8, help="MCTS games an option set")
     parser.add_argument("--simulations", type=int, default=50, help="MCTS simulations")
     parser.add_argument("--turns", action="store_true", help="also the deterministic players")
+    parser.add_argument(
+        "--cap", type=int, default=SAFETY_CAP, help="decisions a measured game is cut at"
+    )
     args = parser.parse_args(argv)
     for name in args.games_ or boardsim.list_games():
-        rows, longest = measure(name, args.games, args.mcts_games, args.simulations)
+        rows, longest = measure(name, args.games, args.mcts_games, args.simulations, args.cap)
         print(f"### {name}\n")
         print("| options | players | games | mean | median | 99 % | longest | cut |")
         print("|---|---|---|---|---|---|---|---|")
         print("\n".join(rows))
         print(
-            f"\nlongest game measured: {longest:,} decisions; limit "
+            f"\nlongest game measured (of those that ended): {longest:,} decisions; limit "
             f"(ceil({HEADROOM} x longest / {ROUND_TO:,}) x {ROUND_TO:,}): "
             f"{chosen_limit(longest):,}; current default max_decisions: "
             f"{boardsim.make_game(name).options['max_decisions']:,}\n"

@@ -95,14 +95,17 @@ def make_vec_env(
     """A Gymnasium ``VectorEnv`` of ``num_envs`` games stepped in one compiled call.
 
     ``threads``: numba threads (default: all); ``opponents``: ``"random"`` (default) or
-    ``"heuristic"``, or one such name a player. From ``options``: ``seed``, ``seat`` and
-    ``render_mode`` (``"ansi"``, ``"rgb_array"``); the rest are the game's options.
+    ``"heuristic"``, or one such name a player. From ``options``: ``seed`` (the games of
+    that run, as ``reset(seed=...)``, replayed by the first unseeded reset; default None:
+    new games, from fresh entropy),
+    ``seat`` and ``render_mode`` (``"ansi"``, ``"rgb_array"``); the rest are the game's
+    options.
     ``.action_masks()`` returns ``(num_envs, num_actions)``; ``.to_sb3()`` gives an SB3
     ``VecEnv`` of the same games.
     """
     from boardsim.wrappers.vector import BoardsimVectorEnv
 
-    seed = options.pop("seed", 0)
+    seed = options.pop("seed", None)
     seat = options.pop("seat", 0)
     render_mode = options.pop("render_mode", None)
     return BoardsimVectorEnv(

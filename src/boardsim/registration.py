@@ -6,6 +6,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from boardsim.core.errors import OptionError
 from boardsim.games import gym_id, names
 
 
@@ -22,6 +23,14 @@ def _vector_entry(game: str) -> Any:
     def make(num_envs: int, **kwargs: Any) -> Any:
         from boardsim.api import make_vec_env
 
+        # gym.make_vec passes the id's max_episode_steps: the game's own limit, which the
+        # core already applies (max_decisions); another value is refused, not ignored
+        steps = kwargs.pop("max_episode_steps", None)
+        if steps is not None and steps != _decision_limit(game):
+            raise OptionError(
+                f"{game}: the vector env is cut by max_decisions (the core's count of "
+                f"decisions), not max_episode_steps={steps}; pass max_decisions"
+            )
         return make_vec_env(game, num_envs, **kwargs)
 
     return make

@@ -17,8 +17,6 @@ from boardsim.testing import check_turn_bounds, play_turns
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("farrapos", "hispania", "liberation")
-# the games whose default decision limit is measured and set (the race's is not yet)
-LIMITED = tuple(g for g in GAMES if definition(g).decision_limit > 0)
 
 
 def every_variant() -> list[tuple[str, dict[str, Any]]]:
@@ -26,11 +24,9 @@ def every_variant() -> list[tuple[str, dict[str, Any]]]:
     player counts, explicit chance)."""
     out: list[tuple[str, dict[str, Any]]] = []
     for game in GAMES:
-        # a game without a default limit yet (the race) is cut for the first-legal player
-        cap = {} if definition(game).decision_limit else {"max_decisions": 3000}
         for opts in ({}, *definition(game).sample_options):
-            if (game, {**cap, **opts}) not in out:
-                out.append((game, {**cap, **opts}))
+            if (game, opts) not in out:
+                out.append((game, opts))
     return out
 
 
@@ -43,7 +39,7 @@ def test_first_and_last_legal_players_end_every_turn_within_the_documented_bound
     check_turn_bounds(game, options)
 
 
-@pytest.mark.parametrize("game", LIMITED)
+@pytest.mark.parametrize("game", GAMES)
 def test_each_game_has_a_documented_default_decision_limit(game: str) -> None:
     d = definition(game)
     made = boardsim.make_game(game)
@@ -55,17 +51,19 @@ def test_each_game_has_a_documented_default_decision_limit(game: str) -> None:
     assert re.search(rf"`{game}`[^\n]*{d.decision_limit:,}", readme), "README names the limit"
 
 
-@pytest.mark.parametrize("game", LIMITED)
+@pytest.mark.parametrize("game", GAMES)
 def test_the_gymnasium_id_has_the_same_bound(game: str) -> None:
     assert gym.spec(gym_id(game)).max_episode_steps == definition(game).decision_limit
 
 
-def test_the_first_legal_race_is_truncated() -> None:
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_the_first_legal_race_is_truncated_at_its_default_limit(num_players: int) -> None:
     """The README's PettingZoo loop (first legal action for every agent) stood at turn
     16,671 after 50,000 steps, every player on 0 VT."""
-    game = boardsim.make_game("liberation", num_players=4, max_decisions=3000)
+    game = boardsim.make_game("liberation", num_players=num_players)
     out = play_turns(game, min)
-    assert out.truncated and out.decisions == 3000
+    limit = definition("liberation").decision_limit
+    assert out.truncated and out.decisions == limit
 
 
 def test_max_decisions_zero_still_means_no_limit() -> None:

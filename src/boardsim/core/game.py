@@ -254,6 +254,13 @@ class Game:
         game tags existed is stamped with this game's tag."""
         return check_array(self, array, what)
 
+    # ------------------------------------------------------------ pickling
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[str, int, dict[str, Any]]]:
+        """A game pickles (and deep-copies) as its name, version and options: unpickling
+        makes it again with :func:`game_from_pickle`, in any process where the game is
+        installed (its kernels and functions are never pickled)."""
+        return (game_from_pickle, (self.name, self.definition.version, dict(self.options)))
+
     # ------------------------------------------------------------ saving
     def _options_json(self) -> bytes:
         return json.dumps(self.options, sort_keys=True).encode()
@@ -310,6 +317,35 @@ class Game:
             raise StateFormatError(f"saved state has {len(body) - pos} bytes, not {4 * size}")
         arr = np.frombuffer(body[pos:], dtype="<i4").astype(np.int32)
         return State._adopt(self, self.check_array(arr, "saved state"))
+
+
+def game_from_pickle(name: str, version: int, options: dict[str, Any]) -> Game:
+    """The game a pickle names: ``make_game(name, **options)``, refused with
+    :class:`StateFormatError` when the installed game is another version (its states and
+    options may mean something else) and with :class:`OptionError` when the game or an
+    option is unknown here."""
+    from boardsim.games import definition
+
+    found = definition(name)
+    if found.version != version:
+        raise StateFormatError(
+            f"pickled {name} game is version {version}; this is version {found.version}"
+        )
+    return Game(found, **options)
+
+
+def state_from_pickle(game: Game, data: bytes, last_rewards: Any) -> State:
+    """The state a pickle holds: ``game.state_from_bytes(data)`` (so checked like any
+    saved state) with the rewards of its last step."""
+    state = game.state_from_bytes(data)
+    rewards = np.array(last_rewards, dtype=np.float32)
+    if rewards.shape != state.last_rewards.shape:
+        raise StateFormatError(
+            f"pickled state's last rewards have shape {rewards.shape}, "
+            f"not {state.last_rewards.shape}"
+        )
+    state.last_rewards = rewards
+    return state
 
 
 def checked_seed(seed: Any) -> int:
@@ -460,6 +496,15 @@ class State:
     def to_bytes(self) -> bytes:
         """The position as bytes (:meth:`Game.state_from_bytes` reads them back)."""
         return self.game.state_to_bytes(self)
+
+    def __reduce__(self) -> tuple[Callable[..., State], tuple[Game, bytes, list[float]]]:
+        """A state pickles as its game (by name and options) and its saved bytes, loaded
+        back through :meth:`Game.state_from_bytes` and its checks."""
+        return (state_from_pickle, (self.game, self.to_bytes(), self.last_rewards.tolist()))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """``copy.deepcopy(state)``: an independent copy, as :meth:`clone` (same game)."""
+        return self.clone()
 
     def __str__(self) -> str:
         return self.game.definition.render_text(self.game.params, self.array)

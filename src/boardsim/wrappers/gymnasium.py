@@ -127,6 +127,19 @@ class BoardsimGymEnv(gym.Env):
             self._play_step = game.engine.play_step
             self._nn = game.engine.net_scratch(*seats_scratch_size(self._compiled))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the bound compiled step (the game pickles by name and options,
+        the state as its bytes): a pickled env continues the same game with the same
+        draws."""
+        out = self.__dict__.copy()
+        out.pop("_play_step", None)
+        return out
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__dict__.update(saved)
+        if self._compiled is not None:
+            self._play_step = self.game.engine.play_step
+
     def _compiled_policies(self, opponents: Any) -> tuple[np.ndarray, ...] | None:
         """The seat table when every opponent plays in compiled code (a name, or an agent
         with ``compiled_seat()`` that does not search), else None."""
@@ -227,6 +240,7 @@ class BoardsimGymEnv(gym.Env):
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
         self.state_ = self.game.new_initial_state(game_seed)
         self._ended_illegally = False
+        self._named_agents.clear()  # named opponents draw their generators afresh
         if self._compiled is not None:
             rng_seed(self._opponents_rng, 0, derive_seed(game_seed, 1))
             _, obs, info = self._compiled_step(-1)

@@ -7,6 +7,13 @@ inside that call.
 Finished games restart in the same step (Gymnasium's ``SAME_STEP`` autoreset):
 the last observation of a finished game is in ``infos["final_obs"]``
 (``infos["_final_obs"]`` marks the rows), and SB3's ``terminal_observation``.
+
+Seeding follows Gymnasium: ``reset(seed=s)`` plays the games of run ``s``, the same
+every time; an unseeded reset plays new games, their run seed drawn from the env's
+``np_random`` (seeded by the last seeded reset, else from fresh operating-system
+entropy, as ``np.random.default_rng()``), so a new env never seeded plays games no other
+env played. ``seed=s`` when made is a seeded reset at once, and the first reset, given
+no seed, replays it (as SB3's ``VecEnv.seed`` holds a seed for the next reset).
 """
 
 from __future__ import annotations
@@ -15,12 +22,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from boardsim.core.batch import Batch
 from boardsim.core.errors import IllegalActionError, OptionError
-from boardsim.core.game import Game
+from boardsim.core.game import Game, checked_seed
 
 
 class BoardsimVectorEnv(VectorEnv):
@@ -44,7 +52,7 @@ class BoardsimVectorEnv(VectorEnv):
         threads: int | None = None,
         opponents: Any = None,
         seat: int = 0,
-        seed: int = 0,
+        seed: int | None = None,
         check_actions: bool = True,
         render_mode: str | None = None,
     ) -> None:
@@ -64,9 +72,15 @@ class BoardsimVectorEnv(VectorEnv):
             )
         game.check_seat(seat)
         self.game = game
+        self._seed_at_first_reset = seed
         try:
             self.batch = Batch(
-                game, num_envs, seat=seat, seed=seed, threads=threads, opponents=opponents
+                game,
+                num_envs,
+                seat=seat,
+                seed=self._run_seed(seed),
+                threads=threads,
+                opponents=opponents,
             )
         except ValueError as exc:
             raise OptionError(str(exc)) from None
@@ -84,9 +98,24 @@ class BoardsimVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Reset every game (seeded from ``seed``); observations and ``info["action_mask"]``."""
-        self.batch.reset(seed)
+        """Start new games in every row: those of run ``seed`` (the same for the same
+        seed), or, unseeded, of a run drawn from ``np_random`` (new games); observations
+        and ``info["action_mask"]``."""
+        if seed is None:
+            seed = self._seed_at_first_reset
+        self._seed_at_first_reset = None
+        self.batch.reset(self._run_seed(seed))
         return self.batch.obs.copy(), {"action_mask": self.batch.masks.astype(bool)}
+
+    def _run_seed(self, seed: int | None) -> int:
+        """The batch's run seed for a reset: ``seed`` itself (and ``np_random`` reseeded
+        from it, as Gymnasium's ``reset(seed=...)`` does), else one drawn from
+        ``np_random``."""
+        if seed is None:
+            return int(self.np_random.integers(0, 2**62))
+        run = checked_seed(seed)
+        self._np_random, self._np_random_seed = seeding.np_random(run % 2**64)
+        return run
 
     def step(
         self, actions: np.ndarray

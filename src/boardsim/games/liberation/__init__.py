@@ -93,9 +93,9 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"num_players": 6, "reward": "vt", "counters": 12},
 )
 
-# the longest turn (docs/rules/liberation.md, ruling L23). The default decision limit is
-# still to be measured (scripts/decision_lengths.py liberation): none yet
-DECISION_LIMIT = 0
+# the default max_decisions and the longest turn (docs/rules/liberation.md, ruling L23 and
+# "Game length"): 3 x the longest game that ended, 13,511 decisions, rounded up to 1,000
+DECISION_LIMIT = 41_000
 MAX_TURN_DECISIONS = 12
 
 DEFINITION = GameDefinition(
