@@ -319,14 +319,26 @@ class Game:
         return State._adopt(self, self.check_array(arr, "saved state"))
 
 
+# the registry's lookup of a game by id (``boardsim.games.definition``, which installs it
+# when it is imported, as ``import boardsim`` does): how an unpickled Game finds its
+# definition without the core importing the layer above it
+_find_definition: Callable[[str], GameDefinition] | None = None
+
+
+def use_registry(find: Callable[[str], GameDefinition]) -> None:
+    """Install the game registry's lookup (``boardsim.games`` calls this once)."""
+    global _find_definition
+    _find_definition = find
+
+
 def game_from_pickle(name: str, version: int, options: dict[str, Any]) -> Game:
     """The game a pickle names: ``make_game(name, **options)``, refused with
     :class:`StateFormatError` when the installed game is another version (its states and
     options may mean something else) and with :class:`OptionError` when the game or an
     option is unknown here."""
-    from boardsim.games import definition
-
-    found = definition(name)
+    if _find_definition is None:  # pragma: no cover - importing boardsim.core imports boardsim
+        raise StateFormatError(f"pickled {name} game: no game registry (import boardsim)")
+    found = _find_definition(name)
     if found.version != version:
         raise StateFormatError(
             f"pickled {name} game is version {version}; this is version {found.version}"

@@ -27,7 +27,7 @@ import pkgutil
 from functools import cache
 
 from boardsim.core.errors import OptionError
-from boardsim.core.game import GameDefinition
+from boardsim.core.game import GameDefinition, use_registry
 
 ENTRY_POINT_GROUP = "boardsim.games"
 
@@ -82,3 +82,6 @@ def definition(name: str) -> GameDefinition:
 def gym_id(name: str) -> str:
     """The Gymnasium id of game ``name``: ``connect_four`` -> ``boardsim/ConnectFour-v0``."""
     return "boardsim/" + "".join(part.capitalize() for part in name.split("_")) + "-v0"
+
+
+use_registry(definition)  # unpickled games find their definitions here

@@ -260,7 +260,7 @@ def train_rllib(config: RLlibConfig, resume: bool = False) -> dict[str, Any]:
         ) from None
     config.validate()
     run_dir = Path(config.run_dir)
-    from boardsim.research.ray_backend import init_ray
+    from boardsim.core.cluster import init_ray
 
     # a cluster's workers print to this driver; a local Ray's stay quiet
     address = config.address or None
