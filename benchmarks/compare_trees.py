@@ -10,6 +10,9 @@ compiled random rollout at 64 and 4096 envs, the ``State`` loop, the Gymnasium l
 PettingZoo loop, each the best of five windows of ``time.process_time``. The table gives
 the best of all rounds per tree and the ratio new / old. Warm up both trees' numba
 caches first (a run of ``benchmarks/run.py`` in each), or the first round compiles.
+``--warm`` times instead each game's warm start in each tree (import boardsim and the
+first rollout, the numba cache on disk: wall-clock seconds, the best of ``--rounds``
+fresh processes, alternated).
 """
 
 from __future__ import annotations
@@ -97,11 +100,47 @@ print(json.dumps(out))
 """
 
 
+WARM_START = r"""
+import time
+t = time.perf_counter()
+import boardsim
+boardsim.rollout({game!r}, 2, 10)
+print(time.perf_counter() - t)
+"""
+
+GAMES = ("liberation", "hispania", "farrapos")
+
+
+def _env(tree: Path) -> dict[str, str]:
+    return {**os.environ, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": f"{tree / 'src'}:{tree}"}
+
+
+def warm_start(tree: Path, game: str) -> float:
+    """One fresh process of ``tree``: seconds to import boardsim and play a first rollout."""
+    code = WARM_START.format(game=game)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tree, env=_env(tree), capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: the warm start failed:\n{done.stderr[-2000:]}")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def warm_table(old: Path, new: Path, rounds: int) -> None:
+    """Print each game's warm start in both trees (best of ``rounds``, alternated)."""
+    print("| game | old warm start (s) | new warm start (s) |\n|---|---|---|")
+    for game in GAMES:
+        runs: dict[Path, list[float]] = {old: [], new: []}
+        for _ in range(rounds):
+            for tree in (old, new):
+                runs[tree].append(warm_start(tree, game))
+        print(f"| {game} | {min(runs[old]):.2f} | {min(runs[new]):.2f} |")
+
+
 def measure(tree: Path) -> dict[str, float]:
     """One fresh process of ``tree``: CPU ns per decision of every workload."""
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": f"{tree / 'src'}:{tree}"}
     done = subprocess.run(
-        [sys.executable, "-c", WORKLOAD], cwd=tree, env=env, capture_output=True, text=True
+        [sys.executable, "-c", WORKLOAD], cwd=tree, env=_env(tree), capture_output=True, text=True
     )
     if done.returncode != 0:
         raise SystemExit(f"{tree}: the workload failed:\n{done.stderr[-2000:]}")
@@ -113,7 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("old", type=Path)
     parser.add_argument("new", type=Path)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--warm", action="store_true", help="time the warm starts instead")
     args = parser.parse_args(argv)
+    if args.warm:
+        warm_table(args.old.resolve(), args.new.resolve(), args.rounds)
+        return 0
     runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for _ in range(args.rounds):
         runs["old"].append(measure(args.old.resolve()))
