@@ -237,6 +237,31 @@ def refuse_changed_settings(
         )
 
 
+def resume_settings(
+    given: Any,
+    saved: Any,
+    may_change: Collection[str],
+    explicit: Mapping[str, str] | None = None,
+) -> Any:
+    """A resumed run's configuration: ``saved`` (the run's own, a dataclass with ``game``,
+    ``run_dir`` and ``options``) with ``given``'s run folder and its values of the
+    settings in ``may_change``. Another game, other game options, or any other setting
+    given another value (:func:`refuse_changed_settings`) raise :class:`OptionError`."""
+    if given.game != saved.game:
+        raise OptionError(f"{given.run_dir} is a run of {saved.game!r}, not {given.game!r}")
+    if given.options and given.options != saved.options:
+        raise OptionError(
+            f"{given.run_dir} was trained with options {saved.options}; resume it with the same "
+            f"(or none), not {given.options}"
+        )
+    identity = ("game", "run_dir", "options")  # checked above
+    refuse_changed_settings(given.run_dir, saved, given, (*identity, *may_change), explicit)
+    saved.run_dir = given.run_dir
+    for name in may_change:
+        setattr(saved, name, getattr(given, name))
+    return saved
+
+
 def _has_default(f: dataclasses.Field) -> bool:
     return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
 

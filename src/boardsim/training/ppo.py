@@ -43,7 +43,7 @@ from boardsim.training.checkpoint import (
     latest_checkpoint,
     read_metadata,
     read_resume_arrays,
-    refuse_changed_settings,
+    resume_settings,
     write_checkpoint,
 )
 
@@ -653,16 +653,4 @@ def _resumed_config(
     if meta.get("algorithm", "MaskablePPO") != "MaskablePPO":
         raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not MaskablePPO")
     saved = TrainConfig(**meta["config"])
-    if given.game != saved.game:
-        raise OptionError(f"{given.run_dir} is a run of {saved.game!r}, not {given.game!r}")
-    if given.options and given.options != saved.options:
-        raise OptionError(
-            f"{given.run_dir} was trained with options {saved.options}; resume it with the same "
-            f"(or none), not {given.options}"
-        )
-    identity = ("game", "run_dir", "options")  # checked above
-    refuse_changed_settings(given.run_dir, saved, given, (*identity, *RESUME_MAY_CHANGE), explicit)
-    saved.run_dir = given.run_dir
-    for name in RESUME_MAY_CHANGE:
-        setattr(saved, name, getattr(given, name))
-    return saved
+    return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
