@@ -21,7 +21,6 @@ from boardsim.commands.train import add_option_argument, parse_options
 from boardsim.core.errors import OptionError
 
 # what the library's checkpoint check tells a Python caller, and the flag that says the same
-LIBRARY_ANY_OPTIONS = "strict_options=False"
 CLI_ANY_OPTIONS = "--ppo-any-options"
 
 
@@ -74,7 +73,11 @@ def add_parser(subparsers: Any) -> None:
 def in_cli_words(error: OptionError) -> OptionError:
     """The library's refusal of a network trained with other options, naming the flag
     (``--ppo-any-options``) instead of the Python argument (``strict_options=False``)."""
-    return OptionError(str(error).replace(f"pass {LIBRARY_ANY_OPTIONS}", f"pass {CLI_ANY_OPTIONS}"))
+    from boardsim.training.checkpoint import TrainedOptionsError
+
+    if isinstance(error, TrainedOptionsError):
+        return error.with_remedy(CLI_ANY_OPTIONS)
+    return error
 
 
 def run(args: argparse.Namespace) -> int:

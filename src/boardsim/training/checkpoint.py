@@ -154,6 +154,20 @@ def read_resume_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
             return {k: data[k] for k in data.files}
 
 
+class TrainedOptionsError(OptionError):
+    """A network or checkpoint trained with other options than the game it is to play;
+    the message names how to play it anyway (``remedy``: the Python argument, or a
+    command's flag, :meth:`with_remedy`)."""
+
+    def __init__(self, what: str, remedy: str = "strict_options=False") -> None:
+        self.what = what
+        super().__init__(f"{what}; pass {remedy} to use it anyway")
+
+    def with_remedy(self, remedy: str) -> TrainedOptionsError:
+        """The same refusal, naming ``remedy`` (e.g. ``--ppo-any-options``)."""
+        return TrainedOptionsError(self.what, remedy)
+
+
 def check_compatible(
     meta: dict[str, Any],
     game_name: str,
@@ -184,9 +198,8 @@ def check_compatible(
     if trained != given:
         diff = sorted(k for k in set(trained) | set(given) if trained.get(k) != given.get(k))
         shown = ", ".join(f"{k}: trained {trained.get(k)!r}, given {given.get(k)!r}" for k in diff)
-        raise OptionError(
-            f"{where} was trained with other options of {game_name} ({shown}); "
-            "pass strict_options=False to use it anyway"
+        raise TrainedOptionsError(
+            f"{where} was trained with other options of {game_name} ({shown})"
         )
 
 
