@@ -112,7 +112,10 @@ GAMES = ("liberation", "hispania", "farrapos")
 
 
 def _env(tree: Path) -> dict[str, str]:
-    return {**os.environ, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": f"{tree / 'src'}:{tree}"}
+    """One thread, the tree's sources, and Python's bytecode cache on (as a user has it:
+    without it every start compiles the library's modules again)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": f"{tree / 'src'}:{tree}"}
 
 
 def warm_start(tree: Path, game: str) -> float:

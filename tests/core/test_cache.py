@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
 import boardsim
 from boardsim.core.data import forget_stale_compiled_code, source_fingerprint
+from boardsim.core.kernels import import_statements
+
+PACKAGE = Path(boardsim.__file__).parent
 
 
 def test_cache_is_dropped_when_a_source_or_data_file_changes(tmp_path: Path) -> None:
@@ -103,3 +107,45 @@ def test_editing_a_shared_engine_file_recompiles_the_game(tmp_path: Path) -> Non
     edited = probe()
     assert edited["engine"][1] >= 1 and edited["rules"][1] >= 1  # both compiled anew
     assert probe() == {"engine": (1, 0), "rules": (1, 0)}
+
+
+def _imports_by_ast(source: str) -> list[tuple[int, str | None, list[str]]]:
+    """The oracle: every import statement, as the parser sees it, in source order."""
+    nodes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import | ast.ImportFrom)]
+    nodes.sort(key=lambda n: (n.lineno, n.col_offset))
+    return [
+        (0, None, [a.name for a in n.names])
+        if isinstance(n, ast.Import)
+        else (n.level, n.module or "", [a.name for a in n.names])
+        for n in nodes
+    ]
+
+
+def test_the_import_scan_reads_every_module_as_the_parser_does() -> None:
+    """The fingerprint's text scan of imports (fast at every start) finds exactly the
+    statements ``ast`` finds, in every module of the package."""
+    paths = sorted(PACKAGE.rglob("*.py"))
+    assert len(paths) > 50
+    differ = [
+        str(path.relative_to(PACKAGE))
+        for path in paths
+        if import_statements(text := path.read_text(encoding="utf-8")) != _imports_by_ast(text)
+    ]
+    assert differ == []
+
+
+def test_the_import_scan_reads_the_forms_a_module_may_use() -> None:
+    source = (
+        '"""Docstring: from boardsim import nothing\nimport os\n"""\n'
+        "import numpy as np, sys  # two\n"
+        "from . import rules\n"
+        "from ..core.header import (\n    H_GAME,  # the tag\n    H_PHASE as P,\n)\n"
+        "def f():\n    from boardsim.games.hispania import data\n"
+        "x = 'import not_a_statement'\n"
+    )
+    assert import_statements(source) == [
+        (0, None, ["numpy", "sys"]),
+        (1, "", ["rules"]),
+        (2, "core.header", ["H_GAME", "H_PHASE"]),
+        (0, "boardsim.games.hispania", ["data"]),
+    ]
