@@ -10,9 +10,13 @@ compiled random rollout at 64 and 4096 envs, the ``State`` loop, the Gymnasium l
 PettingZoo loop, each the best of five windows of ``time.process_time``. The table gives
 the best of all rounds per tree and the ratio new / old. Warm up both trees' numba
 caches first (a run of ``benchmarks/run.py`` in each), or the first round compiles.
-``--warm`` times instead each game's warm start in each tree (import boardsim and the
+``--paired WINDOWS`` keeps one process of each tree alive and alternates the two window
+by window (the median of the paired ratios, with its quartiles): the reading to trust
+when the machine's speed drifts between processes. ``--warm`` times instead each game's
+warm start in each tree (import boardsim and the
 first rollout, the numba cache on disk: wall-clock seconds, the best of ``--rounds``
-fresh processes, alternated).
+fresh processes, alternated); ``--cold`` the same with an empty numba cache (everything
+compiled).
 """
 
 from __future__ import annotations
@@ -22,12 +26,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 WORKLOAD = r"""
-import json, time
+import json, sys, time
 import numpy as np
 import boardsim
+
+SERVE = "--serve" in sys.argv
 
 def cpu_ns(fn):
     best = None
@@ -86,17 +93,28 @@ def pz_loop(env):
         return n
     return run
 
-out = {}
+CASES = {}
 for name in boardsim.list_games():
     opts = {"num_players": 2} if name == "liberation" else {}  # as benchmarks/run.py
     rollout(name, opts, 64, 5)()
     game = boardsim.make_game(name, **opts)
-    out[f"{name} rollout 64"] = cpu_ns(rollout(name, opts, 64, 3000))
-    out[f"{name} rollout 4096"] = cpu_ns(rollout(name, opts, 4096, 100))
-    out[f"{name} State loop"] = cpu_ns(state_loop(game))
-    out[f"{name} Gymnasium"] = cpu_ns(gym_loop(boardsim.make_gym_env(name, **opts)))
-    out[f"{name} PettingZoo"] = cpu_ns(pz_loop(boardsim.make_env(name, **opts)))
-print(json.dumps(out))
+    CASES[f"{name} rollout 64"] = rollout(name, opts, 64, 3000)
+    CASES[f"{name} rollout 4096"] = rollout(name, opts, 4096, 100)
+    CASES[f"{name} State loop"] = state_loop(game)
+    CASES[f"{name} Gymnasium"] = gym_loop(boardsim.make_gym_env(name, **opts))
+    CASES[f"{name} PettingZoo"] = pz_loop(boardsim.make_env(name, **opts))
+    for fn in list(CASES.values())[-5:]:
+        fn()  # every compiled function loaded before the first window
+
+if SERVE:  # one window of the case named on each stdin line, answered on stdout
+    print(json.dumps(list(CASES)), flush=True)
+    for line in sys.stdin:
+        fn = CASES[line.strip()]
+        t = time.process_time()
+        n = fn()
+        print((time.process_time() - t) / n * 1e9, flush=True)
+else:
+    print(json.dumps({case: cpu_ns(fn) for case, fn in CASES.items()}))
 """
 
 
@@ -118,26 +136,32 @@ def _env(tree: Path) -> dict[str, str]:
     return {**env, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": f"{tree / 'src'}:{tree}"}
 
 
-def warm_start(tree: Path, game: str) -> float:
-    """One fresh process of ``tree``: seconds to import boardsim and play a first rollout."""
+def warm_start(tree: Path, game: str, cold: bool = False) -> float:
+    """One fresh process of ``tree``: seconds to import boardsim and play a first rollout
+    (``cold``: with an empty numba cache, so everything it runs is compiled)."""
     code = WARM_START.format(game=game)
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=tree, env=_env(tree), capture_output=True, text=True
-    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = _env(tree) | ({"NUMBA_CACHE_DIR": cache} if cold else {})
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True
+        )
     if done.returncode != 0:
-        raise SystemExit(f"{tree}: the warm start failed:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"{tree}: the start failed:\n{done.stderr[-2000:]}")
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def warm_table(old: Path, new: Path, rounds: int) -> None:
-    """Print each game's warm start in both trees (best of ``rounds``, alternated)."""
-    print("| game | old warm start (s) | new warm start (s) |\n|---|---|---|")
+def warm_table(old: Path, new: Path, rounds: int, cold: bool = False) -> None:
+    """Print each game's warm (or ``cold``) start in both trees (best of ``rounds``,
+    alternated)."""
+    kind = "cold" if cold else "warm"
+    print(f"| game | old {kind} start (s) | new {kind} start (s) | new / old |\n|---|---|---|---|")
     for game in GAMES:
         runs: dict[Path, list[float]] = {old: [], new: []}
         for _ in range(rounds):
             for tree in (old, new):
-                runs[tree].append(warm_start(tree, game))
-        print(f"| {game} | {min(runs[old]):.2f} | {min(runs[new]):.2f} |")
+                runs[tree].append(warm_start(tree, game, cold))
+        a, b = min(runs[old]), min(runs[new])
+        print(f"| {game} | {a:.2f} | {b:.2f} | {b / a:.3f} |", flush=True)
 
 
 def measure(tree: Path) -> dict[str, float]:
@@ -150,15 +174,93 @@ def measure(tree: Path) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+class Server:
+    """A process of one tree that has loaded every workload and runs one window of a
+    case on request (``--paired``)."""
+
+    def __init__(self, tree: Path) -> None:
+        self.tree = tree
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", WORKLOAD, "--serve"],
+            cwd=tree,
+            env=_env(tree),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.cases: list[str] = json.loads(self._line())
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"{self.tree}: the workload server stopped")
+        return line
+
+    def window(self, case: str) -> float:
+        """CPU ns per decision of one window of ``case``."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(case + "\n")
+        self.proc.stdin.flush()
+        return float(self._line())
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def paired_table(old: Path, new: Path, windows: int) -> None:
+    """Both trees loaded at once, in two processes; each case's windows alternate between
+    them (old, new, then new, old, ...), so a slow spell of the machine falls on both.
+    The ratio is the median of the paired windows' new / old; the quartiles say how far
+    one pair can be trusted."""
+    servers = {"old": Server(old), "new": Server(new)}
+    try:
+        print(
+            "| case | old ns/decision (best) | new ns/decision (best) "
+            "| new / old (median of pairs) | quartiles |\n|---|---|---|---|---|"
+        )
+        for case in servers["new"].cases:
+            if case not in servers["old"].cases:
+                continue
+            runs: dict[str, list[float]] = {"old": [], "new": []}
+            for k in range(windows):
+                for side in ("old", "new") if k % 2 == 0 else ("new", "old"):
+                    runs[side].append(servers[side].window(case))
+            ratios = sorted(n / o for n, o in zip(runs["new"], runs["old"], strict=True))
+            q1, med, q3 = (ratios[int(q * (len(ratios) - 1))] for q in (0.25, 0.5, 0.75))
+            print(
+                f"| {case} | {min(runs['old']):,.0f} | {min(runs['new']):,.0f} "
+                f"| {med:.3f} | {q1:.3f}-{q3:.3f} |",
+                flush=True,
+            )
+    finally:
+        for server in servers.values():
+            server.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("old", type=Path)
     parser.add_argument("new", type=Path)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--warm", action="store_true", help="time the warm starts instead")
+    parser.add_argument(
+        "--cold", action="store_true", help="time the cold starts (empty numba cache) instead"
+    )
+    parser.add_argument(
+        "--paired",
+        type=int,
+        metavar="WINDOWS",
+        help="both trees loaded at once, WINDOWS windows a case alternated between them",
+    )
     args = parser.parse_args(argv)
-    if args.warm:
-        warm_table(args.old.resolve(), args.new.resolve(), args.rounds)
+    if args.paired:
+        paired_table(args.old.resolve(), args.new.resolve(), args.paired)
+        return 0
+    if args.warm or args.cold:
+        warm_table(args.old.resolve(), args.new.resolve(), args.rounds, cold=args.cold)
         return 0
     runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for _ in range(args.rounds):
