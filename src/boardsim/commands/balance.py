@@ -11,6 +11,7 @@
     boardsim balance farrapos --grid skill=ladder --metrics --games-per-cell 200 --out runs/l
     boardsim balance tune farrapos --target republic=0.5@heuristic \\
         --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
+    boardsim balance docs farrapos --games-per-cell 200   # docs/balance/farrapos.md
 """
 
 from __future__ import annotations
@@ -45,12 +46,30 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "target",
-        choices=[*list_games(), "report", "tune"],
-        metavar="GAME|report|tune",
-        help=f"the game to sweep ({', '.join(list_games())}), 'report' or 'tune'",
+        choices=[*list_games(), "report", "tune", "docs"],
+        metavar="GAME|report|tune|docs",
+        help=f"the game to sweep ({', '.join(list_games())}), 'report', 'tune' or 'docs' (the "
+        "game's balance page: every question it declares, swept and written to "
+        "docs/balance/GAME.md, or to --out)",
     )
     p.add_argument(
-        "dir", nargs="?", default=None, help="with 'report': the sweep folder; 'tune': the game"
+        "dir",
+        nargs="?",
+        default=None,
+        help="with 'report': the sweep folder; 'tune' and 'docs': the game",
+    )
+    p.add_argument(
+        "--work",
+        default="runs/balance-docs",
+        help="docs: where each question's sweep goes (resumed when run again)",
+    )
+    p.add_argument(
+        "--question",
+        dest="questions",
+        action="append",
+        default=[],
+        metavar="TITLE",
+        help="docs: play only this question of the page (repeatable)",
     )
     p.add_argument(
         "--target",
@@ -144,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
             return _report(args)
         if args.target == "tune":
             return _tune(args)
+        if args.target == "docs":
+            return _docs(args)
         return _sweep(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"boardsim balance: {exc}", file=sys.stderr)
@@ -183,6 +204,30 @@ def _tune(args: argparse.Namespace) -> int:
         f"{best.get('params')} loss {best.get('loss', float('nan')):.4f}; "
         f"report in {result.out / 'tune.md'}"
     )
+    return 0
+
+
+def _docs(args: argparse.Namespace) -> int:
+    from boardsim.core.errors import OptionError
+    from boardsim.research.pages import PAGES_DIR, PageRun, write_page
+
+    if args.dir not in list_games():
+        raise ValueError(f"balance docs GAME: choose one of {', '.join(list_games())}")
+    run = PageRun(args.games_per_cell, seed=args.seed, threads=args.threads)
+    say = None if args.no_progress else (lambda line: print(line, flush=True))
+    try:
+        path = write_page(
+            args.dir,
+            run,
+            out_dir=args.out or PAGES_DIR,
+            work=args.work,
+            only=args.questions,
+            progress=not args.no_progress,
+            say=say,
+        )
+    except OptionError as exc:
+        raise ValueError(str(exc)) from exc
+    print(f"wrote {path}")
     return 0
 
 

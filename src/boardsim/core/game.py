@@ -26,7 +26,16 @@ from boardsim.core.kernels import GameKernels
 from boardsim.core.options import Option, resolve_options
 from boardsim.core.validation import check_array, register_tag
 
-__all__ = ["CHANCE", "TERMINAL", "Difficulty", "Game", "GameDefinition", "Matchup", "State"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "BalanceQuestion",
+    "Difficulty",
+    "Game",
+    "GameDefinition",
+    "Matchup",
+    "State",
+]
 
 CHANCE = hd.CHANCE  # the chance player (current_player at a chance node)
 TERMINAL = hd.TERMINAL  # current_player when the game is over
@@ -82,6 +91,9 @@ class GameDefinition:
     subject: str | None = None
     # the heuristic's strength table (boardsim.agents.heuristic, docs/agents.md)
     strength_matchups: tuple[Matchup, ...] = ()
+    # the questions of the game's balance page, docs/balance/<game>.md
+    # (``boardsim balance docs GAME`` plays and writes it)
+    balance_questions: tuple[BalanceQuestion, ...] = ()
     # option sets that together cover the game's variants and scenarios (explicit chance
     # in some), for generic tests that play every one (boardsim.fuzz's forged states,
     # the validator's real ones); empty: the defaults only
@@ -148,6 +160,21 @@ class Matchup:
     policies: tuple[str, ...]
     seat: int  # the seat whose wins are counted (its side's, where players share a side)
     label: str
+
+
+@dataclass(frozen=True)
+class BalanceQuestion:
+    """One section of a game's balance page: a sweep (``boardsim balance`` grid specs,
+    agents and fixed options) and what it asks, in a sentence."""
+
+    title: str
+    asks: str
+    grid: tuple[str, ...]
+    agents: str = "heuristic"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    # the share of the page's games a cell that this question plays (Hispania's 243
+    # levels take a small share each)
+    share: float = 1.0
 
 
 class Game:

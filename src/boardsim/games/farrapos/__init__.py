@@ -11,6 +11,7 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.farrapos import layout
+from boardsim.games.farrapos.balance import BALANCE_QUESTIONS
 from boardsim.games.farrapos.data import VICTORY_VP
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
@@ -104,6 +105,7 @@ DEFINITION = GameDefinition(
     # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
     strength_matchups=STRENGTH_MATCHUPS,
+    balance_questions=BALANCE_QUESTIONS,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),

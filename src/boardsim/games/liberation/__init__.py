@@ -7,6 +7,7 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.liberation import data, layout, names
+from boardsim.games.liberation.balance import BALANCE_QUESTIONS
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -115,6 +116,7 @@ DEFINITION = GameDefinition(
     # 555 of 800 two-player games won with these
     mcts_defaults={"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
     strength_matchups=STRENGTH_MATCHUPS,
+    balance_questions=BALANCE_QUESTIONS,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.TURN]),
