@@ -104,8 +104,13 @@ def play(game, seed: int, chooser: random.Random) -> int:
 
 @pytest.mark.parametrize(
     "options",
-    [({}, 12), ({"siege": True, "port_transport": True}, 12), ({"victory_vp": 14}, 20)],
-    ids=["basic", "advanced", "short"],
+    [
+        ({}, 12),
+        ({"siege": True, "port_transport": True}, 12),
+        ({"victory_vp": 14}, 20),
+        ({"arrivals": "after"}, 12),
+    ],
+    ids=["basic", "advanced", "short", "readings"],
 )
 def test_invariants_hold_after_every_step(options: tuple[dict, int]) -> None:
     kwargs, games = options

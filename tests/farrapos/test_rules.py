@@ -176,7 +176,7 @@ def test_militia_have_no_movement_and_at_most_four(game: Game) -> None:
 def test_reinforcements_enter_in_own_cities_one_decision_each(game: Game) -> None:
     s = fresh(game)
     s.array[L.PHASE] = 5  # 1839: Republic R19, R20 (and 1836/1837 units not yet placed)
-    rules.begin_turn(s.array)
+    rules.begin_turn(s.array, game.params)
     assert int(s.array[L.MODE]) == L.M_REINFORCE
     placed = 0
     while int(s.array[L.MODE]) == L.M_REINFORCE:
@@ -185,6 +185,53 @@ def test_reinforcements_enter_in_own_cities_one_decision_each(game: Game) -> Non
         placed += 1
     assert placed == 8
     assert len(pieces_at(s, "bage")) == 12
+
+
+def republic_in_1836(g: Game) -> State:
+    """1836 (phase 2), turn 1: the Republic's 4 MU of 1836 (R13-R16) arrive."""
+    s = fresh(g)
+    s.array[L.PHASE] = 2
+    rules.begin_turn(s.array, g.params)
+    return s
+
+
+def test_arrivals_before_the_action_can_act_at_once(game: Game) -> None:
+    """Ruling 3, arrivals="before" (default, l.79): "must include 4 MU ... in any city of
+    his possession", then "repeats the procedures"."""
+    s = republic_in_1836(game)
+    assert int(s.array[L.MODE]) == L.M_REINFORCE and s.current_player() == 0
+    for _ in range(4):
+        s.apply_action(act_city("bage"))
+    assert pieces_at(s, "bage") == ["R09", "R10", "R11", "R12", "R13", "R14", "R15", "R16"]
+    assert int(s.array[L.MODE]) == L.M_MAIN  # then the action, with the new units in it
+    s.apply_action(act_city("piratini"))
+    assert act_unit("R13") in legal(s)
+    s.apply_action(act_unit("R13"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "piratini") == ["R13"]
+    assert s.current_player() == 1
+
+
+def test_arrivals_after_the_action_enter_in_the_set_up_step() -> None:
+    """Ruling 3, arrivals="after" (l.63): the action, then "Setup of new units if any, and
+    the player computes his VP". The new units miss the action; they may fill the city it
+    emptied before the VP are counted."""
+    g = boardsim.make_game("farrapos", arrivals="after")
+    s = republic_in_1836(g)
+    assert int(s.array[L.MODE]) == L.M_MAIN  # the action first: R13-R16 are not on the map
+    s.apply_action(act_city("piratini"))
+    assert act_unit("R13") not in legal(s)
+    for p in ("R09", "R10", "R11", "R12"):
+        s.apply_action(act_unit(p))
+    s.apply_action(L.A_CONFIRM)  # Bagé is left empty
+    assert int(s.array[L.MODE]) == L.M_REINFORCE and s.current_player() == 0
+    assert set(legal(s)) == {act_city(n) for n in ("triunfo", "pelotas", "bage", "piratini")}
+    for _ in range(4):
+        s.apply_action(act_city("bage"))
+    assert pieces_at(s, "bage") == ["R13", "R14", "R15", "R16"]
+    # no militia step (Bagé is occupied again): the VP are counted with Bagé kept
+    assert s.current_player() == 1 and int(s.array[L.MODE]) == L.M_MAIN
+    assert vp(s) == (7, 7)
 
 
 # ---------------------------------------------------------------- battles
@@ -412,7 +459,7 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         boardsim.make_game("farrapos", sieges=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
-    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30]
+    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0]
 
 
 # ---------------------------------------------------------------- more rulings of the ledger
@@ -435,7 +482,7 @@ def test_reinforcements_wait_while_the_side_possesses_no_city(game: Game) -> Non
         s.array[L.OWNER + city(name)] = -1
     rules.recount(s.array)
     s.array[L.PHASE] = 2
-    rules.begin_turn(s.array)
+    rules.begin_turn(s.array, game.params)
     assert int(s.array[L.MODE]) == L.M_MAIN and legal(s) == [L.A_PASS]
     assert int(s.array[L.LOC + piece("R13")]) == L.LOC_RESERVE
 

@@ -16,6 +16,7 @@ from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
+ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -52,6 +53,16 @@ OPTIONS: tuple[Option, ...] = (
         low=1,
         high=200,
     ),
+    Option(
+        "arrivals",
+        "before",
+        "When arriving MU are placed (ruling 3). before: at the start of the side's turn, "
+        'then it acts (l.79, "must include 4 MU ... in any city of his possession" then '
+        '"repeats the procedures"). after: in the set-up step after the action, before the '
+        'militia and the VP count (l.63, "Setup of new units if any, and the player computes '
+        'his VP"); they cannot act in that turn.',
+        choices=ARRIVALS,
+    ),
 )
 
 
@@ -63,6 +74,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
         REWARDS.index(options["reward"]),
         FINAL_TIES.index(options["final_tie"]),
         int(options["victory_vp"]),
+        ARRIVALS.index(options["arrivals"]),
     ]
 
 
@@ -74,13 +86,15 @@ STRENGTH_MATCHUPS = (
     Matchup({}, ("random", "random"), 1, "random Empire vs random"),
 )
 
-# both advanced rules, each reward and tie rule, explicit chance (boardsim.fuzz's forged
-# states, the validator's real ones)
+# both advanced rules, each reward and tie rule, the other reading of each contested
+# ruling (docs/rules/farrapos.md), explicit chance (boardsim.fuzz's forged states, the
+# validator's real ones)
 SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {},
     {"siege": True, "port_transport": True},
     {"victory_vp": 14, "final_tie": "empire", "explicit_chance": True},
     {"port_transport": True, "reward": "vp_difference"},
+    {"arrivals": "after"},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)
