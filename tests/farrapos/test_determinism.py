@@ -79,7 +79,7 @@ def test_save_to_bytes_and_load_back(game: Game) -> None:
 
 # the options of the contested readings (docs/rules/farrapos.md), added after states of
 # this version were saved: a save that does not name them was played by their defaults
-READINGS = ("arrivals",)
+READINGS = ("arrivals", "empty_city")
 
 
 def saved_without(data: bytes, game: Game, names: tuple[str, ...]) -> bytes:

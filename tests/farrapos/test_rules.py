@@ -234,6 +234,61 @@ def test_arrivals_after_the_action_enter_in_the_set_up_step() -> None:
     assert vp(s) == (7, 7)
 
 
+def republic_leaves_bage(g: Game) -> State:
+    """The Republic's turn 1: Bagé's four MU invade Piratini; Bagé is left empty."""
+    s = fresh(g)
+    s.apply_action(act_city("piratini"))
+    for p in ("R09", "R10", "R11", "R12"):
+        s.apply_action(act_unit(p))
+    s.apply_action(L.A_CONFIRM)
+    return s
+
+
+@pytest.mark.parametrize(("empty_city", "owner"), [("possessed", 0), ("neutral", -1)])
+def test_a_city_left_empty_stays_possessed_or_is_no_ones(empty_city: str, owner: int) -> None:
+    """Ruling 5 (l.60 "considered empty", l.113 militia "retain possession"): either way the
+    emptied Bagé scores nothing and this turn's set-up step may keep it with a militia. Not
+    kept: with empty_city="possessed" it is still the Republic's, for a militia on turn 3;
+    with "neutral" it is no one's once the turn ends, and turn 3 has no militia step."""
+    g = boardsim.make_game("farrapos", empty_city=empty_city)
+    s = republic_leaves_bage(g)
+    assert int(s.array[L.MODE]) == L.M_MILITIA and legal(s) == [act_city("bage"), L.A_PASS]
+    s.apply_action(L.A_PASS)  # no militia
+    assert int(s.array[L.OWNER + city("bage")]) == owner and vp(s) == (5, 7)
+    s.apply_action(L.A_PASS)  # the Empire's turn 2
+    s.apply_action(L.A_PASS)  # the Republic's turn 3: no action
+    if empty_city == "possessed":
+        assert s.current_player() == 0 and legal(s) == [act_city("bage"), L.A_PASS]
+    else:
+        assert s.current_player() == 1 and int(s.array[L.TURN]) == 4
+
+
+def test_a_militia_placed_keeps_the_city_under_either_reading() -> None:
+    g = boardsim.make_game("farrapos", empty_city="neutral")
+    s = republic_leaves_bage(g)
+    s.apply_action(act_city("bage"))
+    assert pieces_at(s, "bage") == ["RM1"] and vp(s) == (7, 7)
+    assert int(s.array[L.OWNER + city("bage")]) == 0
+
+
+@pytest.mark.parametrize(("empty_city", "cities"), [
+    ("possessed", ("triunfo", "pelotas", "bage", "piratini")),
+    ("neutral", ("triunfo", "pelotas", "piratini")),
+])  # fmt: skip
+def test_arrivals_enter_a_city_left_empty_only_while_it_is_possessed(
+    empty_city: str, cities: tuple[str, ...]
+) -> None:
+    """Bagé emptied in 1835's last Republican turn: in 1836 the new units may enter it only
+    if it is still the Republic's (ruling 4: "any city of his possession", l.79)."""
+    g = boardsim.make_game("farrapos", empty_city=empty_city)
+    s = republic_leaves_bage(g)
+    s.apply_action(L.A_PASS)  # no militia; the turn ends
+    s.array[L.PHASE] = 2
+    s.array[L.TURN] = 1
+    rules.begin_turn(s.array, g.params)
+    assert set(legal(s)) == {act_city(n) for n in cities}
+
+
 # ---------------------------------------------------------------- battles
 def test_battle_table_rows(game: Game) -> None:
     row1 = [0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7]
@@ -459,7 +514,7 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         boardsim.make_game("farrapos", sieges=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
-    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0]
+    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0, 0]
 
 
 # ---------------------------------------------------------------- more rulings of the ledger

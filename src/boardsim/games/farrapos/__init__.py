@@ -17,6 +17,7 @@ from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
 ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
+EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -63,6 +64,17 @@ OPTIONS: tuple[Option, ...] = (
         'his VP"); they cannot act in that turn.',
         choices=ARRIVALS,
     ),
+    Option(
+        "empty_city",
+        "possessed",
+        'What a city left with no MU or militia is (ruling 5; l.60: "it will be considered '
+        'empty and its VP will be not recorded"). possessed: it scores nothing but stays its '
+        "side's until the enemy enters, and may receive that side's new units and militia. "
+        "neutral: when the turn ends (its VP recorded) it is no one's; only a militia placed "
+        "in that turn's set-up step keeps it (l.113: militia \"retain possession of a city "
+        'even if there is no MU").',
+        choices=EMPTY_CITIES,
+    ),
 )
 
 
@@ -75,6 +87,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
         FINAL_TIES.index(options["final_tie"]),
         int(options["victory_vp"]),
         ARRIVALS.index(options["arrivals"]),
+        EMPTY_CITIES.index(options["empty_city"]),
     ]
 
 
@@ -94,7 +107,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"siege": True, "port_transport": True},
     {"victory_vp": 14, "final_tie": "empire", "explicit_chance": True},
     {"port_transport": True, "reward": "vp_difference"},
-    {"arrivals": "after"},
+    {"arrivals": "after", "empty_city": "neutral"},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)

@@ -58,7 +58,8 @@ def loc(s: State, u: int) -> int:
 
 
 def owner(s: State, c: int) -> int:
-    """The side possessing ``c`` (-1 none); it keeps an emptied city until the enemy enters."""
+    """The side possessing ``c`` (-1 none); it keeps an emptied city until the enemy enters
+    (with ``empty_city="neutral"``, until the turn ends)."""
     return s[L.OWNER + c]
 
 
@@ -293,6 +294,10 @@ def militia_or_close(s: State, params: Params) -> None:
 
 def close_turn(s: State, params: Params) -> None:
     recount(s)
+    if params[L.P_EMPTY_CITY] == L.EMPTY_NEUTRAL:  # ruling 5's option: empty is no one's
+        for c in CITIES:
+            if occupant(s, c) == -1:
+                s[L.OWNER + c] = -1
     need = params[L.P_VICTORY_VP]
     if s[L.PHASE] < PHASES and max(s[L.VP], s[L.VP + 1]) >= need:
         game_over(s, leader(s))

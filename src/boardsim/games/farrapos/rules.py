@@ -72,6 +72,7 @@ from boardsim.games.farrapos.layout import (
     DIE_A,
     DIE_D,
     DRAW,
+    EMPTY_NEUTRAL,
     IDX_A,
     IDX_D,
     LOC,
@@ -101,6 +102,7 @@ from boardsim.games.farrapos.layout import (
     OCC,
     OWNER,
     P_ARRIVALS,
+    P_EMPTY_CITY,
     P_FINAL_TIE,
     P_PORT_TRANSPORT,
     P_REWARD,
@@ -144,7 +146,8 @@ def update_control(state: np.ndarray) -> None:
     """A city is occupied by the side with a unit or militia in it, and possessed by it.
 
     An emptied city stays in its side's possession (not occupied, so it scores nothing)
-    until the other side moves in.
+    until the other side moves in, or with ``empty_city="neutral"`` until the turn ends
+    (:func:`release_empty_cities`).
     """
     for c in range(C):
         state[OCC + c] = NEUTRAL
@@ -155,6 +158,18 @@ def update_control(state: np.ndarray) -> None:
     for c in range(C):
         if state[OCC + c] != NEUTRAL:
             state[OWNER + c] = state[OCC + c]
+
+
+@jit
+def release_empty_cities(state: np.ndarray, params: np.ndarray) -> None:
+    """Option ``empty_city="neutral"`` (ruling 5, l.60 "it will be considered empty"): when
+    the turn's VP are recorded, a city with no piece in it is no one's. Only a militia
+    placed in the set-up step keeps a city the turn emptied (l.113)."""
+    if params[P_EMPTY_CITY] != EMPTY_NEUTRAL:
+        return
+    for c in range(C):
+        if state[OCC + c] == NEUTRAL:
+            state[OWNER + c] = NEUTRAL
 
 
 @jit
@@ -698,6 +713,7 @@ def after_reinforcement(state: np.ndarray, params: np.ndarray) -> None:
 def close_turn(state: np.ndarray, params: np.ndarray) -> None:
     """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
     recount(state)
+    release_empty_cities(state, params)
     if check_sudden_victory(state, params):
         return
     state[TURN] += 1
