@@ -64,8 +64,10 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         ),
         ({"final_tie": "empire", "victory_vp": 16}, 50),
         ({}, 30),
+        ({"max_decisions": 400, "arrivals": "after"}, 40),
+        ({"max_decisions": 400, "empty_city": "neutral", "port_transport": True}, 40),
     ],
-    ids=["short", "advanced", "sudden-death", "full"],
+    ids=["short", "advanced", "sudden-death", "full", "arrivals-after", "neutral-cities"],
 )
 def test_core_equals_reference(options: dict, games: int) -> None:
     game = boardsim.make_game("farrapos", **options)

@@ -83,8 +83,13 @@ def play(game, seed: int, chooser: random.Random) -> int:
     gone: set[int] = set()
     militia_at: dict[int, int] = {}
     steps = 0
+    turn = (1, 1)
     while True:
         check_invariants(state, gone)
+        if (int(state[L.PHASE]), int(state[L.TURN])) != turn:  # a turn has just ended
+            turn = (int(state[L.PHASE]), int(state[L.TURN]))
+            if game.options["empty_city"] == "neutral":  # ruling 5: empty is no one's
+                assert np.array_equal(state[L.OWNER_SLICE], state[L.OCC_SLICE])
         for u in range(NUM_UNITS, L.P):
             if state[L.LOC + u] >= 0:
                 assert militia_at.setdefault(u, int(state[L.LOC + u])) == state[L.LOC + u]
@@ -104,8 +109,14 @@ def play(game, seed: int, chooser: random.Random) -> int:
 
 @pytest.mark.parametrize(
     "options",
-    [({}, 12), ({"siege": True, "port_transport": True}, 12), ({"victory_vp": 14}, 20)],
-    ids=["basic", "advanced", "short"],
+    [
+        ({}, 12),
+        ({"siege": True, "port_transport": True}, 12),
+        ({"victory_vp": 14}, 20),
+        ({"arrivals": "after", "empty_city": "neutral"}, 12),
+        ({"empty_city": "neutral"}, 12),
+    ],
+    ids=["basic", "advanced", "short", "readings", "neutral"],
 )
 def test_invariants_hold_after_every_step(options: tuple[dict, int]) -> None:
     kwargs, games = options

@@ -176,7 +176,7 @@ def test_militia_have_no_movement_and_at_most_four(game: Game) -> None:
 def test_reinforcements_enter_in_own_cities_one_decision_each(game: Game) -> None:
     s = fresh(game)
     s.array[L.PHASE] = 5  # 1839: Republic R19, R20 (and 1836/1837 units not yet placed)
-    rules.begin_turn(s.array)
+    rules.begin_turn(s.array, game.params)
     assert int(s.array[L.MODE]) == L.M_REINFORCE
     placed = 0
     while int(s.array[L.MODE]) == L.M_REINFORCE:
@@ -185,6 +185,108 @@ def test_reinforcements_enter_in_own_cities_one_decision_each(game: Game) -> Non
         placed += 1
     assert placed == 8
     assert len(pieces_at(s, "bage")) == 12
+
+
+def republic_in_1836(g: Game) -> State:
+    """1836 (phase 2), turn 1: the Republic's 4 MU of 1836 (R13-R16) arrive."""
+    s = fresh(g)
+    s.array[L.PHASE] = 2
+    rules.begin_turn(s.array, g.params)
+    return s
+
+
+def test_arrivals_before_the_action_can_act_at_once(game: Game) -> None:
+    """Ruling 3, arrivals="before" (default, l.79): "must include 4 MU ... in any city of
+    his possession", then "repeats the procedures"."""
+    s = republic_in_1836(game)
+    assert int(s.array[L.MODE]) == L.M_REINFORCE and s.current_player() == 0
+    for _ in range(4):
+        s.apply_action(act_city("bage"))
+    assert pieces_at(s, "bage") == ["R09", "R10", "R11", "R12", "R13", "R14", "R15", "R16"]
+    assert int(s.array[L.MODE]) == L.M_MAIN  # then the action, with the new units in it
+    s.apply_action(act_city("piratini"))
+    assert act_unit("R13") in legal(s)
+    s.apply_action(act_unit("R13"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "piratini") == ["R13"]
+    assert s.current_player() == 1
+
+
+def test_arrivals_after_the_action_enter_in_the_set_up_step() -> None:
+    """Ruling 3, arrivals="after" (l.63): the action, then "Setup of new units if any, and
+    the player computes his VP". The new units miss the action; they may fill the city it
+    emptied before the VP are counted."""
+    g = boardsim.make_game("farrapos", arrivals="after")
+    s = republic_in_1836(g)
+    assert int(s.array[L.MODE]) == L.M_MAIN  # the action first: R13-R16 are not on the map
+    s.apply_action(act_city("piratini"))
+    assert act_unit("R13") not in legal(s)
+    for p in ("R09", "R10", "R11", "R12"):
+        s.apply_action(act_unit(p))
+    s.apply_action(L.A_CONFIRM)  # Bagé is left empty
+    assert int(s.array[L.MODE]) == L.M_REINFORCE and s.current_player() == 0
+    assert set(legal(s)) == {act_city(n) for n in ("triunfo", "pelotas", "bage", "piratini")}
+    for _ in range(4):
+        s.apply_action(act_city("bage"))
+    assert pieces_at(s, "bage") == ["R13", "R14", "R15", "R16"]
+    # no militia step (Bagé is occupied again): the VP are counted with Bagé kept
+    assert s.current_player() == 1 and int(s.array[L.MODE]) == L.M_MAIN
+    assert vp(s) == (7, 7)
+
+
+def republic_leaves_bage(g: Game) -> State:
+    """The Republic's turn 1: Bagé's four MU invade Piratini; Bagé is left empty."""
+    s = fresh(g)
+    s.apply_action(act_city("piratini"))
+    for p in ("R09", "R10", "R11", "R12"):
+        s.apply_action(act_unit(p))
+    s.apply_action(L.A_CONFIRM)
+    return s
+
+
+@pytest.mark.parametrize(("empty_city", "owner"), [("possessed", 0), ("neutral", -1)])
+def test_a_city_left_empty_stays_possessed_or_is_no_ones(empty_city: str, owner: int) -> None:
+    """Ruling 5 (l.60 "considered empty", l.113 militia "retain possession"): either way the
+    emptied Bagé scores nothing and this turn's set-up step may keep it with a militia. Not
+    kept: with empty_city="possessed" it is still the Republic's, for a militia on turn 3;
+    with "neutral" it is no one's once the turn ends, and turn 3 has no militia step."""
+    g = boardsim.make_game("farrapos", empty_city=empty_city)
+    s = republic_leaves_bage(g)
+    assert int(s.array[L.MODE]) == L.M_MILITIA and legal(s) == [act_city("bage"), L.A_PASS]
+    s.apply_action(L.A_PASS)  # no militia
+    assert int(s.array[L.OWNER + city("bage")]) == owner and vp(s) == (5, 7)
+    s.apply_action(L.A_PASS)  # the Empire's turn 2
+    s.apply_action(L.A_PASS)  # the Republic's turn 3: no action
+    if empty_city == "possessed":
+        assert s.current_player() == 0 and legal(s) == [act_city("bage"), L.A_PASS]
+    else:
+        assert s.current_player() == 1 and int(s.array[L.TURN]) == 4
+
+
+def test_a_militia_placed_keeps_the_city_under_either_reading() -> None:
+    g = boardsim.make_game("farrapos", empty_city="neutral")
+    s = republic_leaves_bage(g)
+    s.apply_action(act_city("bage"))
+    assert pieces_at(s, "bage") == ["RM1"] and vp(s) == (7, 7)
+    assert int(s.array[L.OWNER + city("bage")]) == 0
+
+
+@pytest.mark.parametrize(("empty_city", "cities"), [
+    ("possessed", ("triunfo", "pelotas", "bage", "piratini")),
+    ("neutral", ("triunfo", "pelotas", "piratini")),
+])  # fmt: skip
+def test_arrivals_enter_a_city_left_empty_only_while_it_is_possessed(
+    empty_city: str, cities: tuple[str, ...]
+) -> None:
+    """Bagé emptied in 1835's last Republican turn: in 1836 the new units may enter it only
+    if it is still the Republic's (ruling 4: "any city of his possession", l.79)."""
+    g = boardsim.make_game("farrapos", empty_city=empty_city)
+    s = republic_leaves_bage(g)
+    s.apply_action(L.A_PASS)  # no militia; the turn ends
+    s.array[L.PHASE] = 2
+    s.array[L.TURN] = 1
+    rules.begin_turn(s.array, g.params)
+    assert set(legal(s)) == {act_city(n) for n in cities}
 
 
 # ---------------------------------------------------------------- battles
@@ -412,7 +514,7 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         boardsim.make_game("farrapos", sieges=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
-    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30]
+    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0, 0]
 
 
 # ---------------------------------------------------------------- more rulings of the ledger
@@ -435,7 +537,7 @@ def test_reinforcements_wait_while_the_side_possesses_no_city(game: Game) -> Non
         s.array[L.OWNER + city(name)] = -1
     rules.recount(s.array)
     s.array[L.PHASE] = 2
-    rules.begin_turn(s.array)
+    rules.begin_turn(s.array, game.params)
     assert int(s.array[L.MODE]) == L.M_MAIN and legal(s) == [L.A_PASS]
     assert int(s.array[L.LOC + piece("R13")]) == L.LOC_RESERVE
 

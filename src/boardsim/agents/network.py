@@ -30,6 +30,7 @@ from boardsim.core.errors import OptionError, StateFormatError
 from boardsim.core.game import Game, State
 from boardsim.core.network import Network, new_scratch
 from boardsim.core.nn import network_act, network_act_batch
+from boardsim.core.options import with_later_defaults
 from boardsim.core.rng import rng_seed
 from boardsim.core.seats import (
     S_TEMPERATURE,
@@ -99,11 +100,14 @@ def check_network(
     """Refuse a network made for another game (or other options), saying why."""
     from boardsim.training.checkpoint import check_compatible
 
+    trained = network.meta.get("options", game.options)
+    if isinstance(trained, dict):  # trained before an option existed: its default (the old rule)
+        trained = with_later_defaults(game.definition.options, trained)
     meta = {
         "game": network.meta.get("game", game.name),
         "observation_size": network.observation_size,
         "num_actions": network.num_actions,
-        "options": network.meta.get("options", game.options),
+        "options": trained,
     }
     check_compatible(
         meta,

@@ -23,7 +23,7 @@ from boardsim.core import header as hd
 from boardsim.core.bound import BoundEngine, BoundSearch
 from boardsim.core.errors import IllegalActionError, OptionError, StateFormatError, as_action
 from boardsim.core.kernels import GameKernels
-from boardsim.core.options import Option, resolve_options
+from boardsim.core.options import Option, resolve_options, with_later_defaults
 from boardsim.core.validation import check_array, register_tag
 
 __all__ = [
@@ -338,6 +338,8 @@ class Game:
                 f"saved state is from {name} version {version}; this is version "
                 f"{self.definition.version}"
             )
+        if isinstance(opts, dict):  # saved before an option existed: its default (the old rule)
+            opts = with_later_defaults(self.definition.options, opts)
         if opts != json.loads(self._options_json()):
             raise StateFormatError(f"saved state was made with options {opts}, not {self.options}")
         if size != self.state_size or len(body) - pos != 4 * size:

@@ -89,3 +89,10 @@ def resolve_options(
     for name, opt in by_name.items():
         out[name] = opt.validate(given.get(name, base[name]), game)
     return out
+
+
+def with_later_defaults(declared: tuple[Option, ...], saved: Mapping[str, Any]) -> dict[str, Any]:
+    """Options written before some of ``declared`` existed (a saved state, a trained
+    network): each declared option they do not name takes its default. A game's new
+    option defaults to the reading it had before, so the old options mean the same game."""
+    return {**{o.name: o.default for o in declared if o.name not in saved}, **saved}

@@ -17,6 +17,8 @@ from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
+ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
+EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -53,6 +55,27 @@ OPTIONS: tuple[Option, ...] = (
         low=1,
         high=200,
     ),
+    Option(
+        "arrivals",
+        "before",
+        "When arriving MU are placed (ruling 3). before: at the start of the side's turn, "
+        'then it acts (l.79, "must include 4 MU ... in any city of his possession" then '
+        '"repeats the procedures"). after: in the set-up step after the action, before the '
+        'militia and the VP count (l.63, "Setup of new units if any, and the player computes '
+        'his VP"); they cannot act in that turn.',
+        choices=ARRIVALS,
+    ),
+    Option(
+        "empty_city",
+        "possessed",
+        'What a city left with no MU or militia is (ruling 5; l.60: "it will be considered '
+        'empty and its VP will be not recorded"). possessed: it scores nothing but stays its '
+        "side's until the enemy enters, and may receive that side's new units and militia. "
+        "neutral: when the turn ends (its VP recorded) it is no one's; only a militia placed "
+        "in that turn's set-up step keeps it (l.113: militia \"retain possession of a city "
+        'even if there is no MU").',
+        choices=EMPTY_CITIES,
+    ),
 )
 
 
@@ -64,6 +87,8 @@ def game_params(options: dict[str, Any]) -> list[int]:
         REWARDS.index(options["reward"]),
         FINAL_TIES.index(options["final_tie"]),
         int(options["victory_vp"]),
+        ARRIVALS.index(options["arrivals"]),
+        EMPTY_CITIES.index(options["empty_city"]),
     ]
 
 
@@ -75,13 +100,15 @@ STRENGTH_MATCHUPS = (
     Matchup({}, ("random", "random"), 1, "random Empire vs random"),
 )
 
-# both advanced rules, each reward and tie rule, explicit chance (boardsim.fuzz's forged
-# states, the validator's real ones)
+# both advanced rules, each reward and tie rule, the other reading of each contested
+# ruling (docs/rules/farrapos.md), explicit chance (boardsim.fuzz's forged states, the
+# validator's real ones)
 SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {},
     {"siege": True, "port_transport": True},
     {"victory_vp": 14, "final_tie": "empire", "explicit_chance": True},
     {"port_transport": True, "reward": "vp_difference"},
+    {"arrivals": "after", "empty_city": "neutral"},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)

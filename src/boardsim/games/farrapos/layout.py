@@ -16,7 +16,8 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     WINNER       -1 playing, 0 Republic, 1 Empire, 2 draw
     VP[2]        victory points (Republic, Empire)
     OWNER[C]     side possessing each city (-1 none): the last side to have had a piece
-                 in it; it changes only when the other side moves in
+                 in it; it changes only when the other side moves in (with
+                 empty_city="neutral", also to -1 when a turn ends with the city empty)
     OCC[C]       side occupying each city (-1 empty): the side with a unit or militia in
                  it. Only occupied cities score ("a city left empty is not recorded")
     LOC[P]       city of each piece; LOC_RESERVE not yet in play, LOC_ELIMINATED
@@ -76,7 +77,7 @@ NO_WINNER = -1
 DRAW = 2
 
 # modes: what the actor decides
-M_REINFORCE = 0  # turn start: place the next arriving unit, CITY c
+M_REINFORCE = 0  # place the next arriving unit, CITY c (turn start; with arrivals="after", set-up)
 M_MILITIA = 1  # turn end (set-up step): place a militia (CITY c) or PASS (done)
 M_MAIN = 2  # CITY c (attack an enemy-occupied city / move or invade to another), or PASS
 M_ATTACK = 3  # toggle attacking units (UNIT u), CONFIRM, CANCEL
@@ -98,7 +99,14 @@ P_PORT_TRANSPORT = PARAMS_HEADER + 1  # 1: advanced rule, carry 2 MU a turn betw
 P_REWARD = PARAMS_HEADER + 2  # 0: +1/-1/0 at the end; 1: also the VP difference / 24, dense
 P_FINAL_TIE = PARAMS_HEADER + 3  # 0: equal VP at the end is a draw; 1: the Empire wins it
 P_VICTORY_VP = PARAMS_HEADER + 4  # sudden-death VP before the last phase (24)
-PARAMS_SIZE = PARAMS_HEADER + 5
+P_ARRIVALS = PARAMS_HEADER + 5  # ARRIVALS_*: when arriving MU are placed in a turn (ruling 3)
+P_EMPTY_CITY = PARAMS_HEADER + 6  # EMPTY_*: whose a city left with no piece is (ruling 5)
+PARAMS_SIZE = PARAMS_HEADER + 7
+
+ARRIVALS_BEFORE = 0  # at the start of the turn, before the action (l.79)
+ARRIVALS_AFTER = 1  # in the set-up step after the action, before the militia (l.63)
+EMPTY_POSSESSED = 0  # it stays its last holder's until the enemy enters
+EMPTY_NEUTRAL = 1  # it is no one's once the turn ends with it empty (l.60 "considered empty")
 
 # ---------------------------------------------------------------- actions
 A_CITY = 0  # A_CITY + c: city c

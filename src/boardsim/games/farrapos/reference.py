@@ -58,7 +58,8 @@ def loc(s: State, u: int) -> int:
 
 
 def owner(s: State, c: int) -> int:
-    """The side possessing ``c`` (-1 none); it keeps an emptied city until the enemy enters."""
+    """The side possessing ``c`` (-1 none); it keeps an emptied city until the enemy enters
+    (with ``empty_city="neutral"``, until the turn ends)."""
     return s[L.OWNER + c]
 
 
@@ -128,9 +129,20 @@ def militia_cities(s: State, side: int) -> list[int]:
     return [c for c in CITIES if owner(s, c) == side and occupant(s, c) == -1]
 
 
-def deploy_mode(s: State) -> int:
+def units_to_bring_in(s: State) -> bool:
+    """The side to move has an arriving MU and a city of its possession to put it in."""
     side = s[L.SIDE]
-    if arriving_unit(s, side) is not None and cities_of(s, side):
+    return arriving_unit(s, side) is not None and bool(cities_of(s, side))
+
+
+def arrivals_after(params: Params) -> bool:
+    """Ruling 3's option: arrivals in the set-up step after the action (l.63), not first."""
+    return params[L.P_ARRIVALS] == L.ARRIVALS_AFTER
+
+
+def deploy_mode(s: State, params: Params) -> int:
+    """The mode a turn starts in."""
+    if units_to_bring_in(s) and not arrivals_after(params):
         return L.M_REINFORCE
     return L.M_MAIN
 
@@ -242,11 +254,11 @@ def leader(s: State) -> int:
     return 0 if rep > emp else 1 if emp > rep else L.DRAW
 
 
-def start_turn(s: State) -> None:
+def start_turn(s: State, params: Params) -> None:
     s[L.SIDE] = int(TURN_SIDE[s[L.TURN] - 1])
     s[H_ACTOR] = s[L.SIDE]
     s[H_CHANCE_KIND] = 0
-    s[L.MODE] = deploy_mode(s)
+    s[L.MODE] = deploy_mode(s, params)
 
 
 def reset_choice(s: State) -> None:
@@ -260,9 +272,19 @@ def reset_choice(s: State) -> None:
 
 
 def next_turn(s: State, params: Params) -> None:
-    """The action is over: the militia set-up step if possible, else close the turn."""
+    """The action is over: the set-up step (the arrivals with ``arrivals="after"``, then
+    the militia) if anything is to be placed, else close the turn."""
     reset_choice(s)
     recount(s)
+    if arrivals_after(params) and units_to_bring_in(s):
+        s[L.MODE] = L.M_REINFORCE
+        s[H_ACTOR] = s[L.SIDE]
+    else:
+        militia_or_close(s, params)
+
+
+def militia_or_close(s: State, params: Params) -> None:
+    """The set-up step's militia if one can be placed, else the turn closes."""
     if militia_cities(s, s[L.SIDE]):
         s[L.MODE] = L.M_MILITIA
         s[H_ACTOR] = s[L.SIDE]
@@ -272,6 +294,10 @@ def next_turn(s: State, params: Params) -> None:
 
 def close_turn(s: State, params: Params) -> None:
     recount(s)
+    if params[L.P_EMPTY_CITY] == L.EMPTY_NEUTRAL:  # ruling 5's option: empty is no one's
+        for c in CITIES:
+            if occupant(s, c) == -1:
+                s[L.OWNER + c] = -1
     need = params[L.P_VICTORY_VP]
     if s[L.PHASE] < PHASES and max(s[L.VP], s[L.VP + 1]) >= need:
         game_over(s, leader(s))
@@ -285,7 +311,7 @@ def close_turn(s: State, params: Params) -> None:
         w = leader(s)
         game_over(s, 1 if w == L.DRAW and params[L.P_FINAL_TIE] == 1 else w)
         return
-    start_turn(s)
+    start_turn(s, params)
 
 
 # ---------------------------------------------------------------- the reference API
@@ -300,7 +326,7 @@ def init(state: State, params: Params, seed: int) -> None:
     for u in PIECES:
         s[L.LOC + u] = int(PIECE_SETUP[u]) if PIECE_SETUP[u] >= 0 else L.LOC_RESERVE
     recount(s)
-    start_turn(s)
+    start_turn(s, params)
 
 
 def legal_actions(state: State, params: Params) -> list[int]:
@@ -351,7 +377,11 @@ def apply_action(state: State, params: Params, action: int) -> None:
     if mode == L.M_REINFORCE:
         s[L.LOC + arriving_unit(s, side)] = action - L.A_CITY
         recount(s)
-        s[L.MODE] = deploy_mode(s)
+        more = units_to_bring_in(s)  # then the next arriving unit is placed
+        if not more and arrivals_after(params):
+            militia_or_close(s, params)
+        elif not more:
+            s[L.MODE] = L.M_MAIN
     elif mode == L.M_MILITIA:
         if action == L.A_PASS:
             close_turn(s, params)

@@ -7,7 +7,9 @@ kernels the generic engine needs (``init``, ``legal_mask``, ``apply_action``,
 
 A turn: the side to move places its arriving units (one decision a unit), takes one
 action (attack a linked enemy city, move or invade to one city, or pass), then may
-place militia in its empty cities (the set-up step) before its VP are recorded.
+place militia in its empty cities (the set-up step) before its VP are recorded. With
+``arrivals="after"`` the arriving units are placed in the set-up step instead, before
+the militia.
 Battles are rounds of two dice (chance nodes); each loser picks the unit it flips;
 the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
 
@@ -63,12 +65,14 @@ from boardsim.games.farrapos.layout import (
     A_PASS,
     A_STOP,
     A_UNIT,
+    ARRIVALS_AFTER,
     CHANCE_ATTACK_DIE,
     CHANCE_DEFENCE_DIE,
     CITY_FEATURES,
     DIE_A,
     DIE_D,
     DRAW,
+    EMPTY_NEUTRAL,
     IDX_A,
     IDX_D,
     LOC,
@@ -97,6 +101,8 @@ from boardsim.games.farrapos.layout import (
     OBS_TARGET,
     OCC,
     OWNER,
+    P_ARRIVALS,
+    P_EMPTY_CITY,
     P_FINAL_TIE,
     P_PORT_TRANSPORT,
     P_REWARD,
@@ -140,7 +146,8 @@ def update_control(state: np.ndarray) -> None:
     """A city is occupied by the side with a unit or militia in it, and possessed by it.
 
     An emptied city stays in its side's possession (not occupied, so it scores nothing)
-    until the other side moves in.
+    until the other side moves in, or with ``empty_city="neutral"`` until the turn ends
+    (:func:`release_empty_cities`).
     """
     for c in range(C):
         state[OCC + c] = NEUTRAL
@@ -151,6 +158,18 @@ def update_control(state: np.ndarray) -> None:
     for c in range(C):
         if state[OCC + c] != NEUTRAL:
             state[OWNER + c] = state[OCC + c]
+
+
+@jit
+def release_empty_cities(state: np.ndarray, params: np.ndarray) -> None:
+    """Option ``empty_city="neutral"`` (ruling 5, l.60 "it will be considered empty"): when
+    the turn's VP are recorded, a city with no piece in it is no one's. Only a militia
+    placed in the set-up step keeps a city the turn emptied (l.113)."""
+    if params[P_EMPTY_CITY] != EMPTY_NEUTRAL:
+        return
+    for c in range(C):
+        if state[OCC + c] == NEUTRAL:
+            state[OWNER + c] = NEUTRAL
 
 
 @jit
@@ -610,22 +629,36 @@ def final_victory(state: np.ndarray, params: np.ndarray) -> None:
 
 
 @jit
-def choose_deploy_mode(state: np.ndarray) -> None:
-    """Arriving units enter first (one decision each), then the side takes its action."""
+def arrivals_after_action(params: np.ndarray) -> bool:
+    """Option ``arrivals="after"`` (ruling 3, l.63): arriving MU are placed in the set-up
+    step after the action; by default (l.79) at the start of the turn, before it."""
+    return params[P_ARRIVALS] == ARRIVALS_AFTER
+
+
+@jit
+def can_reinforce(state: np.ndarray) -> bool:
+    """The side to move has an arriving MU to place and a city of its own to place it in."""
     side = state[SIDE]
-    if next_reinforcement(state, side) >= 0 and holds_any_city(state, side):
+    return next_reinforcement(state, side) >= 0 and holds_any_city(state, side)
+
+
+@jit
+def choose_deploy_mode(state: np.ndarray, params: np.ndarray) -> None:
+    """Turn start: arriving units enter first (one decision each), then the side takes its
+    action; with ``arrivals="after"`` the action comes at once."""
+    if can_reinforce(state) and not arrivals_after_action(params):
         state[MODE] = M_REINFORCE
     else:
         state[MODE] = M_MAIN
 
 
 @jit
-def begin_turn(state: np.ndarray) -> None:
+def begin_turn(state: np.ndarray, params: np.ndarray) -> None:
     side = TURN_SIDE[state[TURN] - 1]
     state[SIDE] = side
     state[H_ACTOR] = side
     state[H_CHANCE_KIND] = 0
-    choose_deploy_mode(state)
+    choose_deploy_mode(state, params)
 
 
 @jit
@@ -641,9 +674,21 @@ def clear_selection(state: np.ndarray) -> None:
 
 @jit
 def end_turn(state: np.ndarray, params: np.ndarray) -> None:
-    """After the action: the set-up step (militia into empty cities), if any is possible."""
+    """After the action: the set-up step (with ``arrivals="after"`` the arriving units,
+    then militia into empty cities), if anything is to be placed."""
     clear_selection(state)
     recount(state)
+    if arrivals_after_action(params) and can_reinforce(state):
+        state[MODE] = M_REINFORCE
+        state[H_ACTOR] = state[SIDE]
+        return
+    set_up_militia(state, params)
+
+
+@jit
+def set_up_militia(state: np.ndarray, params: np.ndarray) -> None:
+    """The set-up step's militia, one decision each, if one can be placed; else the turn
+    closes."""
     side = state[SIDE]
     if can_place_militia(state, side):
         state[MODE] = M_MILITIA
@@ -653,9 +698,22 @@ def end_turn(state: np.ndarray, params: np.ndarray) -> None:
 
 
 @jit
+def after_reinforcement(state: np.ndarray, params: np.ndarray) -> None:
+    """One arriving unit is placed: the next one, else the action (turn start) or the
+    militia (set-up step, ``arrivals="after"``)."""
+    if can_reinforce(state):
+        state[MODE] = M_REINFORCE
+    elif arrivals_after_action(params):
+        set_up_militia(state, params)
+    else:
+        state[MODE] = M_MAIN
+
+
+@jit
 def close_turn(state: np.ndarray, params: np.ndarray) -> None:
     """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
     recount(state)
+    release_empty_cities(state, params)
     if check_sudden_victory(state, params):
         return
     state[TURN] += 1
@@ -667,7 +725,7 @@ def close_turn(state: np.ndarray, params: np.ndarray) -> None:
             state[TURN] = TURNS_PER_PHASE
             final_victory(state, params)
             return
-    begin_turn(state)
+    begin_turn(state, params)
 
 
 # ---------------------------------------------------------------- kernels
@@ -685,7 +743,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
         state[STEP + u] = 0
         state[SEL + u] = 0
     recount(state)
-    begin_turn(state)
+    begin_turn(state, params)
 
 
 @jit
@@ -776,7 +834,7 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
         u = next_reinforcement(state, side)
         state[LOC + u] = action - A_CITY
         recount(state)
-        choose_deploy_mode(state)
+        after_reinforcement(state, params)
     elif mode == M_MILITIA:
         if action == A_PASS:
             close_turn(state, params)
