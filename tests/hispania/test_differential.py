@@ -57,6 +57,7 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"reward": "progress", "hispano": True, "level": "6-4-3-4-2"},
         {"combat_ties": "attacker", "level": "7-5-4-5-1", "auto_setup": True},
         {"hispanic_revolts": "city", "pirates": True, "hispano": True, "level": "6-4-3-4-2"},
+        {"beaten_army": "revolt_removed", "terror": True, "level": "7-5-4-5-1"},
     ],
     ids=[
         "medium",
@@ -70,6 +71,7 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         "progress-reward",
         "ties-attacker",
         "revolts-city",
+        "beaten-army",
     ],
 )
 def test_core_equals_reference(options: dict) -> None:
@@ -127,9 +129,10 @@ def test_reference_variant_biased_games_match() -> None:
     [
         {"combat_ties": "attacker"},
         {"hispanic_revolts": "city"},
-        {"combat_ties": "attacker", "hispanic_revolts": "city"},
+        {"beaten_army": "revolt_removed"},
+        {"combat_ties": "attacker", "hispanic_revolts": "city", "beaten_army": "revolt_removed"},
     ],
-    ids=["ties-attacker", "revolts-city", "both"],
+    ids=["ties-attacker", "revolts-city", "beaten-army", "all"],
 )
 def test_reference_readings_biased_games_match(readings: dict) -> None:
     """The open readings (ledger rows 10, 11, 19) in games full of combats: sieges and

@@ -1,6 +1,7 @@
 """The readings the rulebook leaves open, as options (docs/rules/hispania.md rows 10, 11,
-19): who wins a tie (``combat_ties``) and which revolts count in an army's value
-(``hispanic_revolts``). Each reading on a constructed position and roll."""
+19, 28): who wins a tie (``combat_ties``), which revolts count in an army's value
+(``hispanic_revolts``) and whether a beaten army takes a revolt with it
+(``beaten_army``). Each reading on a constructed position and roll."""
 
 from __future__ import annotations
 
@@ -130,6 +131,35 @@ def test_pirates_add_to_an_armys_value_only_in_the_group_reading(
     assert army_city(st, 0) == "Talabriga"
 
 
+# ---------------------------------------------------------------- beaten_army
+@pytest.mark.parametrize(("reading", "left"), [("revolts_stay", 2), ("revolt_removed", 1)])
+def test_an_army_beaten_by_a_general_may_take_a_revolt_with_it(reading: str, left: int) -> None:
+    """Praetor I attacks Regina's army: Roman die 6, 6 + 1 + 1 = 8 against 1 + 3 = 4."""
+    st = blank_roman(generals=("Corduba", "Valentia", "Mare Ibericum"), beaten_army=reading)
+    put(st, "Regina", revolts=2, army=0)
+    put(st, "Sisapo", revolts=1)
+    st.apply_action(hl.A_ATTACK + sp("Regina"))
+    st.apply_action(hl.A_SPEND)
+    roll(st, 6, 1)
+    assert army_city(st, 0) is None and int(st.array[hl.GEN_POS]) == sp("Corduba")
+    assert revolts(st, "Regina") == left and revolts(st, "Sisapo") == 1
+    assert int(st.array[hl.RESERVE]) == 22 - 1 - left
+
+
+@pytest.mark.parametrize(("reading", "left"), [("revolts_stay", 1), ("revolt_removed", 0)])
+def test_an_army_beaten_attacking_a_general_may_take_a_revolt_with_it(
+    reading: str, left: int
+) -> None:
+    """The army on Talabriga (1 revolt) attacks praetor I on Conimbriga: Hispanic die 1,
+    1 + 1 = 2, against Roman die 6: the army goes back to the reserve."""
+    st = hispanic(generals=("Conimbriga", "Valentia", "Mare Ibericum"), beaten_army=reading)
+    put(st, "Talabriga", revolts=1, army=0)
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6, 1, 6)
+    assert army_city(st, 0) is None and int(st.array[hl.GEN_POS]) == sp("Conimbriga")
+    assert revolts(st, "Talabriga") == left
+
+
 # ---------------------------------------------------------------- options and policies
 def test_the_options_take_their_readings_and_refuse_others() -> None:
     game = boardsim.make_game("hispania")
@@ -142,6 +172,11 @@ def test_the_options_take_their_readings_and_refuse_others() -> None:
         boardsim.make_game("hispania", combat_ties="draw")
     with pytest.raises(OptionError, match="'group', 'city'"):
         boardsim.make_game("hispania", hispanic_revolts="province")
+    assert boardsim.make_game("hispania").params[hl.P_BEATEN_ARMY] == 0
+    game = boardsim.make_game("hispania", beaten_army="revolt_removed")
+    assert game.params[hl.P_BEATEN_ARMY] == 1
+    with pytest.raises(OptionError, match="'revolts_stay', 'revolt_removed'"):
+        boardsim.make_game("hispania", beaten_army="all")
 
 
 @pytest.mark.parametrize(
@@ -167,7 +202,11 @@ def test_the_heuristic_estimates_its_odds_under_the_reading_played(
 
 def test_the_compiled_heuristic_chooses_as_the_python_one_under_both_readings() -> None:
     game = boardsim.make_game(
-        "hispania", level="7-5-4-5-1", combat_ties="attacker", hispanic_revolts="city"
+        "hispania",
+        level="7-5-4-5-1",
+        combat_ties="attacker",
+        hispanic_revolts="city",
+        beaten_army="revolt_removed",
     )
     prng = np.zeros(2, np.int32)
     compared = 0

@@ -25,6 +25,7 @@ REWARDS = ("win_loss", "progress")
 # word holds the index, 0 the default reading
 COMBAT_TIES = ("defender", "attacker")
 HISPANIC_REVOLTS = ("group", "city")
+BEATEN_ARMY = ("revolts_stay", "revolt_removed")
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
     f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
@@ -164,6 +165,14 @@ OPTIONS = (
         choices=HISPANIC_REVOLTS,
     ),
     Option(
+        "beaten_army",
+        "revolts_stay",
+        "An army beaten by a general (ledger rows 11, 19): 'revolts_stay' (default): it "
+        "goes back to the reserve and the revolts of its city stay; 'revolt_removed': one "
+        "revolt of its city goes back to the reserve with it.",
+        choices=BEATEN_ARMY,
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -235,6 +244,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
     out += [REWARDS.index(options.get("reward", "win_loss"))]
     out += [COMBAT_TIES.index(options.get("combat_ties", "defender"))]
     out += [HISPANIC_REVOLTS.index(options.get("hispanic_revolts", "group"))]
+    out += [BEATEN_ARMY.index(options.get("beaten_army", "revolts_stay"))]
     assert len(out) == PARAMS_SIZE - 4
     return out
 
@@ -303,6 +313,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {
         "combat_ties": "attacker",
         "hispanic_revolts": "city",
+        "beaten_army": "revolt_removed",
         "pirates": True,
         "hispano": True,
         "explicit_chance": True,

@@ -7,9 +7,10 @@ for every army linked to the general (other than the attacked one), and again fo
 special army (Terror). An army blocked by a garrison or a general attacks it the same
 way. Also what an army may attack when the Hispano player leads it.
 
-Two readings the rulebook leaves open are options (params words): who wins a tie
-(``combat_ties``, :func:`attacker_wins`) and which revolts count in an army's value
-(``hispanic_revolts``, :func:`army_revolts`).
+Three readings the rulebook leaves open are options (params words): who wins a tie
+(``combat_ties``, :func:`attacker_wins`), which revolts count in an army's value
+(``hispanic_revolts``, :func:`army_revolts`) and whether a beaten army takes a revolt
+with it (``beaten_army``, :func:`army_beaten`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from boardsim.games.hispania.layout import (
     LETHE,
     NUM_ARMY_SLOTS,
     NUM_GENERALS,
+    P_BEATEN_ARMY,
     P_COMBAT_TIES,
     P_HISPANIC_REVOLTS,
     PROCONSUL,
@@ -226,6 +228,18 @@ def resolve_siege(
 
 
 @jit
+def army_beaten(state: np.ndarray, params: np.ndarray, k: int) -> None:
+    """Army ``k``, beaten by a general, goes back to the reserve; the revolts of its city
+    stay (``beaten_army="revolts_stay"``), or one goes to the reserve too
+    (``"revolt_removed"``)."""
+    a = state[ARMY_POS + k]
+    state[ARMY_POS + k] = -1
+    if params[P_BEATEN_ARMY] != 0 and state[REVOLTS + a] > 0:
+        state[REVOLTS + a] -= 1
+        state[RESERVE] += 1
+
+
+@jit
 def remove_general(state: np.ndarray, g: int) -> None:
     """A defeated general leaves the board (he blocks 1 denarius until he returns); the
     proconsul dies and leaves the game."""
@@ -246,7 +260,7 @@ def resolve_attack(
     if state[DISPLAY] != 0:
         hisp = die_h  # Display of Power: the bare die
     if attacker_wins(params, roman, hisp):
-        state[ARMY_POS + k] = -1
+        army_beaten(state, params, k)
         return True
     remove_general(state, g)
     return False
@@ -283,7 +297,7 @@ def resolve_army_attack(
     if attacker_wins(params, hisp, roman):
         remove_general(state, g)
     else:
-        state[ARMY_POS + k] = -1
+        army_beaten(state, params, k)
 
 
 @jit

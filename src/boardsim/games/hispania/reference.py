@@ -250,6 +250,15 @@ def army_revolts(s: State, params: Params, x: int) -> int:
     return revolts(s, x) if params[hl.P_HISPANIC_REVOLTS] == 1 else revolt_group(s, x)
 
 
+def beaten(s: State, params: Params, k: int) -> None:
+    """beaten_army: the army goes, its city's revolts stay (0) or one goes too (1)."""
+    a = s[hl.ARMY_POS + k]
+    s[hl.ARMY_POS + k] = -1
+    if params[hl.P_BEATEN_ARMY] == 1 and revolts(s, a):
+        s[hl.REVOLTS + a] -= 1
+        s[hl.RESERVE] += 1
+
+
 def siege(s: State, params: Params, g: int, t: int, spent: int, die: int) -> None:
     roman = (die + spent + support_towards(s, g, t)) * 2 ** n_generals_linked(s, t, g)
     shield = (SHIELD[t] if t < hd.NUM_CITIES else t - SEA0 + 1) + s[hl.HISP_BONUS]
@@ -270,7 +279,7 @@ def attack(s: State, params: Params, g: int, t: int, spent: int, die_r: int, die
     if s[hl.DISPLAY]:
         hisp = die_h
     if wins(params, roman, hisp):
-        s[hl.ARMY_POS + k] = -1
+        beaten(s, params, k)
         return True
     lose_general(s, g)
     return False
@@ -304,7 +313,7 @@ def army_attack(
     if wins(params, hisp, roman):
         lose_general(s, g)
     else:
-        s[hl.ARMY_POS + k] = -1
+        beaten(s, params, k)
 
 
 # ---------------------------------------------------------------- set-up legality
