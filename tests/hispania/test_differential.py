@@ -55,6 +55,9 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"terror": True, "traitors": True, "pirates": True, "level": "6-4-3-4-3"},
         {"hispano": True, "terror": True, "traitors": True, "level": "6-4-3-4-2"},
         {"reward": "progress", "hispano": True, "level": "6-4-3-4-2"},
+        {"combat_ties": "attacker", "level": "7-5-4-5-1", "auto_setup": True},
+        {"hispanic_revolts": "city", "pirates": True, "hispano": True, "level": "6-4-3-4-2"},
+        {"beaten_army": "revolt_removed", "terror": True, "level": "7-5-4-5-1"},
     ],
     ids=[
         "medium",
@@ -66,6 +69,9 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         "variants3",
         "hispano",
         "progress-reward",
+        "ties-attacker",
+        "revolts-city",
+        "beaten-army",
     ],
 )
 def test_core_equals_reference(options: dict) -> None:
@@ -116,6 +122,27 @@ def test_reference_variant_biased_games_match() -> None:
     )
     _biased_compare(game, range(40))
     _biased_compare(hisp, range(40))
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [
+        {"combat_ties": "attacker"},
+        {"hispanic_revolts": "city"},
+        {"beaten_army": "revolt_removed"},
+        {"combat_ties": "attacker", "hispanic_revolts": "city", "beaten_army": "revolt_removed"},
+    ],
+    ids=["ties-attacker", "revolts-city", "beaten-army", "all"],
+)
+def test_reference_readings_biased_games_match(readings: dict) -> None:
+    """The open readings (ledger rows 10, 11, 19) in games full of combats: sieges and
+    attacks preferred, the Hispano player's attacks, pirates joining revolt groups."""
+    game = boardsim.make_game(
+        "hispania", level="7-5-4-5-1", auto_setup=True, pirates=True, terror=True, **readings
+    )
+    hisp = boardsim.make_game("hispania", level="6-4-3-4-2", hispano=True, pirates=True, **readings)
+    _biased_compare(game, range(30))
+    _biased_compare(hisp, range(30))
 
 
 def _biased_compare(game: boardsim.Game, seeds: range) -> None:

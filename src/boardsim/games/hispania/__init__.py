@@ -22,6 +22,11 @@ from boardsim.games.hispania.layout import PARAMS_SIZE, TRACK, TURN
 # the Hispano variant has a params word of its own (layout.P_HISPANO)
 IMPLEMENTED_VARIANTS_ORDER = tuple(v for v in VARIANT_IDS if v != "hispano")
 REWARDS = ("win_loss", "progress")
+# readings the rulebook leaves open (docs/rules/hispania.md rows 10, 11, 19): the params
+# word holds the index, 0 the default reading
+COMBAT_TIES = ("defender", "attacker")
+HISPANIC_REVOLTS = ("group", "city")
+BEATEN_ARMY = ("revolts_stay", "revolt_removed")
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
     f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
@@ -141,6 +146,34 @@ OPTIONS = (
         choices=REWARDS,
     ),
     Option(
+        "combat_ties",
+        "defender",
+        "Who wins a combat whose two values are equal (the rulebook is silent; ledger "
+        "rows 10, 11, 19). 'defender' (default): the attacker must beat the defender, so "
+        "a tie leaves a besieged revolt or an attacked garrison in place, and a general "
+        "attacking an army, or an army attacking a general, loses. 'attacker': a tie is "
+        "the attacker's win in all four combats (a general's siege or attack, an army's "
+        "attack on a garrison or a general, Hispano's attacks included).",
+        choices=COMBAT_TIES,
+    ),
+    Option(
+        "hispanic_revolts",
+        "group",
+        "The revolts in an army's Hispanic value (ledger rows 11, 19): 'group' (default): "
+        "the revolt discs of the whole connected group of revolt spaces containing the "
+        "army's city, pirate seas included; 'city': only the discs on the army's own city "
+        "(pirates then never add to an army's value).",
+        choices=HISPANIC_REVOLTS,
+    ),
+    Option(
+        "beaten_army",
+        "revolts_stay",
+        "An army beaten by a general (ledger rows 11, 19): 'revolts_stay' (default): it "
+        "goes back to the reserve and the revolts of its city stay; 'revolt_removed': one "
+        "revolt of its city goes back to the reserve with it.",
+        choices=BEATEN_ARMY,
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -210,6 +243,9 @@ def game_params(options: dict[str, Any]) -> list[int]:
     scenario = SCENARIO_IDS.index(sid) + 1 if sid else 0
     out += [int(bool(options.get("traitors"))), int(bool(options.get("hispano"))), scenario]
     out += [REWARDS.index(options.get("reward", "win_loss"))]
+    out += [COMBAT_TIES.index(options.get("combat_ties", "defender"))]
+    out += [HISPANIC_REVOLTS.index(options.get("hispanic_revolts", "group"))]
+    out += [BEATEN_ARMY.index(options.get("beaten_army", "revolts_stay"))]
     assert len(out) == PARAMS_SIZE - 4
     return out
 
@@ -274,6 +310,15 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     *({"scenario": sid, "level": level} for sid, level in SCENARIO_LEVELS.items()),
     {"scenario": "new_empire", "level": "6-4-3-5-2", "hispano": True, "explicit_chance": True},
     {"scenario": "river_of_oblivion", "level": "6-4-3-4-3", "explicit_chance": True},
+    # the open readings (ledger rows 10, 11, 19), with the combats' variants
+    {
+        "combat_ties": "attacker",
+        "hispanic_revolts": "city",
+        "beaten_army": "revolt_removed",
+        "pirates": True,
+        "hispano": True,
+        "explicit_chance": True,
+    },
 )
 
 # the default max_decisions and the longest turn (docs/rules/hispania.md, rulings 25-26)

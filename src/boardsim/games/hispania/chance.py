@@ -189,12 +189,12 @@ def resolve_combat_if_ready(state: np.ndarray, params: np.ndarray) -> None:
         die = state[DIE_R]
         if params[P_IMPERIVM] != 0 and g == 1:
             die += 1  # Imperivm: the praetor of Citerior adds 1 to his sieges
-        resolve_siege(state, g, t, state[COMBAT_SPENT], die)
+        resolve_siege(state, params, g, t, state[COMBAT_SPENT], die)
         state[PHASE] = PH_ROMAN
     elif cb == CB_ATTACK:
         if state[DIE_H] == 0 or hispano_reroll_pending(state):
             return
-        if not resolve_attack(state, g, t, state[COMBAT_SPENT], state[DIE_R], state[DIE_H]):
+        if not resolve_attack(state, params, g, t, state[COMBAT_SPENT], state[DIE_R], state[DIE_H]):
             state[PHASE] = PH_REVOLT_PROV  # a lost attack ends the Roman phase
         else:
             state[PHASE] = PH_ROMAN
@@ -215,7 +215,7 @@ def resolve_combat_if_ready(state: np.ndarray, params: np.ndarray) -> None:
             return
         if hispano_reroll_pending(state):
             return
-        resolve_army_attack(state, cb, state[COMBAT_ARMY], t, state[DIE_H], state[DIE_R])
+        resolve_army_attack(state, params, cb, state[COMBAT_ARMY], t, state[DIE_H], state[DIE_R])
         if state[H_ATTACK] != 0:
             state[H_ATTACK] = 0
             state[PHASE] = PH_H_ATTACK

@@ -6,6 +6,11 @@ the Hispanic value (an attack): the die, Hispano's denarii and the revolt group,
 for every army linked to the general (other than the attacked one), and again for the
 special army (Terror). An army blocked by a garrison or a general attacks it the same
 way. Also what an army may attack when the Hispano player leads it.
+
+Three readings the rulebook leaves open are options (params words): who wins a tie
+(``combat_ties``, :func:`attacker_wins`), which revolts count in an army's value
+(``hispanic_revolts``, :func:`army_revolts`) and whether a beaten army takes a revolt
+with it (``beaten_army``, :func:`army_beaten`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ from boardsim.games.hispania.layout import (
     LETHE,
     NUM_ARMY_SLOTS,
     NUM_GENERALS,
+    P_BEATEN_ARMY,
+    P_COMBAT_TIES,
+    P_HISPANIC_REVOLTS,
     PROCONSUL,
     RESERVE,
     REVOLTS,
@@ -155,6 +163,25 @@ def revolt_group(state: np.ndarray, s: int) -> int:
 
 
 @jit
+def army_revolts(state: np.ndarray, params: np.ndarray, a: int) -> int:
+    """The revolts in the Hispanic value of the army on space ``a``: the discs of the
+    connected group of revolt spaces containing ``a`` (``hispanic_revolts="group"``, pirate
+    seas included), or only the discs on ``a`` itself (``"city"``)."""
+    if params[P_HISPANIC_REVOLTS] != 0:
+        return state[REVOLTS + a]
+    return revolt_group(state, a)
+
+
+@jit
+def attacker_wins(params: np.ndarray, attacker: int, defender: int) -> bool:
+    """The attacker's value beats the defender's; a tie is the defender's
+    (``combat_ties="defender"``) or the attacker's (``"attacker"``), in every combat."""
+    if params[P_COMBAT_TIES] != 0:
+        return attacker >= defender
+    return attacker > defender
+
+
+@jit
 def generals_connected(state: np.ndarray, t: int, exclude: int) -> int:
     """Generals on the board linked to space ``t`` (other than ``exclude``)."""
     n = 0
@@ -185,17 +212,31 @@ def attack_support(state: np.ndarray, g: int, t: int) -> int:
 
 
 @jit
-def resolve_siege(state: np.ndarray, g: int, t: int, spent: int, die: int) -> bool:
+def resolve_siege(
+    state: np.ndarray, params: np.ndarray, g: int, t: int, spent: int, die: int
+) -> bool:
     """A general's siege: remove one revolt if the Roman value beats the shield value."""
     roman = (die + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
     shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
     shield += state[HISP_BONUS]  # Hispano's denarii add to the shield
     shield = shield << armies_connected(state, state[GEN_POS + g], -1)
-    if roman > shield:
+    if attacker_wins(params, roman, shield):
         state[REVOLTS + t] -= 1
         state[RESERVE] += 1
         return True
     return False
+
+
+@jit
+def army_beaten(state: np.ndarray, params: np.ndarray, k: int) -> None:
+    """Army ``k``, beaten by a general, goes back to the reserve; the revolts of its city
+    stay (``beaten_army="revolts_stay"``), or one goes to the reserve too
+    (``"revolt_removed"``)."""
+    a = state[ARMY_POS + k]
+    state[ARMY_POS + k] = -1
+    if params[P_BEATEN_ARMY] != 0 and state[REVOLTS + a] > 0:
+        state[REVOLTS + a] -= 1
+        state[RESERVE] += 1
 
 
 @jit
@@ -206,18 +247,20 @@ def remove_general(state: np.ndarray, g: int) -> None:
 
 
 @jit
-def resolve_attack(state: np.ndarray, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
+def resolve_attack(
+    state: np.ndarray, params: np.ndarray, g: int, t: int, spent: int, die_r: int, die_h: int
+) -> bool:
     """A general attacks the army on ``t``: the loser's meeple leaves the board."""
     k = army_at(state, t)
     roman = (die_r + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
-    own = die_h + state[HISP_BONUS] + revolt_group(state, t)
+    own = die_h + state[HISP_BONUS] + army_revolts(state, params, t)
     hisp = own << armies_connected(state, state[GEN_POS + g], k)
     if k == SPECIAL:
         hisp *= 2  # Terror: the special army doubles its own value
     if state[DISPLAY] != 0:
         hisp = die_h  # Display of Power: the bare die
-    if roman > hisp:
-        state[ARMY_POS + k] = -1
+    if attacker_wins(params, roman, hisp):
+        army_beaten(state, params, k)
         return True
     remove_general(state, g)
     return False
@@ -225,18 +268,19 @@ def resolve_attack(state: np.ndarray, g: int, t: int, spent: int, die_r: int, di
 
 @jit
 def resolve_army_attack(
-    state: np.ndarray, kind: int, k: int, t: int, die_h: int, die_r: int
+    state: np.ndarray, params: np.ndarray, kind: int, k: int, t: int, die_h: int, die_r: int
 ) -> None:
     """An army blocked by a garrison or a general attacks it; the victor does not advance."""
     a = state[ARMY_POS + k]
-    hisp = (die_h + state[HISP_BONUS] + revolt_group(state, a)) << armies_connected(state, t, k)
+    own = die_h + state[HISP_BONUS] + army_revolts(state, params, a)
+    hisp = own << armies_connected(state, t, k)
     if k == SPECIAL:
         hisp *= 2
     if state[DISPLAY] != 0:
         hisp = die_h
     if kind == CB_ARMY_GARRISON:
         roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
-        if hisp > roman:
+        if attacker_wins(params, hisp, roman):
             # the garrison on top goes back to its general's reserve
             for i in range(STACK - 1, -1, -1):
                 col = state[GARR + t * STACK + i]
@@ -250,10 +294,10 @@ def resolve_army_attack(
         return
     g = general_at(state, t)
     roman = (die_r + garrison_support(state, g)) << generals_connected(state, a, g)
-    if hisp > roman:
+    if attacker_wins(params, hisp, roman):
         remove_general(state, g)
     else:
-        state[ARMY_POS + k] = -1
+        army_beaten(state, params, k)
 
 
 @jit

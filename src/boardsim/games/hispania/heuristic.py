@@ -45,9 +45,10 @@ from boardsim.games.hispania import layout as hl
 from boardsim.games.hispania.board import army_at, garrison_count, province_army
 from boardsim.games.hispania.combat import (
     armies_connected,
+    army_revolts,
     attack_support,
+    attacker_wins,
     generals_connected,
-    revolt_group,
 )
 from boardsim.games.hispania.data import (
     CITY_CAPITAL,
@@ -113,16 +114,16 @@ def _siege_p(state: np.ndarray, params: np.ndarray, g: int, t: int, k: int) -> f
     shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
     shield = shield << armies_connected(state, s, -1)
     bonus = 1 if (params[hl.P_IMPERIVM] != 0 and g == 1) else 0
-    win = sum(1 for d in range(1, 7) if ((d + bonus + k + sup) << gm) > shield)
+    win = sum(1 for d in range(1, 7) if attacker_wins(params, (d + bonus + k + sup) << gm, shield))
     return win / 6.0
 
 
-def _attack_p(state: np.ndarray, g: int, t: int, k: int) -> float:
+def _attack_p(state: np.ndarray, params: np.ndarray, g: int, t: int, k: int) -> float:
     s = state[hl.GEN_POS + g]
     a = army_at(state, t)
     sup = attack_support(state, g, t)
     gm = generals_connected(state, t, g)
-    group = revolt_group(state, t)
+    group = army_revolts(state, params, t)
     am = armies_connected(state, s, a)
     win = 0
     for dr in range(1, 7):
@@ -133,7 +134,7 @@ def _attack_p(state: np.ndarray, g: int, t: int, k: int) -> float:
                 hisp *= 2
             if state[hl.DISPLAY] != 0:
                 hisp = dh
-            if roman > hisp:
+            if attacker_wins(params, roman, hisp):
                 win += 1
     return win / 36.0
 
@@ -153,7 +154,7 @@ def combat_options(
         army = t < NUM_CITIES and army_at(state, t) >= 0
         for k in range(1, min(3, budget) + 1):
             if army:
-                p = _attack_p(state, g, t, k)
+                p = _attack_p(state, params, g, t, k)
                 rest = budget - k
                 gain = p * army_value(state, t) - (1 - p) * (GENERAL_LOSS + 0.3 * rest)
                 out.append((gain / k, gain, hl.A_ATTACK + t, k))

@@ -176,6 +176,10 @@ P_TRAITORS = PARAMS_HEADER + 13
 P_HISPANO = PARAMS_HEADER + 14
 P_SCENARIO = PARAMS_HEADER + 15  # 0 none, 1.. the scenarios in scenarios.toml order
 P_REWARD = PARAMS_HEADER + 16  # 0 win_loss, 1 progress (REWARDS in __init__)
+# readings the rulebook leaves open (docs/rules/hispania.md rows 10, 11, 19)
+P_COMBAT_TIES = PARAMS_HEADER + 17  # 0 a tie goes to the defender, 1 to the attacker
+P_HISPANIC_REVOLTS = PARAMS_HEADER + 18  # 0 the army's connected revolt group, 1 its city's
+P_BEATEN_ARMY = PARAMS_HEADER + 19  # 0 a beaten army's revolts stay, 1 one goes with it
 PROGRESS_WEIGHT = 0.5  # reward="progress": the weight of Rome's standing (0-1) in the return
 # Rome's standing (rules.rome_standing; its sum of weights scaled to 1) and progress
 # (rules.rome_progress, MCTS's position value: the standing's weights and the time left)
@@ -183,7 +187,7 @@ STANDING_CAPITALS = 0.45  # x the share of the Hispanic capitals garrisoned
 STANDING_RESERVE = 0.25  # x the share of all revolt counters in the reserve
 STANDING_CLEAR = 0.15  # x 1 / (1 + revolts in the Roman provinces)
 PROGRESS_TIME = 0.15  # x the share of the track's time left
-PARAMS_SIZE = PARAMS_HEADER + 17
+PARAMS_SIZE = PARAMS_HEADER + 20
 
 # ---------------------------------------------------------------- actions
 A_PASS = 0  # end the Roman phase

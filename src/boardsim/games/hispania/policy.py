@@ -60,10 +60,11 @@ from boardsim.core.jit import jit
 from boardsim.games.hispania.board import army_at, garrison_count, general_at, province_army
 from boardsim.games.hispania.combat import (
     armies_connected,
+    army_revolts,
     attack_support,
+    attacker_wins,
     generals_connected,
     hispano_target,
-    revolt_group,
 )
 from boardsim.games.hispania.data import (
     CITY_CAPITAL,
@@ -192,19 +193,19 @@ def siege_p(state, params, g, t, k):
     bonus = 1 if (params[P_IMPERIVM] != 0 and g == 1) else 0
     win = 0
     for d in range(1, 7):
-        if ((d + bonus + k + sup) << gm) > shield:
+        if attacker_wins(params, (d + bonus + k + sup) << gm, shield):
             win += 1
     return win / 6.0
 
 
 @jit
-def attack_p(state, g, t, k):
+def attack_p(state, params, g, t, k):
     """Probability that general ``g`` beats the army at ``t`` spending ``k`` denarii."""
     s = state[GEN_POS + g]
     a = army_at(state, t)
     sup = attack_support(state, g, t)
     gm = generals_connected(state, t, g)
-    group = revolt_group(state, t)
+    group = army_revolts(state, params, t)
     am = armies_connected(state, s, a)
     win = 0
     for dr in range(1, 7):
@@ -215,7 +216,7 @@ def attack_p(state, g, t, k):
                 hisp *= 2
             if state[DISPLAY] != 0:
                 hisp = dh
-            if roman > hisp:
+            if attacker_wins(params, roman, hisp):
                 win += 1
     return win / 36.0
 
@@ -237,7 +238,7 @@ def combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
         army = t < NUM_CITIES and army_at(state, t) >= 0
         for k in range(1, min(3, budget) + 1):
             if army:
-                p = attack_p(state, g, t, k)
+                p = attack_p(state, params, g, t, k)
                 rest = budget - k
                 gain = p * army_value(state, t) - (1 - p) * (GENERAL_LOSS + 0.3 * rest)
                 act = A_ATTACK + t

@@ -240,27 +240,46 @@ def support_towards(s: State, g: int, t: int) -> int:
     return 0 if s[hl.LETHE] and t in NORTH else support(s, g)
 
 
-def siege(s: State, g: int, t: int, spent: int, die: int) -> None:
+def wins(params: Params, attacker: int, defender: int) -> bool:
+    """combat_ties: a tie is the defender's (0) or the attacker's (1), in every combat."""
+    return attacker > defender or (attacker == defender and params[hl.P_COMBAT_TIES] == 1)
+
+
+def army_revolts(s: State, params: Params, x: int) -> int:
+    """hispanic_revolts: the connected revolt group around x (0) or x's own discs (1)."""
+    return revolts(s, x) if params[hl.P_HISPANIC_REVOLTS] == 1 else revolt_group(s, x)
+
+
+def beaten(s: State, params: Params, k: int) -> None:
+    """beaten_army: the army goes, its city's revolts stay (0) or one goes too (1)."""
+    a = s[hl.ARMY_POS + k]
+    s[hl.ARMY_POS + k] = -1
+    if params[hl.P_BEATEN_ARMY] == 1 and revolts(s, a):
+        s[hl.REVOLTS + a] -= 1
+        s[hl.RESERVE] += 1
+
+
+def siege(s: State, params: Params, g: int, t: int, spent: int, die: int) -> None:
     roman = (die + spent + support_towards(s, g, t)) * 2 ** n_generals_linked(s, t, g)
     shield = (SHIELD[t] if t < hd.NUM_CITIES else t - SEA0 + 1) + s[hl.HISP_BONUS]
     shield *= 2 ** n_armies_linked(s, gen_pos(s, g), -1)
-    if roman > shield:
+    if wins(params, roman, shield):
         s[hl.REVOLTS + t] -= 1
         s[hl.RESERVE] += 1
 
 
-def attack(s: State, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
+def attack(s: State, params: Params, g: int, t: int, spent: int, die_r: int, die_h: int) -> bool:
     k = army_on(s, t)
     roman = (die_r + spent + support_towards(s, g, t)) * 2 ** n_generals_linked(s, t, g)
-    hisp = (die_h + s[hl.HISP_BONUS] + revolt_group(s, t)) * 2 ** n_armies_linked(
+    hisp = (die_h + s[hl.HISP_BONUS] + army_revolts(s, params, t)) * 2 ** n_armies_linked(
         s, gen_pos(s, g), k
     )
     if k == hl.SPECIAL:
         hisp *= 2
     if s[hl.DISPLAY]:
         hisp = die_h
-    if roman > hisp:
-        s[hl.ARMY_POS + k] = -1
+    if wins(params, roman, hisp):
+        beaten(s, params, k)
         return True
     lose_general(s, g)
     return False
@@ -270,14 +289,17 @@ def lose_general(s: State, g: int) -> None:
     s[hl.GEN_POS + g] = hl.GONE if g == hl.PROCONSUL else -1
 
 
-def army_attack(s: State, kind: int, k: int, t: int, die_h: int, die_r: int) -> None:
+def army_attack(
+    s: State, params: Params, kind: int, k: int, t: int, die_h: int, die_r: int
+) -> None:
     a = s[hl.ARMY_POS + k]
-    hisp = (die_h + s[hl.HISP_BONUS] + revolt_group(s, a)) * 2 ** n_armies_linked(s, t, k)
+    own = die_h + s[hl.HISP_BONUS] + army_revolts(s, params, a)
+    hisp = own * 2 ** n_armies_linked(s, t, k)
     hisp *= 2 if k == hl.SPECIAL else 1
     if s[hl.DISPLAY]:
         hisp = die_h
     if kind == hl.CB_ARMY_GARRISON:
-        if hisp > SHIELD[t] * 2 ** n_generals_linked(s, a, -1):
+        if wins(params, hisp, SHIELD[t] * 2 ** n_generals_linked(s, a, -1)):
             st = stack(s, t)
             top = max(i for i in range(hl.STACK) if st[i])
             if st[top] == hl.LEGIO_COLOUR:
@@ -288,10 +310,10 @@ def army_attack(s: State, kind: int, k: int, t: int, die_h: int, die_r: int) -> 
         return
     g = general_on(s, t)
     roman = (die_r + support(s, g)) * 2 ** n_generals_linked(s, a, g)
-    if hisp > roman:
+    if wins(params, hisp, roman):
         lose_general(s, g)
     else:
-        s[hl.ARMY_POS + k] = -1
+        beaten(s, params, k)
 
 
 # ---------------------------------------------------------------- set-up legality
@@ -1135,7 +1157,7 @@ def _combat(s: State, params: Params) -> None:
     g = s[hl.COMBAT_GEN]
     if cb == hl.CB_SIEGE:
         bonus = 1 if params[hl.P_IMPERIVM] and g == 1 else 0
-        siege(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R] + bonus)
+        siege(s, params, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R] + bonus)
         s[hl.PHASE] = hl.PH_ROMAN
     elif cb == hl.CB_ASSASSINATE:
         if s[hl.DIE_H] <= s[hl.COMBAT_SPENT]:
@@ -1151,14 +1173,14 @@ def _combat(s: State, params: Params) -> None:
     elif cb == hl.CB_ATTACK:
         if not s[hl.DIE_H] or _reroll_pending(s):
             return
-        won = attack(s, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R], s[hl.DIE_H])
+        won = attack(s, params, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R], s[hl.DIE_H])
         s[hl.PHASE] = hl.PH_ROMAN if won else hl.PH_REVOLT_PROV
     else:
         if cb == hl.CB_ARMY_GENERAL and not s[hl.DIE_R]:
             return
         if _reroll_pending(s):
             return
-        army_attack(s, cb, s[hl.COMBAT_ARMY], t, s[hl.DIE_H], s[hl.DIE_R])
+        army_attack(s, params, cb, s[hl.COMBAT_ARMY], t, s[hl.DIE_H], s[hl.DIE_R])
         if s[hl.H_ATTACK]:
             s[hl.H_ATTACK] = 0
             s[hl.PHASE] = hl.PH_H_ATTACK
