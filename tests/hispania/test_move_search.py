@@ -1,6 +1,6 @@
 """The general's move search (``search_moves``, on bit sets a cost level at a time) gives
 the same costs as the plain Dijkstra over (space, on a road chain) pairs of the reference
-(``reference.travel_costs``, ``heapq``): every space's cost (``move_costs_within``), every
+(``reference_board.travel_costs``, ``heapq``): every space's cost (``move_costs_within``), every
 space reachable within the denarii (``move_reach``), and the cost of a target
 (``move_cost_within``), in positions met in random games of the basic game and of every
 scenario (the Lethe River's among them)."""
@@ -14,7 +14,7 @@ import boardsim
 from boardsim.games.hispania import layout as hl
 from boardsim.games.hispania import movement as hm
 from boardsim.games.hispania.data import SCENARIO_IDS
-from boardsim.games.hispania.reference import travel_costs
+from boardsim.games.hispania.reference_board import travel_costs
 
 from .test_scenarios import LEVELS
 
