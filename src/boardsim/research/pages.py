@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +102,18 @@ def play_question(
     return summarize(out)
 
 
+def finished_question(question: BalanceQuestion, run: PageRun, work: Path) -> dict[str, Any] | None:
+    """The summary of ``question``'s sweep in ``work`` when it was played to the end with
+    ``run``'s games and seed (a page written for some questions keeps the others'
+    sections), else None."""
+    try:
+        summary = summarize(work / slug(question.title))
+    except (OSError, ValueError):
+        return None
+    played = (summary.get("games_per_cell"), summary.get("seed"))
+    return summary if played == (run.games(question), run.seed) else None
+
+
 def section(
     game_name: str, question: BalanceQuestion, summary: dict[str, Any], run: PageRun
 ) -> str:
@@ -130,8 +141,9 @@ def write_page(
     progress: bool = False,
     say: Callable[[str], None] | None = None,
 ) -> Path:
-    """Play every question of ``game_name`` (or those whose titles ``only`` names) and
-    write ``out_dir/<game>.md`` atomically; return its path."""
+    """Play every question of ``game_name`` (or those whose titles ``only`` names: the
+    others' sections are read back from their finished sweeps in ``work``, when played
+    with the same settings) and write ``out_dir/<game>.md`` atomically; return its path."""
     if run.games_per_cell < 1:
         raise OptionError("games per cell must be at least 1")
     asked = questions(game_name)
@@ -139,27 +151,31 @@ def write_page(
     if unknown:
         titles = "; ".join(q.title for q in asked)
         raise OptionError(f"{game_name} has no balance question {unknown[0]!r} ({titles})")
-    chosen = [q for q in asked if not only or q.title in only]
-    start = time.perf_counter()
     game = make_game(game_name)
-    sections = []
-    for q in chosen:
-        if say is not None:
-            say(f"{game_name}: {q.title}")
-        summary = play_question(game_name, q, run, Path(work) / game_name, progress)
+    sections, chosen = [], []
+    for q in asked:
+        if only and q.title not in only:
+            summary = finished_question(q, run, Path(work) / game_name)
+            if summary is None:
+                continue  # not asked, and not played before with these settings
+        else:
+            if say is not None:
+                say(f"{game_name}: {q.title}")
+            summary = play_question(game_name, q, run, Path(work) / game_name, progress)
+        chosen.append(q)
         sections.append(section(game_name, q, summary, run))
-    minutes = (time.perf_counter() - start) / 60
     head = [
         GENERATED,
         "",
         f"# Balance: {game.definition.title}",
         "",
         f"Written by `{command(game_name, run)}`"
-        + (f" (questions: {'; '.join(only)})" if only else "")
-        + f", {game.definition.name} version {game.definition.version}, in {minutes:.1f} "
-        "minutes. Every figure below is that command's; run it again (with more games per "
-        "cell for narrower intervals) rather than editing one. Each section is one sweep, "
-        "whose command is given to play it alone; intervals are 95% Wilson intervals.",
+        + (f" (played this run: {'; '.join(only)})" if only else "")
+        + f", {game.definition.name} version {game.definition.version} (a sweep finished "
+        "before, in its `--work` folder, is read back, not played again). "
+        "Every figure below is that command's; run it again (with more games per cell for "
+        "narrower intervals) rather than editing one. Each section is one sweep, whose "
+        "command is given to play it alone; intervals are 95% Wilson intervals.",
         "",
         "Questions: " + "; ".join(f"[{q.title}](#{slug(q.title)})" for q in chosen) + ".",
     ]

@@ -31,4 +31,31 @@ BALANCE_QUESTIONS = (
         options={"level": "6-5-4-5-1"},
         share=0.5,
     ),
+    BalanceQuestion(
+        "Who wins a tied combat (rows 10, 11, 19)",
+        "The rulebook's two readings of a tie between the attacker's and the defender's "
+        "values (option combat_ties): the defender's (the default) or the attacker's, in "
+        "every combat; Rome's win rate at 6-4-3-4-2 at each rung of the ladder.",
+        ("combat_ties=defender,attacker", "skill=ladder:10"),
+        options={"level": "6-4-3-4-2"},
+        share=0.5,
+    ),
+    BalanceQuestion(
+        "Which revolts add to the Hispanic value (rows 11, 19)",
+        "The whole connected group of revolts around the army's city (option "
+        "hispanic_revolts, the default, as the Pirates text reads) or the army's own city's "
+        "alone; Rome's win rate at 6-4-3-4-2 at each rung of the ladder.",
+        ("hispanic_revolts=group,city", "skill=ladder:10"),
+        options={"level": "6-4-3-4-2"},
+        share=0.5,
+    ),
+    BalanceQuestion(
+        "What a beaten army leaves (row 11)",
+        "An army beaten by a general leaves its revolt in the city (option beaten_army, the "
+        "default) or takes one revolt back to the reserve with it; Rome's win rate at "
+        "6-4-3-4-2 at each rung of the ladder.",
+        ("beaten_army=revolts_stay,revolt_removed", "skill=ladder:10"),
+        options={"level": "6-4-3-4-2"},
+        share=0.5,
+    ),
 )

@@ -1,0 +1,87 @@
+"""Each game's balance page, docs/balance/<game>.md: written by one command from the
+questions the game declares, so its figures are the command's, never copied by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardsim.api import list_games, make_game
+from boardsim.cli import main
+from boardsim.core.errors import OptionError
+from boardsim.research.pages import GENERATED, PageRun, slug, sweep_command, write_page
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
+    page = write_page(
+        "farrapos",
+        PageRun(2),
+        out_dir=tmp_path / "pages",
+        work=tmp_path / "work",
+        only=["The advanced rules"],
+    )
+    text = page.read_text()
+    assert page.name == "farrapos.md"
+    assert text.startswith(GENERATED)
+    assert "boardsim balance docs farrapos --games-per-cell 2 --seed 0" in text
+    assert "## The advanced rules" in text and "### Variants" in text
+    assert "## Side win rates across skill" not in text  # not asked for
+    # the question's sweep is kept, and a second run resumes it (same page)
+    assert (tmp_path / "work" / "farrapos" / slug("The advanced rules") / "results.csv").exists()
+    again = write_page(
+        "farrapos",
+        PageRun(2),
+        out_dir=tmp_path / "pages",
+        work=tmp_path / "work",
+        only=["The advanced rules"],
+    )
+    assert _figures(again.read_text()) == _figures(text)
+    # the whole page, then one question again: the other's section is read back, not lost
+    whole = write_page("farrapos", PageRun(2), out_dir=tmp_path / "pages", work=tmp_path / "work")
+    assert "## Side win rates across skill" in whole.read_text()
+    one = write_page(
+        "farrapos",
+        PageRun(2),
+        out_dir=tmp_path / "pages",
+        work=tmp_path / "work",
+        only=["The advanced rules"],
+    )
+    assert _figures(one.read_text()) == _figures(whole.read_text())
+
+
+def _figures(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("|")]
+
+
+def test_the_command_line_writes_the_page_and_refuses_a_question_it_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["balance", "docs", "farrapos", "--games-per-cell", "2", "--no-progress"]
+    args += ["--out", str(tmp_path), "--work", str(tmp_path / "w")]
+    assert main([*args, "--question", "no such question"]) == 2
+    assert "no balance question 'no such question'" in capsys.readouterr().err
+    assert main([*args, "--question", "The advanced rules"]) == 0
+    assert (tmp_path / "farrapos.md").exists()
+    assert main(["balance", "docs", "chess"]) == 2
+
+
+def test_bad_page_settings_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(OptionError, match="at least 1"):
+        write_page("farrapos", PageRun(0), out_dir=tmp_path, work=tmp_path)
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_the_committed_page_is_the_command_s_and_asks_every_question(name: str) -> None:
+    """docs/balance/<game>.md names the command that wrote it and has a section for every
+    question the game declares now (a question added since means: run it again)."""
+    text = (ROOT / "docs" / "balance" / f"{name}.md").read_text()
+    assert text.startswith(GENERATED)
+    assert f"`boardsim balance docs {name} --games-per-cell " in text
+    definition = make_game(name).definition
+    assert f"{name} version {definition.version} (" in text
+    for q in definition.balance_questions:
+        assert f"## {q.title}\n" in text
+        assert "`" + sweep_command(name, q, PageRun(1)).split(" --games-per-cell")[0] in text
