@@ -11,18 +11,20 @@ from boardsim.api import list_games, make_game
 from boardsim.cli import main
 from boardsim.core.errors import OptionError
 from boardsim.research.pages import GENERATED, PageRun, slug, sweep_command, write_page
+from boardsim.research.sweep import finished_sweep, parse_grid
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
-    page = write_page(
-        "farrapos",
-        PageRun(2),
-        out_dir=tmp_path / "pages",
-        work=tmp_path / "work",
-        only=["The advanced rules"],
+def _write(tmp_path: Path, *only: str) -> Path:
+    """Farrapos's page at 2 games a cell, into ``tmp_path``."""
+    return write_page(
+        "farrapos", PageRun(2), out_dir=tmp_path / "pages", work=tmp_path / "work", only=only
     )
+
+
+def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
+    page = _write(tmp_path, "The advanced rules")
     text = page.read_text()
     assert page.name == "farrapos.md"
     assert text.startswith(GENERATED)
@@ -31,25 +33,20 @@ def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
     assert "## Side win rates across skill" not in text  # not asked for
     # the question's sweep is kept, and a second run resumes it (same page)
     assert (tmp_path / "work" / "farrapos" / slug("The advanced rules") / "results.csv").exists()
-    again = write_page(
-        "farrapos",
-        PageRun(2),
-        out_dir=tmp_path / "pages",
-        work=tmp_path / "work",
-        only=["The advanced rules"],
-    )
+    again = _write(tmp_path, "The advanced rules")
     assert _figures(again.read_text()) == _figures(text)
     # the whole page, then one question again: the other's section is read back, not lost
-    whole = write_page("farrapos", PageRun(2), out_dir=tmp_path / "pages", work=tmp_path / "work")
+    whole = _write(tmp_path)
     assert "## Side win rates across skill" in whole.read_text()
-    one = write_page(
-        "farrapos",
-        PageRun(2),
-        out_dir=tmp_path / "pages",
-        work=tmp_path / "work",
-        only=["The advanced rules"],
-    )
+    one = _write(tmp_path, "The advanced rules")
     assert _figures(one.read_text()) == _figures(whole.read_text())
+    # a sweep is read back only as the very sweep asked for, every cell played
+    folder = tmp_path / "work" / "farrapos" / slug("Side win rates across skill")
+    grid = parse_grid("farrapos", ["skill=ladder:10"])
+    assert finished_sweep("farrapos", grid, ["heuristic"], 2, folder)
+    assert not finished_sweep("farrapos", grid, ["heuristic"], 3, folder)  # other games
+    wider = parse_grid("farrapos", ["skill=ladder:20"])
+    assert not finished_sweep("farrapos", wider, ["heuristic"], 2, folder)  # cells missing
 
 
 def _figures(text: str) -> list[str]:

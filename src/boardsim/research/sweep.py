@@ -716,12 +716,39 @@ SAME_SWEEP_KEYS = (
 MANIFEST_DEFAULTS = {"metrics": False}  # keys a sweep folder written before them lacks
 
 
+def _differing_keys(old: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str]:
+    """The settings that make ``old`` (a folder's manifest) another sweep than ``manifest``."""
+    return [k for k in SAME_SWEEP_KEYS if old.get(k, MANIFEST_DEFAULTS.get(k)) != manifest[k]]
+
+
+def finished_sweep(
+    game_name: str,
+    grid: Mapping[str, Sequence[Any]],
+    agents: Sequence[str],
+    games_per_cell: int,
+    out: str | os.PathLike,
+    seed: int = 0,
+    base_options: Mapping[str, Any] = {},
+) -> bool:
+    """Whether ``out`` holds this very sweep with every cell played: its results can be
+    read back without playing (a folder of other settings, or with a cell missing: no)."""
+    out = Path(out)
+    path = out / MANIFEST
+    if not path.exists():
+        return False
+    cells, _ = plan_cells(game_name, grid, agents, base_options, False)
+    manifest = _manifest(game_name, cells, agents, games_per_cell, seed, base_options, grid)
+    if _differing_keys(json.loads(path.read_text()), manifest):
+        return False
+    return {c.cell_id for c in cells} <= finished_cells(out)
+
+
 def _prepare_out(out: Path, manifest: dict[str, Any]) -> None:
     """Create ``out`` or check it holds the same sweep (then merge the cell lists)."""
     path = out / MANIFEST
     if path.exists():
         old = json.loads(path.read_text())
-        diff = [k for k in SAME_SWEEP_KEYS if old.get(k, MANIFEST_DEFAULTS.get(k)) != manifest[k]]
+        diff = _differing_keys(old, manifest)
         if diff:
             raise OptionError(
                 f"{out} holds a different sweep ({', '.join(diff)} differ); "
