@@ -15,6 +15,7 @@ from boardsim.agents.mcts import play_games as mcts_play_games
 from boardsim.core.errors import OptionError
 from boardsim.research.tournament import (
     bradley_terry_elo,
+    bradley_terry_intervals,
     compiled_together,
     cooperative,
     mcts_simulations,
@@ -41,6 +42,36 @@ def test_elo_orders_a_transitive_league_and_keeps_an_unbeaten_agent_finite() -> 
     assert np.all(np.isfinite(elo))
 
 
+def test_elo_interval_of_two_agents_is_the_log_odds_standard_error() -> None:
+    # 75-25 over 100 games with the prior draw: p = 75.5 / 101; each rating carries half
+    # the gap's error, 0.5 / sqrt(101 p (1 - p)) in log-odds, 400 / ln 10 Elo a unit
+    scores, games = np.array([[0, 75], [25, 0]], float), np.array([[0, 100], [100, 0]], float)
+    elo = bradley_terry_elo(scores, games)
+    low, high = bradley_terry_intervals(scores, games, elo)
+    p = 75.5 / 101
+    half = 1.959964 * 400 / math.log(10) * 0.5 / math.sqrt(101 * p * (1 - p))
+    assert high - elo == pytest.approx([half, half], rel=1e-4)
+    assert elo - low == pytest.approx([half, half], rel=1e-4)
+
+
+def test_elo_intervals_narrow_with_games_and_widen_for_an_agent_that_met_few() -> None:
+    scores = np.array([[0, 70, 100], [30, 0, 70], [0, 30, 0]], float)
+    games = np.array([[0, 100, 100], [100, 0, 100], [100, 100, 0]], float)
+    elo = bradley_terry_elo(scores, games)
+    low, high = bradley_terry_intervals(scores, games, elo)
+    low4, high4 = bradley_terry_intervals(
+        scores * 4, games * 4, bradley_terry_elo(scores * 4, games * 4)
+    )
+    assert np.all(low < elo) and np.all(elo < high)
+    assert np.all(high4 - low4 < high - low)
+    # c meets only b, 10 games: its rating is the least certain
+    scores = np.array([[0, 50, 0], [50, 0, 5], [0, 5, 0]], float)
+    games = np.array([[0, 100, 0], [100, 0, 10], [0, 10, 0]], float)
+    elo = bradley_terry_elo(scores, games)
+    low, high = bradley_terry_intervals(scores, games, elo)
+    assert np.argmax(high - low) == 2
+
+
 def test_elo_refuses_results_that_do_not_add_up() -> None:
     with pytest.raises(ValueError, match="add up"):
         bradley_terry_elo(np.array([[0, 60], [60, 0]]), np.array([[0, 100], [100, 0]]))
@@ -63,13 +94,18 @@ def test_heuristic_beats_random_in_a_rotated_round_robin_and_files_are_written(t
     assert h.win_rate > 0.8 and result.elo["heuristic"] > result.elo["random"]
     matrix = result.win_rate_matrix()
     assert np.isnan(matrix[0, 0]) and matrix[1, 0] == pytest.approx(h.win_rate)
+    for a in result.agents:
+        assert result.elo_low[a] < result.elo[a] < result.elo_high[a]
     text = result.table()
-    assert "heuristic" in text and "Elo" in text
+    assert "heuristic" in text and "Elo [95%]" in text
+    assert f"{result.elo['heuristic']:.0f} [{result.elo_low['heuristic']:.0f}, " in text
     json_path, csv_path = result.write(tmp_path / "league")
     data = json.loads(json_path.read_text())
     assert data["agents"] == ["random", "heuristic"] and data["games_per_pair"] == 60
+    assert data["elo_low"] == result.elo_low and data["elo_high"] == result.elo_high
     rows = list(csv.DictReader(csv_path.open()))
     assert {(row["agent"], row["opponent"]) for row in rows} == set(by_pair)
+    assert float(rows[0]["elo_low"]) == result.elo_low[rows[0]["agent"]]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 

@@ -80,6 +80,28 @@ def in_cli_words(error: OptionError) -> OptionError:
     return error
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The ``boardsim eval`` command that plays what ``args`` ask, every setting spelled
+    out (recorded in the results, so a ladder or a card names the command that made it)."""
+    import shlex
+
+    words = ["boardsim", "eval", args.game, "--agents", ",".join(split_list(args.agents))]
+    words += ["--games", str(args.games), "--seed", str(args.seed)]
+    if args.levels:
+        words += ["--levels", args.levels]
+    for option in args.option or []:
+        words += ["-o", option]
+    if args.max_decisions is not None:
+        words += ["--max-decisions", str(args.max_decisions)]
+    if args.ppo_any_options:
+        words.append(CLI_ANY_OPTIONS)
+    if args.ppo_deterministic:
+        words.append("--ppo-deterministic")
+    if args.out:
+        words += ["--out", str(args.out)]
+    return shlex.join(words)
+
+
 def run(args: argparse.Namespace) -> int:
     from boardsim.research.sweep import NETWORK_FAMILIES
     from boardsim.research.tournament import cooperative, default_agent_maker, round_robin
@@ -128,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"boardsim eval: {exc}", file=sys.stderr)
         return 2
+    result.command = command_line(args)
     print(result.table())
     print(f"({result.seconds:.0f} s)")
     if args.out:

@@ -17,7 +17,8 @@ result is the side's win rate (a positive return) per agent and level.
 Elo: the Bradley-Terry maximum likelihood ratings of the pairwise scores
 (Hunter's MM iteration), draws as half a win, with one virtual draw a pair as a
 prior so an unbeaten agent still gets a finite rating; 400 points of Elo are a
-factor of ten in the odds; the mean rating is 1000.
+factor of ten in the odds; the mean rating is 1000. Each rating has a 95% interval
+from the likelihood's curvature (:func:`bradley_terry_intervals`).
 
 Games between agents that play in compiled code (``random``, ``heuristic``,
 ``mcts:SIMS`` with the game's default search settings, ``ppo:PATH``, the networks
@@ -90,6 +91,37 @@ def bradley_terry_elo(
         strength = new
     ratings = ELO_SCALE * np.log(strength)
     return ratings - ratings.mean() + ELO_MEAN
+
+
+def bradley_terry_intervals(
+    scores: np.ndarray,
+    games: np.ndarray,
+    ratings: np.ndarray,
+    prior_draws: float = 1.0,
+    z: float = 1.959964,
+) -> tuple[np.ndarray, np.ndarray]:
+    """95% (``z``) intervals of :func:`bradley_terry_elo`'s ``ratings``: ``(low, high)``.
+
+    Each rating's standard error is read from the observed Fisher information of the
+    same likelihood (the pairs' games plus the ``prior_draws``): with ``p`` the fitted
+    chance that i beats j and ``n`` their games, the information has ``-n p (1 - p)``
+    off the diagonal and the row's negated sum on it. Ratings are fixed only up to a
+    common shift (their mean is ``ELO_MEAN``), so the covariance is the information's
+    pseudo-inverse, that of the centred ratings. Two agents that met ``n`` times with
+    a fitted ``p`` get each ``±z * 0.5 / sqrt(n p (1 - p))`` in log-odds.
+    """
+    games = np.asarray(games, np.float64)
+    theta = (np.asarray(ratings, np.float64) - ELO_MEAN) / ELO_SCALE
+    played = games + prior_draws * (games > 0)
+    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
+    info = -played * p * (1.0 - p)
+    np.fill_diagonal(info, 0.0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    variance = np.diag(np.linalg.pinv(info))
+    half = z * ELO_SCALE * np.sqrt(np.maximum(variance, 0.0))
+    connected = (games > 0).any(axis=1)
+    half = np.where(connected, half, np.inf)
+    return ratings - half, ratings + half
 
 
 def seat_scores(returns: np.ndarray) -> np.ndarray:
@@ -302,7 +334,10 @@ class TournamentResult:
     pairs: list[PairResult] = field(default_factory=list)
     solo: list[SoloResult] = field(default_factory=list)
     elo: dict[str, float] = field(default_factory=dict)
+    elo_low: dict[str, float] = field(default_factory=dict)  # the 95% interval's ends
+    elo_high: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
+    command: str = ""  # the command line that played it, when a command did
 
     def win_rate_matrix(self) -> np.ndarray:
         """``[i, j]``: agent i's win rate (draws 1/2) against agent j; NaN on the diagonal."""
@@ -329,13 +364,15 @@ class TournamentResult:
         out = io.StringIO()
         names = list(asdict(rows[0])) if rows else []
         if self.mode == "round_robin":
-            names.append("elo")
+            names += ["elo", "elo_low", "elo_high"]
         writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
         writer.writeheader()
         for r in rows:
             row = asdict(r)
             if self.mode == "round_robin":
                 row["elo"] = round(self.elo[r.agent], 1)
+                row["elo_low"] = self.elo_low.get(r.agent, "")
+                row["elo_high"] = self.elo_high.get(r.agent, "")
             writer.writerow(row)
         return out.getvalue()
 
@@ -368,7 +405,7 @@ def _matrix_table(result: TournamentResult) -> str:
     lines = [
         f"{result.game}: win rate of the row agent against the column agent "
         f"({result.games_per_pair} games a pair, seats rotated, 95% Wilson intervals)",
-        f"{'':<{width}} " + " ".join(f"{a:>{width}}" for a in names) + f" {'Elo':>7}",
+        f"{'':<{width}} " + " ".join(f"{a:>{width}}" for a in names) + f" {'Elo [95%]':>17}",
     ]
     for a in names:
         cells = []
@@ -379,13 +416,22 @@ def _matrix_table(result: TournamentResult) -> str:
                 if r is None
                 else f"{_cell(r.win_rate, r.ci_low, r.ci_high):>{width}}"
             )
-        lines.append(f"{a:<{width}} " + " ".join(cells) + f" {result.elo[a]:>7.0f}")
+        lines.append(f"{a:<{width}} " + " ".join(cells) + f" {_elo_cell(result, a):>17}")
     if result.options.get("num_players", 2) > 2:
         lines.append(
             "(one row agent against a table of column agents: "
             f"fair share 1/{result.options['num_players']})"
         )
     return "\n".join(lines)
+
+
+def _elo_cell(result: TournamentResult, agent: str) -> str:
+    """``1012 [968, 1056]``: the rating and its interval (the rating alone without one)."""
+    elo = f"{result.elo[agent]:.0f}"
+    low, high = result.elo_low.get(agent), result.elo_high.get(agent)
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return elo
+    return f"{elo} [{low:.0f}, {high:.0f}]"
 
 
 def _solo_table(result: TournamentResult) -> str:
@@ -521,7 +567,10 @@ def round_robin(
             points[j, i] += s_ji.sum() + (games - s_ij.sum() if game.num_players > 2 else 0)
             played[i, j] = played[j, i] = games * (1 if game.num_players == 2 else 2)
     ratings = bradley_terry_elo(points, played)
+    low, high = bradley_terry_intervals(points, played, ratings)
     result.elo = {a: round(float(r), 1) for a, r in zip(agents, ratings, strict=True)}
+    result.elo_low = {a: round(float(r), 1) for a, r in zip(agents, low, strict=True)}
+    result.elo_high = {a: round(float(r), 1) for a, r in zip(agents, high, strict=True)}
     result.seconds = round(time.perf_counter() - start, 3)
     return result
 
