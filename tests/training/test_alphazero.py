@@ -14,6 +14,7 @@ from boardsim.core.network import Network
 from boardsim.training.alphazero import (
     AlphaZeroConfig,
     best_network,
+    curve_markdown,
     rotated_score,
     seat_scores,
     train_alphazero,
@@ -174,6 +175,8 @@ def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) ->
     assert main([*args, "--iterations", "2", "--resume", "--no-progress"]) == 0
     assert "resuming" in capsys.readouterr().out
     assert read_metadata(run)["iteration"] == 2
+    curve = curve_markdown(run).splitlines()
+    assert len(curve) == 2 + 2 and curve[2].startswith("| 1 | 2 |") and "search" in curve[3]
     fresh = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(tmp_path / "x")]
     code = main([*fresh, *tiny, "--iterations", "0"])
     assert code == 2 and "iterations" in capsys.readouterr().err

@@ -744,6 +744,31 @@ def _resumed_config(
     return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
 
 
+def curve_markdown(path: str | Path) -> str:
+    """The learning curve of an alphazero checkpoint or run folder as a Markdown table: per
+    iteration the games and positions so far, whether the expert (the warm-up) or the
+    search played, the gate's score and verdict, the network alone against the heuristic
+    (the candidate's and the best's win rate on the run's fixed evaluation deals), the
+    losses and the wall time (a model card's curve is this table)."""
+    meta = read_metadata(path)
+    head = (
+        "| iteration | games | positions | self-play by | mean decisions | gate | accepted "
+        "| candidate vs heuristic | best vs heuristic | policy loss | value loss | wall (min) |"
+    )
+    lines = [head, "|" + "---|" * 12]
+    for r in meta.get("curve", []):
+        play = r["selfplay"]
+        gate = "" if r["gate_score"] is None else f"{r['gate_score']:.3f}"
+        lines.append(
+            f"| {r['iteration']} | {r['games']:,} | {r['positions']:,} "
+            f"| {play.get('expert') or 'search'} | {play['decisions_mean']:.0f} | {gate} "
+            f"| {'yes' if r['accepted'] else 'no'} | {r['candidate_vs_heuristic']:.3f} "
+            f"| {r['best_vs_heuristic']:.3f} | {r['losses']['policy']:.3f} "
+            f"| {r['losses']['value']:.3f} | {r['wall_seconds'] / 60:.1f} |"
+        )
+    return "\n".join(lines)
+
+
 def best_network(path: str | Path) -> Network:
     """The best network of an alphazero checkpoint or run folder."""
     return Network.from_bytes(read_entry(path, "best.npz"), where=str(path))
