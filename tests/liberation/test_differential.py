@@ -12,7 +12,7 @@ from boardsim.core.reference import ReferenceEngine
 from boardsim.games.liberation import layout as L
 from boardsim.games.liberation import reference
 
-# (options, games): 2,040 whole games in all
+# (options, games): 2,540 whole games in all
 CONFIGS = [
     ({"num_players": 2}, 400),
     ({"num_players": 3, "independence_ties": "demote"}, 400),
@@ -20,6 +20,19 @@ CONFIGS = [
     ({"num_players": 5, "royalist_moves": False, "counters": 12}, 400),
     ({"num_players": 6}, 400),
     ({"num_players": 2, "counters": 6}, 40),  # a small supply: long games, stalls, attacks
+    # the other readings of L13, L7 and L4, together and each alone
+    (
+        {
+            "num_players": 3,
+            "game_end": "end_of_round",
+            "cleared_space": "tuck",
+            "independent_spaces": "counted",
+        },
+        200,
+    ),
+    ({"num_players": 4, "game_end": "end_of_round"}, 100),
+    ({"num_players": 2, "cleared_space": "tuck", "counters": 8}, 100),
+    ({"num_players": 5, "independent_spaces": "counted", "reward": "vt"}, 100),
 ]
 
 

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import boardsim
+from boardsim.core.header import H_ACTOR
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
+from boardsim.games.liberation import rules
 from tests.liberation.helpers import (
     card_total,
     chance_kind,
@@ -499,3 +501,124 @@ def test_no_stall_while_a_royalist_can_still_clear_a_space() -> None:
     roll(st, 1)
     st.apply_action(L.A_PASS)
     assert not st.is_terminal()
+
+
+# ---------------------------------------------------------------- the contested readings
+def test_independent_spaces_use_no_pip_or_one_by_option() -> None:
+    """Ledger L4, option independent_spaces: Columbia (2-4) independent, the pawn on space 1.
+    A roll of 2: 'not_counted' skips 2-4 for nothing (5, 6); 'counted' spends the 2 pips on
+    2 and 3 and the move, ending on an independent space, goes on to space 5."""
+    for reading, die, lands in (
+        ("not_counted", 2, 6),
+        ("counted", 2, 5),
+        ("not_counted", 4, 8),
+        ("counted", 4, 5),
+        ("counted", 5, 6),
+    ):
+        st = new_state(2, independent_spaces=reading)
+        st.array[L.INDEP + 0] = 1
+        roll(st, die)
+        assert st.array[L.POS] == space(lands), (reading, die)
+        expected = L.PH_REVOLUTION if lands == 5 else L.PH_EMPTY
+        assert phase(st) == expected, (reading, die)
+
+
+def test_the_heuristic_foresees_its_landing_by_the_independent_spaces_option() -> None:
+    """Ledger L4: the heuristic weighs each move at the space ``rules.landing_space`` gives,
+    the rules' own count: Troops 2 from space 1 over independent Columbia reaches Venezuela's
+    space 6 ('not_counted') or revolution space 5 ('counted')."""
+    for reading, lands in (("not_counted", space(6)), ("counted", space(5))):
+        st = new_state(2, independent_spaces=reading)
+        st.array[L.INDEP + 0] = 1
+        assert rules.landing_space(st.array, st.game.params, space(1), 2) == lands
+
+
+def test_cleared_space_stays_empty_or_takes_the_attackers_card_by_option() -> None:
+    """Ledger L7, option cleared_space: P0 lands on P1's space 3 (1 counter) holding a
+    Royalist 1 and a Leader 5 and clears it. 'left_empty': the turn passes to P1 at once;
+    'tuck': P0 may tuck the Leader there in the same landing (or pass)."""
+    royal, leader = kind("Royalist", 1), kind("Leader", 5)
+    for reading in ("left_empty", "tuck"):
+        st = new_state(2, cleared_space=reading)
+        empty_hand(st, 0)
+        sp = space(3)
+        liberate(st, 1, sp, kind("Battle", 4), counters=1)
+        give(st, 0, kind("Troops", 2))
+        give(st, 0, royal)
+        give(st, 0, leader)
+        st.apply_action(L.A_MOVE_CARD + kind("Troops", 2))
+        st.apply_action(L.A_ROYALIST + royal)
+        st.apply_action(L.A_CONFIRM)
+        assert st.array[L.OWNER + sp] == -1
+        if reading == "left_empty":
+            assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
+            continue
+        assert phase(st) == L.PH_EMPTY and st.current_player() == 0
+        assert set(st.legal_actions()) == {L.A_PASS, L.A_TUCK + leader}
+        st.apply_action(L.A_TUCK + leader)
+        a = st.array
+        assert (a[L.OWNER + sp], a[L.CARD + sp], a[L.COUNTERS + sp]) == (0, leader, 1)
+        assert chance_kind(st) == L.CH_TURN_DRAW and int(a[L.MOVER]) == 1
+
+
+def test_cleared_space_tuck_needs_a_liberation_card_and_a_counter() -> None:
+    """Ledger L7, cleared_space='tuck': with only Royalist cards left the turn just ends."""
+    st = new_state(2, cleared_space="tuck")
+    empty_hand(st, 0)
+    liberate(st, 1, space(3), kind("Battle", 4), counters=1)
+    give(st, 0, kind("Troops", 2))
+    give(st, 0, kind("Royalist", 1))
+    give(st, 0, kind("Royalist", 2))
+    st.apply_action(L.A_MOVE_CARD + kind("Troops", 2))
+    st.apply_action(L.A_ROYALIST + kind("Royalist", 1))
+    st.apply_action(L.A_CONFIRM)
+    assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
+
+
+def mexico_closed_by(st: boardsim.State, closer: int) -> None:
+    """Every country but Mexico (37-41) independent; P1 holds 37-40 (Troops 1, 1 counter
+    each); ``closer`` moves Ideals 5 from 36 to 41 and tucks a Leader 5 there."""
+    st.array[L.INDEP : L.INDEP + 7] = 1
+    for sp in range(37, 41):
+        liberate(st, 1, space(sp), kind("Troops", 1), 1)
+    st.array[L.MOVER] = closer
+    st.array[H_ACTOR] = closer
+    empty_hand(st, closer)
+    give(st, closer, kind("Leader", 5))
+    give(st, closer, kind("Ideals", 5))
+    st.array[L.POS + closer] = space(36)
+    st.apply_action(L.A_MOVE_CARD + kind("Ideals", 5))
+    st.apply_action(L.A_TUCK + kind("Leader", 5))
+    # P1: 4 x (1 + 1) = 8 -> 5 VT; the closer: 5 + 1 = 6 -> 3 + 2 = 5 VT
+
+
+def test_game_ends_at_once_or_at_the_end_of_the_round_by_option() -> None:
+    """Ledger L13, option game_end, 3 players: P0 makes Mexico, the last country,
+    independent. 'at_once': the game is over with that tuck. 'end_of_round': P1 and P2
+    still play their turns (a roll of 3 takes P1 from space 1 over the independent
+    countries to revolution space 16, where he passes); the game ends after P2's turn,
+    with the same VT and the same result: no VT can be won once every country is free."""
+    at_once = new_state(3)
+    mexico_closed_by(at_once, 0)
+    assert at_once.is_terminal() and not at_once.is_truncated()
+    st = new_state(3, game_end="end_of_round")
+    mexico_closed_by(st, 0)
+    assert not st.is_terminal()
+    for player in (1, 2):
+        assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == player
+        st.apply_action(st.chance_outcomes()[0][0])
+        roll(st, 3)
+        assert st.array[L.POS + player] == space(16) and phase(st) == L.PH_REVOLUTION
+        assert not st.is_terminal()
+        st.apply_action(L.A_PASS)
+    assert st.is_terminal() and not st.is_truncated() and st.array[L.STALLED] == 0
+    assert list(st.array[L.VT : L.VT + 3]) == list(at_once.array[L.VT : L.VT + 3]) == [5, 5, 0]
+    assert list(st.returns()) == list(at_once.returns()) == [0.0, 0.0, -1.0]
+
+
+def test_end_of_round_closed_by_the_last_seat_ends_with_his_turn() -> None:
+    """Ledger L13, game_end='end_of_round': when the last seat (P1 of 2) makes the last
+    country independent, the round is complete and the game ends with his turn."""
+    st = new_state(2, game_end="end_of_round")
+    mexico_closed_by(st, 1)
+    assert st.is_terminal() and not st.is_truncated()

@@ -125,3 +125,21 @@ def test_counters_gone_home_are_refused_where_they_stay() -> None:
             assert "liberated with 0 counters" in refused(state.array.copy(), 2)
             return
     pytest.fail("no independence met")
+
+
+def test_a_round_played_out_after_the_last_independence_only_under_end_of_round() -> None:
+    """Ledger L13: every country free and the game still on is a real position with
+    game_end='end_of_round' (the rest of the round), a forged one with 'at_once'."""
+    game = boardsim.make_game("liberation", num_players=3, game_end="end_of_round")
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not all(state.array[L.INDEP : L.INDEP + 8]):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    else:
+        raise AssertionError("no game left a round to play after the last independence")
+    a = state.array.copy()
+    boardsim.State(game, a)  # accepted
+    assert "every country is independent but the game goes on" in refused(a, 3)

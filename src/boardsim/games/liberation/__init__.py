@@ -9,6 +9,12 @@ from boardsim.core.options import Option
 from boardsim.games.liberation import data, layout, names
 from boardsim.games.liberation.balance import BALANCE_QUESTIONS
 
+# the contested readings' choices, index = the params word (layout.GAME_END_*, CLEARED_*,
+# INDEPENDENT_*); the first is the default, the reading before the option existed
+GAME_ENDS = ("at_once", "end_of_round")
+CLEARED_SPACES = ("left_empty", "tuck")
+INDEPENDENT_SPACES = ("not_counted", "counted")
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "num_players",
@@ -51,6 +57,33 @@ OPTIONS: tuple[Option, ...] = (
         "A Royalist card may be discarded to move its force (ledger L3).",
         choices=(True, False),
     ),
+    Option(
+        "game_end",
+        "at_once",
+        "When the last country's independence ends the game (ledger L13). 'at_once': with "
+        "that tuck ('The game ends when all countries have been liberated'); 'end_of_round': "
+        "the players after its player in seat order still play their turns of that round, "
+        "so every player has had as many turns; no VT can be won in them, so the winner is "
+        "the same.",
+        choices=GAME_ENDS,
+    ),
+    Option(
+        "cleared_space",
+        "left_empty",
+        "The space a Royalist attack cleared (ledger L7). 'left_empty': the attack is the "
+        "landing's one action; 'tuck': the attacker may then tuck a Liberation card there "
+        "in the same landing, as on any space with no card.",
+        choices=CLEARED_SPACES,
+    ),
+    Option(
+        "independent_spaces",
+        "not_counted",
+        "Independent country spaces on the way (ledger L4), always skipped over. "
+        "'not_counted': they use no pip ('skip over it ... and resume your move'); "
+        "'counted': each uses a pip, and a move ending on one goes on to the next space "
+        "that is not independent.",
+        choices=INDEPENDENT_SPACES,
+    ),
 )
 
 
@@ -67,6 +100,11 @@ def _game_params(o: dict[str, Any]) -> list[int]:
         layout.REWARD_VT if o["reward"] == "vt" else layout.REWARD_WIN_LOSS
     )
     out[layout.PR_ROYALIST_MOVES - layout.PR_COUNTERS] = int(bool(o["royalist_moves"]))
+    out[layout.PR_GAME_END - layout.PR_COUNTERS] = GAME_ENDS.index(o["game_end"])
+    out[layout.PR_CLEARED_SPACE - layout.PR_COUNTERS] = CLEARED_SPACES.index(o["cleared_space"])
+    out[layout.PR_INDEPENDENT_SPACES - layout.PR_COUNTERS] = INDEPENDENT_SPACES.index(
+        o["independent_spaces"]
+    )
     return out
 
 
@@ -92,6 +130,13 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"num_players": 4, "explicit_chance": True},
     {"num_players": 5, "royalist_moves": False, "independence_ties": "demote"},
     {"num_players": 6, "reward": "vt", "counters": 12},
+    # the other reading of each contested ruling (L4, L7, L13)
+    {
+        "num_players": 3,
+        "game_end": "end_of_round",
+        "cleared_space": "tuck",
+        "independent_spaces": "counted",
+    },
 )
 
 # the default max_decisions and the longest turn (docs/rules/liberation.md, ruling L23 and

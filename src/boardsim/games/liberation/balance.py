@@ -19,4 +19,34 @@ BALANCE_QUESTIONS = (
         "Every seat the heuristic, 2 to 6 players: each seat's win rate against the fair share.",
         ("num_players=2,3,4,5,6",),
     ),
+    BalanceQuestion(
+        "When the game ends (ledger L13)",
+        "The two readings of the end (option game_end): at once, with the tuck that frees "
+        "the last country (the default), or at the end of that round, every player having "
+        "had as many turns; 2 players, both seats the same agent at each rung of the ladder.",
+        ("game_end=at_once,end_of_round", "skill=ladder:10"),
+        options={"num_players": 2},
+    ),
+    BalanceQuestion(
+        "When the game ends, by the number of players (ledger L13)",
+        "Option game_end at_once or end_of_round, every seat the heuristic, 2 to 6 players: "
+        "each seat's win rate against the fair share.",
+        ("game_end=at_once,end_of_round", "num_players=2,3,4,5,6"),
+    ),
+    BalanceQuestion(
+        "Liberating a space just cleared (ledger L7)",
+        "The two readings of a Royalist attack's landing (option cleared_space): the cleared "
+        "space stays empty (the default) or the attacker may tuck a card there at once; "
+        "2 players, both seats the same agent at each rung of the ladder.",
+        ("cleared_space=left_empty,tuck", "skill=ladder:10"),
+        options={"num_players": 2},
+    ),
+    BalanceQuestion(
+        "Independent spaces on the way (ledger L4)",
+        "The two readings of skipping an independent space (option independent_spaces): it "
+        "uses no pip (the default) or one; 2 players, both seats the same agent at each rung "
+        "of the ladder.",
+        ("independent_spaces=not_counted,counted", "skill=ladder:10"),
+        options={"num_players": 2},
+    ),
 )

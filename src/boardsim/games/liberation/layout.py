@@ -88,12 +88,21 @@ PR_RETURN_COUNTERS = PARAMS_HEADER + 1  # 1: counters go home when their country
 PR_TIE_RULE = PARAMS_HEADER + 2  # TIE_SHARE or TIE_DEMOTE
 PR_REWARD = PARAMS_HEADER + 3  # REWARD_WIN_LOSS or REWARD_VT
 PR_ROYALIST_MOVES = PARAMS_HEADER + 4  # 1: a Royalist card may be discarded to move
-PARAMS_SIZE = PARAMS_HEADER + 5
+PR_GAME_END = PARAMS_HEADER + 5  # GAME_END_*: when the last independence ends the game (L13)
+PR_CLEARED_SPACE = PARAMS_HEADER + 6  # CLEARED_*: may an attacker tuck on the space cleared (L7)
+PR_INDEPENDENT_SPACES = PARAMS_HEADER + 7  # INDEPENDENT_*: do skipped spaces use a pip (L4)
+PARAMS_SIZE = PARAMS_HEADER + 8
 
 TIE_SHARE = 0  # tied players all take the award of the best place they share
 TIE_DEMOTE = 1  # tied players all take the award of the worst place they cover
 REWARD_WIN_LOSS = 0
 REWARD_VT = 1
+GAME_END_AT_ONCE = 0  # the game ends with the tuck that makes the last country independent
+GAME_END_END_OF_ROUND = 1  # ... at the end of that round (after the last seat's turn)
+CLEARED_LEFT_EMPTY = 0  # a space cleared by a Royalist attack stays empty for this landing
+CLEARED_TUCK = 1  # the attacker may tuck a Liberation card there in the same landing
+INDEPENDENT_NOT_COUNTED = 0  # independent spaces are skipped and use no pip
+INDEPENDENT_COUNTED = 1  # they are skipped over but each uses a pip
 
 # ---------------------------------------------------------------- actions
 A_ROLL = 0  # move by a die roll

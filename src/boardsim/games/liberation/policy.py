@@ -48,7 +48,6 @@ from boardsim.games.liberation.data import (
     KIND_ROYALIST,
     MAX_PLAYERS,
     NUM_COUNTRY_SPACES,
-    NUM_SPACES,
     SPACE_COUNTRY,
     SPACE_CSPACE,
     SPACE_REVOLUTION,
@@ -86,6 +85,7 @@ from boardsim.games.liberation.layout import (
 )
 from boardsim.games.liberation.rules import (
     hand_size,
+    landing_space,
     legal_mask,
     selected_force,
 )
@@ -97,19 +97,6 @@ REVOLUTION_VALUE = 1.2  # landing on a revolution space
 ATTACK_VALUE = 2.0  # landing on a rival's space one can clear
 CARD_COST = 0.8  # spending a card to move
 FORCE_COST = 0.15  # ... plus this per point of a Liberation card's force
-
-
-@jit
-def landing(state, s, steps):
-    """Where a pawn on ``s`` lands after ``steps`` (independent spaces skipped)."""
-    moved = 0
-    while moved < steps:
-        s = (s + 1) % NUM_SPACES
-        c = SPACE_COUNTRY[s]
-        if c >= 0 and state[INDEP + c] != 0:
-            continue
-        moved += 1
-    return s
 
 
 @jit
@@ -216,7 +203,7 @@ def move(state, params, p, mask):
     s = state[POS + p]
     roll = 0.0
     for d in range(1, 7):
-        roll += space_value(state, params, p, landing(state, s, d), -1)
+        roll += space_value(state, params, p, landing_space(state, params, s, d), -1)
     best = roll / 6.0
     pick = A_ROLL
     for k in range(K):
@@ -225,7 +212,7 @@ def move(state, params, p, mask):
         cost = CARD_COST
         if KIND_ROYALIST[k] == 0:
             cost += FORCE_COST * KIND_FORCE[k]
-        t = landing(state, s, KIND_FORCE[k])
+        t = landing_space(state, params, s, KIND_FORCE[k])
         v = space_value(state, params, p, t, k) - cost
         if v > best:
             best, pick = v, A_MOVE_CARD + k

@@ -102,8 +102,15 @@ class Race:
         self.s[H_ACTOR] = TERMINAL
         self.s[H_CHANCE_KIND] = 0
 
+    def all_independent(self) -> bool:
+        return all(self.s[L.INDEP : L.INDEP + D.NUM_COUNTRIES])
+
     def pass_turn(self) -> None:
-        if self.stalled():
+        if self.all_independent():  # game_end="end_of_round": play the round out (L13)
+            if self.s[L.MOVER] == self.n - 1:
+                self.game_over(False)
+                return
+        elif self.stalled():
             self.game_over(True)
             return
         self.s[L.MOVER] = (self.s[L.MOVER] + 1) % self.n
@@ -116,11 +123,16 @@ class Race:
             self.pass_turn()
 
     def move(self, p: int, steps: int) -> None:
+        """Independent spaces are skipped over; with independent_spaces="counted" each
+        uses a pip and a move ending on one goes on past them (L4)."""
+        counted = self.params[L.PR_INDEPENDENT_SPACES] == L.INDEPENDENT_COUNTED
         space = self.s[L.POS + p]
         while steps > 0:
             space = (space + 1) % D.NUM_SPACES
-            if not self.independent(space):
+            if counted or not self.independent(space):
                 steps -= 1
+        while counted and self.independent(space):
+            space = (space + 1) % D.NUM_SPACES
         self.s[L.POS + p] = space
 
     def land(self) -> None:
@@ -170,7 +182,7 @@ class Race:
         c = int(D.SPACE_COUNTRY[space])
         if all(s[L.OWNER + sp] >= 0 for sp in self.country_spaces(c)):
             self.score_independence(c, p)
-            if all(s[L.INDEP : L.INDEP + D.NUM_COUNTRIES]):
+            if self.all_independent() and self.params[L.PR_GAME_END] == L.GAME_END_AT_ONCE:
                 self.game_over(False)
                 return
         self.end_turn()
@@ -185,6 +197,16 @@ class Race:
         s[L.SUPPLY + s[L.OWNER + space]] += s[L.COUNTERS + space]
         s[L.DISCARD + s[L.CARD + space]] += 1
         s[L.OWNER + space], s[L.CARD + space], s[L.COUNTERS + space] = -1, -1, 0
+
+    def after_attack(self, p: int) -> None:
+        """cleared_space="tuck": the attacker may tuck on the cleared space, if he can (L7)."""
+        can_tuck = self.s[L.SUPPLY + p] > 0 and any(
+            n > 0 and not D.KIND_ROYALIST[k] for k, n in enumerate(self.hand(p))
+        )
+        if self.params[L.PR_CLEARED_SPACE] == L.CLEARED_TUCK and can_tuck:
+            self.decide(L.PH_EMPTY)
+        else:
+            self.end_turn()
 
 
 # ---------------------------------------------------------------- the reference API
@@ -318,7 +340,7 @@ def apply_action(state: list[int], params: Sequence[int], action: int) -> None:
         race.begin_draw(L.CH_OWN_DRAW)
     elif action == L.A_CONFIRM:
         race.royalist_attack(p, space)
-        race.end_turn()
+        race.after_attack(p)
     elif L.A_JUMP <= action < L.A_COUNTER:
         state[L.POS + p] = int(D.REVOLUTION_SPACES[action - L.A_JUMP])
         race.end_turn()

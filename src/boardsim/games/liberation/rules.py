@@ -65,12 +65,15 @@ from boardsim.games.liberation.layout import (
     CH_REVOLUTION_DIE,
     CH_REVOLUTION_DRAW,
     CH_TURN_DRAW,
+    CLEARED_TUCK,
     COUNTERS,
     DEAL_LEFT,
     DIE_FACES,
     DISCARD,
+    GAME_END_AT_ONCE,
     HAND,
     INDEP,
+    INDEPENDENT_COUNTED,
     LAST_SCORER,
     MAX_CHANCE_OUTCOMES,
     MOVER,
@@ -97,7 +100,10 @@ from boardsim.games.liberation.layout import (
     PHASE,
     PILE,
     POS,
+    PR_CLEARED_SPACE,
     PR_COUNTERS,
+    PR_GAME_END,
+    PR_INDEPENDENT_SPACES,
     PR_RETURN_COUNTERS,
     PR_REWARD,
     PR_ROYALIST_MOVES,
@@ -143,6 +149,24 @@ def country_liberated(state, c):
         if state[OWNER + s] < 0:
             return False
     return True
+
+
+@jit
+def independent_space(state, s):
+    """Space ``s`` is a space of an independent country."""
+    c = SPACE_COUNTRY[s]
+    return c >= 0 and state[INDEP + c] != 0
+
+
+@jit
+def can_liberate(state, p):
+    """Player ``p`` has a counter in supply and a Liberation card in hand to tuck."""
+    if state[SUPPLY + p] <= 0:
+        return False
+    for k in range(K):
+        if state[HAND + p * K + k] > 0 and KIND_ROYALIST[k] == 0:
+            return True
+    return False
 
 
 @jit
@@ -238,9 +262,20 @@ def start_turn(state, params):
 
 
 @jit
+def round_played_out(state, params):
+    """Every country is independent (only with ``game_end="end_of_round"`` is the game still
+    on) and the last seat has just had his turn of the round (ledger L13)."""
+    return all_independent(state) and state[MOVER] == params[P_NUM_PLAYERS] - 1
+
+
+@jit
 def next_player(state, params):
     """The turn passes to the next player in seat order."""
-    if is_stalled(state, params):
+    if all_independent(state):  # game_end="end_of_round": the round is played out
+        if round_played_out(state, params):
+            end_game(state, 0)
+            return
+    elif is_stalled(state, params):
         end_game(state, 1)
         return
     state[MOVER] = (state[MOVER] + 1) % params[P_NUM_PLAYERS]
@@ -258,17 +293,26 @@ def end_turn(state, params):
 
 # ---------------------------------------------------------------- movement
 @jit
-def advance_pawn(state, p, steps):
-    """Move forward ``steps`` spaces; independent country spaces are skipped, not counted."""
-    s = state[POS + p]
+def landing_space(state, params, s, steps):
+    """Where a pawn on ``s`` ends ``steps`` spaces on, independent country spaces skipped
+    over (ledger L4): by default they use no pip; with ``independent_spaces="counted"`` each
+    uses one, and a move ending on one goes on to the next space that is not independent."""
+    counted = params[PR_INDEPENDENT_SPACES] == INDEPENDENT_COUNTED
     moved = 0
     while moved < steps:
         s = (s + 1) % NUM_SPACES
-        c = SPACE_COUNTRY[s]
-        if c >= 0 and state[INDEP + c] != 0:
-            continue
-        moved += 1
-    state[POS + p] = s
+        if counted or not independent_space(state, s):
+            moved += 1
+    if counted:
+        while independent_space(state, s):  # a revolution space always ends this
+            s = (s + 1) % NUM_SPACES
+    return s
+
+
+@jit
+def advance_pawn(state, params, p, steps):
+    """Move forward ``steps`` spaces (independent country spaces as ``landing_space`` says)."""
+    state[POS + p] = landing_space(state, params, state[POS + p], steps)
 
 
 @jit
@@ -349,10 +393,10 @@ def liberate_space(state, params, p, s, k):
     c = SPACE_COUNTRY[s]
     if country_liberated(state, c):
         score_independence(state, params, c, p)
-        if all_independent(state):
+        if all_independent(state) and params[PR_GAME_END] == GAME_END_AT_ONCE:
             end_game(state, 0)
             return
-    end_turn(state, params)
+    end_turn(state, params)  # game_end="end_of_round": next_player ends it after the round
 
 
 @jit
@@ -372,6 +416,16 @@ def royalist_attack(state, p, s):
     state[OWNER + s] = -1
     state[CARD + s] = -1
     state[COUNTERS + s] = 0
+
+
+@jit
+def after_attack(state, params, p):
+    """The attack done: the turn ends (ledger L7, ``cleared_space="left_empty"``), or with
+    ``cleared_space="tuck"`` the attacker may tuck a card on the cleared space, if he can."""
+    if params[PR_CLEARED_SPACE] == CLEARED_TUCK and can_liberate(state, p):
+        decide(state, PH_EMPTY)
+    else:
+        end_turn(state, params)
 
 
 @jit
@@ -437,7 +491,7 @@ def apply_chance(state, params, outcome):
         take_card(state, p, outcome)
         decide(state, PH_MOVE)
     elif kind == CH_MOVE_DIE or kind == CH_REVOLUTION_DIE:
-        advance_pawn(state, p, outcome)
+        advance_pawn(state, params, p, outcome)
         land(state)
     elif kind == CH_REVOLUTION_DRAW:
         take_card(state, p, outcome)
@@ -519,7 +573,7 @@ def apply_action(state, params, action):
         k = action - A_MOVE_CARD
         state[hand + k] -= 1
         state[DISCARD + k] += 1
-        advance_pawn(state, p, KIND_FORCE[k])
+        advance_pawn(state, params, p, KIND_FORCE[k])
         land(state)
     elif action == A_PASS:
         for k in range(K):
@@ -533,7 +587,7 @@ def apply_action(state, params, action):
         begin_draw(state, CH_OWN_DRAW)
     elif action == A_CONFIRM:
         royalist_attack(state, p, s)
-        end_turn(state, params)
+        after_attack(state, params, p)
     elif action < A_COUNTER:  # jump to another revolution space
         state[POS + p] = REVOLUTION_SPACES[action - A_JUMP]
         end_turn(state, params)

@@ -52,6 +52,7 @@ from boardsim.games.liberation.layout import (
     COUNTERS,
     DEAL_LEFT,
     DISCARD,
+    GAME_END_END_OF_ROUND,
     HAND,
     INDEP,
     LAST_SCORER,
@@ -71,6 +72,7 @@ from boardsim.games.liberation.layout import (
     PILE,
     POS,
     PR_COUNTERS,
+    PR_GAME_END,
     PR_RETURN_COUNTERS,
     REMOVED,
     SELECTED,
@@ -351,8 +353,9 @@ def hand_size(state, p):
 
 
 @jit
-def check_end(state, where):
-    """Phase 8 exactly when the game is over by the rules; over when no country is left."""
+def check_end(state, params, where):
+    """Phase 8 exactly when the game is over by the rules; over when no country is left
+    (with ``game_end="end_of_round"``, once that round is played out: ledger L13)."""
     flags = state[H_FLAGS]
     over = (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0
     if over != (state[PHASE] == PH_OVER):
@@ -364,6 +367,8 @@ def check_end(state, where):
     for c in range(NUM_COUNTRIES):
         if state[INDEP + c] == 0:
             return 0
+    if params[PR_GAME_END] == GAME_END_END_OF_ROUND:
+        return 0
     return refuse(where, E_ALL_INDEPENDENT, -1, 0)
 
 
@@ -458,7 +463,7 @@ def check_selection(state, where):
 @jit
 def check_turn(state, params, where):
     """Phase, chance node and player to move coherent with one another."""
-    code = check_end(state, where)
+    code = check_end(state, params, where)
     if code != 0:
         return code
     code = check_selection(state, where)
