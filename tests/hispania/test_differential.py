@@ -58,6 +58,8 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"combat_ties": "attacker", "level": "7-5-4-5-1", "auto_setup": True},
         {"hispanic_revolts": "city", "pirates": True, "hispano": True, "level": "6-4-3-4-2"},
         {"beaten_army": "revolt_removed", "terror": True, "level": "7-5-4-5-1"},
+        {"assassination": "while_in_game", "terror": True, "traitors": True, "level": "7-5-4-5-1"},
+        {"hispano_attacks": "any_step", "hispano": True, "terror": True, "level": "6-4-3-4-2"},
     ],
     ids=[
         "medium",
@@ -72,6 +74,8 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         "ties-attacker",
         "revolts-city",
         "beaten-army",
+        "assassination-while-in-game",
+        "hispano-attacks-any-step",
     ],
 )
 def test_core_equals_reference(options: dict) -> None:
@@ -131,16 +135,42 @@ def test_reference_variant_biased_games_match() -> None:
         {"hispanic_revolts": "city"},
         {"beaten_army": "revolt_removed"},
         {"combat_ties": "attacker", "hispanic_revolts": "city", "beaten_army": "revolt_removed"},
+        {"assassination": "while_in_game"},
+        {"hispano_attacks": "any_step"},
+        {
+            "combat_ties": "attacker",
+            "assassination": "while_in_game",
+            "hispano_attacks": "any_step",
+        },
     ],
-    ids=["ties-attacker", "revolts-city", "beaten-army", "all"],
+    ids=[
+        "ties-attacker",
+        "revolts-city",
+        "beaten-army",
+        "all",
+        "assassination",
+        "attacks",
+        "variants",
+    ],
 )
 def test_reference_readings_biased_games_match(readings: dict) -> None:
-    """The open readings (ledger rows 10, 11, 19) in games full of combats: sieges and
-    attacks preferred, the Hispano player's attacks, pirates joining revolt groups."""
+    """The open readings (ledger rows 10, 11, 19, V9, V17) in games full of combats: sieges
+    and attacks preferred, the assassination, the Hispano player's attacks, pirates joining
+    revolt groups. The Roman game plays all but hispano_attacks (Hispano's), the Hispano
+    game all but assassination (its game has no traitors rule)."""
+    roman = {k: v for k, v in readings.items() if k != "hispano_attacks"}
+    hispano = {k: v for k, v in readings.items() if k != "assassination"}
+    traitors = {"traitors": True} if "assassination" in readings else {}
     game = boardsim.make_game(
-        "hispania", level="7-5-4-5-1", auto_setup=True, pirates=True, terror=True, **readings
+        "hispania",
+        level="7-5-4-5-1",
+        auto_setup=True,
+        pirates=True,
+        terror=True,
+        **traitors,
+        **roman,
     )
-    hisp = boardsim.make_game("hispania", level="6-4-3-4-2", hispano=True, pirates=True, **readings)
+    hisp = boardsim.make_game("hispania", level="6-4-3-4-2", hispano=True, pirates=True, **hispano)
     _biased_compare(game, range(30))
     _biased_compare(hisp, range(30))
 

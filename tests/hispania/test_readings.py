@@ -1,7 +1,8 @@
 """The readings the rulebook leaves open, as options (docs/rules/hispania.md rows 10, 11,
-19, 28): who wins a tie (``combat_ties``), which revolts count in an army's value
-(``hispanic_revolts``) and whether a beaten army takes a revolt with it
-(``beaten_army``). Each reading on a constructed position and roll."""
+19, 28, V9, V17): who wins a tie (``combat_ties``), which revolts count in an army's value
+(``hispanic_revolts``), whether a beaten army takes a revolt with it (``beaten_army``),
+how often the assassination may be tried (``assassination``) and when the Hispano player
+attacks (``hispano_attacks``). Each reading on a constructed position and roll."""
 
 from __future__ import annotations
 
@@ -14,7 +15,18 @@ from boardsim.games.hispania import heuristic
 from boardsim.games.hispania import layout as hl
 from tests.agents.heuristic_positions import heuristic_move, positions
 
-from .helpers import NAMES, army_city, blank_roman, chance_kind, garrisons, put, revolts, roll, sp
+from .helpers import (
+    NAMES,
+    army_city,
+    blank_roman,
+    chance_kind,
+    garrisons,
+    legal,
+    put,
+    revolts,
+    roll,
+    sp,
+)
 
 
 def hispanic(**kw: object) -> boardsim.State:
@@ -160,6 +172,86 @@ def test_an_army_beaten_attacking_a_general_may_take_a_revolt_with_it(
     assert revolts(st, "Talabriga") == left
 
 
+# ---------------------------------------------------------------- assassination
+@pytest.mark.parametrize(("reading", "again"), [("once_per_game", False), ("while_in_game", True)])
+def test_a_failed_assassination_is_tried_again_only_while_in_game(
+    reading: str, again: bool
+) -> None:
+    """Praetor I at Corduba, linked to the special army on Regina, spends 1 denarius and
+    the Hispanic die shows 6: failed, an exceptional revolt roll (5, 6: Lancia, protected),
+    then his Roman phase goes on with 5 denarii."""
+    st = blank_roman(
+        generals=("Corduba", "Valentia", "Mare Ibericum"),
+        terror=True,
+        traitors=True,
+        assassination=reading,
+    )
+    put(st, "Regina", revolts=2, army=hl.SPECIAL)
+    put(st, "Lancia", garrisons=(2,))
+    st.apply_action(hl.A_ASSASSINATE)
+    st.apply_action(hl.A_SPEND)
+    roll(st, 6, 5, 6)
+    assert int(st.array[hl.PHASE]) == hl.PH_ROMAN and int(st.array[hl.DENARII]) == 5
+    assert (hl.A_ASSASSINATE in legal(st)) == again
+    if again:  # 3 denarii and a 3 this time: murdered, a third army in his place
+        st.apply_action(hl.A_ASSASSINATE)
+        st.apply_action(hl.A_SPEND + 2)
+        roll(st, 3)
+        assert int(st.array[hl.ARMY_POS + hl.SPECIAL]) == hl.GONE
+        assert army_city(st, 2) == "Regina" and hl.A_ASSASSINATE not in legal(st)
+
+
+# ---------------------------------------------------------------- hispano_attacks
+def hispano_turn(reading: str) -> boardsim.State:
+    """Praetor I at Castulo passes; the Hispano player (2 denarii) has the army on Regina
+    (2 revolts), linked to Corduba's two garrisons (shield 4); the revolt roll 5-6 lands
+    on Lancia (protected); Regina's one city of its province to move to is Sisapo, also
+    linked to Corduba."""
+    st = blank_roman(
+        generals=("Castulo", "Valentia", "Mare Ibericum"), hispano=True, hispano_attacks=reading
+    )
+    st.array[hl.HDENARII] = 2
+    put(st, "Lancia", garrisons=(2,))
+    put(st, "Regina", revolts=2, army=0)
+    put(st, "Corduba", garrisons=(0, 1))
+    st.apply_action(hl.A_PASS)
+    return st
+
+
+@pytest.mark.parametrize(("reading", "steps"), [("after_move", 1), ("any_step", 3)])
+def test_hispanos_attack_steps_in_one_hispanic_phase(reading: str, steps: int) -> None:
+    """Hispano passes at every attack step: after the move only, or also before the roll
+    and between the roll and the move; each pass goes on, and the turn passes."""
+    st = hispano_turn(reading)
+    seen = []
+    while st.current_player() != 1:
+        if st.is_chance_node():
+            roll(st, {hl.CK_REVOLT_PROV: 5, hl.CK_REVOLT_CITY: 6}[chance_kind(st)])
+            continue
+        assert st.current_player() == hl.HISPANO
+        if int(st.array[hl.PHASE]) == hl.PH_H_ATTACK:
+            assert legal(st) == {hl.A_H_ACCEPT, hl.A_H_ARMY}
+            seen.append(army_city(st, 0))
+        st.apply_action(hl.A_H_ACCEPT)
+    assert seen == ["Regina"] * (steps - 1) + ["Sisapo"]
+
+
+@pytest.mark.parametrize("reading", ["after_move", "any_step"])
+def test_hispano_attacks_before_the_revolt_roll_only_at_any_step(reading: str) -> None:
+    """At any step he attacks Corduba before the revolt roll: 2 denarii, die 1, 1 + 2 + 2
+    revolts = 5 > 4, the top garrison goes. After the move only, the roll comes first."""
+    st = hispano_turn(reading)
+    if reading == "after_move":
+        assert chance_kind(st) == hl.CK_REVOLT_PROV
+        return
+    st.apply_action(hl.A_H_ARMY)
+    st.apply_action(hl.A_H_CITY + sp("Corduba"))
+    st.apply_action(hl.A_H_SPEND + 1)
+    roll(st, 1)
+    assert garrisons(st, "Corduba") == [0] and army_city(st, 0) == "Regina"
+    assert chance_kind(st) == hl.CK_REVOLT_PROV  # no denarius left: the roll
+
+
 # ---------------------------------------------------------------- options and policies
 def test_the_options_take_their_readings_and_refuse_others() -> None:
     game = boardsim.make_game("hispania")
@@ -177,6 +269,21 @@ def test_the_options_take_their_readings_and_refuse_others() -> None:
     assert game.params[hl.P_BEATEN_ARMY] == 1
     with pytest.raises(OptionError, match="'revolts_stay', 'revolt_removed'"):
         boardsim.make_game("hispania", beaten_army="all")
+    game = boardsim.make_game("hispania", level="6-4-3-4-2", hispano=True, terror=True)
+    assert game.params[hl.P_ASSASSINATION] == 0 and game.params[hl.P_HISPANO_ATTACKS] == 0
+    game = boardsim.make_game(
+        "hispania",
+        hispano=True,
+        terror=True,
+        traitors=True,
+        assassination="while_in_game",
+        hispano_attacks="any_step",
+    )
+    assert game.params[hl.P_ASSASSINATION] == 1 and game.params[hl.P_HISPANO_ATTACKS] == 1
+    with pytest.raises(OptionError, match="needs traitors=True"):
+        boardsim.make_game("hispania", terror=True, assassination="while_in_game")
+    with pytest.raises(OptionError, match="needs hispano=True"):
+        boardsim.make_game("hispania", hispano_attacks="any_step")
 
 
 @pytest.mark.parametrize(

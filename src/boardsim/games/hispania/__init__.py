@@ -27,6 +27,8 @@ REWARDS = ("win_loss", "progress")
 COMBAT_TIES = ("defender", "attacker")
 HISPANIC_REVOLTS = ("group", "city")
 BEATEN_ARMY = ("revolts_stay", "revolt_removed")
+ASSASSINATION = ("once_per_game", "while_in_game")  # ledger V9
+HISPANO_ATTACKS = ("after_move", "any_step")  # ledger V17
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
     f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
@@ -174,6 +176,25 @@ OPTIONS = (
         choices=BEATEN_ARMY,
     ),
     Option(
+        "assassination",
+        "once_per_game",
+        "'Rome does not pay traitors' (traitors=True; ledger V9): 'Once in the game, a "
+        "Roman general connected to the special army may ...' read as 'once_per_game' "
+        "(default): one attempt in the whole game, failed or not; or as 'while_in_game': "
+        "'once [the special army is] in the game', an attempt whenever a general is linked "
+        "to it, again after a failure (each costs its denarii, a failure a revolt roll).",
+        choices=ASSASSINATION,
+    ),
+    Option(
+        "hispano_attacks",
+        "after_move",
+        "When the Hispano player (hispano=True) may attack with an army 'during the "
+        "Hispanic phase of the turn' (ledger V17): 'after_move' (default): once the move "
+        "step is over; 'any_step': before the revolt roll, between the roll and the move "
+        "step, and after the move step.",
+        choices=HISPANO_ATTACKS,
+    ),
+    Option(
         "agents",
         "generals",
         "'generals': one agent per general; 'rome': one agent plays every general.",
@@ -231,6 +252,16 @@ def game_params(options: dict[str, Any]) -> list[int]:
     """The game's part of the params array, from the settled options (settle_options)."""
     if options.get("traitors") and not options.get("terror"):
         raise OptionError("hispania: traitors=True ('Rome does not pay traitors') needs terror")
+    if options.get("assassination", "once_per_game") != "once_per_game" and not options.get(
+        "traitors"
+    ):
+        raise OptionError(
+            "hispania: assassination reads 'Rome does not pay traitors': it needs traitors=True"
+        )
+    if options.get("hispano_attacks", "after_move") != "after_move" and not options.get("hispano"):
+        raise OptionError(
+            "hispania: hispano_attacks times the Hispano player's attacks: it needs hispano=True"
+        )
     d, g, f, r, a = parse_level(options["level"])
     out = [d, g, f, r, a, int(bool(options["auto_setup"])), int(options["agents"] == "rome")]
     out += [int(bool(options.get(v, False))) for v in IMPLEMENTED_VARIANTS_ORDER]
@@ -246,6 +277,8 @@ def game_params(options: dict[str, Any]) -> list[int]:
     out += [COMBAT_TIES.index(options.get("combat_ties", "defender"))]
     out += [HISPANIC_REVOLTS.index(options.get("hispanic_revolts", "group"))]
     out += [BEATEN_ARMY.index(options.get("beaten_army", "revolts_stay"))]
+    out += [ASSASSINATION.index(options.get("assassination", "once_per_game"))]
+    out += [HISPANO_ATTACKS.index(options.get("hispano_attacks", "after_move"))]
     assert len(out) == PARAMS_SIZE - 4
     return out
 
@@ -317,6 +350,15 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
         "beaten_army": "revolt_removed",
         "pirates": True,
         "hispano": True,
+        "explicit_chance": True,
+    },
+    # the open readings of the variants (ledger V9, V17)
+    {
+        "terror": True,
+        "traitors": True,
+        "assassination": "while_in_game",
+        "hispano": True,
+        "hispano_attacks": "any_step",
         "explicit_chance": True,
     },
 )

@@ -58,4 +58,26 @@ BALANCE_QUESTIONS = (
         options={"level": "6-4-3-4-2"},
         share=0.5,
     ),
+    BalanceQuestion(
+        "How often Rome may buy the traitors (V9)",
+        "Terror's optional rule 'Rome does not pay traitors', 'once in the game': one "
+        "attempt on the special army's leader in the whole game (option assassination, the "
+        "default) or an attempt whenever a general is linked to it while it is in the game; "
+        "Rome's win rate at 6-4-3-4-2 with Terror and the rule on, at each rung of the "
+        "ladder (the heuristic never makes the attempt).",
+        ("assassination=once_per_game,while_in_game", "skill=ladder:10"),
+        options={"level": "6-4-3-4-2", "terror": True, "traitors": True},
+        share=0.5,
+    ),
+    BalanceQuestion(
+        "When the Hispano player attacks (V17)",
+        "The Hispano player's attacks 'during the Hispanic phase': after the move step only "
+        "(option hispano_attacks, the default) or at any step of it, before the revolt roll "
+        "and before the move too; Rome's win rate at 6-5-4-5-1 (the easiest level with the "
+        "6 denarii Hispano requires: at 6-4-3-4-2 Rome won none of 40 games at any rung) "
+        "with the Hispano variant, both sides played by each rung of the ladder.",
+        ("hispano_attacks=after_move,any_step", "skill=ladder:10"),
+        options={"level": "6-5-4-5-1", "hispano": True},
+        share=0.5,
+    ),
 )

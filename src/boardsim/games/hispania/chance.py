@@ -23,6 +23,7 @@ from boardsim.games.hispania.flow import (
     advance,
     army_in_reserve,
     army_try_move,
+    begin_hispanic_phase,
     ordinary_armies_left,
     place_army,
 )
@@ -53,6 +54,8 @@ from boardsim.games.hispania.layout import (
     GONE,
     H_ACCEPTED,
     H_ATTACK,
+    HA_AFTER_MOVE,
+    HA_COMBAT,
     HDENARII,
     HISP_BONUS,
     P_IMPERIVM,
@@ -195,7 +198,7 @@ def resolve_combat_if_ready(state: np.ndarray, params: np.ndarray) -> None:
         if state[DIE_H] == 0 or hispano_reroll_pending(state):
             return
         if not resolve_attack(state, params, g, t, state[COMBAT_SPENT], state[DIE_R], state[DIE_H]):
-            state[PHASE] = PH_REVOLT_PROV  # a lost attack ends the Roman phase
+            begin_hispanic_phase(state, params)  # a lost attack ends the Roman phase
         else:
             state[PHASE] = PH_ROMAN
     elif cb == CB_ASSASSINATE:
@@ -217,7 +220,8 @@ def resolve_combat_if_ready(state: np.ndarray, params: np.ndarray) -> None:
             return
         resolve_army_attack(state, params, cb, state[COMBAT_ARMY], t, state[DIE_H], state[DIE_R])
         if state[H_ATTACK] != 0:
-            state[H_ATTACK] = 0
+            if state[H_ATTACK] == HA_COMBAT:
+                state[H_ATTACK] = HA_AFTER_MOVE  # back to the step the attack was made in
             state[PHASE] = PH_H_ATTACK
         else:
             state[CUR] += 1

@@ -36,7 +36,7 @@ from boardsim.games.hispania.data import (
     NUM_SEAS,
     NUM_SPACES,
 )
-from boardsim.games.hispania.flow import advance, free_move_legal
+from boardsim.games.hispania.flow import advance, begin_hispanic_phase, free_move_legal
 from boardsim.games.hispania.hispano import hispano_action, hispano_mask
 from boardsim.games.hispania.layout import (
     A_ASSASSINATE,
@@ -80,6 +80,7 @@ from boardsim.games.hispania.layout import (
     LETHE,
     MOVER,
     NUM_GENERALS,
+    P_ASSASSINATION,
     P_IMPERIVM,
     P_INGENIVM,
     P_PROCONSVL,
@@ -89,7 +90,6 @@ from boardsim.games.hispania.layout import (
     PH_FREE_MOVE,
     PH_H_REINFORCE,
     PH_REENTER,
-    PH_REVOLT_PROV,
     PH_ROMAN,
     PH_ROMAN_COMBAT,
     PH_SETUP_PLACE,
@@ -202,10 +202,22 @@ def has_target(state: np.ndarray, g: int) -> bool:
 
 
 @jit
+def assassination_left(state: np.ndarray, params: np.ndarray) -> bool:
+    """Rome does not pay traitors may still be tried: ``assassination="once_per_game"``
+    while no attempt was made, ``"while_in_game"`` also after a failed one (a success
+    takes the special army out of the game)."""
+    if params[P_TRAITORS] == 0:
+        return False
+    used = state[TRAITORS_USED]
+    return used == 0 or (used == 1 and params[P_ASSASSINATION] != 0)
+
+
+@jit
 def assassination_legal(state: np.ndarray, params: np.ndarray, g: int) -> bool:
-    """Rome does not pay traitors: once a game, a general linked to the special army."""
+    """Rome does not pay traitors: while an attempt is left, a general linked to the
+    special army."""
     c = state[ARMY_POS + SPECIAL]
-    if params[P_TRAITORS] == 0 or state[TRAITORS_USED] != 0 or c < 0:
+    if not assassination_left(state, params) or c < 0:
         return False
     return is_adjacent(state[GEN_POS + g], c)
 
@@ -484,7 +496,7 @@ def roman_action(state: np.ndarray, params: np.ndarray, g: int, action: int) -> 
     """Move, Garrison, Besiege, Attack (and the variants' actions) or pass."""
     if action == A_PASS:
         state[PEND_KIND] = 0
-        state[PHASE] = PH_REVOLT_PROV
+        begin_hispanic_phase(state, params)
     elif action < A_FLEET:
         m = acting_general(state)
         s = action - A_SPACE

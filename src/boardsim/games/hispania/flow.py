@@ -62,6 +62,9 @@ from boardsim.games.hispania.layout import (
     DISPLAY,
     GEN_POS,
     H_ACCEPTED,
+    H_ATTACK,
+    HA_BEFORE_MOVE,
+    HA_BEFORE_REVOLT,
     HDENARII,
     HELD_ROADS,
     HISP_BONUS,
@@ -73,6 +76,7 @@ from boardsim.games.hispania.layout import (
     P_AUTO_SETUP,
     P_DENARII,
     P_HISPANO,
+    P_HISPANO_ATTACKS,
     P_IMPERIVM,
     P_INGENIVM,
     P_ROADS,
@@ -278,7 +282,7 @@ def advance(state: np.ndarray, params: np.ndarray) -> None:
         elif ph == PH_TURN_START:
             going = turn_start(state, params)
         elif ph == PH_ROMAN:
-            going = roman_phase(state)
+            going = roman_phase(state, params)
         elif ph == PH_ROMAN_COMBAT:
             going = roman_combat_dice(state)
         elif ph in (PH_REVOLT_PROV, PH_H_REROLL_PROV):
@@ -294,7 +298,7 @@ def advance(state: np.ndarray, params: np.ndarray) -> None:
         elif ph == PH_MOVE_DIE:
             going = wait_for_chance(state, CK_MOVE_DIE)
         elif ph == PH_MOVE_START:
-            going = start_army_moves(state)
+            going = start_army_moves(state, params)
         elif ph == PH_ARMY_MOVE:
             going = move_next_army(state, params, cands)
         elif ph == PH_ARMY_COMBAT:
@@ -393,7 +397,7 @@ def start_scenario(state: np.ndarray, params: np.ndarray) -> bool:
     state[TURN] = SCEN_TURN[sc]
     if SCEN_START_HISPANIC[sc] != 0:
         state[HDENARII] = 2 if params[P_HISPANO] != 0 else 0
-        state[PHASE] = PH_REVOLT_PROV
+        begin_hispanic_phase(state, params)
     else:
         state[PHASE] = PH_TURN_START
     return True
@@ -428,7 +432,7 @@ def turn_start(state: np.ndarray, params: np.ndarray) -> bool:
         if any_reentry_legal(state, params, g):
             state[PHASE] = PH_REENTER
             return wait_for_player(state, g)
-        state[PHASE] = PH_REVOLT_PROV
+        begin_hispanic_phase(state, params)
         return True
     state[DENARII] = params[P_DENARII] - absent_generals(state)
     state[PEND_KIND] = 0
@@ -439,13 +443,13 @@ def turn_start(state: np.ndarray, params: np.ndarray) -> bool:
 
 
 @jit
-def roman_phase(state: np.ndarray) -> bool:
+def roman_phase(state: np.ndarray, params: np.ndarray) -> bool:
     """The general acts while he has denarii and stands on the board; then the Hispanic
     phase."""
     if state[DENARII] <= 0 or state[GEN_POS + state[TURN]] < 0:
         state[PEND_KIND] = 0
         state[MOVER] = -1
-        state[PHASE] = PH_REVOLT_PROV
+        begin_hispanic_phase(state, params)
         return True
     return wait_for_player(state, state[TURN])
 
@@ -460,22 +464,64 @@ def roman_combat_dice(state: np.ndarray) -> bool:
 
 
 @jit
+def hispano_attacks_any_step(params: np.ndarray) -> bool:
+    """``hispano_attacks="any_step"``: Hispano's attack step comes before the revolt roll
+    and before the move step too, not only after the move step (ledger V17)."""
+    return params[P_HISPANO] != 0 and params[P_HISPANO_ATTACKS] != 0
+
+
+@jit
+def begin_hispanic_phase(state: np.ndarray, params: np.ndarray) -> None:
+    """The Hispanic phase begins with the revolt roll, or with Hispano's attack step
+    before it (``any_step``)."""
+    if hispano_attacks_any_step(params):
+        state[H_ATTACK] = HA_BEFORE_REVOLT
+        state[PHASE] = PH_H_ATTACK
+    else:
+        state[PHASE] = PH_REVOLT_PROV
+
+
+@jit
 def hispano_attack_step(state: np.ndarray) -> bool:
     """Hispano may attack with an army while he has denarii and an army has a target; then
-    the turn ends."""
+    the phase goes on."""
     if state[HDENARII] > 0 and any_hispano_attack(state):
         return wait_for_player(state, HISPANO)
-    state[PHASE] = PH_TURN_END
+    end_hispano_attacks(state)
     return True
 
 
 @jit
-def start_army_moves(state: np.ndarray) -> bool:
+def end_hispano_attacks(state: np.ndarray) -> None:
+    """Hispano's attack step is over: the revolt roll, the move step or the turn's end,
+    after the step it was (H_ATTACK)."""
+    step = state[H_ATTACK]
+    state[H_ATTACK] = 0
+    if step == HA_BEFORE_REVOLT:
+        state[PHASE] = PH_REVOLT_PROV
+    elif step == HA_BEFORE_MOVE:
+        begin_army_moves(state)
+    else:
+        state[PHASE] = PH_TURN_END
+
+
+@jit
+def start_army_moves(state: np.ndarray, params: np.ndarray) -> bool:
+    """The Hispanic move step, or Hispano's attack step before it (``any_step``)."""
+    if hispano_attacks_any_step(params):
+        state[H_ATTACK] = HA_BEFORE_MOVE
+        state[PHASE] = PH_H_ATTACK
+    else:
+        begin_army_moves(state)
+    return True
+
+
+@jit
+def begin_army_moves(state: np.ndarray) -> None:
     """The Hispanic move step: the armies in their moving order, from the first."""
     order_armies(state)
     state[CUR] = 0
     state[PHASE] = PH_ARMY_MOVE
-    return True
 
 
 @jit_inline

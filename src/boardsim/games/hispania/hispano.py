@@ -19,7 +19,7 @@ from boardsim.games.hispania.chance import (
 )
 from boardsim.games.hispania.combat import hispano_army_can_attack, hispano_target
 from boardsim.games.hispania.data import NUM_CITIES, SCEN_FACES
-from boardsim.games.hispania.flow import army_try_move
+from boardsim.games.hispania.flow import army_try_move, end_hispano_attacks
 from boardsim.games.hispania.layout import (
     A_H_ACCEPT,
     A_H_ARMY,
@@ -42,6 +42,8 @@ from boardsim.games.hispania.layout import (
     DIE_R,
     H_ACCEPTED,
     H_ATTACK,
+    HA_AFTER_MOVE,
+    HA_COMBAT,
     HDENARII,
     HISP_BONUS,
     NUM_ARMY_SLOTS,
@@ -62,7 +64,6 @@ from boardsim.games.hispania.layout import (
     PH_ROMAN_COMBAT,
     PH_SETUP_ARMY,
     PH_SETUP_REVOLT,
-    PH_TURN_END,
     PHASE,
 )
 from boardsim.games.hispania.movement import move_armies_candidates
@@ -167,7 +168,7 @@ def hispano_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             state[PHASE] = PH_ROMAN_COMBAT if roman else PH_ARMY_COMBAT
     elif ph == PH_H_ATTACK:
         if action == A_H_ACCEPT:
-            state[PHASE] = PH_TURN_END
+            end_hispano_attacks(state)
         else:
             state[COMBAT_ARMY] = action - A_H_ARMY
             state[PHASE] = PH_H_ATTACK_TARGET
@@ -183,7 +184,8 @@ def hispano_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
         state[HISP_BONUS] = k
         state[HDENARII] -= k
         state[H_ACCEPTED] = 0
-        state[H_ATTACK] = 1
+        if state[H_ATTACK] == HA_AFTER_MOVE:
+            state[H_ATTACK] = HA_COMBAT  # (the other steps keep theirs through the combat)
         state[DIE_H] = 0
         state[DIE_R] = 0
         state[PHASE] = PH_ARMY_COMBAT

@@ -80,7 +80,7 @@ HISP_BONUS = PHASE + 25  # Hispano: denarii added to the Hispanic side of this c
 REVOLT_NUM = PHASE + 26  # the Hispanic die of the revolt roll (kept for Hispano's rerolls)
 REVOLT_RESUME = PHASE + 27  # phase after the revolt roll (0: the move step; PH_ROMAN: extra)
 H_ACCEPTED = PHASE + 28  # Hispano has accepted this combat's dice
-H_ATTACK = PHASE + 29  # the combat is a Hispano attack (back to PH_H_ATTACK after it)
+H_ATTACK = PHASE + 29  # Hispano's attack step: HA_* (0 after the move, outside a combat)
 DISPLAY = PHASE + 30  # scenario "Display of Power" in force (the consul's first turn)
 LETHE = PHASE + 31  # scenario "Lethe River": the road along the Durius still lies
 ARMY_ORDER = PHASE + 32
@@ -124,6 +124,13 @@ PH_H_ATTACK = 26  # Hispano: attack with an army (choose it) or pass
 PH_H_ATTACK_TARGET = 27  # ... the garrison or general it attacks
 PH_H_ATTACK_SPEND = 28  # ... 1-2 denarii added to the die
 NUM_PHASES = 29
+
+# H_ATTACK: which of Hispano's attack steps (hispano_attacks="any_step": three a Hispanic
+# phase); in the combat of an attack made after the move HA_COMBAT, in the others their step
+HA_AFTER_MOVE = 0  # after the move step (the only one under "after_move"): then the turn ends
+HA_COMBAT = 1  # the combat of an attack made after the move: back to that step
+HA_BEFORE_REVOLT = 2  # before the revolt roll: then the roll
+HA_BEFORE_MOVE = 3  # between the revolt roll and the move step: then the move
 
 # chance kinds (state[H_CHANCE_KIND])
 CK_SETUP_REVOLT = 1  # Hispanic die: the initial revolt city of province COUNTER
@@ -180,6 +187,8 @@ P_REWARD = PARAMS_HEADER + 16  # 0 win_loss, 1 progress (REWARDS in __init__)
 P_COMBAT_TIES = PARAMS_HEADER + 17  # 0 a tie goes to the defender, 1 to the attacker
 P_HISPANIC_REVOLTS = PARAMS_HEADER + 18  # 0 the army's connected revolt group, 1 its city's
 P_BEATEN_ARMY = PARAMS_HEADER + 19  # 0 a beaten army's revolts stay, 1 one goes with it
+P_ASSASSINATION = PARAMS_HEADER + 20  # 0 one attempt a game, 1 any while the special army plays
+P_HISPANO_ATTACKS = PARAMS_HEADER + 21  # 0 Hispano attacks after the move, 1 at any step
 PROGRESS_WEIGHT = 0.5  # reward="progress": the weight of Rome's standing (0-1) in the return
 # Rome's standing (rules.rome_standing; its sum of weights scaled to 1) and progress
 # (rules.rome_progress, MCTS's position value: the standing's weights and the time left)
@@ -187,7 +196,7 @@ STANDING_CAPITALS = 0.45  # x the share of the Hispanic capitals garrisoned
 STANDING_RESERVE = 0.25  # x the share of all revolt counters in the reserve
 STANDING_CLEAR = 0.15  # x 1 / (1 + revolts in the Roman provinces)
 PROGRESS_TIME = 0.15  # x the share of the track's time left
-PARAMS_SIZE = PARAMS_HEADER + 20
+PARAMS_SIZE = PARAMS_HEADER + 22
 
 # ---------------------------------------------------------------- actions
 A_PASS = 0  # end the Roman phase

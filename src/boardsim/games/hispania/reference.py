@@ -241,7 +241,7 @@ def _setup_place(s: State, params: Params) -> bool:
         s[hl.TURN] = int(hd.SCEN_TURN[sc])
         if hd.SCEN_START_HISPANIC[sc]:
             s[hl.HDENARII] = 2 if params[hl.P_HISPANO] else 0
-            s[hl.PHASE] = hl.PH_REVOLT_PROV
+            _hispanic_phase(s, params)
         else:
             s[hl.PHASE] = hl.PH_TURN_START
         return True
@@ -266,7 +266,7 @@ def _turn_start(s: State, params: Params) -> bool:
         if reentries(s, params, g):
             s[hl.PHASE] = hl.PH_REENTER
             return _decide(s, g)
-        s[hl.PHASE] = hl.PH_REVOLT_PROV
+        _hispanic_phase(s, params)
         return True
     off = sum(1 for x in range(ROMAN_GENERALS) if gen_pos(s, x) < 0)
     s[hl.DENARII] = params[hl.P_DENARII] - off
@@ -280,7 +280,7 @@ def _roman(s: State, params: Params) -> bool:
     if s[hl.DENARII] <= 0 or gen_pos(s, s[hl.TURN]) < 0:
         s[hl.PEND_KIND] = 0
         s[hl.MOVER] = -1
-        s[hl.PHASE] = hl.PH_REVOLT_PROV
+        _hispanic_phase(s, params)
         return True
     return _decide(s, s[hl.TURN])
 
@@ -291,21 +291,51 @@ def _roman_combat(s: State, params: Params) -> bool:
     return _chance(s, hl.CK_ROMAN_DIE)
 
 
+def _any_step(params: Params) -> bool:
+    """hispano_attacks="any_step": attack steps before the revolt roll and the move too."""
+    return bool(params[hl.P_HISPANO]) and params[hl.P_HISPANO_ATTACKS] == 1
+
+
+def _hispanic_phase(s: State, params: Params) -> None:
+    if _any_step(params):
+        s[hl.H_ATTACK], s[hl.PHASE] = hl.HA_BEFORE_REVOLT, hl.PH_H_ATTACK
+    else:
+        s[hl.PHASE] = hl.PH_REVOLT_PROV
+
+
 def _hispano_attacks(s: State, params: Params) -> bool:
     if s[hl.HDENARII] and any(h_targets(s, k) for k in range(hl.NUM_ARMY_SLOTS)):
         return _decide(s, hl.HISPANO)
-    s[hl.PHASE] = hl.PH_TURN_END
+    _attacks_over(s)
     return True
 
 
+def _attacks_over(s: State) -> None:
+    """After Hispano's attack step: the roll, the move or the turn's end (H_ATTACK)."""
+    step, s[hl.H_ATTACK] = s[hl.H_ATTACK], 0
+    if step == hl.HA_BEFORE_REVOLT:
+        s[hl.PHASE] = hl.PH_REVOLT_PROV
+    elif step == hl.HA_BEFORE_MOVE:
+        _armies_move(s)
+    else:
+        s[hl.PHASE] = hl.PH_TURN_END
+
+
 def _move_start(s: State, params: Params) -> bool:
+    if _any_step(params):
+        s[hl.H_ATTACK], s[hl.PHASE] = hl.HA_BEFORE_MOVE, hl.PH_H_ATTACK
+    else:
+        _armies_move(s)
+    return True
+
+
+def _armies_move(s: State) -> None:
     order = [army_of_province(s, p) for p in range(hd.NUM_PROVINCES)]
     order = [k for k in order if k >= 0]
     order += [-1] * (hl.NUM_ARMY_SLOTS - len(order))
     s[hl.ARMY_ORDER : hl.ARMY_ORDER + hl.NUM_ARMY_SLOTS] = order
     s[hl.CUR] = 0
     s[hl.PHASE] = hl.PH_ARMY_MOVE
-    return True
 
 
 def _army_move(s: State, params: Params) -> bool:
@@ -517,7 +547,7 @@ def hispano_apply(s: State, params: Params, a: int) -> None:
             s[hl.PHASE] = hl.PH_ROMAN_COMBAT if roman else hl.PH_ARMY_COMBAT
     elif ph == hl.PH_H_ATTACK:
         if a == hl.A_H_ACCEPT:
-            s[hl.PHASE] = hl.PH_TURN_END
+            _attacks_over(s)
         else:
             s[hl.COMBAT_ARMY] = a - hl.A_H_ARMY
             s[hl.PHASE] = hl.PH_H_ATTACK_TARGET
@@ -533,7 +563,8 @@ def hispano_apply(s: State, params: Params, a: int) -> None:
         s[hl.HISP_BONUS] = k
         s[hl.HDENARII] -= k
         s[hl.H_ACCEPTED] = 0
-        s[hl.H_ATTACK] = 1
+        if s[hl.H_ATTACK] == hl.HA_AFTER_MOVE:
+            s[hl.H_ATTACK] = hl.HA_COMBAT
         s[hl.DIE_H] = s[hl.DIE_R] = 0
         s[hl.PHASE] = hl.PH_ARMY_COMBAT
 
@@ -607,9 +638,18 @@ def legal_actions(state: State, params: Params) -> list[int]:
     ):
         out.append(hl.A_PROCONSUL)
     special = s[hl.ARMY_POS + hl.SPECIAL]
-    if params[hl.P_TRAITORS] and not s[hl.TRAITORS_USED] and special >= 0 and linked(here, special):
+    if assassination_left(s, params) and special >= 0 and linked(here, special):
         out.append(hl.A_ASSASSINATE)
     return sorted(out)
+
+
+def assassination_left(s: State, params: Params) -> bool:
+    """'Rome does not pay traitors' may be tried: never yet (``once_per_game``), or also
+    after a failure (``while_in_game``); never once the special army is out."""
+    used = s[hl.TRAITORS_USED]
+    return bool(params[hl.P_TRAITORS]) and (
+        used == 0 or (used == 1 and params[hl.P_ASSASSINATION] == 1)
+    )
 
 
 def selected_actions(s: State, m: int) -> list[int]:
@@ -641,7 +681,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif ph in (hl.PH_SETUP_ROAD, hl.PH_SETUP_PLACE, hl.PH_REENTER, hl.PH_FREE_MOVE):
         _placing(s, ph, g, action)
     else:
-        _roman_apply(s, g, action)
+        _roman_apply(s, params, g, action)
     run(s, params)
 
 
@@ -667,11 +707,11 @@ def _placing(s: State, ph: int, g: int, a: int) -> None:
         s[hl.PHASE] = hl.PH_TURN_NEXT
 
 
-def _roman_apply(s: State, g: int, a: int) -> None:
+def _roman_apply(s: State, params: Params, g: int, a: int) -> None:
     """One action of the Roman phase, by its range in the action encoding."""
     if a == hl.A_PASS:
         s[hl.PEND_KIND] = 0
-        s[hl.PHASE] = hl.PH_REVOLT_PROV
+        _hispanic_phase(s, params)
     elif a < hl.A_FLEET:
         _move(s, a - hl.A_SPACE)
     elif a < hl.A_GARRISON:
@@ -909,7 +949,10 @@ def _combat(s: State, params: Params) -> None:
         if not s[hl.DIE_H] or _reroll_pending(s):
             return
         won = attack(s, params, g, t, s[hl.COMBAT_SPENT], s[hl.DIE_R], s[hl.DIE_H])
-        s[hl.PHASE] = hl.PH_ROMAN if won else hl.PH_REVOLT_PROV
+        if won:
+            s[hl.PHASE] = hl.PH_ROMAN
+        else:
+            _hispanic_phase(s, params)  # a lost attack ends the Roman phase
     else:
         if cb == hl.CB_ARMY_GENERAL and not s[hl.DIE_R]:
             return
@@ -917,7 +960,8 @@ def _combat(s: State, params: Params) -> None:
             return
         army_attack(s, params, cb, s[hl.COMBAT_ARMY], t, s[hl.DIE_H], s[hl.DIE_R])
         if s[hl.H_ATTACK]:
-            s[hl.H_ATTACK] = 0
+            if s[hl.H_ATTACK] == hl.HA_COMBAT:
+                s[hl.H_ATTACK] = hl.HA_AFTER_MOVE
             s[hl.PHASE] = hl.PH_H_ATTACK
         else:
             s[hl.CUR] += 1

@@ -67,7 +67,7 @@ from boardsim.games.hispania.data import (
     SCEN_TRACK_LIMIT,
     TOTAL_REVOLTS,
 )
-from boardsim.games.hispania.decisions import select_legal
+from boardsim.games.hispania.decisions import assassination_left, select_legal
 from boardsim.games.hispania.flow import ordinary_armies_left
 from boardsim.games.hispania.layout import (
     ARMY_ORDER,
@@ -103,6 +103,9 @@ from boardsim.games.hispania.layout import (
     GONE,
     H_ACCEPTED,
     H_ATTACK,
+    HA_BEFORE_MOVE,
+    HA_BEFORE_REVOLT,
+    HA_COMBAT,
     HDENARII,
     HELD_ROADS,
     HISP_BONUS,
@@ -120,6 +123,7 @@ from boardsim.games.hispania.layout import (
     P_FLEETS,
     P_GARRISONS,
     P_HISPANO,
+    P_HISPANO_ATTACKS,
     P_IMPERIVM,
     P_INGENIVM,
     P_LEGIO,
@@ -446,7 +450,8 @@ def check_scalars(state, params, where):
         return refuse(where, E_HISP_BONUS, HISP_BONUS, state[HISP_BONUS])
     if outside(state, H_ACCEPTED, 0, 1 if hispano else 0):
         return refuse(where, E_FLAG_WORD, H_ACCEPTED, state[H_ACCEPTED])
-    if outside(state, H_ATTACK, 0, 1 if hispano else 0):
+    steps = HA_BEFORE_MOVE if params[P_HISPANO_ATTACKS] != 0 else HA_COMBAT
+    if outside(state, H_ATTACK, 0, steps if hispano else 0):
         return refuse(where, E_FLAG_WORD, H_ATTACK, state[H_ATTACK])
     if outside(state, DISPLAY, 0, SCEN_DISPLAY[sc]):
         return refuse(where, E_FLAG_WORD, DISPLAY, state[DISPLAY])
@@ -755,9 +760,12 @@ def check_idle_fields(state, where):
     if (state[COMBAT_KIND] != 0) != combat:
         return refuse(where, E_IDLE_FIELD, COMBAT_KIND, state[COMBAT_KIND])
     if not combat:
-        for w in (HISP_BONUS, H_ATTACK):
-            if state[w] != 0:
-                return refuse(where, E_IDLE_FIELD, w, state[w])
+        if state[HISP_BONUS] != 0:
+            return refuse(where, E_IDLE_FIELD, HISP_BONUS, state[HISP_BONUS])
+        # Hispano's attack steps before the revolt roll and the move keep their step
+        step = ph == PH_H_ATTACK or ph == PH_H_ATTACK_TARGET or ph == PH_H_ATTACK_SPEND
+        if state[H_ATTACK] != 0 and not (step and state[H_ATTACK] >= HA_BEFORE_REVOLT):
+            return refuse(where, E_IDLE_FIELD, H_ATTACK, state[H_ATTACK])
     if ph != PH_ROMAN:
         for w in (PEND_KIND,):
             if state[w] != 0:
@@ -804,8 +812,7 @@ def check_pending(state, params, g, where):
     s = state[GEN_POS + g]
     if kind == PK_ASSASSINATE:
         ok = (
-            params[P_TRAITORS] != 0
-            and state[TRAITORS_USED] == 0
+            assassination_left(state, params)
             and state[MOVER] == -1
             and t == state[ARMY_POS + SPECIAL]
             and t >= 0
@@ -866,12 +873,7 @@ def roman_combat_target_ok(state, params, kind, g, t):
     if kind == CB_ATTACK:
         return t < NUM_CITIES and army_at(state, t) >= 0
     # CB_ASSASSINATE
-    return (
-        params[P_TRAITORS] != 0
-        and state[TRAITORS_USED] == 0
-        and t == state[ARMY_POS + SPECIAL]
-        and t >= 0
-    )
+    return assassination_left(state, params) and t == state[ARMY_POS + SPECIAL] and t >= 0
 
 
 @jit
