@@ -112,3 +112,30 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     assert main(["demo", "--seconds", "0"]) == 2
     assert main(["demo", "--simulations", "0"]) == 2
     assert main(["demo", "--out", str(afile)]) == 2
+
+
+def table_headings(text: str) -> set[str]:
+    """The column headings of every table (the line above a rule of dashes), spaces folded."""
+    lines = text.splitlines()
+    return {
+        " ".join(lines[i - 1].split())
+        for i in range(1, len(lines))
+        if lines[i].strip() and set(lines[i].replace(" ", "")) == {"-"}
+    }
+
+
+def test_the_readme_shows_what_the_demo_prints_now(tour: tuple[str, Path]) -> None:
+    """The README's demo output (written by ``scripts/readme_demo.py``) has the sections and
+    tables the demo prints today: a change of the demo's output needs that script run."""
+    text, _ = tour
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    begin = readme.index("<!-- demo:begin")
+    block = readme[begin : readme.index("<!-- demo:end -->", begin)]
+    assert "python scripts/readme_demo.py" in block
+    for title in SECTIONS:
+        assert f"\n{title}" in block, f"the README's demo output has no {title} section"
+    assert text.splitlines()[0].split(":")[0] == "boardsim demo"
+    assert "\nboardsim demo: " in block
+    now, shown = table_headings(text), table_headings(block)
+    peers = {h for h in shown if h.startswith("peer")}  # printed where a peer is installed
+    assert now - peers == shown - peers, "run python scripts/readme_demo.py"
