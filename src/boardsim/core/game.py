@@ -94,6 +94,8 @@ class GameDefinition:
     # the questions of the game's balance page, docs/balance/<game>.md
     # (``boardsim balance docs GAME`` plays and writes it)
     balance_questions: tuple[BalanceQuestion, ...] = ()
+    # how the game's strength ladder is played (``python -m boardsim.agents.ladder GAME``)
+    strength_ladder: StrengthLadder | None = None
     # option sets that together cover the game's variants and scenarios (explicit chance
     # in some), for generic tests that play every one (boardsim.fuzz's forged states,
     # the validator's real ones); empty: the defaults only
@@ -175,6 +177,19 @@ class BalanceQuestion:
     # the share of the page's games a cell that this question plays (Hispania's 243
     # levels take a small share each)
     share: float = 1.0
+
+
+@dataclass(frozen=True)
+class StrengthLadder:
+    """How a game's strength ladder is played (one ``boardsim eval`` round robin of the
+    ladder's agents, :mod:`boardsim.agents.ladder`): its options, a cooperative game's
+    levels, the games a pair (a level) and the seed."""
+
+    options: Mapping[str, Any] = field(default_factory=dict)
+    levels: str | None = None
+    games: int = 40
+    seed: int = 100  # not a seed the agents were tuned or trained on
+    any_options: bool = False  # networks play options they were not trained with
 
 
 class Game:

@@ -11,7 +11,7 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.farrapos import layout
-from boardsim.games.farrapos.balance import BALANCE_QUESTIONS
+from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
 from boardsim.games.farrapos.data import VICTORY_VP
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
@@ -133,6 +133,7 @@ DEFINITION = GameDefinition(
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
     strength_matchups=STRENGTH_MATCHUPS,
     balance_questions=BALANCE_QUESTIONS,
+    strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion
+from boardsim.core.game import BalanceQuestion, StrengthLadder
 
 BALANCE_QUESTIONS = (
     BalanceQuestion(
@@ -35,3 +35,6 @@ BALANCE_QUESTIONS = (
         ("empty_city=possessed,neutral", "skill=ladder:10"),
     ),
 )
+
+# the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder farrapos)
+STRENGTH_LADDER = StrengthLadder()

@@ -14,7 +14,7 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Difficulty, GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.hispania import names
-from boardsim.games.hispania.balance import BALANCE_QUESTIONS
+from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
 from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS, VARIANT_IDS
 from boardsim.games.hispania.layout import PARAMS_SIZE, TRACK, TURN
 
@@ -393,6 +393,7 @@ DEFINITION = GameDefinition(
     subject="Rome",
     strength_matchups=STRENGTH_MATCHUPS,
     balance_questions=BALANCE_QUESTIONS,
+    strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     settle_options=settle_options,

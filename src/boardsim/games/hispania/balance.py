@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion
+from boardsim.core.game import BalanceQuestion, StrengthLadder
 
 BALANCE_QUESTIONS = (
     BalanceQuestion(
@@ -80,4 +80,12 @@ BALANCE_QUESTIONS = (
         options={"level": "6-5-4-5-1", "hispano": True},
         share=0.5,
     ),
+)
+
+# the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder hispania)
+STRENGTH_LADDER = StrengthLadder(
+    levels="7-5-4-5-1,6-4-3-4-2",
+    games=30,
+    # the shipped PPO policy was trained at the medium level; it plays the easy one too
+    any_options=True,
 )

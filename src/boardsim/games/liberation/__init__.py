@@ -7,7 +7,7 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.liberation import data, layout, names
-from boardsim.games.liberation.balance import BALANCE_QUESTIONS
+from boardsim.games.liberation.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
 
 # the contested readings' choices, index = the params word (layout.GAME_END_*, CLEARED_*,
 # INDEPENDENT_*); the first is the default, the reading before the option existed
@@ -162,6 +162,7 @@ DEFINITION = GameDefinition(
     mcts_defaults={"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
     strength_matchups=STRENGTH_MATCHUPS,
     balance_questions=BALANCE_QUESTIONS,
+    strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.TURN]),

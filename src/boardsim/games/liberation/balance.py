@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion
+from boardsim.core.game import BalanceQuestion, StrengthLadder
 
 BALANCE_QUESTIONS = (
     BalanceQuestion(
@@ -50,3 +50,6 @@ BALANCE_QUESTIONS = (
         options={"num_players": 2},
     ),
 )
+
+# the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder liberation)
+STRENGTH_LADDER = StrengthLadder(options={"num_players": 2})
