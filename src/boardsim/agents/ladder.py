@@ -163,7 +163,9 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
         "Bradley-Terry rating of all the games (mean 1000, 400 points a factor of ten in the "
         "odds) with its 95% interval; a cell is the row agent's win rate in percent against "
         "the column agent (a draw counts half). `ppo` and `alphazero` are the networks "
-        "shipped in the wheel; `mcts:N` is the compiled UCT with random rollouts.",
+        "shipped in the wheel; `mcts:N` is the compiled UCT with `N` simulations a decision and "
+        "the game's default search settings (rollouts by the heuristic, cut at a depth, and "
+        "its move as a prior: see MCTS below).",
         "",
     ]
     for game in ladder_games() if games is None else games:
