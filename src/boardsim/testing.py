@@ -15,7 +15,10 @@ Each ``check_*`` function can also be called on its own; every one raises
 
 from __future__ import annotations
 
+import json
+import struct
 import warnings
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +28,7 @@ import numpy as np
 
 from boardsim.core.batch import Batch, play_games, threads_used
 from boardsim.core.errors import StateFormatError
-from boardsim.core.game import Game, State
+from boardsim.core.game import SAVE_MAGIC, Game, State
 from boardsim.core.rng import py_derive_seed
 
 DEFAULT_LIMIT = 5_000  # decisions a random game of the checks may take before it is cut
@@ -346,3 +349,16 @@ def check_game(
         runs[name]()
         done.append(name)
     return done
+
+
+def saved_without(data: bytes, game: Game, names: tuple[str, ...]) -> bytes:
+    """``data`` (``State.to_bytes``) as the library wrote it before options ``names``
+    existed: its options header without them, the checksum made again (for the tests
+    that a save from before an option loads by its default)."""
+    body = data[len(SAVE_MAGIC) : -4]
+    now = json.dumps(game.options, sort_keys=True).encode()
+    kept = {k: v for k, v in game.options.items() if k not in names}
+    then = json.dumps(kept, sort_keys=True).encode()
+    at = body.index(now)
+    body = body[: at - 4] + struct.pack("<I", len(then)) + then + body[at + len(now) :]
+    return SAVE_MAGIC + body + struct.pack("<I", zlib.crc32(body))

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import random
-import struct
-import zlib
 
 import numpy as np
 import pytest
 
 import boardsim
 from boardsim.core.errors import IllegalActionError, StateFormatError
-from boardsim.core.game import SAVE_MAGIC, Game
+from boardsim.core.game import Game
 from boardsim.games.farrapos import layout as L
-from boardsim.testing import assert_batch_equals_single
+from boardsim.testing import assert_batch_equals_single, saved_without
 
 
 def random_game(game: Game, seed: int, policy_seed: int, limit: int = 10_000):
@@ -80,18 +77,6 @@ def test_save_to_bytes_and_load_back(game: Game) -> None:
 # the options of the contested readings (docs/rules/farrapos.md), added after states of
 # this version were saved: a save that does not name them was played by their defaults
 READINGS = ("arrivals", "empty_city")
-
-
-def saved_without(data: bytes, game: Game, names: tuple[str, ...]) -> bytes:
-    """``data`` (``State.to_bytes``) as the library wrote it before options ``names``
-    existed: its options header without them, the checksum made again."""
-    body = data[len(SAVE_MAGIC) : -4]
-    now = json.dumps(game.options, sort_keys=True).encode()
-    kept = {k: v for k, v in game.options.items() if k not in names}
-    then = json.dumps(kept, sort_keys=True).encode()
-    at = body.index(now)
-    body = body[: at - 4] + struct.pack("<I", len(then)) + then + body[at + len(now) :]
-    return SAVE_MAGIC + body + struct.pack("<I", zlib.crc32(body))
 
 
 def test_a_state_saved_before_the_readings_options_loads_by_their_defaults(game: Game) -> None:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import random
-import struct
-import zlib
 
 import pytest
 
 import boardsim
 from boardsim.core.batch import random_rollout
 from boardsim.core.errors import StateFormatError
-from boardsim.core.game import SAVE_MAGIC
-from boardsim.testing import assert_batch_equals_single, assert_rollout_thread_invariant
+from boardsim.testing import (
+    assert_batch_equals_single,
+    assert_rollout_thread_invariant,
+    saved_without,
+)
 
 
 def random_game(game: boardsim.Game, seed: int) -> list[boardsim.State]:
@@ -62,18 +62,6 @@ def test_save_and_load_round_trip_mid_game() -> None:
 # states of this version were saved: a save that does not name them was played by their
 # defaults
 READINGS = ("game_end", "cleared_space", "independent_spaces")
-
-
-def saved_without(data: bytes, game: boardsim.Game, names: tuple[str, ...]) -> bytes:
-    """``data`` (``State.to_bytes``) as the library wrote it before options ``names``
-    existed: its options header without them, the checksum made again."""
-    body = data[len(SAVE_MAGIC) : -4]
-    now = json.dumps(game.options, sort_keys=True).encode()
-    kept = {k: v for k, v in game.options.items() if k not in names}
-    then = json.dumps(kept, sort_keys=True).encode()
-    at = body.index(now)
-    body = body[: at - 4] + struct.pack("<I", len(then)) + then + body[at + len(now) :]
-    return SAVE_MAGIC + body + struct.pack("<I", zlib.crc32(body))
 
 
 def test_a_state_saved_before_the_readings_options_loads_by_their_defaults() -> None:
