@@ -37,6 +37,7 @@ from boardsim.core.nn import (
     L_USE,
     L_W,
     LAYOUT_WIDTH,
+    NET_HINT,
     NET_PRUNE,
     NN_FORMAT,
     USE_BOTH,
@@ -81,8 +82,15 @@ class Network:
 
     # sizes
     @property
-    def observation_size(self) -> int:
+    def input_size(self) -> int:
+        """The values the network reads: the observation, and the hint when it has one."""
         return int(first_layer(self.layout)[L_IN])
+
+    @property
+    def observation_size(self) -> int:
+        """The game's observation size the network was made for."""
+        n = self.input_size
+        return n - self.num_actions if self.hint else n
 
     @property
     def num_actions(self) -> int:
@@ -96,6 +104,12 @@ class Network:
     def prune(self) -> bool:
         """Whether the network plays over the search's pruned mask (``NET_PRUNE``)."""
         return bool(self.layout[0, H_FLAGS] & NET_PRUNE)
+
+    @property
+    def hint(self) -> bool:
+        """Whether the network reads the heuristic's move after the observation
+        (``NET_HINT``): it then needs the game state to play, not only an observation."""
+        return bool(self.layout[0, H_FLAGS] & NET_HINT)
 
     def multiply_adds(self, want: int = USE_BOTH, nonzero_inputs: int | None = None) -> int:
         """Multiply-adds of one evaluation (dense; with ``nonzero_inputs``, the first layers
@@ -111,9 +125,12 @@ class Network:
 
     # evaluation from Python (one compiled call)
     def evaluate(self, obs: np.ndarray, want: int = USE_BOTH) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits, value)`` for one observation (copies)."""
+        """``(logits, value)`` for one input (copies): the observation, followed by the
+        hint for a network that reads one (:attr:`input_size` values)."""
         act = new_scratch(self.layout)
-        x = np.ascontiguousarray(obs, np.float32)
+        x = np.ascontiguousarray(obs, np.float32).reshape(-1)
+        if x.shape[0] != self.input_size:
+            raise ValueError(f"the network reads {self.input_size} values, got {x.shape[0]}")
         forward(self.weights, self.layout, 0, x, act, want)
         logits = act[int(self.layout[0, H_POLICY_SLOT]), : self.num_actions].copy()
         value = act[int(self.layout[0, H_VALUE_SLOT]), : self.value_size].copy()
@@ -171,10 +188,15 @@ def first_layer(layout: np.ndarray) -> np.ndarray:
 
 
 def build_layout(
-    layers: list[LayerSpec], policy_slot: int, value_slot: int, prune: bool = False
+    layers: list[LayerSpec],
+    policy_slot: int,
+    value_slot: int,
+    prune: bool = False,
+    hint: bool = False,
 ) -> tuple[np.ndarray, int]:
     """The layout of ``layers`` (weights laid out one layer after the other, each layer's
-    ``[n_in, n_out]`` weights then its biases); returns ``(layout, weight count)``."""
+    ``[n_in, n_out]`` weights then its biases); returns ``(layout, weight count)``.
+    ``prune`` and ``hint`` set the header's flags ``NET_PRUNE`` and ``NET_HINT``."""
     rows = np.zeros((1 + len(layers), LAYOUT_WIDTH), np.int32)
     offset = 0
     slots = 1
@@ -207,7 +229,7 @@ def build_layout(
         value_size,
         slots,
         width,
-        NET_PRUNE if prune else 0,
+        (NET_PRUNE if prune else 0) | (NET_HINT if hint else 0),
     )
     return rows, offset
 
@@ -235,6 +257,8 @@ def check_layout(weights: np.ndarray, layout: np.ndarray) -> None:
             raise ValueError(f"layer {k}: weights out of range ({weights.shape[0]} weights)")
         if int(row[L_ACT]) not in ACTIVATIONS.values():
             raise ValueError(f"layer {k}: unknown activation {row[L_ACT]}")
+        if int(row[L_ACT]) == ACTIVATIONS["add"] and sizes.get(dst) != n_out:
+            raise ValueError(f"layer {k} adds {n_out} values to slot {dst} before it holds them")
         sizes[dst] = n_out
     for name, slot in (("policy", int(head[H_POLICY_SLOT])), ("value", int(head[H_VALUE_SLOT]))):
         if sizes.get(slot) is None:

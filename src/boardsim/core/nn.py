@@ -8,7 +8,8 @@ taking one has a single specialization (and stays in numba's on-disk cache):
   (:data:`H_FORMAT` ... below); each following row is one dense layer: where it reads
   (``src``, a slot; slot 0 is the observation), where it writes (``dst``), its sizes, the
   offsets of its weights (``[n_in, n_out]``, row ``i`` the weights from input ``i``) and
-  its biases in ``weights``, its activation, and which outputs need it (``use``: bit 1 the
+  its biases in ``weights``, its activation (``add``: linear, added to the slot an earlier
+  layer wrote, a skip connection), and which outputs need it (``use``: bit 1 the
   policy, bit 2 the value).
 
 Layers are evaluated in order; every slot is one row of the scratch array ``act``
@@ -22,6 +23,11 @@ tanh, a linear action head and a linear value head) and the shared-trunk network
 weights stored input-major, so the zeros of an observation (most of it: one-hot board
 fields) and of a ReLU layer cost one comparison each and their weight rows are never
 read.
+
+**The hint.** With the header flag ``NET_HINT`` the network reads ``observation_size +
+num_actions`` values: the observation of the player to move, then a one-hot of the move
+the game's compiled heuristic would make there (:func:`boardsim.core.engine.network_input`
+writes both). The network can then start from the heuristic and learn where to leave it.
 
 **Values.** ``value_size`` is 1 (the observer's value, stable-baselines3's critic) or
 the number of players, *rotated*: output ``k`` is the value of player
@@ -69,35 +75,45 @@ L_USE = 7
 ACT_NONE = 0
 ACT_RELU = 1
 ACT_TANH = 2
-ACTIVATIONS = {"none": ACT_NONE, "relu": ACT_RELU, "tanh": ACT_TANH}
+ACT_ADD = 3  # linear, added to what an earlier layer wrote into ``dst`` (a skip connection)
+ACTIVATIONS = {"none": ACT_NONE, "relu": ACT_RELU, "tanh": ACT_TANH, "add": ACT_ADD}
 
 USE_POLICY = 1
 USE_VALUE = 2
 USE_BOTH = USE_POLICY | USE_VALUE
 
 NET_PRUNE = 1  # flag: play over the mask the game's ``search_prune`` leaves
+# flag: the input is the observation followed by the game's heuristic move, one-hot over
+# the actions (``core/engine.py``, ``network_input``): a residual policy over the game's
+# own knowledge, as in residual policy learning
+NET_HINT = 2
 
 
 # ---------------------------------------------------------------- compiled
 @jit
 def dense(weights, layout, row, x, y):
-    """One layer: ``y = act(x @ W + b)``, skipping the zeros of ``x``."""
+    """One layer: ``y = act(x @ W + b)`` (``ACT_ADD``: ``y += x @ W + b``), skipping the
+    zeros of ``x``."""
     n_in = layout[row, L_IN]
     n_out = layout[row, L_OUT]
     w_off = layout[row, L_W]
     b_off = layout[row, L_B]
+    kind = layout[row, L_ACT]
     # slices, indexed from 0 by range variables: no negative-index fix-up in the inner
     # loop, which LLVM then vectorizes
     bias = weights[b_off : b_off + n_out]
-    for j in range(n_out):
-        y[j] = bias[j]
+    if kind == ACT_ADD:
+        for j in range(n_out):
+            y[j] += bias[j]
+    else:
+        for j in range(n_out):
+            y[j] = bias[j]
     for i in range(n_in):
         xi = x[i]
         if xi != 0.0:
             wrow = weights[w_off + i * n_out : w_off + (i + 1) * n_out]
             for j in range(n_out):
                 y[j] += xi * wrow[j]
-    kind = layout[row, L_ACT]
     if kind == ACT_RELU:
         for j in range(n_out):
             if y[j] < 0.0:
@@ -125,6 +141,61 @@ def forward(weights, layout, base, obs, act, want):
             dense(weights, layout, row, obs, act[layout[row, L_DST]])
         else:
             dense(weights, layout, row, act[src], act[layout[row, L_DST]])
+
+
+@jit
+def dense_legal(weights, layout, row, x, y, legal, n_legal):
+    """:func:`dense` for the outputs ``legal[:n_legal]`` only (a policy layer: the logits
+    of the legal actions); the other outputs are left as they were."""
+    n_in = layout[row, L_IN]
+    n_out = layout[row, L_OUT]
+    w_off = layout[row, L_W]
+    b_off = layout[row, L_B]
+    if layout[row, L_ACT] == ACT_ADD:
+        for k in range(n_legal):
+            y[legal[k]] += weights[b_off + legal[k]]
+    else:
+        for k in range(n_legal):
+            y[legal[k]] = weights[b_off + legal[k]]
+    for i in range(n_in):
+        xi = x[i]
+        if xi != 0.0:
+            w = w_off + i * n_out
+            for k in range(n_legal):
+                j = legal[k]
+                y[j] += xi * weights[w + j]
+
+
+@jit
+def forward_legal(weights, layout, base, obs, act, want, mask):
+    """:func:`forward`, with the policy's logits computed for the actions of ``mask`` only
+    (the others are 0): a policy head costs its legal moves, not all the actions. Exactly
+    :func:`forward`'s values on ``mask``."""
+    policy_slot = layout[base, H_POLICY_SLOT]
+    legal = np.empty(mask.shape[0], np.int64)
+    n_legal = 0
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            legal[n_legal] = a
+            n_legal += 1
+    if want & USE_POLICY:
+        logits = act[policy_slot]
+        for a in range(mask.shape[0]):
+            logits[a] = 0.0
+    for k in range(layout[base, H_LAYERS]):
+        row = base + 1 + k
+        if (layout[row, L_USE] & want) == 0:
+            continue
+        src = layout[row, L_SRC]
+        dst = layout[row, L_DST]
+        if dst == policy_slot and src == 0:
+            dense_legal(weights, layout, row, obs, act[dst], legal, n_legal)
+        elif dst == policy_slot:
+            dense_legal(weights, layout, row, act[src], act[dst], legal, n_legal)
+        elif src == 0:
+            dense(weights, layout, row, obs, act[dst])
+        else:
+            dense(weights, layout, row, act[src], act[dst])
 
 
 @jit
@@ -234,7 +305,7 @@ def policy_logits(act, layout, base):
 @jit
 def network_act(weights, layout, base, obs, mask, temperature, prng, act, probs):
     """The network's action for one observation and legal ``mask`` (:func:`pick`)."""
-    forward(weights, layout, base, obs, act, USE_POLICY)
+    forward_legal(weights, layout, base, obs, act, USE_POLICY, mask)
     return pick(policy_logits(act, layout, base), mask, temperature, probs, prng)
 
 
