@@ -21,9 +21,10 @@ from boardsim.core.nn import (
     H_FLAGS,
     H_SLOTS,
     H_WIDTH,
+    NET_HINT,
     NET_PRUNE,
     USE_POLICY,
-    forward,
+    forward_legal,
     pick,
     policy_logits,
 )
@@ -163,11 +164,44 @@ def policy_action(g, state, params, policy, mask, prng):
     return random_legal(g, state, params, mask, prng)
 
 
+HINT_SEED = 0x5EED  # the heuristic's generator when it is a network's input (a fixed one)
+
+
+@jit
+def network_input_size(g):
+    """The longest input a network of the game reads: the observation and the hint."""
+    return g.OBS_SIZE + g.NUM_ACTIONS
+
+
+@jit
+def network_input(g, state, params, player, layout, base, x, mask):
+    """What the network at ``layout[base]`` reads for ``player`` (the player to move) at
+    ``state``, into ``x``: the observation, and with ``NET_HINT`` a one-hot of the
+    heuristic's move after it (``mask``: scratch). The heuristic draws from a fixed
+    generator, so the input is a function of the position alone."""
+    g.observe(state, params, player, x)
+    if layout[base, H_FLAGS] & NET_HINT:
+        heuristic_hint(g, state, params, x, mask)
+
+
+@jit
+def heuristic_hint(g, state, params, x, mask):
+    """The hint after the observation in ``x``: a one-hot of the heuristic's move for the
+    player to move (``mask``: scratch), from the fixed generator ``HINT_SEED``."""
+    for a in range(g.NUM_ACTIONS):
+        x[g.OBS_SIZE + a] = 0.0
+    prng = np.zeros(2, np.int32)
+    rng_seed(prng, 0, HINT_SEED)
+    a = g.heuristic_action(state, params, mask, prng)
+    if 0 <= a < g.NUM_ACTIONS:
+        x[g.OBS_SIZE + a] = 1.0
+
+
 @jit
 def net_scratch(g, slots, width):
-    """A network seat's working arrays: observation, the layers' slots, probabilities."""
+    """A network seat's working arrays: input, the layers' slots, probabilities."""
     return (
-        np.zeros(g.OBS_SIZE, np.float32),
+        np.zeros(network_input_size(g), np.float32),
         np.zeros((slots, width), np.float32),
         np.zeros(g.NUM_ACTIONS, np.float64),
     )
@@ -184,11 +218,11 @@ def network_action(g, state, params, seats, player, mask, prng, nn):
     weights, layout = seats[4], seats[5]
     base = seats[1][player]
     obs, act, probs = nn
-    g.observe(state, params, player, obs)
+    network_input(g, state, params, player, layout, base, obs, mask)
     g.legal_mask(state, params, mask)
     if layout[base, H_FLAGS] & NET_PRUNE:
         g.search_prune(state, params, mask)
-    forward(weights, layout, base, obs, act, USE_POLICY)
+    forward_legal(weights, layout, base, obs, act, USE_POLICY, mask)
     logits = policy_logits(act, layout, base)
     return pick(logits, mask, seats[2][player, S_TEMPERATURE], probs, prng)
 
@@ -298,7 +332,7 @@ def new_scratch(g, n, slots, width):
         np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int64),  # chance weights
         np.zeros((n, g.NUM_ACTIONS), np.uint8),  # a mask for the opponents
         np.zeros((n, g.MAX_PLAYERS), np.float32),  # rewards nobody collects (a game's restart)
-        np.zeros((n, g.OBS_SIZE if slots > 1 else 1), np.float32),  # a network's observation
+        np.zeros((n, network_input_size(g) if slots > 1 else 1), np.float32),  # a network's input
         np.zeros((n, slots, width), np.float32),  # a network's layers
         np.zeros((n, g.NUM_ACTIONS if slots > 1 else 1), np.float64),  # its probabilities
     )

@@ -56,6 +56,9 @@ from numba import prange
 from boardsim.core import header as hd
 from boardsim.core.engine import (
     advance_decision,
+    heuristic_hint,
+    network_input,
+    network_input_size,
     new_game,
     policy_action,
     seat_action,
@@ -84,7 +87,7 @@ from boardsim.core.jit import jit, jit_parallel
 from boardsim.core.nn import (
     USE_POLICY,
     USE_VALUE,
-    forward,
+    forward_legal,
     masked_log_softmax,
     player_values,
     policy_logits,
@@ -384,6 +387,7 @@ NW_CAND = 8  # [actions] the root's candidates
 NW_PI = 9  # [actions] probabilities (improved policy, noise, sampling)
 NW_ROLL = 10  # [players] a rollout's value
 NW_ROWS = 11  # [1] rows used
+NW_MASK = 12  # [actions] scratch mask (the hint's heuristic)
 
 
 @jit
@@ -395,7 +399,7 @@ def net_workspace(g, max_nodes, rows, slots, width):
         np.zeros((rows, g.NUM_ACTIONS), np.float32),
         np.full(max_nodes, -1, np.int32),
         np.zeros(rows, np.float64),
-        np.zeros(g.OBS_SIZE, np.float32),
+        np.zeros(network_input_size(g), np.float32),
         np.zeros((slots, width), np.float32),
         np.zeros(g.NUM_ACTIONS, np.float64),
         np.zeros(g.NUM_ACTIONS, np.float64),
@@ -404,6 +408,7 @@ def net_workspace(g, max_nodes, rows, slots, width):
         np.zeros(g.NUM_ACTIONS, np.float64),
         np.zeros(g.MAX_PLAYERS, np.float64),
         np.zeros(1, np.int64),
+        np.zeros(g.NUM_ACTIONS, np.uint8),
     )
 
 
@@ -421,9 +426,9 @@ def net_evaluate(g, st, params, seats, p, mask, nws, row, leaf):
     base = seats[1][p]
     actor = st[hd.H_ACTOR]
     obs, act = nws[NW_OBS], nws[NW_ACT]
-    g.observe(st, params, actor, obs)
+    network_input(g, st, params, actor, layout, base, obs, nws[NW_MASK])
     want = USE_VALUE | (USE_POLICY if row >= 0 else 0)
-    forward(weights, layout, base, obs, act, want)
+    forward_legal(weights, layout, base, obs, act, want, mask)
     leaf[:] = 0.0
     player_values(act, layout, base, actor, params[hd.P_NUM_PLAYERS], seats[3], leaf)
     if row >= 0:
@@ -1020,7 +1025,8 @@ def selfplay(
     ``record[p] != 0`` that had a choice (after the search's pruning): the state
     (``out_states[k, i]``), the policy target over the actions (``out_targets[k, i]``: the
     search's, or the move played, one-hot, for a seat that does not search) and the
-    root's value for the player to move (``out_values[k, i]``; 0 without a search).
+    root's value for every player (``out_values[k, i, p]``, the search's mean over its
+    simulations; NaN without a search).
     ``out_count[k]``: decisions recorded (at most ``out_states.shape[1]``; later ones are
     played, not recorded)."""
     cap = out_states.shape[1]
@@ -1058,11 +1064,12 @@ def selfplay(
                 out_states[k, count, :] = state
                 if searched:
                     out_targets[k, count, :] = target
-                    out_values[k, count] = ws[5][0, actor] / max(ws[3][0], 1)
+                    for q in range(out_values.shape[2]):
+                        out_values[k, count, q] = ws[5][0, q] / max(ws[3][0], 1)
                 else:
                     out_targets[k, count, :] = 0.0
                     out_targets[k, count, a] = 1.0
-                    out_values[k, count] = 0.0
+                    out_values[k, count, :] = np.nan
                 count += 1
             done = advance_decision(g, state, params, a, outcomes, weights)
         out_count[k] = count
@@ -1074,9 +1081,12 @@ def selfplay(
 
 
 @jit_parallel
-def batch_positions(g, states, params, obs, masks):
+def batch_positions(g, states, params, hint, obs, masks):
     """Each stored position as the network sees it: the observation of the player to move
-    and the mask the search plays over (legal, less the pruned)."""
+    (and with ``hint``, the heuristic's move after it: ``core/engine.py``,
+    ``network_input``) and the mask the search plays over (legal, less the pruned)."""
     for i in prange(states.shape[0]):
         g.observe(states[i], params, states[i][hd.H_ACTOR], obs[i])
+        if hint:
+            heuristic_hint(g, states[i], params, obs[i], masks[i])
         choices_at(g, states[i], params, masks[i])
