@@ -270,7 +270,7 @@ def test_selfplay_records_the_searched_positions_and_their_targets() -> None:
     n, cap = 2, 600
     states = np.zeros((n, cap, game.state_size), np.int32)
     targets = np.zeros((n, cap, game.num_actions), np.float32)
-    values = np.zeros((n, cap))
+    values = np.zeros((n, cap, game.max_players))
     count = np.zeros(n, np.int64)
     rets = np.zeros((n, game.max_players))
     dec = np.zeros(n, np.int64)
@@ -288,4 +288,102 @@ def test_selfplay_records_the_searched_positions_and_their_targets() -> None:
             assert game.kernels.legal_mask(states[k, i], game.params, mask) > 1
             assert abs(targets[k, i].sum() - 1) < 1e-4
             assert np.all(targets[k, i][mask == 0] == 0)  # mass on legal moves only
-            assert -1.0001 <= values[k, i] <= 1.0001
+            assert np.all(np.abs(values[k, i, : game.num_players]) <= 1.0001)
+
+
+# ---------------------------------------------------------------- the heuristic's hint
+def hinted_network(game: boardsim.Game, hidden=(64, 32), seed: int = 0, weight: float = 3.0):
+    from boardsim.training.alphazero import start_from_hint
+
+    torch.manual_seed(seed)
+    size = game.observation_size + game.num_actions
+    layers, ps, vs = alphazero_layers(
+        size, game.num_actions, game.num_players, hidden, 16, skip=True
+    )
+    model = LayoutNet(layers, ps, vs, prune=True, hint=True, meta={"game": game.name})
+    start_from_hint(model, game.observation_size, weight)
+    return model
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_hinted_network_reads_the_heuristics_move_after_the_observation(name: str) -> None:
+    """The input of a NET_HINT network at a position is the player's observation and a
+    one-hot of the compiled heuristic's move there, in play and in training alike."""
+    from boardsim.agents.heuristic import HeuristicAgent
+
+    game = boardsim.make_game(name, **GAMES[name])
+    net = hinted_network(game).export()
+    assert net.hint and net.observation_size == game.observation_size
+    assert net.input_size == game.observation_size + game.num_actions
+    heuristic = HeuristicAgent(game)
+    rng = np.random.default_rng(0)
+    st = game.new_initial_state(3)
+    positions = []
+    while len(positions) < 20 and not st.is_terminal():
+        positions.append(st.clone())
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    states = np.stack([p.array for p in positions])
+    x = np.zeros((len(states), net.input_size), np.float32)
+    masks = np.zeros((len(states), game.num_actions), np.uint8)
+    game.mcts.batch_positions(states, game.params, True, x, masks)
+    for row, position in zip(x, positions, strict=True):
+        seen = position.observation(position.current_player())
+        np.testing.assert_array_equal(row[: game.observation_size], seen)
+        hint = row[game.observation_size :]
+        move = heuristic.act(seen, position.legal_actions_mask(), state=position)
+        assert hint.sum() == 1 and hint[move] == 1
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_hinted_network_with_its_skip_layer_computes_what_its_torch_twin_computes(
+    name: str,
+) -> None:
+    game = boardsim.make_game(name, **GAMES[name])
+    model = hinted_network(game, hidden=(256, 256), seed=4)
+    with torch.no_grad():  # the skip's other weights too, as training leaves them
+        skip = model.linears[[s.activation for s in model.specs].index("add")]
+        skip.weight.add_(0.01 * torch.randn_like(skip.weight))
+    net = model.export()
+    obs = game_observations(game)
+    rng = np.random.default_rng(5)
+    hints = np.eye(game.num_actions, dtype=np.float32)[
+        rng.integers(game.num_actions, size=len(obs))
+    ]
+    x = np.concatenate([obs, hints], axis=1)
+    with torch.no_grad():
+        t_logits, t_values = model(torch.from_numpy(x))
+    logits, values = _compiled_outputs(net, x)
+    _close(logits, t_logits.numpy())
+    _close(values, t_values.numpy())
+    back = LayoutNet.from_network(net)
+    assert back.hint
+    np.testing.assert_array_equal(back.export().weights, net.weights)
+    with pytest.raises(ValueError, match="reads"):
+        net.evaluate(obs[0])  # the observation alone is not this network's input
+
+
+def test_an_untrained_hinted_network_plays_as_the_heuristic() -> None:
+    """The skip layer starts at the hint: before any training the network's move is the
+    heuristic's (its trunk's random logits are far smaller than the hint's weight)."""
+    game = boardsim.make_game("liberation", num_players=2)
+    net = hinted_network(game, weight=50.0).export()
+    agent = NetworkAgent(game, net)
+    assert agent.needs_state
+    ours = play_games(game, 6, [agent, "random"], seed=11, threads=1)
+    theirs = play_games(game, 6, ["heuristic", "random"], seed=11, threads=1)
+    np.testing.assert_array_equal(ours["returns"], theirs["returns"])
+    np.testing.assert_array_equal(ours["decisions"], theirs["decisions"])
+    st = game.new_initial_state(1)
+    with pytest.raises(TypeError, match="state="):
+        agent.act(st.observation(st.current_player()), st.legal_actions_mask())
+    assert st.legal_actions_mask()[agent.act(None, None, state=st)]
+
+
+def test_an_added_layer_needs_its_slot_written_first() -> None:
+    good, size = build_layout(
+        [LayerSpec(0, 1, 4, 3), LayerSpec(0, 1, 4, 3, "add"), LayerSpec(1, 2, 3, 1, "tanh")], 1, 2
+    )
+    check_layout(np.zeros(size, np.float32), good)
+    bad, size = build_layout([LayerSpec(0, 1, 4, 3, "add"), LayerSpec(1, 2, 3, 1)], 1, 2)
+    with pytest.raises(ValueError, match="adds 3 values to slot 1"):
+        check_layout(np.zeros(size, np.float32), bad)

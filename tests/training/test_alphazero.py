@@ -18,6 +18,7 @@ from boardsim.training.alphazero import (
     rotated_score,
     seat_scores,
     train_alphazero,
+    value_targets,
 )
 from boardsim.training.checkpoint import read_entry, read_metadata, read_resume_arrays
 from boardsim.training.replay import ReplayBuffer
@@ -143,6 +144,43 @@ def test_scores_count_shared_wins_and_the_buffer_rotates_returns() -> None:
     again = ReplayBuffer(4, 8, 3, 2)
     again.restore(saved)
     np.testing.assert_array_equal(again.arrays()["replay_values"], saved["replay_values"])
+
+
+def test_the_value_target_mixes_the_searchs_value_where_a_search_chose() -> None:
+    """A position the search chose keeps its root value beside the game's result (both
+    rotated to the player to move); the target mixes them by ``search_value_weight``; a
+    position of the expert's (no search, NaN) keeps the result."""
+    buf = ReplayBuffer(8, 8, 3, 2)
+    states = np.zeros((3, 8), np.int32)
+    states[:, 2] = [0, 1, 0]
+    rets = np.tile(np.array([[1.0, -1.0]]), (3, 1))
+    searched = np.array([[0.2, -0.2], [0.4, -0.4], [np.nan, np.nan]])
+    buf.add(states, np.ones((3, 3)) / 3, rets, searched)
+    idx = np.arange(3)
+    np.testing.assert_allclose(value_targets(buf, idx, 0.0), [[1, -1], [-1, 1], [1, -1]])
+    np.testing.assert_allclose(
+        value_targets(buf, idx, 0.5), [[0.6, -0.6], [-0.7, 0.7], [1, -1]], rtol=1e-6
+    )
+    saved = buf.arrays()
+    old = {k: v for k, v in saved.items() if k != "replay_search_values"}
+    again = ReplayBuffer(8, 8, 3, 2)
+    again.restore(old)  # a checkpoint from before the search's values were kept
+    np.testing.assert_allclose(value_targets(again, idx, 0.5), [[1, -1], [-1, 1], [1, -1]])
+    with pytest.raises(boardsim.OptionError, match="search_value_weight"):
+        AlphaZeroConfig(game="liberation", run_dir="x", search_value_weight=1.5).validate()
+
+
+def test_a_hinted_run_starts_from_the_heuristic_and_saves_a_hinted_network(tmp_path) -> None:
+    result = train_alphazero(
+        _config(tmp_path / "h", 1, hint=True, search_value_weight=0.5, tensorboard=False),
+        log=lambda *a: None,
+    )
+    net = best_network(result.checkpoint)
+    game = boardsim.make_game("liberation", num_players=2)
+    assert net.hint and net.input_size == game.observation_size + game.num_actions
+    assert read_metadata(result.checkpoint)["config"]["hint"] is True
+    agent = load(f"alphazero:{result.checkpoint}", game)
+    assert agent.needs_state
 
 
 def test_rotated_score_is_one_half_between_equals() -> None:

@@ -131,11 +131,11 @@ class NetworkAgent:
 
     ``act(observation, mask)`` is one compiled call; given ``state`` too, it plays exactly
     as the compiled seat does (the mask then also loses what the game's ``search_prune``
-    clears, for networks trained on the search's targets).
+    clears, for networks trained on the search's targets). A network that reads the
+    heuristic's move (``Network.hint``) needs the state: its ``needs_state`` is true.
     """
 
     name = "network"
-    needs_state = False
 
     def __init__(
         self,
@@ -149,6 +149,7 @@ class NetworkAgent:
             raise OptionError(f"temperature must be a finite number >= 0, got {temperature!r}")
         self.game = game
         self.network = network
+        self.needs_state = network.hint
         self.temperature = float(temperature)
         self.label = label
         self._prng = _seed_words(seed)
@@ -170,6 +171,7 @@ class NetworkAgent:
         ``state``, exactly the compiled seat's (:meth:`act_state`)."""
         if state is not None:
             return self.act_state(state)
+        self._refuse_hint()
         mask = np.ascontiguousarray(action_mask, np.uint8)
         if not mask.any():
             raise ValueError("no legal action in the mask")
@@ -184,6 +186,7 @@ class NetworkAgent:
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One action a row (for evaluating many games at once)."""
+        self._refuse_hint()
         masks = np.ascontiguousarray(masks, np.uint8)
         if not masks.any(axis=1).all():
             raise ValueError("no legal action in a mask")
@@ -195,6 +198,13 @@ class NetworkAgent:
             self._probs, out,
         )  # fmt: skip
         return out
+
+    def _refuse_hint(self) -> None:
+        if self.network.hint:
+            raise TypeError(
+                f"{self.label} reads the heuristic's move as well as the observation: "
+                "pass state=... to act() (envs give it as env.unwrapped.state_)"
+            )
 
     def act_state(self, state: State) -> int:
         """The compiled seat's action for the player to move in ``state`` (left unchanged)."""

@@ -135,7 +135,21 @@ def add_parser(subparsers: Any) -> None:
     az.add_argument("--rollout-depth", type=int, default=None)
     az.add_argument("--hidden", default=None, help="the trunk's hidden layers")
     az.add_argument("--value-hidden", type=int, default=None)
+    az.add_argument(
+        "--hint",
+        action="store_true",
+        default=None,
+        help="the network also reads the heuristic's move (a residual policy over it)",
+    )
+    az.add_argument("--hint-weight", type=float, default=None, help="the hint's starting logit")
     az.add_argument("--weight-decay", type=float, default=None)
+    az.add_argument(
+        "--search-value-weight",
+        type=float,
+        default=None,
+        help="value target: this share the search's value of the position, the rest the "
+        "game's result (default 0)",
+    )
     az.add_argument("--sample-reuse", type=float, default=None, help="times a position is seen")
     az.add_argument("--max-steps", type=int, default=None, help="gradient steps an iteration")
     az.add_argument("--buffer-size", type=int, default=None, help="positions kept")
@@ -192,8 +206,11 @@ ALPHAZERO_SETTINGS = {
     "rollout_depth": "rollout_depth",
     "hidden": "hidden",
     "value_hidden": "value_hidden",
+    "hint": "hint",
+    "hint_weight": "hint_weight",
     "lr": "learning_rate",
     "weight_decay": "weight_decay",
+    "search_value_weight": "search_value_weight",
     "batch_size": "batch_size",
     "sample_reuse": "sample_reuse",
     "max_steps": "max_steps",

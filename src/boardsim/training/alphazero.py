@@ -100,12 +100,18 @@ class AlphaZeroConfig:
     rollout_depth: int = 20
     hidden: list[int] = field(default_factory=lambda: [256, 256])
     value_hidden: int = 64
+    hint: bool = False  # the input: the observation, then the heuristic's move (NET_HINT)
+    hint_weight: float = 3.0  # the hinted move's starting logit bonus (the skip layer's)
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     batch_size: int = 256
     sample_reuse: float = 4.0
     max_steps: int = 2000  # gradient steps an iteration at most
     value_weight: float = 1.0
+    # the value target: (1 - w) the game's result + w the search's value of the position
+    # (its mean over the simulations: far less noisy than one game's result in a game of
+    # dice and hidden cards); positions no search chose keep the result
+    search_value_weight: float = 0.0
     buffer_size: int = 200_000
     max_positions_per_game: int = 4096
     warmup_iterations: int = 0
@@ -150,6 +156,10 @@ class AlphaZeroConfig:
             raise OptionError(f"hidden must be positive layer sizes, got {self.hidden}")
         if self.learning_rate <= 0 or self.sample_reuse <= 0 or self.value_weight < 0:
             raise OptionError("learning_rate and sample_reuse must be > 0, value_weight >= 0")
+        if not 0 <= self.search_value_weight <= 1:
+            raise OptionError(
+                f"search_value_weight must be in [0, 1], got {self.search_value_weight}"
+            )
         if not 0 <= self.gate_threshold <= 1:
             raise OptionError(f"gate_threshold must be in [0, 1], got {self.gate_threshold}")
         if self.gate_simulations is not None and self.gate_simulations < 1:
@@ -254,10 +264,18 @@ class AlphaZeroTrainer:
             raise OptionError("self-play draws chance inside the game: explicit_chance=False")
         g = self.game
         torch.manual_seed(config.seed)
+        self.input_size = g.observation_size + (g.num_actions if config.hint else 0)
         layers, policy_slot, value_slot = alphazero_layers(
-            g.observation_size, g.num_actions, g.num_players, config.hidden, config.value_hidden
+            self.input_size,
+            g.num_actions,
+            g.num_players,
+            config.hidden,
+            config.value_hidden,
+            skip=config.hint,
         )
-        self.model = LayoutNet(layers, policy_slot, value_slot, prune=True)
+        self.model = LayoutNet(layers, policy_slot, value_slot, prune=True, hint=config.hint)
+        if config.hint:
+            start_from_hint(self.model, g.observation_size, config.hint_weight)
         self.optimizer = torch.optim.AdamW(
             self.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
@@ -292,6 +310,7 @@ class AlphaZeroTrainer:
                     "hidden": list(self.config.hidden),
                     "value_hidden": self.config.value_hidden,
                     "activation": "relu",
+                    "hint": self.config.hint,
                 },
                 "search": self.config.search_options(training=False),
                 "boardsim_version": getattr(boardsim, "__version__", "unknown"),
@@ -336,7 +355,7 @@ class AlphaZeroTrainer:
         for done in range(0, c.games_per_iteration, SELFPLAY_CHUNK):
             n = min(SELFPLAY_CHUNK, c.games_per_iteration - done)
             out = _selfplay_chunk(g, table, record, c.seed, first + done, n, cap, c.threads)
-            self.buffer.add(out["states"], out["policies"], out["position_returns"])
+            self.buffer.add(out["states"], out["policies"], out["position_returns"], out["values"])
             positions += len(out["states"])
             returns_all.append(out["returns"])
             lengths.append(out["decisions"])
@@ -364,7 +383,7 @@ class AlphaZeroTrainer:
         new = self.buffer.added - self._trained_upto
         steps = int(min(c.max_steps, max(1, math.ceil(new * c.sample_reuse / c.batch_size))))
         self._trained_upto = self.buffer.added
-        obs = np.zeros((c.batch_size, g.observation_size), np.float32)
+        obs = np.zeros((c.batch_size, self.input_size), np.float32)
         masks = np.zeros((c.batch_size, g.num_actions), np.uint8)
         self.model.train()
         totals = {"policy": 0.0, "value": 0.0, "entropy_target": 0.0}
@@ -372,13 +391,13 @@ class AlphaZeroTrainer:
             idx = self.buffer.sample(self.rng, c.batch_size)
             states = np.ascontiguousarray(self.buffer.states[idx])
             with threads_used(c.threads):
-                g.mcts.batch_positions(states, g.params, obs, masks)
+                g.mcts.batch_positions(states, g.params, c.hint, obs, masks)
             x = torch.from_numpy(obs)
             legal = torch.from_numpy(masks.astype(bool))
             target = torch.from_numpy(self.buffer.policies[idx].astype(np.float32))
             target = target * legal
             target = target / target.sum(dim=1, keepdim=True).clamp_min(1e-12)
-            z = torch.from_numpy(self.buffer.values[idx])
+            z = torch.from_numpy(value_targets(self.buffer, idx, c.search_value_weight))
             logits, value = self.model(x)
             logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
             policy_loss = -(target * logp.masked_fill(~legal, 0.0)).sum(dim=1).mean()
@@ -500,6 +519,36 @@ class AlphaZeroTrainer:
         self.wall_before = float(meta.get("wall_seconds", 0.0))
 
 
+def value_targets(buffer: ReplayBuffer, idx: np.ndarray, weight: float) -> np.ndarray:
+    """The value targets of positions ``idx``: the game's result, mixed with weight
+    ``weight`` with the search's value where a search chose there."""
+    z = buffer.values[idx]
+    if weight <= 0:
+        return z
+    searched = buffer.search_values[idx]
+    return np.where(np.isnan(searched), z, (1.0 - weight) * z + weight * searched).astype(
+        np.float32
+    )
+
+
+def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
+    """Make the skip layer of a hinted model (:func:`alphazero_layers` with ``skip``) add
+    ``weight`` to the logit of the heuristic's move, so the untrained network already
+    plays mostly as the heuristic and learns where to leave it."""
+    import torch
+
+    skip = next(
+        lin
+        for spec, lin in zip(model.specs, model.linears, strict=True)
+        if spec.activation == "add"
+    )
+    with torch.no_grad():
+        skip.weight.zero_()
+        skip.bias.zero_()
+        n = skip.weight.shape[0]
+        skip.weight[:, observation_size : observation_size + n] = weight * torch.eye(n)
+
+
 def _zip_entries(entries: dict[str, bytes]) -> bytes:
     import zipfile
 
@@ -525,7 +574,7 @@ def _selfplay_chunk(
     g = game
     states = np.zeros((n, cap, g.state_size), np.int32)
     targets = np.zeros((n, cap, g.num_actions), np.float32)
-    values = np.zeros((n, cap), np.float64)
+    values = np.zeros((n, cap, g.max_players), np.float64)
     count = np.zeros(n, np.int64)
     returns = np.zeros((n, g.max_players), np.float64)
     decisions = np.zeros(n, np.int64)
@@ -540,7 +589,7 @@ def _selfplay_chunk(
     return {
         "states": states[keep],
         "policies": targets[keep].astype(np.float16),
-        "values": values[keep],
+        "values": values[keep][:, : g.num_players],
         "position_returns": returns[game_of][:, : g.num_players],
         "returns": returns[:, : g.num_players],
         "decisions": decisions,

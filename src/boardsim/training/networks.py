@@ -35,12 +35,14 @@ class LayoutNet(nn.Module):
         value_slot: int,
         prune: bool = False,
         meta: dict[str, Any] | None = None,
+        hint: bool = False,
     ) -> None:
         super().__init__()
         self.specs = list(layers)
         self.policy_slot = policy_slot
         self.value_slot = value_slot
         self.prune = prune
+        self.hint = hint
         self.meta = dict(meta or {})
         self.linears = nn.ModuleList(nn.Linear(s.n_in, s.n_out) for s in self.specs)
 
@@ -53,12 +55,16 @@ class LayoutNet(nn.Module):
                 y = torch.relu(y)
             elif spec.activation == "tanh":
                 y = torch.tanh(y)
+            elif spec.activation == "add":
+                y = slots[spec.dst] + y
             slots[spec.dst] = y
         return slots[self.policy_slot], slots[self.value_slot]
 
     def export(self, meta: dict[str, Any] | None = None) -> Network:
         """The compiled network with these weights (``[in, out]`` per layer, then biases)."""
-        layout, size = build_layout(self.specs, self.policy_slot, self.value_slot, self.prune)
+        layout, size = build_layout(
+            self.specs, self.policy_slot, self.value_slot, self.prune, self.hint
+        )
         weights = np.zeros(size, np.float32)
         with torch.no_grad():
             for k, linear in enumerate(self.linears):
@@ -92,6 +98,7 @@ class LayoutNet(nn.Module):
             int(head[cnn.H_VALUE_SLOT]),
             network.prune,
             network.meta,
+            network.hint,
         )
         with torch.no_grad():
             for spec, linear, row in zip(specs, module.linears, layout[1:], strict=False):
@@ -109,10 +116,13 @@ def alphazero_layers(
     hidden: Sequence[int] = (256, 256),
     value_hidden: int = 64,
     activation: str = "relu",
+    skip: bool = False,
 ) -> tuple[list[LayerSpec], int, int]:
     """A shared trunk (``hidden`` layers), a linear policy head, and a value head of one
     hidden layer and a tanh output of ``value_size`` values; returns
-    ``(layers, policy_slot, value_slot)``."""
+    ``(layers, policy_slot, value_slot)``. With ``skip``, a linear layer from the input
+    straight to the logits is added to the head's (for a hinted input, the path by which
+    the heuristic's move reaches the policy)."""
     if not hidden or any(int(h) < 1 for h in hidden):
         raise ValueError(f"hidden layers must be positive sizes, got {list(hidden)}")
     layers: list[LayerSpec] = []
@@ -123,6 +133,10 @@ def alphazero_layers(
     trunk = len(hidden)
     policy_slot = trunk + 1
     layers.append(LayerSpec(trunk, policy_slot, width, num_actions, "none", cnn.USE_POLICY))
+    if skip:
+        layers.append(
+            LayerSpec(0, policy_slot, observation_size, num_actions, "add", cnn.USE_POLICY)
+        )
     slot = trunk + 2
     if value_hidden > 0:
         layers.append(LayerSpec(trunk, slot, width, value_hidden, activation, cnn.USE_VALUE))

@@ -6,7 +6,9 @@ and the legal mask are computed again, in compiled code, when a batch is drawn. 
 policy target is stored as ``float16`` (the search's visit distribution or improved
 policy), the value target as the game's final returns rotated to the player to move
 (``z[k]`` is the return of player ``(actor + k) mod players``), the way the network's
-value head is read (:mod:`boardsim.core.nn`).
+value head is read (:mod:`boardsim.core.nn`), and beside it the search's own value of the
+position (its mean over the simulations, rotated alike; NaN where no search chose), which
+training may mix into the value target.
 
 The buffer is a ring of ``capacity`` positions; :meth:`ReplayBuffer.arrays` /
 :meth:`ReplayBuffer.restore` save and restore it whole (a resumed run draws the same
@@ -31,12 +33,21 @@ class ReplayBuffer:
         self.states = np.zeros((capacity, state_size), np.int32)
         self.policies = np.zeros((capacity, num_actions), np.float16)
         self.values = np.zeros((capacity, num_players), np.float32)
+        self.search_values = np.full((capacity, num_players), np.nan, np.float32)
         self.size = 0
         self.next = 0
         self.added = 0  # positions ever added
 
-    def add(self, states: np.ndarray, policies: np.ndarray, returns: np.ndarray) -> None:
-        """Add positions (``returns``: each position's game's returns, one a player)."""
+    def add(
+        self,
+        states: np.ndarray,
+        policies: np.ndarray,
+        returns: np.ndarray,
+        search_values: np.ndarray | None = None,
+    ) -> None:
+        """Add positions (``returns``: each position's game's returns, one a player;
+        ``search_values``: the search's value of each position for each player, NaN where
+        none searched)."""
         n = len(states)
         if n == 0:
             return
@@ -44,6 +55,10 @@ class ReplayBuffer:
         actors = states[:, H_ACTOR].astype(np.int64)
         turn = (actors[:, None] + np.arange(players)[None, :]) % players
         rotated = np.take_along_axis(returns[:, :players], turn, axis=1)
+        if search_values is None:
+            searched = np.full((n, players), np.nan, np.float32)
+        else:
+            searched = np.take_along_axis(search_values[:, :players], turn, axis=1)
         for start in range(0, n, self.capacity):
             part = slice(start, min(start + self.capacity, n))
             k = part.stop - part.start
@@ -51,6 +66,7 @@ class ReplayBuffer:
             self.states[idx] = states[part]
             self.policies[idx] = policies[part]
             self.values[idx] = rotated[part]
+            self.search_values[idx] = searched[part]
             self.next = int((self.next + k) % self.capacity)
             self.size = min(self.size + k, self.capacity)
         self.added += n
@@ -66,6 +82,7 @@ class ReplayBuffer:
             "replay_states": self.states[order],
             "replay_policies": self.policies[order],
             "replay_values": self.values[order],
+            "replay_search_values": self.search_values[order],
             "replay_counters": np.array([self.capacity, self.added], np.int64),
         }
 
@@ -80,6 +97,8 @@ class ReplayBuffer:
         self.states[:n] = arrays["replay_states"]
         self.policies[:n] = arrays["replay_policies"]
         self.values[:n] = arrays["replay_values"]
+        # a buffer saved before the search's values were kept has none
+        self.search_values[:n] = arrays.get("replay_search_values", np.nan)
         self.size = n
         self.next = n % self.capacity
         self.added = added
