@@ -15,7 +15,7 @@ from boardsim.agents.network import NetworkAgent, NetworkSearchAgent
 from boardsim.core import nn as cnn
 from boardsim.core.batch import Batch, play_games
 from boardsim.core.errors import StateFormatError
-from boardsim.core.network import LayerSpec, Network, build_layout, check_layout
+from boardsim.core.network import LayerSpec, Network, build_layout, check_layout, new_scratch
 from boardsim.training.networks import (
     LayoutNet,
     alphazero_layers,
@@ -387,3 +387,28 @@ def test_an_added_layer_needs_its_slot_written_first() -> None:
     bad, size = build_layout([LayerSpec(0, 1, 4, 3, "add"), LayerSpec(1, 2, 3, 1)], 1, 2)
     with pytest.raises(ValueError, match="adds 3 values to slot 1"):
         check_layout(np.zeros(size, np.float32), bad)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_policy_computed_for_the_legal_actions_only_is_the_full_policy_there(name) -> None:
+    game = boardsim.make_game(name, **GAMES[name])
+    model = hinted_network(game, hidden=(64, 32), seed=6)
+    net = model.export()
+    obs = game_observations(game, n=12, seed=3)
+    hints = np.eye(game.num_actions, dtype=np.float32)[np.arange(len(obs)) % game.num_actions]
+    rng = np.random.default_rng(7)
+    for x in np.concatenate([obs, hints], axis=1):
+        mask = (rng.random(game.num_actions) < 0.1).astype(np.uint8)
+        mask[rng.integers(game.num_actions)] = 1
+        full = new_scratch(net.layout)
+        cnn.forward(net.weights, net.layout, 0, x, full, cnn.USE_BOTH)
+        legal = new_scratch(net.layout)
+        cnn.forward_legal(net.weights, net.layout, 0, x, legal, cnn.USE_BOTH, mask)
+        slot = int(net.layout[0, cnn.H_POLICY_SLOT])
+        on = mask.astype(bool)
+        np.testing.assert_allclose(
+            legal[slot, : game.num_actions][on], full[slot, :][: game.num_actions][on], rtol=1e-6
+        )
+        assert np.all(legal[slot, : game.num_actions][~on] == 0)
+        vslot = int(net.layout[0, cnn.H_VALUE_SLOT])
+        np.testing.assert_array_equal(legal[vslot], full[vslot])
