@@ -4,6 +4,7 @@ the field and the value; real ones are accepted (tests/core/test_untrusted_state
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import boardsim
 from boardsim import StateFormatError
 from boardsim.core.header import H_ACTOR
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.data import NUM_UNITS, PIECE_SIDE
+from boardsim.games.farrapos.data import CITY_PORT, NUM_UNITS, PIECE_SIDE
 
 
 def game(**options: object) -> boardsim.Game:
@@ -32,6 +33,28 @@ def position(mode: int | None = None, seed: int = 3, **options: object) -> np.nd
                 return state.array.copy()
             state.apply_action(rng.choice(state.legal_actions()))
     raise AssertionError(f"no position in mode {mode}")
+
+
+def position_where(
+    found: Callable[[np.ndarray], bool], seed: int = 3, **options: object
+) -> np.ndarray:
+    """A live position of random play where ``found`` holds."""
+    g = game(**options)
+    for s in range(seed, seed + 100):
+        state = g.new_initial_state(s)
+        rng = random.Random(s)
+        for _ in range(2000):
+            if state.is_terminal():
+                break
+            if found(state.array):
+                return state.array.copy()
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def accepted(a: np.ndarray, **options: object) -> bool:
+    boardsim.State(game(**options), a.copy())  # raises StateFormatError if refused
+    return True
 
 
 def refused(a: np.ndarray, **options: object) -> str:
@@ -109,3 +132,32 @@ def test_a_winner_while_the_game_goes_on() -> None:
     a = position()
     a[L.WINNER] = 1
     assert "exactly in mode 8, with a winner" in refused(a)
+
+
+# ---------------------------------------------------------------- the options' own modes
+def moving_on(a: np.ndarray) -> bool:
+    """A move to several cities under way: its next city to choose, units marked moved."""
+    return int(a[L.MODE]) == L.M_MAIN and bool((a[L.SEL_SLICE] >= L.SEL_MOVED_LAND).any())
+
+
+def test_units_marked_moved_only_in_a_move_to_several_cities() -> None:
+    """move_destinations="several" (ruling 8): a real position with moved units is
+    accepted; the same marks under the default reading, or on an enemy unit, are not."""
+    a = position_where(moving_on, move_destinations="several")
+    assert accepted(a, move_destinations="several")
+    assert "marked as moved in this action" in refused(a)
+    enemy = int(np.flatnonzero((a[L.LOC_SLICE] >= 0) & (PIECE_SIDE != a[L.SIDE]))[0])
+    a[L.SEL + enemy] = L.SEL_MOVED_LAND
+    assert f"unit {enemy} is marked as moved" in refused(a, move_destinations="several")
+
+
+def test_a_unit_marked_carried_by_sea_stands_in_a_port() -> None:
+    def inland(a: np.ndarray) -> bool:
+        moved = np.flatnonzero(a[L.SEL_SLICE] >= L.SEL_MOVED_LAND)
+        return moving_on(a) and CITY_PORT[a[L.LOC + moved[0]]] == 0
+
+    a = position_where(inland, move_destinations="several", port_transport=True)
+    moved = int(np.flatnonzero(a[L.SEL_SLICE] >= L.SEL_MOVED_LAND)[0])
+    a[L.SEL + moved] = L.SEL_MOVED_SEA
+    a[L.SEA_USED] += 1
+    assert "no port" in refused(a, move_destinations="several", port_transport=True)

@@ -19,6 +19,7 @@ REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
 ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
 EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
+MOVE_DESTINATIONS = ("one", "several")  # index = layout.MOVES_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -76,6 +77,16 @@ OPTIONS: tuple[Option, ...] = (
         'even if there is no MU").',
         choices=EMPTY_CITIES,
     ),
+    Option(
+        "move_destinations",
+        "one",
+        'Where one move action may go (ruling 8; l.61: "the player can move as many MU as '
+        'desired"). one: into one city, from any cities (l.59-60, "go to the city which he '
+        'desires invade"). several: after the units for one city have moved, the side may '
+        "choose another city for MU that have not moved yet, and so on, then end the action; "
+        "each MU moves once.",
+        choices=MOVE_DESTINATIONS,
+    ),
 )
 
 
@@ -89,6 +100,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
         int(options["victory_vp"]),
         ARRIVALS.index(options["arrivals"]),
         EMPTY_CITIES.index(options["empty_city"]),
+        MOVE_DESTINATIONS.index(options["move_destinations"]),
     ]
 
 

@@ -55,6 +55,9 @@ from boardsim.games.farrapos.layout import (
     PHASE,
     ROUND,
     SEL,
+    SEL_LAND,
+    SEL_MOVED_LAND,
+    SEL_SEA,
     SIDE,
     STEP,
     STR_A,
@@ -88,6 +91,11 @@ def _links_own(state: np.ndarray, side: int, c: int) -> bool:
     return any(ADJACENCY[c, k] and int(state[OCC + k]) == side for k in range(C))
 
 
+def moved_units(state: np.ndarray) -> list[int]:
+    """The MU that moved already in this action (``move_destinations="several"``)."""
+    return [u for u in range(P) if int(state[SEL + u]) >= SEL_MOVED_LAND]
+
+
 def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     """Human words for ``action`` in ``state`` ("attack Porto Alegre from Triunfo", ...)."""
     a = int(action)
@@ -99,7 +107,11 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     side = int(state[SIDE])
     target = int(state[TARGET])
     if a == A_PASS:
-        return "place no more militia" if mode == M_MILITIA else "take no action"
+        if mode == M_MILITIA:
+            return "place no more militia"
+        if mode == M_MAIN and moved_units(state):
+            return "end the move (no more cities)"
+        return "take no action"
     if a == A_CONFIRM:
         what = "attack" if mode == M_ATTACK else "move"
         return f"confirm the {what} on {CITY_NAMES[target]}" if target >= 0 else "confirm"
@@ -146,7 +158,7 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
         verb = "eliminate" if PIECE_TYPE[u] == 3 or int(state[STEP + u]) == 1 else "flip"
         return f"{verb} {unit_words(state, u)}"
     if mode in (M_ATTACK, M_MOVE):
-        verb = "withdraw" if int(state[SEL + u]) else "add"
+        verb = "withdraw" if int(state[SEL + u]) in (SEL_LAND, SEL_SEA) else "add"
         role = "attack on" if mode == M_ATTACK else "move to"
         where = CITY_NAMES[target] if target >= 0 else "?"
         return f"{verb} {unit_words(state, u)} ({role} {where})"
@@ -191,7 +203,8 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
             continue
         units = " ".join(
             PIECE_IDS[u] + ("'" if int(state[STEP + u]) == 1 else "")
-            + ("*" if int(state[SEL + u]) else "")
+            + ("*" if int(state[SEL + u]) in (SEL_LAND, SEL_SEA) else "")
+            + ("+" if int(state[SEL + u]) >= SEL_MOVED_LAND else "")
             for u in pieces
         )  # fmt: skip
         lines.append(f"  {_side(owner, SIDES[owner][:3].upper(), colour)} {tag}: {units}")
@@ -204,7 +217,9 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
             f"  {SIDE_TITLES[s]}: reserve {' '.join(waiting) or '-'}; "
             f"eliminated {' '.join(gone) or '-'}"
         )
-    if int(state[MODE]) == M_MAIN:
+    if int(state[MODE]) == M_MAIN and moved_units(state):
+        lines.append(f"{SIDE_TITLES[side]} chooses: move other units to another city, or end")
+    elif int(state[MODE]) == M_MAIN:
         lines.append(f"{SIDE_TITLES[side]} chooses: attack, move, invade or no action")
     elif int(state[MODE]) == M_CONTINUE:
         lines.append(f"{SIDE_TITLES[side]} chooses: continue or stop the attack")

@@ -17,7 +17,9 @@ How it plays, in a player's words:
   attack the city where the expected VP swing is best, with every unit that can
   reach it when it needs them all, with the spare ones when they suffice.
 * **Take what is free.** With no good attack, march spare units into the empty or
-  neutral city that gains the most VP (a colour region completed, a port).
+  neutral city that gains the most VP (a colour region completed, a port). When a move
+  may go to several cities (``move_destinations="several"``), go on marching the units
+  that have not moved to the next best city while a march still gains, then stop.
 * **Press on while winning.** After a round, continue while a round is still more
   likely won than lost; otherwise stop and keep the units.
 * **Lose the cheapest step.** When a loss must be taken, flip a full unit (the one
@@ -76,6 +78,7 @@ from boardsim.games.farrapos.rules import (
     can_attack_with,
     defence_strength,
     distance_layers,
+    has_moved,
     is_militia,
     legal_mask,
     movement_factor,
@@ -238,7 +241,8 @@ def move_plan(state, params, side, c, out):
     """The units to march into city ``c`` and the VP lead gained (units written to out).
 
     The spare units that reach it by land; with none, the one unit whose city is
-    worth least, if the march still gains.
+    worth least, if the march still gains. A unit that has moved in this action (several
+    destinations) stays.
     """
     layers = np.empty(MAX_MF + 1, np.int64)  # the cities within k steps of c, by land
     distance_layers(c, passable_cities(state, side), layers)
@@ -248,6 +252,8 @@ def move_plan(state, params, side, c, out):
         if PIECE_SIDE[u] != side:
             continue
         loc = state[LOC + u]
+        if has_moved(state, u):
+            continue
         if loc >= 0 and loc != c and (layers[movement_factor(state, u)] >> loc) & 1:
             cands[n] = u
             n += 1

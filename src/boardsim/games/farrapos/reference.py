@@ -77,8 +77,13 @@ def pieces_in(s: State, c: int) -> list[int]:
 
 
 def selected(s: State) -> list[int]:
-    """Chosen units still on the board."""
-    return [u for u in UNITS if s[L.SEL + u] and loc(s, u) >= 0]
+    """Chosen units still on the board (not those that moved already in this action)."""
+    return [u for u in UNITS if s[L.SEL + u] in (L.SEL_LAND, L.SEL_SEA) and loc(s, u) >= 0]
+
+
+def moved_already(s: State) -> list[int]:
+    """The MU that moved in this action (``move_destinations="several"``)."""
+    return [u for u in UNITS if s[L.SEL + u] in (L.SEL_MOVED_LAND, L.SEL_MOVED_SEA)]
 
 
 def cities_of(s: State, side: int) -> set[int]:
@@ -180,6 +185,46 @@ def how_unit_moves(
     if s[L.SEA_USED] < 2 and sea_ok(s, params, side, u, dest):
         return L.SEL_SEA
     return 0
+
+
+def may_still_move(s: State, side: int) -> list[int]:
+    """The side's MU on the board that have not moved in this action."""
+    return [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) >= 0 and not s[L.SEL + u]]
+
+
+def reachable_cities(s: State, params: Params, side: int) -> list[int]:
+    """The cities not enemy-occupied that an MU still free to move can go to."""
+    mine = may_still_move(s, side)
+    out = []
+    for c in CITIES:
+        if occupant(s, c) != 1 - side:
+            dist = distances_to(s, side, c)
+            if any(how_unit_moves(s, params, side, u, c, dist) for u in mine):
+                out.append(c)
+    return out
+
+
+def several_destinations(params: Params) -> bool:
+    """Ruling 8's option: a move action may go on to further cities (l.61)."""
+    return params[L.P_MOVE_DESTINATIONS] == L.MOVES_SEVERAL
+
+
+def arrive(s: State, params: Params) -> None:
+    """The move's chosen MU enter its city; with several destinations the side may then
+    send the MU that have not moved to another city (or end the action)."""
+    for u in selected(s):
+        s[L.LOC + u] = s[L.TARGET]
+    if not several_destinations(params):
+        next_turn(s, params)
+        return
+    for u in selected(s):
+        s[L.SEL + u] += L.SEL_MOVED
+    s[L.TARGET] = -1
+    recount(s)
+    if reachable_cities(s, params, s[L.SIDE]):
+        s[L.MODE] = L.M_MAIN
+    else:
+        next_turn(s, params)
 
 
 def attackers_possible(s: State, side: int, target: int) -> list[int]:
@@ -340,16 +385,10 @@ def legal_actions(state: State, params: Params) -> list[int]:
     elif mode == L.M_MILITIA:
         acts = [L.A_CITY + c for c in militia_cities(s, side)] + [L.A_PASS]
     elif mode == L.M_MAIN:
-        mine = [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) >= 0]
-        for c in CITIES:
-            if occupant(s, c) == 1 - side:
-                if attackers_possible(s, side, c):
-                    acts.append(L.A_CITY + c)
-            else:
-                dist = distances_to(s, side, c)
-                if any(how_unit_moves(s, params, side, u, c, dist) for u in mine):
-                    acts.append(L.A_CITY + c)
-        acts.append(L.A_PASS)
+        targets = set(reachable_cities(s, params, side))
+        if not moved_already(s):  # no attack once a move to several cities is under way
+            targets |= {c for c in occupied_by(s, 1 - side) if attackers_possible(s, side, c)}
+        acts = [L.A_CITY + c for c in sorted(targets)] + [L.A_PASS]
     elif mode == L.M_ATTACK:  # add-only, no cancel (ledger row 25)
         acts = [L.A_UNIT + u for u in attackers_possible(s, side, t) if not s[L.SEL + u]]
         if any(s[L.SEL + u] for u in UNITS):
@@ -361,7 +400,7 @@ def legal_actions(state: State, params: Params) -> list[int]:
             for u in UNITS
             if not s[L.SEL + u] and how_unit_moves(s, params, side, u, t, dist)
         ]
-        if any(s[L.SEL + u] for u in UNITS):
+        if selected(s):
             acts.append(L.A_CONFIRM)
     elif mode == L.M_LOSS:
         losers = selected(s) if s[L.LOSS_A] else pieces_in(s, t)
@@ -402,10 +441,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
             s[L.ROUND] = 0
             roll_round(s, params)
         elif action == L.A_CONFIRM:
-            for u in UNITS:
-                if s[L.SEL + u]:
-                    s[L.LOC + u] = s[L.TARGET]
-            next_turn(s, params)
+            arrive(s, params)
         else:  # one more unit joins; none leaves (ledger row 25)
             u = action - L.A_UNIT
             if mode == L.M_ATTACK:

@@ -9,7 +9,8 @@ A turn: the side to move places its arriving units (one decision a unit), takes 
 action (attack a linked enemy city, move or invade to one city, or pass), then may
 place militia in its empty cities (the set-up step) before its VP are recorded. With
 ``arrivals="after"`` the arriving units are placed in the set-up step instead, before
-the militia.
+the militia. With ``move_destinations="several"`` a move action may go on to further
+cities, one group of units after another.
 Battles are rounds of two dice (chance nodes); each loser picks the unit it flips;
 the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
 
@@ -92,6 +93,7 @@ from boardsim.games.farrapos.layout import (
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     MODE,
+    MOVES_SEVERAL,
     NO_WINNER,
     NUM_ACTIONS,
     OBS_CITY,
@@ -104,6 +106,7 @@ from boardsim.games.farrapos.layout import (
     P_ARRIVALS,
     P_EMPTY_CITY,
     P_FINAL_TIE,
+    P_MOVE_DESTINATIONS,
     P_PORT_TRANSPORT,
     P_REWARD,
     P_SIEGE,
@@ -114,6 +117,8 @@ from boardsim.games.farrapos.layout import (
     SEA_USED,
     SEL,
     SEL_LAND,
+    SEL_MOVED,
+    SEL_MOVED_LAND,
     SEL_SEA,
     SIDE,
     STATE_SIZE,
@@ -405,16 +410,47 @@ def held_ports(state: np.ndarray, side: int) -> int:
 
 
 @jit
+def has_moved(state: np.ndarray, u: int) -> bool:
+    """``u`` moved already in this action (``move_destinations="several"``): it stays."""
+    return state[SEL + u] >= SEL_MOVED_LAND
+
+
+@jit
+def is_chosen(state: np.ndarray, u: int) -> bool:
+    """``u`` is chosen for the attack or move being composed (or attacks in the battle)."""
+    return state[SEL + u] == SEL_LAND or state[SEL + u] == SEL_SEA
+
+
+@jit
+def several_destinations(params: np.ndarray) -> bool:
+    """Option ``move_destinations="several"`` (ruling 8, l.61 "as many MU as desired"): a
+    move action may send units to several cities; by default to one (l.59-60)."""
+    return params[P_MOVE_DESTINATIONS] == MOVES_SEVERAL
+
+
+@jit
+def moving_on(state: np.ndarray, params: np.ndarray) -> bool:
+    """A move to several destinations is under way: some MU has moved in this action."""
+    if not several_destinations(params):
+        return False
+    for u in range(NUM_UNITS):
+        if has_moved(state, u):
+            return True
+    return False
+
+
+@jit
 def move_destinations(state: np.ndarray, params: np.ndarray, side: int) -> int:
     """Every city some MU of ``side`` can move or invade into this turn, as a bit set:
-    within its MF by path lines (not through enemy cities), or by sea between held ports."""
+    within its MF by path lines (not through enemy cities), or by sea between held ports.
+    An MU that has moved in this action (several destinations) moves no more."""
     passable = passable_cities(state, side)
     ports = held_ports(state, side) if can_use_sea(state, params, side) else 0
     # the longest move from each city holding our MU (units in one city share their paths)
     longest = np.full(C, -1, np.int64)
     for u in range(NUM_UNITS):
         loc = state[LOC + u]
-        if PIECE_SIDE[u] == side and loc >= 0:
+        if PIECE_SIDE[u] == side and loc >= 0 and not has_moved(state, u):
             longest[loc] = max(longest[loc], movement_factor(state, u))
     dests = 0
     for loc in range(C):
@@ -662,6 +698,29 @@ def begin_turn(state: np.ndarray, params: np.ndarray) -> None:
 
 
 @jit
+def make_move(state: np.ndarray, params: np.ndarray) -> None:
+    """Confirm a move: the chosen MU enter the target. By default that is the action
+    (ruling 8). With ``move_destinations="several"`` they are marked as moved and the side
+    may choose a further city for the MU that have not moved (M_MAIN, no attack), or end
+    the action; with no city left for them the action ends."""
+    several = several_destinations(params)
+    for u in range(NUM_UNITS):
+        if is_chosen(state, u):
+            state[LOC + u] = state[TARGET]
+            if several:
+                state[SEL + u] += SEL_MOVED
+    if not several:
+        end_turn(state, params)
+        return
+    state[TARGET] = -1
+    recount(state)
+    if move_destinations(state, params, state[SIDE]) != 0:
+        state[MODE] = M_MAIN
+    else:
+        end_turn(state, params)
+
+
+@jit
 def clear_selection(state: np.ndarray) -> None:
     for u in range(P):
         state[SEL + u] = 0
@@ -765,10 +824,11 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         mask[A_PASS] = 1
     elif mode == M_MAIN:
         dests = move_destinations(state, params, side)
-        attackers_at = 0  # cities holding an MU of ours
-        for u in range(NUM_UNITS):
-            if PIECE_SIDE[u] == side and state[LOC + u] >= 0:
-                attackers_at |= 1 << state[LOC + u]
+        attackers_at = 0  # cities holding an MU of ours (none once a move is under way)
+        if not moving_on(state, params):
+            for u in range(NUM_UNITS):
+                if PIECE_SIDE[u] == side and state[LOC + u] >= 0:
+                    attackers_at |= 1 << state[LOC + u]
         for c in range(C):
             if state[OCC + c] == 1 - side:
                 if NEIGHBOUR_BITS[c] & attackers_at:  # can_attack, for every city at once
@@ -797,10 +857,11 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         any_sel = False
         for u in range(NUM_UNITS):
             loc = state[LOC + u]
-            if state[SEL + u] != 0:
+            if is_chosen(state, u):
                 any_sel = True
             elif (
-                PIECE_SIDE[u] == side
+                state[SEL + u] == 0  # not moved already (several destinations)
+                and PIECE_SIDE[u] == side
                 and loc >= 0
                 and loc != target
                 and ((layers[movement_factor(state, u)] >> loc) & 1 or (ports >> loc) & 1)
@@ -856,10 +917,7 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
                 state[ROUND] = 0
                 start_battle_round(state, params)
             else:
-                for u in range(NUM_UNITS):
-                    if state[SEL + u] != 0:
-                        state[LOC + u] = state[TARGET]
-                end_turn(state, params)
+                make_move(state, params)
         else:  # one more unit joins (ledger row 25: none leaves, no cancel)
             u = action - A_UNIT
             if mode == M_ATTACK:
@@ -921,7 +979,7 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, out: np.ndarray)
         out[base + 1] = 1.0 if loc >= 0 else 0.0
         out[base + 2] = 1.0 if state[STEP + u] == REDUCED else 0.0
         out[base + 3] = 1.0 if loc == LOC_ELIMINATED else 0.0
-        out[base + 4] = 1.0 if state[SEL + u] != 0 else 0.0
+        out[base + 4] = 1.0 if is_chosen(state, u) else 0.5 if has_moved(state, u) else 0.0
         out[base + 5] = loc / (C - 1) if loc >= 0 else -1.0
         if loc >= 0:
             cb = OBS_CITY + loc * CITY_FEATURES + (3 if mine else 6)

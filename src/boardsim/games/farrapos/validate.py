@@ -27,6 +27,7 @@ from boardsim.core.header import (
 from boardsim.core.jit import jit
 from boardsim.games.farrapos.data import (
     BATTLE_TABLE,
+    CITY_PORT,
     CITY_VP,
     NEUTRAL,
     NUM_UNITS,
@@ -55,6 +56,7 @@ from boardsim.games.farrapos.layout import (
     M_CONTINUE,
     M_DICE,
     M_LOSS,
+    M_MAIN,
     M_MILITIA,
     M_MOVE,
     M_OVER,
@@ -71,6 +73,7 @@ from boardsim.games.farrapos.layout import (
     SEA_USED,
     SEL,
     SEL_LAND,
+    SEL_MOVED_SEA,
     SEL_SEA,
     SIDE,
     STEP,
@@ -92,6 +95,7 @@ from boardsim.games.farrapos.rules import (
     count_attackers,
     count_defenders,
     defence_strength,
+    has_moved,
     holds_any_city,
     land_reach,
     move_destinations,
@@ -100,6 +104,7 @@ from boardsim.games.farrapos.rules import (
     passable_cities,
     read_battle_table,
     score_victory_points,
+    several_destinations,
 )
 
 NUM_MODES = len(MODE_NAMES)
@@ -150,6 +155,7 @@ E_BATTLE_SIDES = 38
 E_BATTLE_STRENGTH = 39
 E_BATTLE_INDEX = 40
 E_IDLE_FIELD = 41
+E_MOVED = 42
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
@@ -167,7 +173,7 @@ STATE_ERRORS: dict[int, str] = {
     E_CHANCE_KIND: "CHANCE_KIND (word 5) = {value}: not 0, 1 (attack die) or 2 (defence die)",
     E_LOC: f"LOC[{{index}}] = {{value}}: not -2 (eliminated), -1 (reserve) or a city (0..{C - 1})",
     E_STEP: "STEP[{index}] = {value}: not 0 (full) or 1 (reduced)",
-    E_SEL: "SEL[{index}] = {value}: not 0, 1 (land) or 2 (sea)",
+    E_SEL: "SEL[{index}] = {value}: not 0, 1 (land), 2 (sea), 3 or 4 (moved by land or sea)",
     E_RESERVE_UNIT: "piece {index} is in reserve but starts on the map",
     E_MILITIA_FACE: "militia {index}: STEP {value} or selected; militia have one face and never "
     "attack or move",
@@ -197,6 +203,9 @@ STATE_ERRORS: dict[int, str] = {
     E_BATTLE_INDEX: "battle-table index word {index} = {value}: not the table's for its "
     "strength and die",
     E_IDLE_FIELD: "word {index} = {value}: not 0 outside a battle or a composed move",
+    E_MOVED: "unit {index} is marked as moved in this action ({value}) but no move to several "
+    "cities is under way (move_destinations), or it is not a unit on the map of the side to "
+    "move, or carried by sea to a city that is no port",
 }
 
 
@@ -246,7 +255,7 @@ def check_pieces(state, where):
     i = first_outside(state, STEP, P, 0, 1)
     if i >= 0:
         return refuse(where, E_STEP, i, state[STEP + i])
-    i = first_outside(state, SEL, P, 0, SEL_SEA)
+    i = first_outside(state, SEL, P, 0, SEL_MOVED_SEA)
     if i >= 0:
         return refuse(where, E_SEL, i, state[SEL + i])
     for u in range(P):
@@ -340,10 +349,11 @@ def check_actor(state, where):
 
 
 @jit
-def check_idle_fields(state, where):
+def check_idle_fields(state, params, where):
     """The target, round, losses and sea transport are set only where the mode uses them:
     a target while an attack or move is composed or a battle fought, rounds in a battle,
-    losses when a loser picks, sea transport in a move."""
+    losses when a loser picks, sea transport in a move (and between the cities of a move
+    to several, ``move_destinations="several"``)."""
     mode = state[MODE]
     composing = mode == M_ATTACK or mode == M_MOVE
     battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
@@ -351,13 +361,29 @@ def check_idle_fields(state, where):
         return refuse(where, E_TARGET, TARGET, state[TARGET])
     if battle != (state[ROUND] >= 1):
         return refuse(where, E_ROUND, ROUND, state[ROUND])
-    if mode != M_MOVE and state[SEA_USED] != 0:
+    moving = mode == M_MOVE or (mode == M_MAIN and several_destinations(params))
+    if not moving and state[SEA_USED] != 0:
         return refuse(where, E_IDLE_FIELD, SEA_USED, state[SEA_USED])
     if mode != M_LOSS:
         for w in (LOSS_A, LOSS_D):
             if state[w] != 0:
                 return refuse(where, E_IDLE_FIELD, w, state[w])
     return 0
+
+
+@jit
+def moved_where_it_may(state, params, u):
+    """An MU marked as moved in this action: a move to several cities is under way (its
+    next city being chosen or composed); it is the mover's, on the map, and if it went by
+    sea it stands in a port of the side's."""
+    mode = state[MODE]
+    side = state[SIDE]
+    loc = state[LOC + u]
+    if not several_destinations(params) or (mode != M_MAIN and mode != M_MOVE):
+        return False
+    if PIECE_SIDE[u] != side or loc < 0:
+        return False
+    return state[SEL + u] != SEL_MOVED_SEA or (CITY_PORT[loc] == 1 and state[OWNER + loc] == side)
 
 
 @jit
@@ -373,6 +399,12 @@ def check_selection(state, params, where):
     for u in range(NUM_UNITS):
         how = state[SEL + u]
         if how == 0:
+            continue
+        if has_moved(state, u):
+            if not moved_where_it_may(state, params, u):
+                return refuse(where, E_MOVED, u, how)
+            if how == SEL_MOVED_SEA:
+                sea += 1
             continue
         if not (selecting or battle):
             return refuse(where, E_SELECTED_MODE, u, mode)
@@ -414,7 +446,11 @@ def check_mode_context(state, params, where):
     elif mode == M_MOVE:
         # chosen among move_destinations while nothing was selected; a unit selected to go
         # by sea takes room on the ships, so once one is, it vouches for the target itself
-        reachable = state[SEA_USED] > 0 or (move_destinations(state, params, side) >> target) & 1
+        by_sea = False
+        for u in range(NUM_UNITS):
+            if state[SEL + u] == SEL_SEA:
+                by_sea = True
+        reachable = by_sea or (move_destinations(state, params, side) >> target) & 1
         if state[OCC + target] == 1 - side or not reachable:
             return refuse(where, E_MOVE_TARGET, TARGET, target)
     return 0
@@ -475,7 +511,7 @@ def validate(state, params, where):
     if code == 0:
         code = check_actor(state, where)
     if code == 0:
-        code = check_idle_fields(state, where)
+        code = check_idle_fields(state, params, where)
     if code == 0:
         code = check_selection(state, params, where)
     if code == 0:

@@ -1,0 +1,102 @@
+"""The other readings of contested rulings (docs/rules/farrapos.md) played both ways on
+positions a player would recognise: this position, this choice (this roll), this result."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.core.game import State
+from boardsim.games.farrapos import layout as L
+from tests.farrapos.helpers import act_city, act_unit, fresh, legal, piece, pieces_at, place, vp
+
+
+def farrapos(**options: object) -> boardsim.Game:
+    return boardsim.make_game("farrapos", **options)
+
+
+# ---------------------------------------------------------------- ruling 8: move destinations
+def invade_piratini_from_bage(s: State) -> None:
+    """The Republic's turn 1: the Bagé infantry R09 invades Piratini."""
+    s.apply_action(act_city("piratini"))
+    s.apply_action(act_unit("R09"))
+    s.apply_action(L.A_CONFIRM)
+
+
+@pytest.mark.parametrize("reading", ["one", "several"])
+def test_a_move_goes_into_one_city_or_on_to_several(reading: str) -> None:
+    """Ruling 8 (l.59-61): R09 invades Piratini. With move_destinations="one" that was the
+    Republic's action and the Empire moves; with "several" the Republic goes on: R05 from
+    Pelotas invades Camaquã, then it ends the move. R09, moved once, moves no more, and no
+    attack may follow a move."""
+    s = fresh(farrapos(move_destinations=reading))
+    invade_piratini_from_bage(s)
+    assert pieces_at(s, "piratini") == ["R09"] and vp(s) == (7, 7)
+    if reading == "one":
+        assert s.current_player() == 1 and int(s.array[L.MODE]) == L.M_MAIN
+        return
+    assert s.current_player() == 0 and int(s.array[L.MODE]) == L.M_MAIN
+    acts = legal(s)
+    assert act_city("camaqua") in acts and act_city("jaguarao") in acts and L.A_PASS in acts
+    assert act_city("porto_alegre") not in acts and act_city("rio_grande") not in acts
+    assert s.action_to_string(L.A_PASS) == "end the move (no more cities)"
+    s.apply_action(act_city("jaguarao"))  # linked to Piratini, Bagé and Pelotas
+    assert act_unit("R09") not in legal(s) and act_unit("R10") in legal(s)
+    s = fresh(farrapos(move_destinations=reading))
+    invade_piratini_from_bage(s)
+    s.apply_action(act_city("camaqua"))
+    s.apply_action(act_unit("R05"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "camaqua") == ["R05"] and vp(s) == (8, 7)
+    assert s.current_player() == 0
+    s.apply_action(L.A_PASS)  # the move ends; no empty city of the Republic's: no militia
+    assert s.current_player() == 1 and int(s.array[L.TURN]) == 2
+    assert not s.array[L.SEL_SLICE].any()
+
+
+def test_a_move_to_several_cities_ends_when_no_unit_can_go_on() -> None:
+    """Ruling 8, "several": the only Republican MU left free to move are R05 and R06 at
+    Pelotas; once both have gone, the action ends by itself."""
+    s = fresh(farrapos(move_destinations="several"))
+    for p in ("R01", "R02", "R03", "R04", "R07", "R08", "R09", "R10", "R11", "R12"):
+        place(s, p, L.LOC_ELIMINATED)
+    place(s, "RM1", "triunfo")
+    place(s, "RM2", "bage")
+    s.apply_action(act_city("piratini"))
+    s.apply_action(act_unit("R05"))
+    s.apply_action(L.A_CONFIRM)
+    assert s.current_player() == 0
+    s.apply_action(act_city("jaguarao"))
+    s.apply_action(act_unit("R06"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "piratini") == ["R05"] and pieces_at(s, "jaguarao") == ["R06"]
+    assert s.current_player() == 0 and int(s.array[L.MODE]) == L.M_MILITIA  # emptied Pelotas
+
+
+def test_port_transport_counts_two_a_turn_over_several_cities() -> None:
+    """Ruling 8, "several", with port transport (l.134, "up to 2 MU per turn"): R05 is
+    carried from Pelotas to São José do Norte, R06 to Laguna; the third, R07, may not go
+    by sea in that turn."""
+    s = fresh(farrapos(move_destinations="several", port_transport=True))
+    place(s, "R09", "sao_jose_norte")
+    place(s, "R10", "laguna")
+    s.apply_action(act_city("sao_jose_norte"))
+    s.apply_action(act_unit("R05"))
+    s.apply_action(L.A_CONFIRM)
+    assert int(s.array[L.SEA_USED]) == 1 and int(s.array[L.SEL + piece("R05")]) == 4
+    s.apply_action(act_city("laguna"))
+    s.apply_action(act_unit("R06"))
+    assert int(s.array[L.SEA_USED]) == 2 and act_unit("R07") not in legal(s)
+    s.apply_action(L.A_CONFIRM)
+    assert act_city("laguna") not in legal(s) and act_city("sao_jose_norte") not in legal(s)
+    s.apply_action(L.A_PASS)
+    assert pieces_at(s, "laguna") == ["R06", "R10"] and int(s.array[L.SEA_USED]) == 0
+
+
+def test_moved_units_show_as_half_selected_in_the_observation() -> None:
+    s = fresh(farrapos(move_destinations="several"))
+    invade_piratini_from_bage(s)
+    o = s.observation(0)
+    selected = o[L.OBS_PIECE + 4 :: L.PIECE_FEATURES][: L.P]
+    assert selected[piece("R09")] == 0.5 and np.count_nonzero(selected) == 1
