@@ -67,6 +67,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         ({"max_decisions": 400, "arrivals": "after"}, 40),
         ({"max_decisions": 400, "empty_city": "neutral", "port_transport": True}, 40),
         ({"max_decisions": 400, "move_destinations": "several", "port_transport": True}, 40),
+        ({"max_decisions": 400, "round_attackers": "rechosen", "siege": True}, 40),
     ],
     ids=[
         "short",
@@ -76,6 +77,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         "arrivals-after",
         "neutral-cities",
         "several-destinations",
+        "rechosen-attackers",
     ],
 )
 def test_core_equals_reference(options: dict, games: int) -> None:

@@ -100,3 +100,59 @@ def test_moved_units_show_as_half_selected_in_the_observation() -> None:
     o = s.observation(0)
     selected = o[L.OBS_PIECE + 4 :: L.PIECE_FEATURES][: L.P]
     assert selected[piece("R09")] == 0.5 and np.count_nonzero(selected) == 1
+
+
+# ---------------------------------------------------------------- ruling 14: round attackers
+def roll(s: State, attack_die: int, defence_die: int) -> None:
+    s.apply_action(attack_die)
+    s.apply_action(defence_die)
+
+
+def r01_wins_a_round_at_porto_alegre(s: State) -> None:
+    """R01 alone (AF 2) attacks Porto Alegre (DF 3 + 3 + 2 + 4 VP = 12); dice 6 and 1:
+    2 reads 5, 12 reads 4, the Empire loses a step and flips its artillery E03."""
+    s.apply_action(act_city("porto_alegre"))
+    s.apply_action(act_unit("R01"))
+    s.apply_action(L.A_CONFIRM)
+    roll(s, 6, 1)
+    assert (int(s.array[L.IDX_A]), int(s.array[L.IDX_D])) == (5, 4)
+    s.apply_action(act_unit("E03"))
+    assert int(s.array[L.MODE]) == L.M_CONTINUE and s.current_player() == 0
+
+
+@pytest.mark.parametrize("reading", ["same", "rechosen"])
+def test_a_continued_attack_goes_on_with_the_same_units_or_units_named_anew(
+    reading: str,
+) -> None:
+    """Ruling 14 (l.105, "Continue the attack (repeating the previous procedure)"): after
+    the first round the Republic continues. With round_attackers="same" R01 attacks again
+    (AF 2); with "rechosen" it names R03 and R04 instead (AF 5 + 4 = 9), R01 staying out;
+    the second round's loss (dice 1 and 6: 9 reads 3, 11 reads 9) falls on one of them."""
+    s = fresh(farrapos(explicit_chance=True, round_attackers=reading))
+    r01_wins_a_round_at_porto_alegre(s)
+    team = ("R01", "R02", "R03", "R04")
+    if reading == "same":
+        assert legal(s) == [L.A_CONTINUE, L.A_STOP]
+        s.apply_action(L.A_CONTINUE)
+        assert int(s.array[L.STR_A]) == 2 and int(s.array[L.ROUND]) == 2
+        return
+    assert legal(s) == [*[act_unit(p) for p in team], L.A_CONTINUE, L.A_STOP]
+    s.apply_action(act_unit("R03"))
+    assert int(s.array[L.MODE]) == L.M_ATTACK and int(s.array[L.ROUND]) == 1
+    assert legal(s) == [act_unit("R01"), act_unit("R02"), act_unit("R04"), L.A_CONFIRM]
+    s.apply_action(act_unit("R04"))
+    s.apply_action(L.A_CONFIRM)
+    assert (int(s.array[L.STR_A]), int(s.array[L.STR_D])) == (9, 3 + 3 + 1 + 4)
+    assert int(s.array[L.ROUND]) == 2
+    roll(s, 1, 6)
+    assert (int(s.array[L.IDX_A]), int(s.array[L.IDX_D])) == (3, 9)
+    assert legal(s) == [act_unit("R03"), act_unit("R04")]  # R01 is out of this round
+
+
+def test_continue_keeps_the_same_units_under_either_reading() -> None:
+    """Ruling 14, "rechosen": continue still goes on with the last round's survivors."""
+    s = fresh(farrapos(explicit_chance=True, round_attackers="rechosen"))
+    r01_wins_a_round_at_porto_alegre(s)
+    s.apply_action(L.A_CONTINUE)
+    assert int(s.array[L.STR_A]) == 2 and int(s.array[L.ROUND]) == 2
+    assert s.array[L.SEL + piece("R01")] == L.SEL_LAND

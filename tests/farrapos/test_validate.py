@@ -161,3 +161,19 @@ def test_a_unit_marked_carried_by_sea_stands_in_a_port() -> None:
     a[L.SEL + moved] = L.SEL_MOVED_SEA
     a[L.SEA_USED] += 1
     assert "no port" in refused(a, move_destinations="several", port_transport=True)
+
+
+def rechoosing(a: np.ndarray) -> bool:
+    """Attackers named anew between two rounds (round_attackers="rechosen")."""
+    return int(a[L.MODE]) == L.M_ATTACK and int(a[L.ROUND]) >= 1
+
+
+def test_attackers_named_anew_only_between_rounds_of_that_reading() -> None:
+    """round_attackers="rechosen" (ruling 14): a real position composing a later round's
+    attackers is accepted; under the default reading its round is refused, and with no
+    attacker named yet it is refused too (the first one is named with the choice)."""
+    a = position_where(rechoosing, round_attackers="rechosen")
+    assert accepted(a, round_attackers="rechosen")
+    assert f"ROUND = {a[L.ROUND]}: not 0.." in refused(a)
+    a[L.SEL_SLICE] = 0
+    assert "a battle with 0 attackers" in refused(a, round_attackers="rechosen")

@@ -20,6 +20,7 @@ FINAL_TIES = ("draw", "empire")
 ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
 EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
 MOVE_DESTINATIONS = ("one", "several")  # index = layout.MOVES_*
+ROUND_ATTACKERS = ("same", "rechosen")  # index = layout.ATTACKERS_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -87,6 +88,16 @@ OPTIONS: tuple[Option, ...] = (
         "each MU moves once.",
         choices=MOVE_DESTINATIONS,
     ),
+    Option(
+        "round_attackers",
+        "same",
+        'Who attacks in a continued battle (ruling 14; l.105: "Continue the attack (repeating '
+        'the previous procedure) or stop it"). same: the surviving attackers go on together. '
+        "rechosen: before each further round the attacker may name the attacking MU anew "
+        '(step 1 of the procedure, "All participating MU are identified"), among all its '
+        "MU linked to the city, the others staying where they stand.",
+        choices=ROUND_ATTACKERS,
+    ),
 )
 
 
@@ -101,6 +112,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
         ARRIVALS.index(options["arrivals"]),
         EMPTY_CITIES.index(options["empty_city"]),
         MOVE_DESTINATIONS.index(options["move_destinations"]),
+        ROUND_ATTACKERS.index(options["round_attackers"]),
     ]
 
 

@@ -31,6 +31,7 @@ from boardsim.games.farrapos.layout import (
     A_PASS,
     A_STOP,
     A_UNIT,
+    ATTACKERS_RECHOSEN,
     CHANCE_ATTACK_DIE,
     DIE_A,
     DIE_D,
@@ -52,6 +53,7 @@ from boardsim.games.farrapos.layout import (
     NUM_ACTIONS,
     OCC,
     OWNER,
+    P_ROUND_ATTACKERS,
     PHASE,
     ROUND,
     SEL,
@@ -157,6 +159,9 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     if mode == M_LOSS:
         verb = "eliminate" if PIECE_TYPE[u] == 3 or int(state[STEP + u]) == 1 else "flip"
         return f"{verb} {unit_words(state, u)}"
+    if mode == M_CONTINUE:
+        where = CITY_NAMES[target] if target >= 0 else "?"
+        return f"continue the attack on {where} with units named anew, first {unit_words(state, u)}"
     if mode in (M_ATTACK, M_MOVE):
         verb = "withdraw" if int(state[SEL + u]) in (SEL_LAND, SEL_SEA) else "add"
         role = "attack on" if mode == M_ATTACK else "move to"
@@ -221,6 +226,10 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
         lines.append(f"{SIDE_TITLES[side]} chooses: move other units to another city, or end")
     elif int(state[MODE]) == M_MAIN:
         lines.append(f"{SIDE_TITLES[side]} chooses: attack, move, invade or no action")
+    elif int(state[MODE]) == M_CONTINUE and int(params[P_ROUND_ATTACKERS]) == ATTACKERS_RECHOSEN:
+        lines.append(
+            f"{SIDE_TITLES[side]} chooses: continue or stop the attack, or name the attackers anew"
+        )
     elif int(state[MODE]) == M_CONTINUE:
         lines.append(f"{SIDE_TITLES[side]} chooses: continue or stop the attack")
     return "\n".join(lines)

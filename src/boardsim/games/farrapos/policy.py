@@ -21,7 +21,9 @@ How it plays, in a player's words:
   may go to several cities (``move_destinations="several"``), go on marching the units
   that have not moved to the next best city while a march still gains, then stop.
 * **Press on while winning.** After a round, continue while a round is still more
-  likely won than lost; otherwise stop and keep the units.
+  likely won than lost; otherwise stop and keep the units. When the attackers may be
+  named anew for each round (``round_attackers="rechosen"``), attack with the units the
+  attack plan picks now if they differ from the last round's.
 * **Lose the cheapest step.** When a loss must be taken, flip a full unit (the one
   whose flip costs the fewest factors) before losing a piece; the last piece of a
   city goes last.
@@ -75,7 +77,9 @@ from boardsim.games.farrapos.rules import (
     MAX_MF,
     attack_factor,
     attack_strength,
+    attackers_rechosen,
     can_attack_with,
+    count_attackers,
     defence_strength,
     distance_layers,
     has_moved,
@@ -350,6 +354,28 @@ def press_on(state, params):
 
 
 @jit
+def same_units(state, units, k):
+    """``units[:k]`` are exactly the units attacking now."""
+    for i in range(k):
+        if state[SEL + units[i]] == 0:
+            return False
+    return count_attackers(state) == k
+
+
+@jit
+def carry_on(state, params, side):
+    """After a round: press on or stop; with the attackers named anew for each round, the
+    units the attack plan picks now, when they are worth it and not the same (the first
+    of them: the others join in ``compose``)."""
+    if attackers_rechosen(params):
+        units = np.zeros(NUM_UNITS, np.int64)
+        k, v = attack_plan(state, params, side, state[TARGET], units)
+        if k > 0 and v > MIN_ATTACK and not same_units(state, units, k):
+            return A_UNIT + units[0]
+    return press_on(state, params)
+
+
+@jit
 def place(state, side, mask):
     """An arriving unit or a militia: the richest empty city of ours, else the front."""
     pick = -1
@@ -383,7 +409,7 @@ def heuristic_action(state, params, mask, prng):
     elif mode == M_LOSS:
         a = loss(state, params, mask)
     elif mode == M_CONTINUE:
-        a = press_on(state, params)
+        a = carry_on(state, params, side)
     if a < 0 or not mask[a]:
         if mask[A_PASS]:
             return A_PASS

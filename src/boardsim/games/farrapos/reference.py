@@ -227,6 +227,11 @@ def arrive(s: State, params: Params) -> None:
         next_turn(s, params)
 
 
+def attackers_rechosen(params: Params) -> bool:
+    """Ruling 14's option: before each further round the attackers may be named anew."""
+    return params[L.P_ROUND_ATTACKERS] == L.ATTACKERS_RECHOSEN
+
+
 def attackers_possible(s: State, side: int, target: int) -> list[int]:
     return [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) in LINKS[target]]
 
@@ -407,6 +412,8 @@ def legal_actions(state: State, params: Params) -> list[int]:
         acts = [L.A_UNIT + u for u in sorted(losers)]
     elif mode == L.M_CONTINUE:
         acts = [L.A_CONTINUE, L.A_STOP]
+        if attackers_rechosen(params):  # or name the attackers anew, this unit first
+            acts = [L.A_UNIT + u for u in attackers_possible(s, side, t)] + acts
     return acts
 
 
@@ -438,8 +445,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
             s[L.MODE] = L.M_ATTACK if occupant(s, c) == 1 - side else L.M_MOVE
     elif mode in (L.M_ATTACK, L.M_MOVE):
         if action == L.A_CONFIRM and mode == L.M_ATTACK:
-            s[L.ROUND] = 0
-            roll_round(s, params)
+            roll_round(s, params)  # ROUND: 0 for a new attack, on from a re-chosen round
         elif action == L.A_CONFIRM:
             arrive(s, params)
         else:  # one more unit joins; none leaves (ledger row 25)
@@ -463,8 +469,13 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif mode == L.M_CONTINUE:
         if action == L.A_CONTINUE:
             roll_round(s, params)
-        else:
+        elif action == L.A_STOP:
             next_turn(s, params)
+        else:  # the attackers named anew, this one first (round_attackers="rechosen")
+            for u in UNITS:
+                s[L.SEL + u] = 0
+            s[L.SEL + action - L.A_UNIT] = L.SEL_LAND
+            s[L.MODE] = L.M_ATTACK
 
 
 def chance_weights(state: State, params: Params) -> tuple[list[int], list[int]]:

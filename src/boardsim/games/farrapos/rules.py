@@ -12,7 +12,8 @@ place militia in its empty cities (the set-up step) before its VP are recorded. 
 the militia. With ``move_destinations="several"`` a move action may go on to further
 cities, one group of units after another.
 Battles are rounds of two dice (chance nodes); each loser picks the unit it flips;
-the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
+the attacker continues or stops (with ``round_attackers="rechosen"`` it may name the
+attacking units anew). Rulings: ``docs/rules/farrapos.md``.
 
 Plain loops rather than ``any``/``all`` over generators: this is numba code.
 """
@@ -67,6 +68,7 @@ from boardsim.games.farrapos.layout import (
     A_STOP,
     A_UNIT,
     ARRIVALS_AFTER,
+    ATTACKERS_RECHOSEN,
     CHANCE_ATTACK_DIE,
     CHANCE_DEFENCE_DIE,
     CITY_FEATURES,
@@ -109,6 +111,7 @@ from boardsim.games.farrapos.layout import (
     P_MOVE_DESTINATIONS,
     P_PORT_TRANSPORT,
     P_REWARD,
+    P_ROUND_ATTACKERS,
     P_SIEGE,
     P_VICTORY_VP,
     PHASE,
@@ -622,6 +625,25 @@ def end_battle_round(state: np.ndarray, params: np.ndarray) -> None:
         state[H_ACTOR] = state[SIDE]
 
 
+@jit
+def attackers_rechosen(params: np.ndarray) -> bool:
+    """Option ``round_attackers="rechosen"`` (ruling 14, l.105 "repeating the previous
+    procedure"): the attacker may name the attacking MU anew before each further round;
+    by default the surviving attackers go on together."""
+    return params[P_ROUND_ATTACKERS] == ATTACKERS_RECHOSEN
+
+
+@jit
+def rechoose_attackers(state: np.ndarray, u: int) -> None:
+    """Continue the attack with units named anew, ``u`` first: the last round's attackers
+    are no longer chosen (they stay where they stand unless named again); the attacker
+    adds the others (M_ATTACK, ROUND kept) and confirms the next round."""
+    for v in range(NUM_UNITS):
+        state[SEL + v] = 0
+    state[SEL + u] = SEL_LAND
+    state[MODE] = M_ATTACK
+
+
 # ---------------------------------------------------------------- turns
 @jit
 def finish(state: np.ndarray, winner: int) -> None:
@@ -881,6 +903,10 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     elif mode == M_CONTINUE:
         mask[A_CONTINUE] = 1
         mask[A_STOP] = 1
+        if attackers_rechosen(params):  # or name the attacking units anew, this one first
+            for u in range(NUM_UNITS):
+                if can_attack_with(state, side, u, state[TARGET]):
+                    mask[A_UNIT + u] = 1
     n = 0
     for a in range(NUM_ACTIONS):
         n += mask[a]
@@ -913,8 +939,7 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
     elif mode == M_ATTACK or mode == M_MOVE:
         if action == A_CONFIRM:
-            if mode == M_ATTACK:
-                state[ROUND] = 0
+            if mode == M_ATTACK:  # ROUND is 0 for a new attack, counts on when re-chosen
                 start_battle_round(state, params)
             else:
                 make_move(state, params)
@@ -939,8 +964,10 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
     elif mode == M_CONTINUE:
         if action == A_CONTINUE:
             start_battle_round(state, params)
-        else:
+        elif action == A_STOP:
             end_turn(state, params)
+        else:
+            rechoose_attackers(state, action - A_UNIT)
 
 
 @jit

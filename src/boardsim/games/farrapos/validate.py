@@ -89,6 +89,7 @@ from boardsim.games.farrapos.layout import (
 from boardsim.games.farrapos.rules import (
     SEA_CAPACITY,
     attack_strength,
+    attackers_rechosen,
     can_attack_with,
     can_carry_by_sea,
     can_place_militia,
@@ -163,7 +164,8 @@ STATE_ERRORS: dict[int, str] = {
     E_SIDE: "SIDE = {value}: not the side whose turn TURN is",
     E_MODE: f"MODE = {{value}}: not a mode (0..{NUM_MODES - 1})",
     E_TARGET: f"TARGET = {{value}}: neither -1 nor a city (0..{C - 1})",
-    E_ROUND: f"ROUND = {{value}}: not 0..{MAX_ROUNDS}",
+    E_ROUND: f"ROUND = {{value}}: not 0..{MAX_ROUNDS}, or not >= 1 exactly in a battle (or in "
+    "an attack composed anew between rounds, round_attackers)",
     E_DIE: "die word {index} = {value}: not 0..6",
     E_STRENGTH: f"strength word {{index}} = {{value}}: not 0..{MAX_STRENGTH}",
     E_INDEX: f"battle-table index word {{index}} = {{value}}: not 0..{MAX_INDEX}",
@@ -349,6 +351,13 @@ def check_actor(state, where):
 
 
 @jit
+def rechoosing(state, params):
+    """The attacker names the attacking units anew between two rounds of a battle
+    (M_ATTACK with ROUND >= 1, ``round_attackers="rechosen"``) or composes a new attack."""
+    return state[MODE] == M_ATTACK and attackers_rechosen(params)
+
+
+@jit
 def check_idle_fields(state, params, where):
     """The target, round, losses and sea transport are set only where the mode uses them:
     a target while an attack or move is composed or a battle fought, rounds in a battle,
@@ -359,7 +368,7 @@ def check_idle_fields(state, params, where):
     battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
     if (composing or battle) != (state[TARGET] >= 0):
         return refuse(where, E_TARGET, TARGET, state[TARGET])
-    if battle != (state[ROUND] >= 1):
+    if battle != (state[ROUND] >= 1) and not rechoosing(state, params):
         return refuse(where, E_ROUND, ROUND, state[ROUND])
     moving = mode == M_MOVE or (mode == M_MAIN and several_destinations(params))
     if not moving and state[SEA_USED] != 0:
@@ -443,6 +452,8 @@ def check_mode_context(state, params, where):
     elif mode == M_ATTACK or mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE:
         if state[OCC + target] != 1 - side:
             return refuse(where, E_ATTACK_TARGET, TARGET, target)
+        if mode == M_ATTACK and state[ROUND] >= 1 and count_attackers(state) == 0:
+            return refuse(where, E_BATTLE_SIDES, -1, 0)  # named anew: the first one is named
     elif mode == M_MOVE:
         # chosen among move_destinations while nothing was selected; a unit selected to go
         # by sea takes room on the ships, so once one is, it vouches for the target itself
