@@ -68,6 +68,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         ({"max_decisions": 400, "empty_city": "neutral", "port_transport": True}, 40),
         ({"max_decisions": 400, "move_destinations": "several", "port_transport": True}, 40),
         ({"max_decisions": 400, "round_attackers": "rechosen", "siege": True}, 40),
+        ({"max_decisions": 400, "advance": "chosen", "round_attackers": "rechosen"}, 40),
     ],
     ids=[
         "short",
@@ -78,6 +79,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         "neutral-cities",
         "several-destinations",
         "rechosen-attackers",
+        "chosen-advance",
     ],
 )
 def test_core_equals_reference(options: dict, games: int) -> None:

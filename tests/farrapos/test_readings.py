@@ -156,3 +156,54 @@ def test_continue_keeps_the_same_units_under_either_reading() -> None:
     s.apply_action(L.A_CONTINUE)
     assert int(s.array[L.STR_A]) == 2 and int(s.array[L.ROUND]) == 2
     assert s.array[L.SEL + piece("R01")] == L.SEL_LAND
+
+
+# ---------------------------------------------------------------- ruling 12: the advance
+def triunfo_takes_camaqua(s: State, attackers: tuple[str, ...]) -> None:
+    """A lone Empire militia holds Camaquã (DF 1 + 1 VP); the Republic attacks it from
+    Triunfo; dice 6 and 1: the militia is eliminated and Camaquã falls."""
+    place(s, "EM1", "camaqua")
+    assert vp(s) == (5, 8)
+    s.apply_action(act_city("camaqua"))
+    for p in attackers:
+        s.apply_action(act_unit(p))
+    s.apply_action(L.A_CONFIRM)
+    roll(s, 6, 1)
+    s.apply_action(act_unit("EM1"))
+
+
+@pytest.mark.parametrize("reading", ["all", "chosen"])
+def test_every_survivor_enters_the_taken_city_or_those_chosen(reading: str) -> None:
+    """Ruling 12: all four Triunfo MU take Camaquã. With advance="all" they all move in and
+    Triunfo is left empty (it scores nothing; the set-up step offers it a militia); with
+    "chosen" the Republic sends R01, R02 and R04 and keeps the artillery R03 in Triunfo."""
+    s = fresh(farrapos(explicit_chance=True, advance=reading))
+    triunfo_takes_camaqua(s, ("R01", "R02", "R03", "R04"))
+    if reading == "all":
+        assert pieces_at(s, "camaqua") == ["R01", "R02", "R03", "R04"]
+        assert vp(s) == (5, 7) and int(s.array[L.MODE]) == L.M_MILITIA
+        return
+    assert int(s.array[L.MODE]) == L.M_MOVE and s.current_player() == 0
+    assert legal(s) == [act_unit(p) for p in ("R01", "R02", "R03", "R04")]  # one at least
+    assert s.action_to_string(act_unit("R01")).startswith("advance R01 infantry")
+    for p in ("R01", "R02", "R04"):
+        s.apply_action(act_unit(p))
+    assert legal(s) == [act_unit("R03"), L.A_CONFIRM]
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "camaqua") == ["R01", "R02", "R04"] and pieces_at(s, "triunfo") == ["R03"]
+    assert vp(s) == (6, 7) and s.current_player() == 1
+
+
+def test_the_advance_ends_when_the_last_survivor_enters() -> None:
+    s = fresh(farrapos(explicit_chance=True, advance="chosen"))
+    triunfo_takes_camaqua(s, ("R01", "R02"))
+    s.apply_action(act_unit("R02"))
+    s.apply_action(act_unit("R01"))
+    assert pieces_at(s, "camaqua") == ["R01", "R02"] and s.current_player() == 1
+
+
+def test_a_lone_survivor_enters_without_a_choice() -> None:
+    """Ruling 12, "chosen": with one survivor there is nothing to choose (one at least)."""
+    s = fresh(farrapos(explicit_chance=True, advance="chosen"))
+    triunfo_takes_camaqua(s, ("R04",))
+    assert pieces_at(s, "camaqua") == ["R04"] and s.current_player() == 1

@@ -177,3 +177,18 @@ def test_attackers_named_anew_only_between_rounds_of_that_reading() -> None:
     assert f"ROUND = {a[L.ROUND]}: not 0.." in refused(a)
     a[L.SEL_SLICE] = 0
     assert "a battle with 0 attackers" in refused(a, round_attackers="rechosen")
+
+
+def advancing(a: np.ndarray) -> bool:
+    """The attacker chooses the survivors entering a taken city (advance="chosen")."""
+    return int(a[L.MODE]) == L.M_MOVE and int(a[L.ROUND]) >= 1
+
+
+def test_an_advance_only_under_its_reading_and_with_a_survivor_to_choose() -> None:
+    """advance="chosen" (ruling 12): a real advance is accepted; under the default reading
+    its round is refused, and with no survivor left to choose it is refused too."""
+    a = position_where(advancing, advance="chosen")
+    assert accepted(a, advance="chosen")
+    assert f"ROUND = {a[L.ROUND]}: not 0.." in refused(a)
+    a[L.SEL_SLICE] = 0
+    assert f"TARGET = {a[L.TARGET]}: an advance into a city" in refused(a, advance="chosen")

@@ -21,6 +21,7 @@ ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
 EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
 MOVE_DESTINATIONS = ("one", "several")  # index = layout.MOVES_*
 ROUND_ATTACKERS = ("same", "rechosen")  # index = layout.ATTACKERS_*
+ADVANCES = ("all", "chosen")  # index = layout.ADVANCE_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -98,6 +99,14 @@ OPTIONS: tuple[Option, ...] = (
         "MU linked to the city, the others staying where they stand.",
         choices=ROUND_ATTACKERS,
     ),
+    Option(
+        "advance",
+        "all",
+        "Which attackers enter a city whose last defender falls (ruling 12; the rulebook is "
+        "silent). all: every surviving attacker moves in. chosen: the attacker chooses which "
+        "survivors move in, at least one; the others stay where they stand.",
+        choices=ADVANCES,
+    ),
 )
 
 
@@ -113,6 +122,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
         EMPTY_CITIES.index(options["empty_city"]),
         MOVE_DESTINATIONS.index(options["move_destinations"]),
         ROUND_ATTACKERS.index(options["round_attackers"]),
+        ADVANCES.index(options["advance"]),
     ]
 
 

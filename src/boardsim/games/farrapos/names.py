@@ -114,6 +114,8 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
         if mode == M_MAIN and moved_units(state):
             return "end the move (no more cities)"
         return "take no action"
+    if a == A_CONFIRM and mode == M_MOVE and int(state[ROUND]) >= 1:
+        return f"end the advance into {CITY_NAMES[target]} (the other survivors stay)"
     if a == A_CONFIRM:
         what = "attack" if mode == M_ATTACK else "move"
         return f"confirm the {what} on {CITY_NAMES[target]}" if target >= 0 else "confirm"
@@ -159,6 +161,8 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     if mode == M_LOSS:
         verb = "eliminate" if PIECE_TYPE[u] == 3 or int(state[STEP + u]) == 1 else "flip"
         return f"{verb} {unit_words(state, u)}"
+    if mode == M_MOVE and int(state[ROUND]) >= 1:
+        return f"advance {unit_words(state, u)} into {CITY_NAMES[target]}"
     if mode == M_CONTINUE:
         where = CITY_NAMES[target] if target >= 0 else "?"
         return f"continue the attack on {where} with units named anew, first {unit_words(state, u)}"
@@ -226,6 +230,9 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
         lines.append(f"{SIDE_TITLES[side]} chooses: move other units to another city, or end")
     elif int(state[MODE]) == M_MAIN:
         lines.append(f"{SIDE_TITLES[side]} chooses: attack, move, invade or no action")
+    elif int(state[MODE]) == M_MOVE and int(state[ROUND]) >= 1:
+        t = CITY_NAMES[int(state[TARGET])]
+        lines.append(f"{SIDE_TITLES[side]} chooses: which survivors enter {t} (one at least)")
     elif int(state[MODE]) == M_CONTINUE and int(params[P_ROUND_ATTACKERS]) == ATTACKERS_RECHOSEN:
         lines.append(
             f"{SIDE_TITLES[side]} chooses: continue or stop the attack, or name the attackers anew"

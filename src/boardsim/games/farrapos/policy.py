@@ -24,6 +24,9 @@ How it plays, in a player's words:
   likely won than lost; otherwise stop and keep the units. When the attackers may be
   named anew for each round (``round_attackers="rechosen"``), attack with the units the
   attack plan picks now if they differ from the last round's.
+* **Hold what you leave.** When the attacker chooses who enters a city it took
+  (``advance="chosen"``), the survivors whose city keeps another piece enter; the last
+  piece of a city stays home (one enters in any case: from the city worth least).
 * **Lose the cheapest step.** When a loss must be taken, flip a full unit (the one
   whose flip costs the fewest factors) before losing a piece; the last piece of a
   city goes last.
@@ -66,6 +69,7 @@ from boardsim.games.farrapos.layout import (
     MODE,
     NUM_ACTIONS,
     OCC,
+    ROUND,
     SEL,
     STEP,
     TARGET,
@@ -393,6 +397,24 @@ def place(state, side, mask):
 
 
 @jit
+def advance(state, mask):
+    """The survivors that enter a taken city: one whose city keeps another piece, else
+    confirm once one has entered, else the one whose city is worth least."""
+    pick = -1
+    worth = 1 << 20
+    for u in range(NUM_UNITS):
+        if not mask[A_UNIT + u]:
+            continue
+        if pieces_at(state, state[LOC + u]) >= 2:
+            return A_UNIT + u
+        if CITY_VP[state[LOC + u]] < worth:
+            worth, pick = CITY_VP[state[LOC + u]], A_UNIT + u
+    if mask[A_CONFIRM]:
+        return A_CONFIRM
+    return pick
+
+
+@jit
 def heuristic_action(state, params, mask, prng):
     """The rule-based player's action for the player to move (a decision node)."""
     if legal_mask(state, params, mask) == 0:
@@ -404,6 +426,8 @@ def heuristic_action(state, params, mask, prng):
         a = place(state, side, mask)
     elif mode == M_MAIN:
         a = main(state, params, side, mask)
+    elif mode == M_MOVE and state[ROUND] >= 1:
+        a = advance(state, mask)
     elif mode == M_ATTACK or mode == M_MOVE:
         a = compose(state, params, side, mask)
     elif mode == M_LOSS:

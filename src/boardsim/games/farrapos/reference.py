@@ -270,7 +270,10 @@ def ask_for_losses(s: State, params: Params) -> None:
         s[H_ACTOR] = 1 - s[L.SIDE]
     else:
         t = s[L.TARGET]
-        if not pieces_in(s, t):
+        if not pieces_in(s, t) and params[L.P_ADVANCE] == L.ADVANCE_CHOSEN and len(selected(s)) > 1:
+            s[L.MODE] = L.M_MOVE  # the advance: the attacker chooses who enters (ROUND >= 1)
+            s[H_ACTOR] = s[L.SIDE]
+        elif not pieces_in(s, t):
             for u in selected(s):
                 s[L.LOC + u] = t
             next_turn(s, params)
@@ -398,6 +401,10 @@ def legal_actions(state: State, params: Params) -> list[int]:
         acts = [L.A_UNIT + u for u in attackers_possible(s, side, t) if not s[L.SEL + u]]
         if any(s[L.SEL + u] for u in UNITS):
             acts.append(L.A_CONFIRM)
+    elif mode == L.M_MOVE and s[L.ROUND]:  # the advance into a taken city
+        acts = [L.A_UNIT + u for u in selected(s)]
+        if occupant(s, t) == side:
+            acts.append(L.A_CONFIRM)
     elif mode == L.M_MOVE:
         dist = distances_to(s, side, t)
         acts = [
@@ -443,6 +450,16 @@ def apply_action(state: State, params: Params, action: int) -> None:
             c = action - L.A_CITY
             s[L.TARGET] = c
             s[L.MODE] = L.M_ATTACK if occupant(s, c) == 1 - side else L.M_MOVE
+    elif mode == L.M_MOVE and s[L.ROUND]:  # the advance (advance="chosen")
+        if action == L.A_CONFIRM:
+            next_turn(s, params)
+            return
+        u = action - L.A_UNIT
+        s[L.LOC + u] = s[L.TARGET]
+        s[L.SEL + u] = 0
+        recount(s)
+        if not selected(s):
+            next_turn(s, params)
     elif mode in (L.M_ATTACK, L.M_MOVE):
         if action == L.A_CONFIRM and mode == L.M_ATTACK:
             roll_round(s, params)  # ROUND: 0 for a new attack, on from a re-chosen round

@@ -13,7 +13,9 @@ the militia. With ``move_destinations="several"`` a move action may go on to fur
 cities, one group of units after another.
 Battles are rounds of two dice (chance nodes); each loser picks the unit it flips;
 the attacker continues or stops (with ``round_attackers="rechosen"`` it may name the
-attacking units anew). Rulings: ``docs/rules/farrapos.md``.
+attacking units anew). A city left without defenders falls: the surviving attackers
+move in (with ``advance="chosen"`` those the attacker chooses). Rulings:
+``docs/rules/farrapos.md``.
 
 Plain loops rather than ``any``/``all`` over generators: this is numba code.
 """
@@ -67,6 +69,7 @@ from boardsim.games.farrapos.layout import (
     A_PASS,
     A_STOP,
     A_UNIT,
+    ADVANCE_CHOSEN,
     ARRIVALS_AFTER,
     ATTACKERS_RECHOSEN,
     CHANCE_ATTACK_DIE,
@@ -105,6 +108,7 @@ from boardsim.games.farrapos.layout import (
     OBS_TARGET,
     OCC,
     OWNER,
+    P_ADVANCE,
     P_ARRIVALS,
     P_EMPTY_CITY,
     P_FINAL_TIE,
@@ -613,10 +617,7 @@ def end_battle_round(state: np.ndarray, params: np.ndarray) -> None:
     """No defender left: the city falls and the attackers move in. No attacker: it ends."""
     target = state[TARGET]
     if count_defenders(state, target) == 0:
-        for u in range(NUM_UNITS):
-            if state[SEL + u] != 0 and state[LOC + u] >= 0:
-                state[LOC + u] = target
-        end_turn(state, params)
+        take_city(state, params)
     elif count_attackers(state) == 0:
         end_turn(state, params)
     else:
@@ -642,6 +643,46 @@ def rechoose_attackers(state: np.ndarray, u: int) -> None:
         state[SEL + v] = 0
     state[SEL + u] = SEL_LAND
     state[MODE] = M_ATTACK
+
+
+@jit
+def advance_chosen(params: np.ndarray) -> bool:
+    """Option ``advance="chosen"`` (ruling 12): the attacker chooses which survivors enter
+    a taken city, at least one; by default all of them do."""
+    return params[P_ADVANCE] == ADVANCE_CHOSEN
+
+
+@jit
+def take_city(state: np.ndarray, params: np.ndarray) -> None:
+    """The city has no defender left and falls (ruling 12): the surviving attackers move in
+    and the action is over. With ``advance="chosen"`` and two survivors or more, the
+    attacker chooses them instead, one at a time (the advance, M_MOVE with ROUND >= 1)."""
+    if advance_chosen(params) and count_attackers(state) >= 2:
+        state[MODE] = M_MOVE
+        state[H_ACTOR] = state[SIDE]
+        return
+    target = state[TARGET]
+    for u in range(NUM_UNITS):
+        if state[SEL + u] != 0 and state[LOC + u] >= 0:
+            state[LOC + u] = target
+    end_turn(state, params)
+
+
+@jit
+def advancing(state: np.ndarray) -> bool:
+    """The attacker chooses the survivors that enter the city it took (``advance``)."""
+    return state[MODE] == M_MOVE and state[ROUND] >= 1
+
+
+@jit
+def advance_unit(state: np.ndarray, params: np.ndarray, u: int) -> None:
+    """A survivor enters the taken city (and possesses it); when none is left to choose the
+    advance is over."""
+    state[LOC + u] = state[TARGET]
+    state[SEL + u] = 0
+    recount(state)
+    if count_attackers(state) == 0:
+        end_turn(state, params)
 
 
 # ---------------------------------------------------------------- turns
@@ -868,6 +909,12 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 mask[A_UNIT + u] = 1
         if any_sel:
             mask[A_CONFIRM] = 1
+    elif mode == M_MOVE and state[ROUND] >= 1:  # the advance: survivors, then confirm
+        for u in range(NUM_UNITS):
+            if state[SEL + u] != 0 and state[LOC + u] >= 0:
+                mask[A_UNIT + u] = 1
+        if state[OCC + state[TARGET]] == side:  # at least one has entered
+            mask[A_CONFIRM] = 1
     elif mode == M_MOVE:
         # can_move_unit for every unit at once: one search out of the target
         target = state[TARGET]
@@ -937,6 +984,11 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             c = action - A_CITY
             state[TARGET] = c
             state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
+    elif advancing(state):
+        if action == A_CONFIRM:  # the survivors not chosen stay where they stand
+            end_turn(state, params)
+        else:
+            advance_unit(state, params, action - A_UNIT)
     elif mode == M_ATTACK or mode == M_MOVE:
         if action == A_CONFIRM:
             if mode == M_ATTACK:  # ROUND is 0 for a new attack, counts on when re-chosen

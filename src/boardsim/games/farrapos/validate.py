@@ -88,6 +88,7 @@ from boardsim.games.farrapos.layout import (
 )
 from boardsim.games.farrapos.rules import (
     SEA_CAPACITY,
+    advance_chosen,
     attack_strength,
     attackers_rechosen,
     can_attack_with,
@@ -157,6 +158,7 @@ E_BATTLE_STRENGTH = 39
 E_BATTLE_INDEX = 40
 E_IDLE_FIELD = 41
 E_MOVED = 42
+E_ADVANCE = 43
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
@@ -208,6 +210,8 @@ STATE_ERRORS: dict[int, str] = {
     E_MOVED: "unit {index} is marked as moved in this action ({value}) but no move to several "
     "cities is under way (move_destinations), or it is not a unit on the map of the side to "
     "move, or carried by sea to a city that is no port",
+    E_ADVANCE: "TARGET = {value}: an advance into a city that still has defenders, or with no "
+    "survivor left to choose, or with one and none entered (advance)",
 }
 
 
@@ -368,7 +372,8 @@ def check_idle_fields(state, params, where):
     battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
     if (composing or battle) != (state[TARGET] >= 0):
         return refuse(where, E_TARGET, TARGET, state[TARGET])
-    if battle != (state[ROUND] >= 1) and not rechoosing(state, params):
+    later_round = rechoosing(state, params) or (mode == M_MOVE and advance_chosen(params))
+    if battle != (state[ROUND] >= 1) and not later_round:
         return refuse(where, E_ROUND, ROUND, state[ROUND])
     moving = mode == M_MOVE or (mode == M_MAIN and several_destinations(params))
     if not moving and state[SEA_USED] != 0:
@@ -388,7 +393,8 @@ def moved_where_it_may(state, params, u):
     mode = state[MODE]
     side = state[SIDE]
     loc = state[LOC + u]
-    if not several_destinations(params) or (mode != M_MAIN and mode != M_MOVE):
+    composing = mode == M_MAIN or (mode == M_MOVE and state[ROUND] == 0)
+    if not several_destinations(params) or not composing:
         return False
     if PIECE_SIDE[u] != side or loc < 0:
         return False
@@ -420,7 +426,7 @@ def check_selection(state, params, where):
         if PIECE_SIDE[u] != side or state[LOC + u] < 0:
             return refuse(where, E_SELECTED, u, how)
         loc = state[LOC + u]
-        if mode == M_MOVE:
+        if mode == M_MOVE and state[ROUND] == 0:
             if loc == target:
                 return refuse(where, E_CANNOT_MOVE, u, how)
             if how == SEL_SEA:
@@ -430,9 +436,22 @@ def check_selection(state, params, where):
             elif (land_reach(loc, movement_factor(state, u), passable) >> target) & 1 == 0:
                 return refuse(where, E_CANNOT_MOVE, u, how)
         elif how != SEL_LAND or not can_attack_with(state, side, u, target):
-            return refuse(where, E_CANNOT_ATTACK, u, how)
+            return refuse(where, E_CANNOT_ATTACK, u, how)  # attacking, or one to advance
     if sea != state[SEA_USED]:
         return refuse(where, E_SEA_COUNT, SEA_USED, state[SEA_USED])
+    return 0
+
+
+@jit
+def check_advance(state, where):
+    """The advance into a taken city (``advance="chosen"``, ruling 12): no defender is left
+    in it; a survivor is still to be chosen, and two when none has entered yet."""
+    side = state[SIDE]
+    target = state[TARGET]
+    left = count_attackers(state)
+    entered = state[OCC + target] == side
+    if state[OCC + target] == 1 - side or left == 0 or (not entered and left < 2):
+        return refuse(where, E_ADVANCE, TARGET, target)
     return 0
 
 
@@ -454,6 +473,8 @@ def check_mode_context(state, params, where):
             return refuse(where, E_ATTACK_TARGET, TARGET, target)
         if mode == M_ATTACK and state[ROUND] >= 1 and count_attackers(state) == 0:
             return refuse(where, E_BATTLE_SIDES, -1, 0)  # named anew: the first one is named
+    elif mode == M_MOVE and state[ROUND] >= 1:
+        return check_advance(state, where)
     elif mode == M_MOVE:
         # chosen among move_destinations while nothing was selected; a unit selected to go
         # by sea takes room on the ships, so once one is, it vouches for the target itself
