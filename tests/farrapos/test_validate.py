@@ -192,3 +192,16 @@ def test_an_advance_only_under_its_reading_and_with_a_survivor_to_choose() -> No
     assert f"ROUND = {a[L.ROUND]}: not 0.." in refused(a)
     a[L.SEL_SLICE] = 0
     assert f"TARGET = {a[L.TARGET]}: an advance into a city" in refused(a, advance="chosen")
+
+
+def test_an_empty_city_of_the_enemy_is_no_ones_under_the_neutral_reading() -> None:
+    """empty_city="neutral" (ruling 5): when a turn ends every empty city is no one's, so at
+    a decision an empty city may still be possessed only by the side to move, which emptied
+    it in this turn. A position where the other side possesses one is forged; the same
+    position is a real one under the default reading."""
+    a = position(seed=5, empty_city="neutral")
+    empty = int(np.flatnonzero(a[L.OCC_SLICE] == -1)[0])
+    a[L.OWNER + empty] = 1 - a[L.SIDE]
+    assert accepted(a)
+    message = refused(a, empty_city="neutral")
+    assert f"city {empty} is empty but possessed by side {1 - a[L.SIDE]}" in message

@@ -45,6 +45,7 @@ from boardsim.games.farrapos.layout import (
     DIE_A,
     DIE_D,
     DRAW,
+    EMPTY_NEUTRAL,
     IDX_A,
     IDX_D,
     LOC,
@@ -66,6 +67,7 @@ from boardsim.games.farrapos.layout import (
     NO_WINNER,
     OCC,
     OWNER,
+    P_EMPTY_CITY,
     P_FINAL_TIE,
     P_VICTORY_VP,
     PHASE,
@@ -159,6 +161,7 @@ E_BATTLE_INDEX = 40
 E_IDLE_FIELD = 41
 E_MOVED = 42
 E_ADVANCE = 43
+E_NEUTRAL_EMPTY = 44
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
@@ -212,6 +215,9 @@ STATE_ERRORS: dict[int, str] = {
     "move, or carried by sea to a city that is no port",
     E_ADVANCE: "TARGET = {value}: an advance into a city that still has defenders, or with no "
     "survivor left to choose, or with one and none entered (advance)",
+    E_NEUTRAL_EMPTY: "city {index} is empty but possessed by side {value}: with "
+    "empty_city='neutral' a turn ends with every empty city no one's, and in a turn only the "
+    "side to move empties cities (or the defender loses the one it is taking)",
 }
 
 
@@ -531,6 +537,25 @@ def check_battle(state, params, where):
 
 
 @jit
+def check_emptied_cities(state, params, where):
+    """With ``empty_city="neutral"`` (ruling 5) a city with no piece is no one's when a turn
+    ends, so possession equals occupation at every turn's start; within the turn only the
+    side to move empties cities (its moves, its attackers lost), and the enemy only the
+    city being taken from it (the advance into it, ``advance="chosen"``)."""
+    if params[P_EMPTY_CITY] != EMPTY_NEUTRAL:
+        return 0
+    side = state[SIDE]
+    for c in range(C):
+        owner = state[OWNER + c]
+        if owner == NEUTRAL or state[OCC + c] != NEUTRAL or owner == side:
+            continue
+        taken = state[MODE] == M_MOVE and state[ROUND] >= 1 and c == state[TARGET]
+        if not taken:
+            return refuse(where, E_NEUTRAL_EMPTY, c, owner)
+    return 0
+
+
+@jit
 def validate(state, params, where):
     """0 if every field of ``state`` is in range and coherent, else the failed check's code."""
     code = check_scalars(state, where)
@@ -550,4 +575,6 @@ def validate(state, params, where):
         code = check_mode_context(state, params, where)
     if code == 0:
         code = check_battle(state, params, where)
+    if code == 0:
+        code = check_emptied_cities(state, params, where)
     return code
