@@ -207,3 +207,16 @@ def test_a_lone_survivor_enters_without_a_choice() -> None:
     s = fresh(farrapos(explicit_chance=True, advance="chosen"))
     triunfo_takes_camaqua(s, ("R04",))
     assert pieces_at(s, "camaqua") == ["R04"] and s.current_player() == 1
+
+
+def test_several_destinations_have_their_own_default_decision_limit() -> None:
+    """Game length (docs/rules/farrapos.md): random play is longest when a move goes on to
+    several cities; that reading's default max_decisions is 4,000, the default game's
+    2,000, and a limit given is kept."""
+    assert farrapos().options["max_decisions"] == 2_000
+    assert farrapos(round_attackers="rechosen", advance="chosen").options["max_decisions"] == 2_000
+    assert farrapos(move_destinations="several").options["max_decisions"] == 4_000
+    assert farrapos(move_destinations="several", max_decisions=300).options["max_decisions"] == 300
+    g = farrapos(move_destinations="several")
+    s = g.new_initial_state(1)
+    assert g.state_from_bytes(s.to_bytes()) == s

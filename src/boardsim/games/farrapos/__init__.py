@@ -6,6 +6,7 @@ rulings: ``docs/rules/farrapos.md``; data: ``envs/farrapos/farrapos.toml``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup
@@ -143,11 +144,27 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"victory_vp": 14, "final_tie": "empire", "explicit_chance": True},
     {"port_transport": True, "reward": "vp_difference"},
     {"arrivals": "after", "empty_city": "neutral"},
+    {"move_destinations": "several", "round_attackers": "rechosen", "advance": "chosen"},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)
 DECISION_LIMIT = 2_000
-MAX_TURN_DECISIONS = 420
+# random play sends a move on to city after city with move_destinations="several": its
+# games are longer, so that reading has its own default limit (the same rule, its games)
+SEVERAL_DESTINATIONS_DECISION_LIMIT = 4_000
+# the longest turn under any reading (419 under the default readings; ruling 25)
+MAX_TURN_DECISIONS = 5410
+
+
+def settle_options(given: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options a game is played with: with ``move_destinations="several"`` and no
+    ``max_decisions`` given, that reading's own default limit (docs/rules/farrapos.md,
+    "Game length"); the default game keeps ``DECISION_LIMIT``."""
+    out = dict(options)
+    if options["move_destinations"] == "several" and "max_decisions" not in given:
+        out["max_decisions"] = SEVERAL_DESTINATIONS_DECISION_LIMIT
+    return out
+
 
 DEFINITION = GameDefinition(
     name="farrapos",
@@ -172,6 +189,7 @@ DEFINITION = GameDefinition(
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
+    settle_options=settle_options,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]
