@@ -3,6 +3,8 @@ positions a player would recognise: this position, this choice (this roll), this
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -220,3 +222,21 @@ def test_several_destinations_have_their_own_default_decision_limit() -> None:
     g = farrapos(move_destinations="several")
     s = g.new_initial_state(1)
     assert g.state_from_bytes(s.to_bytes()) == s
+
+
+def test_every_legal_action_of_the_readings_has_its_own_words() -> None:
+    """The readings' decisions (a further city, attackers named anew, the advance) read
+    as what they do, no two legal actions alike, and every position renders."""
+    g = farrapos(move_destinations="several", round_attackers="rechosen", advance="chosen")
+    seen: set[str] = set()
+    for seed in range(3):
+        s = g.new_initial_state(seed)
+        chooser = random.Random(seed)
+        while not s.is_terminal():
+            words = [s.action_to_string(a) for a in s.legal_actions()]
+            assert all(w and "out of range" not in w for w in words)
+            assert len(set(words)) == len(words)
+            assert "Farrapos" in str(s)
+            seen.update(w.split(" ")[0] for w in words)
+            s.apply_action(chooser.choice(s.legal_actions()))
+    assert {"end", "advance", "continue"} <= seen
