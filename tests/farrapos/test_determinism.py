@@ -76,7 +76,7 @@ def test_save_to_bytes_and_load_back(game: Game) -> None:
 
 # the options of the contested readings (docs/rules/farrapos.md), added after states of
 # this version were saved: a save that does not name them was played by their defaults
-READINGS = ("arrivals", "empty_city")
+READINGS = ("arrivals", "empty_city", "move_destinations", "round_attackers", "advance")
 
 
 def test_a_state_saved_before_the_readings_options_loads_by_their_defaults(game: Game) -> None:
@@ -85,9 +85,15 @@ def test_a_state_saved_before_the_readings_options_loads_by_their_defaults(game:
     assert all(name.encode() not in old for name in READINGS)
     back = game.state_from_bytes(old)
     assert back == s and back.legal_actions() == s.legal_actions()
-    other = boardsim.make_game("farrapos", arrivals="after")
-    with pytest.raises(StateFormatError, match="made with options"):
-        other.state_from_bytes(old)
+    for name, other_reading in (
+        ("arrivals", "after"),
+        ("move_destinations", "several"),
+        ("round_attackers", "rechosen"),
+        ("advance", "chosen"),
+    ):
+        other = boardsim.make_game("farrapos", **{name: other_reading})
+        with pytest.raises(StateFormatError, match="made with options"):
+            other.state_from_bytes(old)
 
 
 def test_illegal_action_is_refused(game: Game) -> None:

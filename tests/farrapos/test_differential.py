@@ -66,8 +66,21 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         ({}, 30),
         ({"max_decisions": 400, "arrivals": "after"}, 40),
         ({"max_decisions": 400, "empty_city": "neutral", "port_transport": True}, 40),
+        ({"max_decisions": 400, "move_destinations": "several", "port_transport": True}, 40),
+        ({"max_decisions": 400, "round_attackers": "rechosen", "siege": True}, 40),
+        ({"max_decisions": 400, "advance": "chosen", "round_attackers": "rechosen"}, 40),
     ],
-    ids=["short", "advanced", "sudden-death", "full", "arrivals-after", "neutral-cities"],
+    ids=[
+        "short",
+        "advanced",
+        "sudden-death",
+        "full",
+        "arrivals-after",
+        "neutral-cities",
+        "several-destinations",
+        "rechosen-attackers",
+        "chosen-advance",
+    ],
 )
 def test_core_equals_reference(options: dict, games: int) -> None:
     game = boardsim.make_game("farrapos", **options)

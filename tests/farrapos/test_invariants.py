@@ -115,8 +115,9 @@ def play(game, seed: int, chooser: random.Random) -> int:
         ({"victory_vp": 14}, 20),
         ({"arrivals": "after", "empty_city": "neutral"}, 12),
         ({"empty_city": "neutral"}, 12),
+        ({"move_destinations": "several", "round_attackers": "rechosen", "advance": "chosen"}, 8),
     ],
-    ids=["basic", "advanced", "short", "readings", "neutral"],
+    ids=["basic", "advanced", "short", "readings", "neutral", "more-readings"],
 )
 def test_invariants_hold_after_every_step(options: tuple[dict, int]) -> None:
     kwargs, games = options

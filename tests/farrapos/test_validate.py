@@ -4,6 +4,7 @@ the field and the value; real ones are accepted (tests/core/test_untrusted_state
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import boardsim
 from boardsim import StateFormatError
 from boardsim.core.header import H_ACTOR
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.data import NUM_UNITS, PIECE_SIDE
+from boardsim.games.farrapos.data import CITY_PORT, NUM_UNITS, PIECE_SIDE
 
 
 def game(**options: object) -> boardsim.Game:
@@ -32,6 +33,28 @@ def position(mode: int | None = None, seed: int = 3, **options: object) -> np.nd
                 return state.array.copy()
             state.apply_action(rng.choice(state.legal_actions()))
     raise AssertionError(f"no position in mode {mode}")
+
+
+def position_where(
+    found: Callable[[np.ndarray], bool], seed: int = 3, **options: object
+) -> np.ndarray:
+    """A live position of random play where ``found`` holds."""
+    g = game(**options)
+    for s in range(seed, seed + 100):
+        state = g.new_initial_state(s)
+        rng = random.Random(s)
+        for _ in range(2000):
+            if state.is_terminal():
+                break
+            if found(state.array):
+                return state.array.copy()
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def accepted(a: np.ndarray, **options: object) -> bool:
+    boardsim.State(game(**options), a.copy())  # raises StateFormatError if refused
+    return True
 
 
 def refused(a: np.ndarray, **options: object) -> str:
@@ -109,3 +132,76 @@ def test_a_winner_while_the_game_goes_on() -> None:
     a = position()
     a[L.WINNER] = 1
     assert "exactly in mode 8, with a winner" in refused(a)
+
+
+# ---------------------------------------------------------------- the options' own modes
+def moving_on(a: np.ndarray) -> bool:
+    """A move to several cities under way: its next city to choose, units marked moved."""
+    return int(a[L.MODE]) == L.M_MAIN and bool((a[L.SEL_SLICE] >= L.SEL_MOVED_LAND).any())
+
+
+def test_units_marked_moved_only_in_a_move_to_several_cities() -> None:
+    """move_destinations="several" (ruling 8): a real position with moved units is
+    accepted; the same marks under the default reading, or on an enemy unit, are not."""
+    a = position_where(moving_on, move_destinations="several")
+    assert accepted(a, move_destinations="several")
+    assert "marked as moved in this action" in refused(a)
+    enemy = int(np.flatnonzero((a[L.LOC_SLICE] >= 0) & (PIECE_SIDE != a[L.SIDE]))[0])
+    a[L.SEL + enemy] = L.SEL_MOVED_LAND
+    assert f"unit {enemy} is marked as moved" in refused(a, move_destinations="several")
+
+
+def test_a_unit_marked_carried_by_sea_stands_in_a_port() -> None:
+    def inland(a: np.ndarray) -> bool:
+        moved = np.flatnonzero(a[L.SEL_SLICE] >= L.SEL_MOVED_LAND)
+        return moving_on(a) and CITY_PORT[a[L.LOC + moved[0]]] == 0
+
+    a = position_where(inland, move_destinations="several", port_transport=True)
+    moved = int(np.flatnonzero(a[L.SEL_SLICE] >= L.SEL_MOVED_LAND)[0])
+    a[L.SEL + moved] = L.SEL_MOVED_SEA
+    a[L.SEA_USED] += 1
+    assert "no port" in refused(a, move_destinations="several", port_transport=True)
+
+
+def rechoosing(a: np.ndarray) -> bool:
+    """Attackers named anew between two rounds (round_attackers="rechosen")."""
+    return int(a[L.MODE]) == L.M_ATTACK and int(a[L.ROUND]) >= 1
+
+
+def test_attackers_named_anew_only_between_rounds_of_that_reading() -> None:
+    """round_attackers="rechosen" (ruling 14): a real position composing a later round's
+    attackers is accepted; under the default reading its round is refused, and with no
+    attacker named yet it is refused too (the first one is named with the choice)."""
+    a = position_where(rechoosing, round_attackers="rechosen")
+    assert accepted(a, round_attackers="rechosen")
+    assert f"ROUND = {a[L.ROUND]}: not 0.." in refused(a)
+    a[L.SEL_SLICE] = 0
+    assert "a battle with 0 attackers" in refused(a, round_attackers="rechosen")
+
+
+def advancing(a: np.ndarray) -> bool:
+    """The attacker chooses the survivors entering a taken city (advance="chosen")."""
+    return int(a[L.MODE]) == L.M_MOVE and int(a[L.ROUND]) >= 1
+
+
+def test_an_advance_only_under_its_reading_and_with_a_survivor_to_choose() -> None:
+    """advance="chosen" (ruling 12): a real advance is accepted; under the default reading
+    its round is refused, and with no survivor left to choose it is refused too."""
+    a = position_where(advancing, advance="chosen")
+    assert accepted(a, advance="chosen")
+    assert f"ROUND = {a[L.ROUND]}: not 0.." in refused(a)
+    a[L.SEL_SLICE] = 0
+    assert f"TARGET = {a[L.TARGET]}: an advance into a city" in refused(a, advance="chosen")
+
+
+def test_an_empty_city_of_the_enemy_is_no_ones_under_the_neutral_reading() -> None:
+    """empty_city="neutral" (ruling 5): when a turn ends every empty city is no one's, so at
+    a decision an empty city may still be possessed only by the side to move, which emptied
+    it in this turn. A position where the other side possesses one is forged; the same
+    position is a real one under the default reading."""
+    a = position(seed=5, empty_city="neutral")
+    empty = int(np.flatnonzero(a[L.OCC_SLICE] == -1)[0])
+    a[L.OWNER + empty] = 1 - a[L.SIDE]
+    assert accepted(a)
+    message = refused(a, empty_city="neutral")
+    assert f"city {empty} is empty but possessed by side {1 - a[L.SIDE]}" in message

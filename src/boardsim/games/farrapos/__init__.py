@@ -6,6 +6,7 @@ rulings: ``docs/rules/farrapos.md``; data: ``envs/farrapos/farrapos.toml``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup
@@ -19,6 +20,9 @@ REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
 ARRIVALS = ("before", "after")  # index = layout.ARRIVALS_*
 EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
+MOVE_DESTINATIONS = ("one", "several")  # index = layout.MOVES_*
+ROUND_ATTACKERS = ("same", "rechosen")  # index = layout.ATTACKERS_*
+ADVANCES = ("all", "chosen")  # index = layout.ADVANCE_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -76,6 +80,34 @@ OPTIONS: tuple[Option, ...] = (
         'even if there is no MU").',
         choices=EMPTY_CITIES,
     ),
+    Option(
+        "move_destinations",
+        "one",
+        'Where one move action may go (ruling 8; l.61: "the player can move as many MU as '
+        'desired"). one: into one city, from any cities (l.59-60, "go to the city which he '
+        'desires invade"). several: after the units for one city have moved, the side may '
+        "choose another city for MU that have not moved yet, and so on, then end the action; "
+        "each MU moves once.",
+        choices=MOVE_DESTINATIONS,
+    ),
+    Option(
+        "round_attackers",
+        "same",
+        'Who attacks in a continued battle (ruling 14; l.105: "Continue the attack (repeating '
+        'the previous procedure) or stop it"). same: the surviving attackers go on together. '
+        "rechosen: before each further round the attacker may name the attacking MU anew "
+        '(step 1 of the procedure, "All participating MU are identified"), among all its '
+        "MU linked to the city, the others staying where they stand.",
+        choices=ROUND_ATTACKERS,
+    ),
+    Option(
+        "advance",
+        "all",
+        "Which attackers enter a city whose last defender falls (ruling 12; the rulebook is "
+        "silent). all: every surviving attacker moves in. chosen: the attacker chooses which "
+        "survivors move in, at least one; the others stay where they stand.",
+        choices=ADVANCES,
+    ),
 )
 
 
@@ -89,6 +121,9 @@ def game_params(options: dict[str, Any]) -> list[int]:
         int(options["victory_vp"]),
         ARRIVALS.index(options["arrivals"]),
         EMPTY_CITIES.index(options["empty_city"]),
+        MOVE_DESTINATIONS.index(options["move_destinations"]),
+        ROUND_ATTACKERS.index(options["round_attackers"]),
+        ADVANCES.index(options["advance"]),
     ]
 
 
@@ -109,11 +144,27 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"victory_vp": 14, "final_tie": "empire", "explicit_chance": True},
     {"port_transport": True, "reward": "vp_difference"},
     {"arrivals": "after", "empty_city": "neutral"},
+    {"move_destinations": "several", "round_attackers": "rechosen", "advance": "chosen"},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)
 DECISION_LIMIT = 2_000
-MAX_TURN_DECISIONS = 420
+# random play sends a move on to city after city with move_destinations="several": its
+# games are longer, so that reading has its own default limit (the same rule, its games)
+SEVERAL_DESTINATIONS_DECISION_LIMIT = 4_000
+# the longest turn under any reading (419 under the default readings; ruling 25)
+MAX_TURN_DECISIONS = 5410
+
+
+def settle_options(given: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options a game is played with: with ``move_destinations="several"`` and no
+    ``max_decisions`` given, that reading's own default limit (docs/rules/farrapos.md,
+    "Game length"); the default game keeps ``DECISION_LIMIT``."""
+    out = dict(options)
+    if options["move_destinations"] == "several" and "max_decisions" not in given:
+        out["max_decisions"] = SEVERAL_DESTINATIONS_DECISION_LIMIT
+    return out
+
 
 DEFINITION = GameDefinition(
     name="farrapos",
@@ -138,6 +189,7 @@ DEFINITION = GameDefinition(
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
+    settle_options=settle_options,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]

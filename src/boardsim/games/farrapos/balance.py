@@ -34,6 +34,27 @@ BALANCE_QUESTIONS = (
         "militia keeps it (l.60 'considered empty', l.113), at each rung of the ladder.",
         ("empty_city=possessed,neutral", "skill=ladder:10"),
     ),
+    BalanceQuestion(
+        "Where one move goes (ruling 8)",
+        "The two readings of 'the player can move as many MU as desired' (l.61, option "
+        "move_destinations): a move action into one city (the default) or on to several "
+        "cities, each MU moving once, at each rung of the ladder.",
+        ("move_destinations=one,several", "skill=ladder:10"),
+    ),
+    BalanceQuestion(
+        "Who enters a city taken (ruling 12)",
+        "The two readings of who moves into a city whose last defender falls (option "
+        "advance): every surviving attacker (the default) or those the attacker chooses, at "
+        "least one, at each rung of the ladder.",
+        ("advance=all,chosen", "skill=ladder:10"),
+    ),
+    BalanceQuestion(
+        "Who attacks in a continued battle (ruling 14)",
+        "The two readings of 'Continue the attack (repeating the previous procedure)' (l.105, "
+        "option round_attackers): the surviving attackers go on (the default) or the attacker "
+        "names the attacking MU anew before each round, at each rung of the ladder.",
+        ("round_attackers=same,rechosen", "skill=ladder:10"),
+    ),
 )
 
 # the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder farrapos)

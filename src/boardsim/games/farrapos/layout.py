@@ -23,6 +23,9 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     LOC[P]       city of each piece; LOC_RESERVE not yet in play, LOC_ELIMINATED
     STEP[P]      0 full face, 1 reduced face
     SEL[P]       0, or SEL_LAND / SEL_SEA: chosen for the attack or move being composed
+                 (in a battle: attacking; in an advance, M_MOVE with ROUND >= 1: a
+                 survivor that may still advance); SEL_MOVED_LAND / SEL_MOVED_SEA: moved
+                 already in this action (move_destinations="several")
 
 Pieces are the 48 MU then the 8 militia (data order). ``rules.py`` and
 ``reference.py`` use only these names.
@@ -73,6 +76,9 @@ LOC_RESERVE = -1  # not yet arrived (MU) or not yet placed (militia)
 LOC_ELIMINATED = -2
 SEL_LAND = 1
 SEL_SEA = 2  # carried between two held ports (advanced rule)
+SEL_MOVED = 2  # added to SEL_LAND / SEL_SEA once the unit has moved (several destinations)
+SEL_MOVED_LAND = SEL_LAND + SEL_MOVED  # moved by land in this action, may not move again
+SEL_MOVED_SEA = SEL_SEA + SEL_MOVED  # carried by sea in this action, may not move again
 NO_WINNER = -1
 DRAW = 2
 
@@ -80,11 +86,11 @@ DRAW = 2
 M_REINFORCE = 0  # place the next arriving unit, CITY c (turn start; with arrivals="after", set-up)
 M_MILITIA = 1  # turn end (set-up step): place a militia (CITY c) or PASS (done)
 M_MAIN = 2  # CITY c (attack an enemy-occupied city / move or invade to another), or PASS
-M_ATTACK = 3  # toggle attacking units (UNIT u), CONFIRM, CANCEL
-M_MOVE = 4  # toggle moving units (UNIT u), CONFIRM, CANCEL
+M_ATTACK = 3  # add attacking units (UNIT u), CONFIRM; ROUND >= 1: re-chosen for a round
+M_MOVE = 4  # add moving units (UNIT u), CONFIRM; ROUND >= 1: the advance into a taken city
 M_DICE = 5  # chance nodes: the attack die, then the defence die
 M_LOSS = 6  # the loser (actor) picks a unit to flip or eliminate: UNIT u
-M_CONTINUE = 7  # the attacker: CONTINUE or STOP
+M_CONTINUE = 7  # the attacker: CONTINUE or STOP (or UNIT u: re-choose, round_attackers)
 M_OVER = 8
 MODE_NAMES = (
     "reinforce", "militia", "main", "attack", "move", "dice", "loss", "continue", "over",
@@ -101,12 +107,21 @@ P_FINAL_TIE = PARAMS_HEADER + 3  # 0: equal VP at the end is a draw; 1: the Empi
 P_VICTORY_VP = PARAMS_HEADER + 4  # sudden-death VP before the last phase (24)
 P_ARRIVALS = PARAMS_HEADER + 5  # ARRIVALS_*: when arriving MU are placed in a turn (ruling 3)
 P_EMPTY_CITY = PARAMS_HEADER + 6  # EMPTY_*: whose a city left with no piece is (ruling 5)
-PARAMS_SIZE = PARAMS_HEADER + 7
+P_MOVE_DESTINATIONS = PARAMS_HEADER + 7  # MOVES_*: destinations of one move action (ruling 8)
+P_ROUND_ATTACKERS = PARAMS_HEADER + 8  # ATTACKERS_*: who attacks in later rounds (ruling 14)
+P_ADVANCE = PARAMS_HEADER + 9  # ADVANCE_*: which survivors enter a taken city (ruling 12)
+PARAMS_SIZE = PARAMS_HEADER + 10
 
 ARRIVALS_BEFORE = 0  # at the start of the turn, before the action (l.79)
 ARRIVALS_AFTER = 1  # in the set-up step after the action, before the militia (l.63)
 EMPTY_POSSESSED = 0  # it stays its last holder's until the enemy enters
 EMPTY_NEUTRAL = 1  # it is no one's once the turn ends with it empty (l.60 "considered empty")
+MOVES_ONE = 0  # a move action goes to one city (l.59-60 "into a city")
+MOVES_SEVERAL = 1  # ... or to several, one after the other (l.61 "as many MU as desired")
+ATTACKERS_SAME = 0  # a continued attack goes on with the same surviving units (l.105)
+ATTACKERS_RECHOSEN = 1  # the attacker may name the attacking units anew for each round
+ADVANCE_ALL = 0  # every surviving attacker enters the taken city
+ADVANCE_CHOSEN = 1  # the attacker chooses which survivors enter (at least one)
 
 # ---------------------------------------------------------------- actions
 A_CITY = 0  # A_CITY + c: city c

@@ -31,6 +31,7 @@ from boardsim.games.farrapos.layout import (
     A_PASS,
     A_STOP,
     A_UNIT,
+    ATTACKERS_RECHOSEN,
     CHANCE_ATTACK_DIE,
     DIE_A,
     DIE_D,
@@ -52,9 +53,13 @@ from boardsim.games.farrapos.layout import (
     NUM_ACTIONS,
     OCC,
     OWNER,
+    P_ROUND_ATTACKERS,
     PHASE,
     ROUND,
     SEL,
+    SEL_LAND,
+    SEL_MOVED_LAND,
+    SEL_SEA,
     SIDE,
     STEP,
     STR_A,
@@ -88,6 +93,11 @@ def _links_own(state: np.ndarray, side: int, c: int) -> bool:
     return any(ADJACENCY[c, k] and int(state[OCC + k]) == side for k in range(C))
 
 
+def moved_units(state: np.ndarray) -> list[int]:
+    """The MU that moved already in this action (``move_destinations="several"``)."""
+    return [u for u in range(P) if int(state[SEL + u]) >= SEL_MOVED_LAND]
+
+
 def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     """Human words for ``action`` in ``state`` ("attack Porto Alegre from Triunfo", ...)."""
     a = int(action)
@@ -99,7 +109,13 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     side = int(state[SIDE])
     target = int(state[TARGET])
     if a == A_PASS:
-        return "place no more militia" if mode == M_MILITIA else "take no action"
+        if mode == M_MILITIA:
+            return "place no more militia"
+        if mode == M_MAIN and moved_units(state):
+            return "end the move (no more cities)"
+        return "take no action"
+    if a == A_CONFIRM and mode == M_MOVE and int(state[ROUND]) >= 1:
+        return f"end the advance into {CITY_NAMES[target]} (the other survivors stay)"
     if a == A_CONFIRM:
         what = "attack" if mode == M_ATTACK else "move"
         return f"confirm the {what} on {CITY_NAMES[target]}" if target >= 0 else "confirm"
@@ -145,8 +161,13 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     if mode == M_LOSS:
         verb = "eliminate" if PIECE_TYPE[u] == 3 or int(state[STEP + u]) == 1 else "flip"
         return f"{verb} {unit_words(state, u)}"
+    if mode == M_MOVE and int(state[ROUND]) >= 1:
+        return f"advance {unit_words(state, u)} into {CITY_NAMES[target]}"
+    if mode == M_CONTINUE:
+        where = CITY_NAMES[target] if target >= 0 else "?"
+        return f"continue the attack on {where} with units named anew, first {unit_words(state, u)}"
     if mode in (M_ATTACK, M_MOVE):
-        verb = "withdraw" if int(state[SEL + u]) else "add"
+        verb = "withdraw" if int(state[SEL + u]) in (SEL_LAND, SEL_SEA) else "add"
         role = "attack on" if mode == M_ATTACK else "move to"
         where = CITY_NAMES[target] if target >= 0 else "?"
         return f"{verb} {unit_words(state, u)} ({role} {where})"
@@ -191,7 +212,8 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
             continue
         units = " ".join(
             PIECE_IDS[u] + ("'" if int(state[STEP + u]) == 1 else "")
-            + ("*" if int(state[SEL + u]) else "")
+            + ("*" if int(state[SEL + u]) in (SEL_LAND, SEL_SEA) else "")
+            + ("+" if int(state[SEL + u]) >= SEL_MOVED_LAND else "")
             for u in pieces
         )  # fmt: skip
         lines.append(f"  {_side(owner, SIDES[owner][:3].upper(), colour)} {tag}: {units}")
@@ -204,8 +226,17 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
             f"  {SIDE_TITLES[s]}: reserve {' '.join(waiting) or '-'}; "
             f"eliminated {' '.join(gone) or '-'}"
         )
-    if int(state[MODE]) == M_MAIN:
+    if int(state[MODE]) == M_MAIN and moved_units(state):
+        lines.append(f"{SIDE_TITLES[side]} chooses: move other units to another city, or end")
+    elif int(state[MODE]) == M_MAIN:
         lines.append(f"{SIDE_TITLES[side]} chooses: attack, move, invade or no action")
+    elif int(state[MODE]) == M_MOVE and int(state[ROUND]) >= 1:
+        t = CITY_NAMES[int(state[TARGET])]
+        lines.append(f"{SIDE_TITLES[side]} chooses: which survivors enter {t} (one at least)")
+    elif int(state[MODE]) == M_CONTINUE and int(params[P_ROUND_ATTACKERS]) == ATTACKERS_RECHOSEN:
+        lines.append(
+            f"{SIDE_TITLES[side]} chooses: continue or stop the attack, or name the attackers anew"
+        )
     elif int(state[MODE]) == M_CONTINUE:
         lines.append(f"{SIDE_TITLES[side]} chooses: continue or stop the attack")
     return "\n".join(lines)

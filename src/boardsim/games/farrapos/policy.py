@@ -17,9 +17,16 @@ How it plays, in a player's words:
   attack the city where the expected VP swing is best, with every unit that can
   reach it when it needs them all, with the spare ones when they suffice.
 * **Take what is free.** With no good attack, march spare units into the empty or
-  neutral city that gains the most VP (a colour region completed, a port).
+  neutral city that gains the most VP (a colour region completed, a port). When a move
+  may go to several cities (``move_destinations="several"``), go on marching the units
+  that have not moved to the next best city while a march still gains, then stop.
 * **Press on while winning.** After a round, continue while a round is still more
-  likely won than lost; otherwise stop and keep the units.
+  likely won than lost; otherwise stop and keep the units. When the attackers may be
+  named anew for each round (``round_attackers="rechosen"``), attack with the units the
+  attack plan picks now if they differ from the last round's.
+* **Hold what you leave.** When the attacker chooses who enters a city it took
+  (``advance="chosen"``), the survivors whose city keeps another piece enter; the last
+  piece of a city stays home (one enters in any case: from the city worth least).
 * **Lose the cheapest step.** When a loss must be taken, flip a full unit (the one
   whose flip costs the fewest factors) before losing a piece; the last piece of a
   city goes last.
@@ -62,6 +69,7 @@ from boardsim.games.farrapos.layout import (
     MODE,
     NUM_ACTIONS,
     OCC,
+    ROUND,
     SEL,
     STEP,
     TARGET,
@@ -73,9 +81,12 @@ from boardsim.games.farrapos.rules import (
     MAX_MF,
     attack_factor,
     attack_strength,
+    attackers_rechosen,
     can_attack_with,
+    count_attackers,
     defence_strength,
     distance_layers,
+    has_moved,
     is_militia,
     legal_mask,
     movement_factor,
@@ -238,7 +249,8 @@ def move_plan(state, params, side, c, out):
     """The units to march into city ``c`` and the VP lead gained (units written to out).
 
     The spare units that reach it by land; with none, the one unit whose city is
-    worth least, if the march still gains.
+    worth least, if the march still gains. A unit that has moved in this action (several
+    destinations) stays.
     """
     layers = np.empty(MAX_MF + 1, np.int64)  # the cities within k steps of c, by land
     distance_layers(c, passable_cities(state, side), layers)
@@ -248,6 +260,8 @@ def move_plan(state, params, side, c, out):
         if PIECE_SIDE[u] != side:
             continue
         loc = state[LOC + u]
+        if has_moved(state, u):
+            continue
         if loc >= 0 and loc != c and (layers[movement_factor(state, u)] >> loc) & 1:
             cands[n] = u
             n += 1
@@ -344,6 +358,28 @@ def press_on(state, params):
 
 
 @jit
+def same_units(state, units, k):
+    """``units[:k]`` are exactly the units attacking now."""
+    for i in range(k):
+        if state[SEL + units[i]] == 0:
+            return False
+    return count_attackers(state) == k
+
+
+@jit
+def carry_on(state, params, side):
+    """After a round: press on or stop; with the attackers named anew for each round, the
+    units the attack plan picks now, when they are worth it and not the same (the first
+    of them: the others join in ``compose``)."""
+    if attackers_rechosen(params):
+        units = np.zeros(NUM_UNITS, np.int64)
+        k, v = attack_plan(state, params, side, state[TARGET], units)
+        if k > 0 and v > MIN_ATTACK and not same_units(state, units, k):
+            return A_UNIT + units[0]
+    return press_on(state, params)
+
+
+@jit
 def place(state, side, mask):
     """An arriving unit or a militia: the richest empty city of ours, else the front."""
     pick = -1
@@ -361,6 +397,24 @@ def place(state, side, mask):
 
 
 @jit
+def advance(state, mask):
+    """The survivors that enter a taken city: one whose city keeps another piece, else
+    confirm once one has entered, else the one whose city is worth least."""
+    pick = -1
+    worth = 1 << 20
+    for u in range(NUM_UNITS):
+        if not mask[A_UNIT + u]:
+            continue
+        if pieces_at(state, state[LOC + u]) >= 2:
+            return A_UNIT + u
+        if CITY_VP[state[LOC + u]] < worth:
+            worth, pick = CITY_VP[state[LOC + u]], A_UNIT + u
+    if mask[A_CONFIRM]:
+        return A_CONFIRM
+    return pick
+
+
+@jit
 def heuristic_action(state, params, mask, prng):
     """The rule-based player's action for the player to move (a decision node)."""
     if legal_mask(state, params, mask) == 0:
@@ -372,12 +426,14 @@ def heuristic_action(state, params, mask, prng):
         a = place(state, side, mask)
     elif mode == M_MAIN:
         a = main(state, params, side, mask)
+    elif mode == M_MOVE and state[ROUND] >= 1:
+        a = advance(state, mask)
     elif mode == M_ATTACK or mode == M_MOVE:
         a = compose(state, params, side, mask)
     elif mode == M_LOSS:
         a = loss(state, params, mask)
     elif mode == M_CONTINUE:
-        a = press_on(state, params)
+        a = carry_on(state, params, side)
     if a < 0 or not mask[a]:
         if mask[A_PASS]:
             return A_PASS

@@ -77,8 +77,13 @@ def pieces_in(s: State, c: int) -> list[int]:
 
 
 def selected(s: State) -> list[int]:
-    """Chosen units still on the board."""
-    return [u for u in UNITS if s[L.SEL + u] and loc(s, u) >= 0]
+    """Chosen units still on the board (not those that moved already in this action)."""
+    return [u for u in UNITS if s[L.SEL + u] in (L.SEL_LAND, L.SEL_SEA) and loc(s, u) >= 0]
+
+
+def moved_already(s: State) -> list[int]:
+    """The MU that moved in this action (``move_destinations="several"``)."""
+    return [u for u in UNITS if s[L.SEL + u] in (L.SEL_MOVED_LAND, L.SEL_MOVED_SEA)]
 
 
 def cities_of(s: State, side: int) -> set[int]:
@@ -182,6 +187,51 @@ def how_unit_moves(
     return 0
 
 
+def may_still_move(s: State, side: int) -> list[int]:
+    """The side's MU on the board that have not moved in this action."""
+    return [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) >= 0 and not s[L.SEL + u]]
+
+
+def reachable_cities(s: State, params: Params, side: int) -> list[int]:
+    """The cities not enemy-occupied that an MU still free to move can go to."""
+    mine = may_still_move(s, side)
+    out = []
+    for c in CITIES:
+        if occupant(s, c) != 1 - side:
+            dist = distances_to(s, side, c)
+            if any(how_unit_moves(s, params, side, u, c, dist) for u in mine):
+                out.append(c)
+    return out
+
+
+def several_destinations(params: Params) -> bool:
+    """Ruling 8's option: a move action may go on to further cities (l.61)."""
+    return params[L.P_MOVE_DESTINATIONS] == L.MOVES_SEVERAL
+
+
+def arrive(s: State, params: Params) -> None:
+    """The move's chosen MU enter its city; with several destinations the side may then
+    send the MU that have not moved to another city (or end the action)."""
+    for u in selected(s):
+        s[L.LOC + u] = s[L.TARGET]
+    if not several_destinations(params):
+        next_turn(s, params)
+        return
+    for u in selected(s):
+        s[L.SEL + u] += L.SEL_MOVED
+    s[L.TARGET] = -1
+    recount(s)
+    if reachable_cities(s, params, s[L.SIDE]):
+        s[L.MODE] = L.M_MAIN
+    else:
+        next_turn(s, params)
+
+
+def attackers_rechosen(params: Params) -> bool:
+    """Ruling 14's option: before each further round the attackers may be named anew."""
+    return params[L.P_ROUND_ATTACKERS] == L.ATTACKERS_RECHOSEN
+
+
 def attackers_possible(s: State, side: int, target: int) -> list[int]:
     return [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) in LINKS[target]]
 
@@ -220,7 +270,10 @@ def ask_for_losses(s: State, params: Params) -> None:
         s[H_ACTOR] = 1 - s[L.SIDE]
     else:
         t = s[L.TARGET]
-        if not pieces_in(s, t):
+        if not pieces_in(s, t) and params[L.P_ADVANCE] == L.ADVANCE_CHOSEN and len(selected(s)) > 1:
+            s[L.MODE] = L.M_MOVE  # the advance: the attacker chooses who enters (ROUND >= 1)
+            s[H_ACTOR] = s[L.SIDE]
+        elif not pieces_in(s, t):
             for u in selected(s):
                 s[L.LOC + u] = t
             next_turn(s, params)
@@ -340,19 +393,17 @@ def legal_actions(state: State, params: Params) -> list[int]:
     elif mode == L.M_MILITIA:
         acts = [L.A_CITY + c for c in militia_cities(s, side)] + [L.A_PASS]
     elif mode == L.M_MAIN:
-        mine = [u for u in UNITS if SIDE_OF[u] == side and loc(s, u) >= 0]
-        for c in CITIES:
-            if occupant(s, c) == 1 - side:
-                if attackers_possible(s, side, c):
-                    acts.append(L.A_CITY + c)
-            else:
-                dist = distances_to(s, side, c)
-                if any(how_unit_moves(s, params, side, u, c, dist) for u in mine):
-                    acts.append(L.A_CITY + c)
-        acts.append(L.A_PASS)
+        targets = set(reachable_cities(s, params, side))
+        if not moved_already(s):  # no attack once a move to several cities is under way
+            targets |= {c for c in occupied_by(s, 1 - side) if attackers_possible(s, side, c)}
+        acts = [L.A_CITY + c for c in sorted(targets)] + [L.A_PASS]
     elif mode == L.M_ATTACK:  # add-only, no cancel (ledger row 25)
         acts = [L.A_UNIT + u for u in attackers_possible(s, side, t) if not s[L.SEL + u]]
         if any(s[L.SEL + u] for u in UNITS):
+            acts.append(L.A_CONFIRM)
+    elif mode == L.M_MOVE and s[L.ROUND]:  # the advance into a taken city
+        acts = [L.A_UNIT + u for u in selected(s)]
+        if occupant(s, t) == side:
             acts.append(L.A_CONFIRM)
     elif mode == L.M_MOVE:
         dist = distances_to(s, side, t)
@@ -361,13 +412,15 @@ def legal_actions(state: State, params: Params) -> list[int]:
             for u in UNITS
             if not s[L.SEL + u] and how_unit_moves(s, params, side, u, t, dist)
         ]
-        if any(s[L.SEL + u] for u in UNITS):
+        if selected(s):
             acts.append(L.A_CONFIRM)
     elif mode == L.M_LOSS:
         losers = selected(s) if s[L.LOSS_A] else pieces_in(s, t)
         acts = [L.A_UNIT + u for u in sorted(losers)]
     elif mode == L.M_CONTINUE:
         acts = [L.A_CONTINUE, L.A_STOP]
+        if attackers_rechosen(params):  # or name the attackers anew, this unit first
+            acts = [L.A_UNIT + u for u in attackers_possible(s, side, t)] + acts
     return acts
 
 
@@ -397,15 +450,21 @@ def apply_action(state: State, params: Params, action: int) -> None:
             c = action - L.A_CITY
             s[L.TARGET] = c
             s[L.MODE] = L.M_ATTACK if occupant(s, c) == 1 - side else L.M_MOVE
+    elif mode == L.M_MOVE and s[L.ROUND]:  # the advance (advance="chosen")
+        if action == L.A_CONFIRM:
+            next_turn(s, params)
+            return
+        u = action - L.A_UNIT
+        s[L.LOC + u] = s[L.TARGET]
+        s[L.SEL + u] = 0
+        recount(s)
+        if not selected(s):
+            next_turn(s, params)
     elif mode in (L.M_ATTACK, L.M_MOVE):
         if action == L.A_CONFIRM and mode == L.M_ATTACK:
-            s[L.ROUND] = 0
-            roll_round(s, params)
+            roll_round(s, params)  # ROUND: 0 for a new attack, on from a re-chosen round
         elif action == L.A_CONFIRM:
-            for u in UNITS:
-                if s[L.SEL + u]:
-                    s[L.LOC + u] = s[L.TARGET]
-            next_turn(s, params)
+            arrive(s, params)
         else:  # one more unit joins; none leaves (ledger row 25)
             u = action - L.A_UNIT
             if mode == L.M_ATTACK:
@@ -427,8 +486,13 @@ def apply_action(state: State, params: Params, action: int) -> None:
     elif mode == L.M_CONTINUE:
         if action == L.A_CONTINUE:
             roll_round(s, params)
-        else:
+        elif action == L.A_STOP:
             next_turn(s, params)
+        else:  # the attackers named anew, this one first (round_attackers="rechosen")
+            for u in UNITS:
+                s[L.SEL + u] = 0
+            s[L.SEL + action - L.A_UNIT] = L.SEL_LAND
+            s[L.MODE] = L.M_ATTACK
 
 
 def chance_weights(state: State, params: Params) -> tuple[list[int], list[int]]:

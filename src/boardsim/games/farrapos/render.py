@@ -110,7 +110,7 @@ def unit_groups(s: np.ndarray, c: int) -> list[tuple[int, int, bool, bool, list[
     for u in range(L.P):
         if int(s[L.LOC + u]) == c:
             key = (int(D.PIECE_SIDE[u]), int(D.PIECE_TYPE[u]), int(s[L.STEP + u]) == 1,
-                   bool(s[L.SEL + u]))  # fmt: skip
+                   int(s[L.SEL + u]) in (L.SEL_LAND, L.SEL_SEA))  # fmt: skip
             groups.setdefault(key, []).append(u)
     return [(*key, units) for key, units in sorted(groups.items())]
 

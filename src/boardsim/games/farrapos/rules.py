@@ -9,9 +9,13 @@ A turn: the side to move places its arriving units (one decision a unit), takes 
 action (attack a linked enemy city, move or invade to one city, or pass), then may
 place militia in its empty cities (the set-up step) before its VP are recorded. With
 ``arrivals="after"`` the arriving units are placed in the set-up step instead, before
-the militia.
+the militia. With ``move_destinations="several"`` a move action may go on to further
+cities, one group of units after another.
 Battles are rounds of two dice (chance nodes); each loser picks the unit it flips;
-the attacker continues or stops. Rulings: ``docs/rules/farrapos.md``.
+the attacker continues or stops (with ``round_attackers="rechosen"`` it may name the
+attacking units anew). A city left without defenders falls: the surviving attackers
+move in (with ``advance="chosen"`` those the attacker chooses). Rulings:
+``docs/rules/farrapos.md``.
 
 Plain loops rather than ``any``/``all`` over generators: this is numba code.
 """
@@ -65,7 +69,9 @@ from boardsim.games.farrapos.layout import (
     A_PASS,
     A_STOP,
     A_UNIT,
+    ADVANCE_CHOSEN,
     ARRIVALS_AFTER,
+    ATTACKERS_RECHOSEN,
     CHANCE_ATTACK_DIE,
     CHANCE_DEFENCE_DIE,
     CITY_FEATURES,
@@ -92,6 +98,7 @@ from boardsim.games.farrapos.layout import (
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     MODE,
+    MOVES_SEVERAL,
     NO_WINNER,
     NUM_ACTIONS,
     OBS_CITY,
@@ -101,11 +108,14 @@ from boardsim.games.farrapos.layout import (
     OBS_TARGET,
     OCC,
     OWNER,
+    P_ADVANCE,
     P_ARRIVALS,
     P_EMPTY_CITY,
     P_FINAL_TIE,
+    P_MOVE_DESTINATIONS,
     P_PORT_TRANSPORT,
     P_REWARD,
+    P_ROUND_ATTACKERS,
     P_SIEGE,
     P_VICTORY_VP,
     PHASE,
@@ -114,6 +124,8 @@ from boardsim.games.farrapos.layout import (
     SEA_USED,
     SEL,
     SEL_LAND,
+    SEL_MOVED,
+    SEL_MOVED_LAND,
     SEL_SEA,
     SIDE,
     STATE_SIZE,
@@ -405,16 +417,47 @@ def held_ports(state: np.ndarray, side: int) -> int:
 
 
 @jit
+def has_moved(state: np.ndarray, u: int) -> bool:
+    """``u`` moved already in this action (``move_destinations="several"``): it stays."""
+    return state[SEL + u] >= SEL_MOVED_LAND
+
+
+@jit
+def is_chosen(state: np.ndarray, u: int) -> bool:
+    """``u`` is chosen for the attack or move being composed (or attacks in the battle)."""
+    return state[SEL + u] == SEL_LAND or state[SEL + u] == SEL_SEA
+
+
+@jit
+def several_destinations(params: np.ndarray) -> bool:
+    """Option ``move_destinations="several"`` (ruling 8, l.61 "as many MU as desired"): a
+    move action may send units to several cities; by default to one (l.59-60)."""
+    return params[P_MOVE_DESTINATIONS] == MOVES_SEVERAL
+
+
+@jit
+def moving_on(state: np.ndarray, params: np.ndarray) -> bool:
+    """A move to several destinations is under way: some MU has moved in this action."""
+    if not several_destinations(params):
+        return False
+    for u in range(NUM_UNITS):
+        if has_moved(state, u):
+            return True
+    return False
+
+
+@jit
 def move_destinations(state: np.ndarray, params: np.ndarray, side: int) -> int:
     """Every city some MU of ``side`` can move or invade into this turn, as a bit set:
-    within its MF by path lines (not through enemy cities), or by sea between held ports."""
+    within its MF by path lines (not through enemy cities), or by sea between held ports.
+    An MU that has moved in this action (several destinations) moves no more."""
     passable = passable_cities(state, side)
     ports = held_ports(state, side) if can_use_sea(state, params, side) else 0
     # the longest move from each city holding our MU (units in one city share their paths)
     longest = np.full(C, -1, np.int64)
     for u in range(NUM_UNITS):
         loc = state[LOC + u]
-        if PIECE_SIDE[u] == side and loc >= 0:
+        if PIECE_SIDE[u] == side and loc >= 0 and not has_moved(state, u):
             longest[loc] = max(longest[loc], movement_factor(state, u))
     dests = 0
     for loc in range(C):
@@ -574,16 +617,72 @@ def end_battle_round(state: np.ndarray, params: np.ndarray) -> None:
     """No defender left: the city falls and the attackers move in. No attacker: it ends."""
     target = state[TARGET]
     if count_defenders(state, target) == 0:
-        for u in range(NUM_UNITS):
-            if state[SEL + u] != 0 and state[LOC + u] >= 0:
-                state[LOC + u] = target
-        end_turn(state, params)
+        take_city(state, params)
     elif count_attackers(state) == 0:
         end_turn(state, params)
     else:
         recount(state)
         state[MODE] = M_CONTINUE
         state[H_ACTOR] = state[SIDE]
+
+
+@jit
+def attackers_rechosen(params: np.ndarray) -> bool:
+    """Option ``round_attackers="rechosen"`` (ruling 14, l.105 "repeating the previous
+    procedure"): the attacker may name the attacking MU anew before each further round;
+    by default the surviving attackers go on together."""
+    return params[P_ROUND_ATTACKERS] == ATTACKERS_RECHOSEN
+
+
+@jit
+def rechoose_attackers(state: np.ndarray, u: int) -> None:
+    """Continue the attack with units named anew, ``u`` first: the last round's attackers
+    are no longer chosen (they stay where they stand unless named again); the attacker
+    adds the others (M_ATTACK, ROUND kept) and confirms the next round."""
+    for v in range(NUM_UNITS):
+        state[SEL + v] = 0
+    state[SEL + u] = SEL_LAND
+    state[MODE] = M_ATTACK
+
+
+@jit
+def advance_chosen(params: np.ndarray) -> bool:
+    """Option ``advance="chosen"`` (ruling 12): the attacker chooses which survivors enter
+    a taken city, at least one; by default all of them do."""
+    return params[P_ADVANCE] == ADVANCE_CHOSEN
+
+
+@jit
+def take_city(state: np.ndarray, params: np.ndarray) -> None:
+    """The city has no defender left and falls (ruling 12): the surviving attackers move in
+    and the action is over. With ``advance="chosen"`` and two survivors or more, the
+    attacker chooses them instead, one at a time (the advance, M_MOVE with ROUND >= 1)."""
+    if advance_chosen(params) and count_attackers(state) >= 2:
+        state[MODE] = M_MOVE
+        state[H_ACTOR] = state[SIDE]
+        return
+    target = state[TARGET]
+    for u in range(NUM_UNITS):
+        if state[SEL + u] != 0 and state[LOC + u] >= 0:
+            state[LOC + u] = target
+    end_turn(state, params)
+
+
+@jit
+def advancing(state: np.ndarray) -> bool:
+    """The attacker chooses the survivors that enter the city it took (``advance``)."""
+    return state[MODE] == M_MOVE and state[ROUND] >= 1
+
+
+@jit
+def advance_unit(state: np.ndarray, params: np.ndarray, u: int) -> None:
+    """A survivor enters the taken city (and possesses it); when none is left to choose the
+    advance is over."""
+    state[LOC + u] = state[TARGET]
+    state[SEL + u] = 0
+    recount(state)
+    if count_attackers(state) == 0:
+        end_turn(state, params)
 
 
 # ---------------------------------------------------------------- turns
@@ -659,6 +758,29 @@ def begin_turn(state: np.ndarray, params: np.ndarray) -> None:
     state[H_ACTOR] = side
     state[H_CHANCE_KIND] = 0
     choose_deploy_mode(state, params)
+
+
+@jit
+def make_move(state: np.ndarray, params: np.ndarray) -> None:
+    """Confirm a move: the chosen MU enter the target. By default that is the action
+    (ruling 8). With ``move_destinations="several"`` they are marked as moved and the side
+    may choose a further city for the MU that have not moved (M_MAIN, no attack), or end
+    the action; with no city left for them the action ends."""
+    several = several_destinations(params)
+    for u in range(NUM_UNITS):
+        if is_chosen(state, u):
+            state[LOC + u] = state[TARGET]
+            if several:
+                state[SEL + u] += SEL_MOVED
+    if not several:
+        end_turn(state, params)
+        return
+    state[TARGET] = -1
+    recount(state)
+    if move_destinations(state, params, state[SIDE]) != 0:
+        state[MODE] = M_MAIN
+    else:
+        end_turn(state, params)
 
 
 @jit
@@ -765,10 +887,11 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         mask[A_PASS] = 1
     elif mode == M_MAIN:
         dests = move_destinations(state, params, side)
-        attackers_at = 0  # cities holding an MU of ours
-        for u in range(NUM_UNITS):
-            if PIECE_SIDE[u] == side and state[LOC + u] >= 0:
-                attackers_at |= 1 << state[LOC + u]
+        attackers_at = 0  # cities holding an MU of ours (none once a move is under way)
+        if not moving_on(state, params):
+            for u in range(NUM_UNITS):
+                if PIECE_SIDE[u] == side and state[LOC + u] >= 0:
+                    attackers_at |= 1 << state[LOC + u]
         for c in range(C):
             if state[OCC + c] == 1 - side:
                 if NEIGHBOUR_BITS[c] & attackers_at:  # can_attack, for every city at once
@@ -786,6 +909,12 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 mask[A_UNIT + u] = 1
         if any_sel:
             mask[A_CONFIRM] = 1
+    elif mode == M_MOVE and state[ROUND] >= 1:  # the advance: survivors, then confirm
+        for u in range(NUM_UNITS):
+            if state[SEL + u] != 0 and state[LOC + u] >= 0:
+                mask[A_UNIT + u] = 1
+        if state[OCC + state[TARGET]] == side:  # at least one has entered
+            mask[A_CONFIRM] = 1
     elif mode == M_MOVE:
         # can_move_unit for every unit at once: one search out of the target
         target = state[TARGET]
@@ -797,10 +926,11 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         any_sel = False
         for u in range(NUM_UNITS):
             loc = state[LOC + u]
-            if state[SEL + u] != 0:
+            if is_chosen(state, u):
                 any_sel = True
             elif (
-                PIECE_SIDE[u] == side
+                state[SEL + u] == 0  # not moved already (several destinations)
+                and PIECE_SIDE[u] == side
                 and loc >= 0
                 and loc != target
                 and ((layers[movement_factor(state, u)] >> loc) & 1 or (ports >> loc) & 1)
@@ -820,6 +950,10 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     elif mode == M_CONTINUE:
         mask[A_CONTINUE] = 1
         mask[A_STOP] = 1
+        if attackers_rechosen(params):  # or name the attacking units anew, this one first
+            for u in range(NUM_UNITS):
+                if can_attack_with(state, side, u, state[TARGET]):
+                    mask[A_UNIT + u] = 1
     n = 0
     for a in range(NUM_ACTIONS):
         n += mask[a]
@@ -850,16 +984,17 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             c = action - A_CITY
             state[TARGET] = c
             state[MODE] = M_ATTACK if state[OCC + c] == 1 - side else M_MOVE
+    elif advancing(state):
+        if action == A_CONFIRM:  # the survivors not chosen stay where they stand
+            end_turn(state, params)
+        else:
+            advance_unit(state, params, action - A_UNIT)
     elif mode == M_ATTACK or mode == M_MOVE:
         if action == A_CONFIRM:
-            if mode == M_ATTACK:
-                state[ROUND] = 0
+            if mode == M_ATTACK:  # ROUND is 0 for a new attack, counts on when re-chosen
                 start_battle_round(state, params)
             else:
-                for u in range(NUM_UNITS):
-                    if state[SEL + u] != 0:
-                        state[LOC + u] = state[TARGET]
-                end_turn(state, params)
+                make_move(state, params)
         else:  # one more unit joins (ledger row 25: none leaves, no cancel)
             u = action - A_UNIT
             if mode == M_ATTACK:
@@ -881,8 +1016,10 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
     elif mode == M_CONTINUE:
         if action == A_CONTINUE:
             start_battle_round(state, params)
-        else:
+        elif action == A_STOP:
             end_turn(state, params)
+        else:
+            rechoose_attackers(state, action - A_UNIT)
 
 
 @jit
@@ -921,7 +1058,7 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, out: np.ndarray)
         out[base + 1] = 1.0 if loc >= 0 else 0.0
         out[base + 2] = 1.0 if state[STEP + u] == REDUCED else 0.0
         out[base + 3] = 1.0 if loc == LOC_ELIMINATED else 0.0
-        out[base + 4] = 1.0 if state[SEL + u] != 0 else 0.0
+        out[base + 4] = 1.0 if is_chosen(state, u) else 0.5 if has_moved(state, u) else 0.0
         out[base + 5] = loc / (C - 1) if loc >= 0 else -1.0
         if loc >= 0:
             cb = OBS_CITY + loc * CITY_FEATURES + (3 if mine else 6)

@@ -35,8 +35,9 @@ def determinize(state, params, player, prng):
 @jit
 def search_prune(state, params, mask):
     """Nothing to clear: composing an attack or a march only adds units or confirms
-    (the rules have no cancel and no un-choosing, ledger row 25), so no search can wander
-    round a choose-and-cancel loop."""
+    (the rules have no cancel and no un-choosing, ledger row 25), and so do the readings'
+    compositions (a move's further city, attackers named anew, the advance), so no search
+    can wander round a choose-and-cancel loop."""
     return
 
 

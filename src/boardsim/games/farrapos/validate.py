@@ -27,6 +27,7 @@ from boardsim.core.header import (
 from boardsim.core.jit import jit
 from boardsim.games.farrapos.data import (
     BATTLE_TABLE,
+    CITY_PORT,
     CITY_VP,
     NEUTRAL,
     NUM_UNITS,
@@ -44,6 +45,7 @@ from boardsim.games.farrapos.layout import (
     DIE_A,
     DIE_D,
     DRAW,
+    EMPTY_NEUTRAL,
     IDX_A,
     IDX_D,
     LOC,
@@ -55,6 +57,7 @@ from boardsim.games.farrapos.layout import (
     M_CONTINUE,
     M_DICE,
     M_LOSS,
+    M_MAIN,
     M_MILITIA,
     M_MOVE,
     M_OVER,
@@ -64,6 +67,7 @@ from boardsim.games.farrapos.layout import (
     NO_WINNER,
     OCC,
     OWNER,
+    P_EMPTY_CITY,
     P_FINAL_TIE,
     P_VICTORY_VP,
     PHASE,
@@ -71,6 +75,7 @@ from boardsim.games.farrapos.layout import (
     SEA_USED,
     SEL,
     SEL_LAND,
+    SEL_MOVED_SEA,
     SEL_SEA,
     SIDE,
     STEP,
@@ -85,13 +90,16 @@ from boardsim.games.farrapos.layout import (
 )
 from boardsim.games.farrapos.rules import (
     SEA_CAPACITY,
+    advance_chosen,
     attack_strength,
+    attackers_rechosen,
     can_attack_with,
     can_carry_by_sea,
     can_place_militia,
     count_attackers,
     count_defenders,
     defence_strength,
+    has_moved,
     holds_any_city,
     land_reach,
     move_destinations,
@@ -100,6 +108,7 @@ from boardsim.games.farrapos.rules import (
     passable_cities,
     read_battle_table,
     score_victory_points,
+    several_destinations,
 )
 
 NUM_MODES = len(MODE_NAMES)
@@ -150,6 +159,9 @@ E_BATTLE_SIDES = 38
 E_BATTLE_STRENGTH = 39
 E_BATTLE_INDEX = 40
 E_IDLE_FIELD = 41
+E_MOVED = 42
+E_ADVANCE = 43
+E_NEUTRAL_EMPTY = 44
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
@@ -157,7 +169,8 @@ STATE_ERRORS: dict[int, str] = {
     E_SIDE: "SIDE = {value}: not the side whose turn TURN is",
     E_MODE: f"MODE = {{value}}: not a mode (0..{NUM_MODES - 1})",
     E_TARGET: f"TARGET = {{value}}: neither -1 nor a city (0..{C - 1})",
-    E_ROUND: f"ROUND = {{value}}: not 0..{MAX_ROUNDS}",
+    E_ROUND: f"ROUND = {{value}}: not 0..{MAX_ROUNDS}, or not >= 1 exactly in a battle (or in "
+    "an attack composed anew between rounds, round_attackers)",
     E_DIE: "die word {index} = {value}: not 0..6",
     E_STRENGTH: f"strength word {{index}} = {{value}}: not 0..{MAX_STRENGTH}",
     E_INDEX: f"battle-table index word {{index}} = {{value}}: not 0..{MAX_INDEX}",
@@ -167,7 +180,7 @@ STATE_ERRORS: dict[int, str] = {
     E_CHANCE_KIND: "CHANCE_KIND (word 5) = {value}: not 0, 1 (attack die) or 2 (defence die)",
     E_LOC: f"LOC[{{index}}] = {{value}}: not -2 (eliminated), -1 (reserve) or a city (0..{C - 1})",
     E_STEP: "STEP[{index}] = {value}: not 0 (full) or 1 (reduced)",
-    E_SEL: "SEL[{index}] = {value}: not 0, 1 (land) or 2 (sea)",
+    E_SEL: "SEL[{index}] = {value}: not 0, 1 (land), 2 (sea), 3 or 4 (moved by land or sea)",
     E_RESERVE_UNIT: "piece {index} is in reserve but starts on the map",
     E_MILITIA_FACE: "militia {index}: STEP {value} or selected; militia have one face and never "
     "attack or move",
@@ -197,6 +210,14 @@ STATE_ERRORS: dict[int, str] = {
     E_BATTLE_INDEX: "battle-table index word {index} = {value}: not the table's for its "
     "strength and die",
     E_IDLE_FIELD: "word {index} = {value}: not 0 outside a battle or a composed move",
+    E_MOVED: "unit {index} is marked as moved in this action ({value}) but no move to several "
+    "cities is under way (move_destinations), or it is not a unit on the map of the side to "
+    "move, or carried by sea to a city that is no port",
+    E_ADVANCE: "TARGET = {value}: an advance into a city that still has defenders, or with no "
+    "survivor left to choose, or with one and none entered (advance)",
+    E_NEUTRAL_EMPTY: "city {index} is empty but possessed by side {value}: with "
+    "empty_city='neutral' a turn ends with every empty city no one's, and in a turn only the "
+    "side to move empties cities (or the defender loses the one it is taking)",
 }
 
 
@@ -246,7 +267,7 @@ def check_pieces(state, where):
     i = first_outside(state, STEP, P, 0, 1)
     if i >= 0:
         return refuse(where, E_STEP, i, state[STEP + i])
-    i = first_outside(state, SEL, P, 0, SEL_SEA)
+    i = first_outside(state, SEL, P, 0, SEL_MOVED_SEA)
     if i >= 0:
         return refuse(where, E_SEL, i, state[SEL + i])
     for u in range(P):
@@ -340,24 +361,50 @@ def check_actor(state, where):
 
 
 @jit
-def check_idle_fields(state, where):
+def rechoosing(state, params):
+    """The attacker names the attacking units anew between two rounds of a battle
+    (M_ATTACK with ROUND >= 1, ``round_attackers="rechosen"``) or composes a new attack."""
+    return state[MODE] == M_ATTACK and attackers_rechosen(params)
+
+
+@jit
+def check_idle_fields(state, params, where):
     """The target, round, losses and sea transport are set only where the mode uses them:
     a target while an attack or move is composed or a battle fought, rounds in a battle,
-    losses when a loser picks, sea transport in a move."""
+    losses when a loser picks, sea transport in a move (and between the cities of a move
+    to several, ``move_destinations="several"``)."""
     mode = state[MODE]
     composing = mode == M_ATTACK or mode == M_MOVE
     battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
     if (composing or battle) != (state[TARGET] >= 0):
         return refuse(where, E_TARGET, TARGET, state[TARGET])
-    if battle != (state[ROUND] >= 1):
+    later_round = rechoosing(state, params) or (mode == M_MOVE and advance_chosen(params))
+    if battle != (state[ROUND] >= 1) and not later_round:
         return refuse(where, E_ROUND, ROUND, state[ROUND])
-    if mode != M_MOVE and state[SEA_USED] != 0:
+    moving = mode == M_MOVE or (mode == M_MAIN and several_destinations(params))
+    if not moving and state[SEA_USED] != 0:
         return refuse(where, E_IDLE_FIELD, SEA_USED, state[SEA_USED])
     if mode != M_LOSS:
         for w in (LOSS_A, LOSS_D):
             if state[w] != 0:
                 return refuse(where, E_IDLE_FIELD, w, state[w])
     return 0
+
+
+@jit
+def moved_where_it_may(state, params, u):
+    """An MU marked as moved in this action: a move to several cities is under way (its
+    next city being chosen or composed); it is the mover's, on the map, and if it went by
+    sea it stands in a port of the side's."""
+    mode = state[MODE]
+    side = state[SIDE]
+    loc = state[LOC + u]
+    composing = mode == M_MAIN or (mode == M_MOVE and state[ROUND] == 0)
+    if not several_destinations(params) or not composing:
+        return False
+    if PIECE_SIDE[u] != side or loc < 0:
+        return False
+    return state[SEL + u] != SEL_MOVED_SEA or (CITY_PORT[loc] == 1 and state[OWNER + loc] == side)
 
 
 @jit
@@ -374,12 +421,18 @@ def check_selection(state, params, where):
         how = state[SEL + u]
         if how == 0:
             continue
+        if has_moved(state, u):
+            if not moved_where_it_may(state, params, u):
+                return refuse(where, E_MOVED, u, how)
+            if how == SEL_MOVED_SEA:
+                sea += 1
+            continue
         if not (selecting or battle):
             return refuse(where, E_SELECTED_MODE, u, mode)
         if PIECE_SIDE[u] != side or state[LOC + u] < 0:
             return refuse(where, E_SELECTED, u, how)
         loc = state[LOC + u]
-        if mode == M_MOVE:
+        if mode == M_MOVE and state[ROUND] == 0:
             if loc == target:
                 return refuse(where, E_CANNOT_MOVE, u, how)
             if how == SEL_SEA:
@@ -389,9 +442,22 @@ def check_selection(state, params, where):
             elif (land_reach(loc, movement_factor(state, u), passable) >> target) & 1 == 0:
                 return refuse(where, E_CANNOT_MOVE, u, how)
         elif how != SEL_LAND or not can_attack_with(state, side, u, target):
-            return refuse(where, E_CANNOT_ATTACK, u, how)
+            return refuse(where, E_CANNOT_ATTACK, u, how)  # attacking, or one to advance
     if sea != state[SEA_USED]:
         return refuse(where, E_SEA_COUNT, SEA_USED, state[SEA_USED])
+    return 0
+
+
+@jit
+def check_advance(state, where):
+    """The advance into a taken city (``advance="chosen"``, ruling 12): no defender is left
+    in it; a survivor is still to be chosen, and two when none has entered yet."""
+    side = state[SIDE]
+    target = state[TARGET]
+    left = count_attackers(state)
+    entered = state[OCC + target] == side
+    if state[OCC + target] == 1 - side or left == 0 or (not entered and left < 2):
+        return refuse(where, E_ADVANCE, TARGET, target)
     return 0
 
 
@@ -411,10 +477,18 @@ def check_mode_context(state, params, where):
     elif mode == M_ATTACK or mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE:
         if state[OCC + target] != 1 - side:
             return refuse(where, E_ATTACK_TARGET, TARGET, target)
+        if mode == M_ATTACK and state[ROUND] >= 1 and count_attackers(state) == 0:
+            return refuse(where, E_BATTLE_SIDES, -1, 0)  # named anew: the first one is named
+    elif mode == M_MOVE and state[ROUND] >= 1:
+        return check_advance(state, where)
     elif mode == M_MOVE:
         # chosen among move_destinations while nothing was selected; a unit selected to go
         # by sea takes room on the ships, so once one is, it vouches for the target itself
-        reachable = state[SEA_USED] > 0 or (move_destinations(state, params, side) >> target) & 1
+        by_sea = False
+        for u in range(NUM_UNITS):
+            if state[SEL + u] == SEL_SEA:
+                by_sea = True
+        reachable = by_sea or (move_destinations(state, params, side) >> target) & 1
         if state[OCC + target] == 1 - side or not reachable:
             return refuse(where, E_MOVE_TARGET, TARGET, target)
     return 0
@@ -463,6 +537,25 @@ def check_battle(state, params, where):
 
 
 @jit
+def check_emptied_cities(state, params, where):
+    """With ``empty_city="neutral"`` (ruling 5) a city with no piece is no one's when a turn
+    ends, so possession equals occupation at every turn's start; within the turn only the
+    side to move empties cities (its moves, its attackers lost), and the enemy only the
+    city being taken from it (the advance into it, ``advance="chosen"``)."""
+    if params[P_EMPTY_CITY] != EMPTY_NEUTRAL:
+        return 0
+    side = state[SIDE]
+    for c in range(C):
+        owner = state[OWNER + c]
+        if owner == NEUTRAL or state[OCC + c] != NEUTRAL or owner == side:
+            continue
+        taken = state[MODE] == M_MOVE and state[ROUND] >= 1 and c == state[TARGET]
+        if not taken:
+            return refuse(where, E_NEUTRAL_EMPTY, c, owner)
+    return 0
+
+
+@jit
 def validate(state, params, where):
     """0 if every field of ``state`` is in range and coherent, else the failed check's code."""
     code = check_scalars(state, where)
@@ -475,11 +568,13 @@ def validate(state, params, where):
     if code == 0:
         code = check_actor(state, where)
     if code == 0:
-        code = check_idle_fields(state, where)
+        code = check_idle_fields(state, params, where)
     if code == 0:
         code = check_selection(state, params, where)
     if code == 0:
         code = check_mode_context(state, params, where)
     if code == 0:
         code = check_battle(state, params, where)
+    if code == 0:
+        code = check_emptied_cities(state, params, where)
     return code

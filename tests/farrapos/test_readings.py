@@ -1,0 +1,242 @@
+"""The other readings of contested rulings (docs/rules/farrapos.md) played both ways on
+positions a player would recognise: this position, this choice (this roll), this result."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import boardsim
+from boardsim.core.game import State
+from boardsim.games.farrapos import layout as L
+from tests.farrapos.helpers import act_city, act_unit, fresh, legal, piece, pieces_at, place, vp
+
+
+def farrapos(**options: object) -> boardsim.Game:
+    return boardsim.make_game("farrapos", **options)
+
+
+# ---------------------------------------------------------------- ruling 8: move destinations
+def invade_piratini_from_bage(s: State) -> None:
+    """The Republic's turn 1: the Bagé infantry R09 invades Piratini."""
+    s.apply_action(act_city("piratini"))
+    s.apply_action(act_unit("R09"))
+    s.apply_action(L.A_CONFIRM)
+
+
+@pytest.mark.parametrize("reading", ["one", "several"])
+def test_a_move_goes_into_one_city_or_on_to_several(reading: str) -> None:
+    """Ruling 8 (l.59-61): R09 invades Piratini. With move_destinations="one" that was the
+    Republic's action and the Empire moves; with "several" the Republic goes on: R05 from
+    Pelotas invades Camaquã, then it ends the move. R09, moved once, moves no more, and no
+    attack may follow a move."""
+    s = fresh(farrapos(move_destinations=reading))
+    invade_piratini_from_bage(s)
+    assert pieces_at(s, "piratini") == ["R09"] and vp(s) == (7, 7)
+    if reading == "one":
+        assert s.current_player() == 1 and int(s.array[L.MODE]) == L.M_MAIN
+        return
+    assert s.current_player() == 0 and int(s.array[L.MODE]) == L.M_MAIN
+    acts = legal(s)
+    assert act_city("camaqua") in acts and act_city("jaguarao") in acts and L.A_PASS in acts
+    assert act_city("porto_alegre") not in acts and act_city("rio_grande") not in acts
+    assert s.action_to_string(L.A_PASS) == "end the move (no more cities)"
+    s.apply_action(act_city("jaguarao"))  # linked to Piratini, Bagé and Pelotas
+    assert act_unit("R09") not in legal(s) and act_unit("R10") in legal(s)
+    s = fresh(farrapos(move_destinations=reading))
+    invade_piratini_from_bage(s)
+    s.apply_action(act_city("camaqua"))
+    s.apply_action(act_unit("R05"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "camaqua") == ["R05"] and vp(s) == (8, 7)
+    assert s.current_player() == 0
+    s.apply_action(L.A_PASS)  # the move ends; no empty city of the Republic's: no militia
+    assert s.current_player() == 1 and int(s.array[L.TURN]) == 2
+    assert not s.array[L.SEL_SLICE].any()
+
+
+def test_a_move_to_several_cities_ends_when_no_unit_can_go_on() -> None:
+    """Ruling 8, "several": the only Republican MU left free to move are R05 and R06 at
+    Pelotas; once both have gone, the action ends by itself."""
+    s = fresh(farrapos(move_destinations="several"))
+    for p in ("R01", "R02", "R03", "R04", "R07", "R08", "R09", "R10", "R11", "R12"):
+        place(s, p, L.LOC_ELIMINATED)
+    place(s, "RM1", "triunfo")
+    place(s, "RM2", "bage")
+    s.apply_action(act_city("piratini"))
+    s.apply_action(act_unit("R05"))
+    s.apply_action(L.A_CONFIRM)
+    assert s.current_player() == 0
+    s.apply_action(act_city("jaguarao"))
+    s.apply_action(act_unit("R06"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "piratini") == ["R05"] and pieces_at(s, "jaguarao") == ["R06"]
+    assert s.current_player() == 0 and int(s.array[L.MODE]) == L.M_MILITIA  # emptied Pelotas
+
+
+def test_port_transport_counts_two_a_turn_over_several_cities() -> None:
+    """Ruling 8, "several", with port transport (l.134, "up to 2 MU per turn"): R05 is
+    carried from Pelotas to São José do Norte, R06 to Laguna; the third, R07, may not go
+    by sea in that turn."""
+    s = fresh(farrapos(move_destinations="several", port_transport=True))
+    place(s, "R09", "sao_jose_norte")
+    place(s, "R10", "laguna")
+    s.apply_action(act_city("sao_jose_norte"))
+    s.apply_action(act_unit("R05"))
+    s.apply_action(L.A_CONFIRM)
+    assert int(s.array[L.SEA_USED]) == 1 and int(s.array[L.SEL + piece("R05")]) == 4
+    s.apply_action(act_city("laguna"))
+    s.apply_action(act_unit("R06"))
+    assert int(s.array[L.SEA_USED]) == 2 and act_unit("R07") not in legal(s)
+    s.apply_action(L.A_CONFIRM)
+    assert act_city("laguna") not in legal(s) and act_city("sao_jose_norte") not in legal(s)
+    s.apply_action(L.A_PASS)
+    assert pieces_at(s, "laguna") == ["R06", "R10"] and int(s.array[L.SEA_USED]) == 0
+
+
+def test_moved_units_show_as_half_selected_in_the_observation() -> None:
+    s = fresh(farrapos(move_destinations="several"))
+    invade_piratini_from_bage(s)
+    o = s.observation(0)
+    selected = o[L.OBS_PIECE + 4 :: L.PIECE_FEATURES][: L.P]
+    assert selected[piece("R09")] == 0.5 and np.count_nonzero(selected) == 1
+
+
+# ---------------------------------------------------------------- ruling 14: round attackers
+def roll(s: State, attack_die: int, defence_die: int) -> None:
+    s.apply_action(attack_die)
+    s.apply_action(defence_die)
+
+
+def r01_wins_a_round_at_porto_alegre(s: State) -> None:
+    """R01 alone (AF 2) attacks Porto Alegre (DF 3 + 3 + 2 + 4 VP = 12); dice 6 and 1:
+    2 reads 5, 12 reads 4, the Empire loses a step and flips its artillery E03."""
+    s.apply_action(act_city("porto_alegre"))
+    s.apply_action(act_unit("R01"))
+    s.apply_action(L.A_CONFIRM)
+    roll(s, 6, 1)
+    assert (int(s.array[L.IDX_A]), int(s.array[L.IDX_D])) == (5, 4)
+    s.apply_action(act_unit("E03"))
+    assert int(s.array[L.MODE]) == L.M_CONTINUE and s.current_player() == 0
+
+
+@pytest.mark.parametrize("reading", ["same", "rechosen"])
+def test_a_continued_attack_goes_on_with_the_same_units_or_units_named_anew(
+    reading: str,
+) -> None:
+    """Ruling 14 (l.105, "Continue the attack (repeating the previous procedure)"): after
+    the first round the Republic continues. With round_attackers="same" R01 attacks again
+    (AF 2); with "rechosen" it names R03 and R04 instead (AF 5 + 4 = 9), R01 staying out;
+    the second round's loss (dice 1 and 6: 9 reads 3, 11 reads 9) falls on one of them."""
+    s = fresh(farrapos(explicit_chance=True, round_attackers=reading))
+    r01_wins_a_round_at_porto_alegre(s)
+    team = ("R01", "R02", "R03", "R04")
+    if reading == "same":
+        assert legal(s) == [L.A_CONTINUE, L.A_STOP]
+        s.apply_action(L.A_CONTINUE)
+        assert int(s.array[L.STR_A]) == 2 and int(s.array[L.ROUND]) == 2
+        return
+    assert legal(s) == [*[act_unit(p) for p in team], L.A_CONTINUE, L.A_STOP]
+    s.apply_action(act_unit("R03"))
+    assert int(s.array[L.MODE]) == L.M_ATTACK and int(s.array[L.ROUND]) == 1
+    assert legal(s) == [act_unit("R01"), act_unit("R02"), act_unit("R04"), L.A_CONFIRM]
+    s.apply_action(act_unit("R04"))
+    s.apply_action(L.A_CONFIRM)
+    assert (int(s.array[L.STR_A]), int(s.array[L.STR_D])) == (9, 3 + 3 + 1 + 4)
+    assert int(s.array[L.ROUND]) == 2
+    roll(s, 1, 6)
+    assert (int(s.array[L.IDX_A]), int(s.array[L.IDX_D])) == (3, 9)
+    assert legal(s) == [act_unit("R03"), act_unit("R04")]  # R01 is out of this round
+
+
+def test_continue_keeps_the_same_units_under_either_reading() -> None:
+    """Ruling 14, "rechosen": continue still goes on with the last round's survivors."""
+    s = fresh(farrapos(explicit_chance=True, round_attackers="rechosen"))
+    r01_wins_a_round_at_porto_alegre(s)
+    s.apply_action(L.A_CONTINUE)
+    assert int(s.array[L.STR_A]) == 2 and int(s.array[L.ROUND]) == 2
+    assert s.array[L.SEL + piece("R01")] == L.SEL_LAND
+
+
+# ---------------------------------------------------------------- ruling 12: the advance
+def triunfo_takes_camaqua(s: State, attackers: tuple[str, ...]) -> None:
+    """A lone Empire militia holds Camaquã (DF 1 + 1 VP); the Republic attacks it from
+    Triunfo; dice 6 and 1: the militia is eliminated and Camaquã falls."""
+    place(s, "EM1", "camaqua")
+    assert vp(s) == (5, 8)
+    s.apply_action(act_city("camaqua"))
+    for p in attackers:
+        s.apply_action(act_unit(p))
+    s.apply_action(L.A_CONFIRM)
+    roll(s, 6, 1)
+    s.apply_action(act_unit("EM1"))
+
+
+@pytest.mark.parametrize("reading", ["all", "chosen"])
+def test_every_survivor_enters_the_taken_city_or_those_chosen(reading: str) -> None:
+    """Ruling 12: all four Triunfo MU take Camaquã. With advance="all" they all move in and
+    Triunfo is left empty (it scores nothing; the set-up step offers it a militia); with
+    "chosen" the Republic sends R01, R02 and R04 and keeps the artillery R03 in Triunfo."""
+    s = fresh(farrapos(explicit_chance=True, advance=reading))
+    triunfo_takes_camaqua(s, ("R01", "R02", "R03", "R04"))
+    if reading == "all":
+        assert pieces_at(s, "camaqua") == ["R01", "R02", "R03", "R04"]
+        assert vp(s) == (5, 7) and int(s.array[L.MODE]) == L.M_MILITIA
+        return
+    assert int(s.array[L.MODE]) == L.M_MOVE and s.current_player() == 0
+    assert legal(s) == [act_unit(p) for p in ("R01", "R02", "R03", "R04")]  # one at least
+    assert s.action_to_string(act_unit("R01")).startswith("advance R01 infantry")
+    for p in ("R01", "R02", "R04"):
+        s.apply_action(act_unit(p))
+    assert legal(s) == [act_unit("R03"), L.A_CONFIRM]
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "camaqua") == ["R01", "R02", "R04"] and pieces_at(s, "triunfo") == ["R03"]
+    assert vp(s) == (6, 7) and s.current_player() == 1
+
+
+def test_the_advance_ends_when_the_last_survivor_enters() -> None:
+    s = fresh(farrapos(explicit_chance=True, advance="chosen"))
+    triunfo_takes_camaqua(s, ("R01", "R02"))
+    s.apply_action(act_unit("R02"))
+    s.apply_action(act_unit("R01"))
+    assert pieces_at(s, "camaqua") == ["R01", "R02"] and s.current_player() == 1
+
+
+def test_a_lone_survivor_enters_without_a_choice() -> None:
+    """Ruling 12, "chosen": with one survivor there is nothing to choose (one at least)."""
+    s = fresh(farrapos(explicit_chance=True, advance="chosen"))
+    triunfo_takes_camaqua(s, ("R04",))
+    assert pieces_at(s, "camaqua") == ["R04"] and s.current_player() == 1
+
+
+def test_several_destinations_have_their_own_default_decision_limit() -> None:
+    """Game length (docs/rules/farrapos.md): random play is longest when a move goes on to
+    several cities; that reading's default max_decisions is 4,000, the default game's
+    2,000, and a limit given is kept."""
+    assert farrapos().options["max_decisions"] == 2_000
+    assert farrapos(round_attackers="rechosen", advance="chosen").options["max_decisions"] == 2_000
+    assert farrapos(move_destinations="several").options["max_decisions"] == 4_000
+    assert farrapos(move_destinations="several", max_decisions=300).options["max_decisions"] == 300
+    g = farrapos(move_destinations="several")
+    s = g.new_initial_state(1)
+    assert g.state_from_bytes(s.to_bytes()) == s
+
+
+def test_every_legal_action_of_the_readings_has_its_own_words() -> None:
+    """The readings' decisions (a further city, attackers named anew, the advance) read
+    as what they do, no two legal actions alike, and every position renders."""
+    g = farrapos(move_destinations="several", round_attackers="rechosen", advance="chosen")
+    seen: set[str] = set()
+    for seed in range(3):
+        s = g.new_initial_state(seed)
+        chooser = random.Random(seed)
+        while not s.is_terminal():
+            words = [s.action_to_string(a) for a in s.legal_actions()]
+            assert all(w and "out of range" not in w for w in words)
+            assert len(set(words)) == len(words)
+            assert "Farrapos" in str(s)
+            seen.update(w.split(" ")[0] for w in words)
+            s.apply_action(chooser.choice(s.legal_actions()))
+    assert {"end", "advance", "continue"} <= seen
