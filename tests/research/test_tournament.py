@@ -13,6 +13,7 @@ import boardsim
 from boardsim.agents import RandomAgent
 from boardsim.agents.mcts import play_games as mcts_play_games
 from boardsim.core.errors import OptionError
+from boardsim.games import definition
 from boardsim.research.tournament import (
     bradley_terry_elo,
     bradley_terry_intervals,
@@ -103,6 +104,7 @@ def test_heuristic_beats_random_in_a_rotated_round_robin_and_files_are_written(t
     data = json.loads(json_path.read_text())
     assert data["agents"] == ["random", "heuristic"] and data["games_per_pair"] == 60
     assert data["elo_low"] == result.elo_low and data["elo_high"] == result.elo_high
+    assert data["version"] == definition("liberation").version  # the rules it was played at
     rows = list(csv.DictReader(csv_path.open()))
     assert {(row["agent"], row["opponent"]) for row in rows} == set(by_pair)
     assert float(rows[0]["elo_low"]) == result.elo_low[rows[0]["agent"]]
@@ -161,7 +163,7 @@ def test_round_robin_refuses_bad_input() -> None:
 
 def test_hispania_reports_the_roman_win_rate_at_each_level() -> None:
     result = cooperative("hispania", ["random", "heuristic"], 40, levels=["6-4-3-4-2", "7-5-4-5-1"])
-    assert result.mode == "cooperative"
+    assert result.mode == "cooperative" and result.version == definition("hispania").version
     assert {(r.agent, r.level) for r in result.solo} == {
         (a, lv) for a in ("random", "heuristic") for lv in ("6-4-3-4-2", "7-5-4-5-1")
     }

@@ -338,6 +338,7 @@ class TournamentResult:
     elo_high: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
     command: str = ""  # the command line that played it, when a command did
+    version: int = 0  # the game's rules version (GameDefinition.version) it was played at
 
     def win_rate_matrix(self) -> np.ndarray:
         """``[i, j]``: agent i's win rate (draws 1/2) against agent j; NaN on the diagonal."""
@@ -546,6 +547,7 @@ def round_robin(
         raise OptionError(f"{game_name} with these options is cooperative: use cooperative()")
     start = time.perf_counter()
     result = TournamentResult(game_name, game.options, list(agents), games, seed, "round_robin")
+    result.version = game.definition.version
     k = len(agents)
     points = np.zeros((k, k))
     played = np.zeros((k, k))
@@ -601,6 +603,7 @@ def cooperative(
     if levels and "level" not in base.options:
         raise OptionError(f"{game_name} has no 'level' option; drop --levels")
     result = TournamentResult(game_name, base.options, list(agents), games, seed, "cooperative")
+    result.version = base.definition.version
     for level in level_list:
         game = (
             base if level is None else boardsim.make_game(game_name, **{**options, "level": level})
