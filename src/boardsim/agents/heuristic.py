@@ -13,7 +13,12 @@ order never enter its choices; the tests check it).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import json
+import shlex
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -82,47 +87,141 @@ def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) ->
 
 # ---------------------------------------------------------------- strength, measured
 
+MAX_DECISIONS = 50_000  # the strength games' decision limit (no game has come near it)
 
-def strength_matchups() -> list[tuple[str, Matchup]]:
-    """Every game's strength table (``GameDefinition.strength_matchups``), with its game."""
+
+def strength_matchups(game: str | None = None) -> list[tuple[str, Matchup]]:
+    """Every game's strength table (``GameDefinition.strength_matchups``), with its game
+    (``game``'s alone if given)."""
     from boardsim.api import list_games
     from boardsim.games import definition
 
-    return [(name, m) for name in list_games() for m in definition(name).strength_matchups]
+    names = list_games() if game is None else [game]
+    return [(name, m) for name in names for m in definition(name).strength_matchups]
 
 
-def measure(game_name: str, matchup: Matchup, games: int, seed: int = 0) -> dict[str, float]:
-    """Win rate of ``matchup.seat`` over ``games`` compiled games (a draw or a shared win
-    is not a win), with the number of games cut by the decision limit."""
+def strength_games() -> list[str]:
+    """The games that declare a strength table."""
+    from boardsim.api import list_games
+
+    return [g for g in list_games() if strength_matchups(g)]
+
+
+def measure(game_name: str, matchup: Matchup, games: int, seed: int = 0) -> dict[str, Any]:
+    """``matchup.seat``'s wins over ``games`` compiled games (a draw or a shared win is not
+    a win): the count, the rate with its 95% Wilson interval, and the games cut by the
+    decision limit."""
     from boardsim.api import make_game
     from boardsim.core.batch import play_games
+    from boardsim.research.stats import wilson_interval
 
-    game = make_game(game_name, max_decisions=50_000, **matchup.options)
+    game = make_game(game_name, max_decisions=MAX_DECISIONS, **matchup.options)
     out = play_games(game, games, list(matchup.policies), seed=seed)
-    wins = float((out["returns"][:, matchup.seat] > 0).mean())
-    return {"wins": wins, "truncated": int(out["truncated"].sum())}
+    wins = int((out["returns"][:, matchup.seat] > 0).sum())
+    low, high = wilson_interval(wins, games)
+    return {
+        "wins": wins,
+        "games": games,
+        "win_rate": wins / games,
+        "ci_low": low,
+        "ci_high": high,
+        "truncated": int(out["truncated"].sum()),
+    }
 
 
-def strength_table(games: int = 1000, seed: int = 0) -> str:
+def _matchup_name(game_name: str, options: Mapping[str, Any]) -> str:
+    words = ", ".join(f"{k}={v}" for k, v in options.items())
+    return f"{game_name} ({words})" if words else game_name
+
+
+def strength_table(games: int = 1000, seed: int = 0, game: str | None = None) -> str:
     """Every matchup of :func:`strength_matchups` as a Markdown table."""
     lines = ["| game | matchup | games | win rate | cut by the limit |", "|---|---|---|---|---|"]
-    for game_name, m in strength_matchups():
+    for game_name, m in strength_matchups(game):
         r = measure(game_name, m, games, seed)
-        options = ", ".join(f"{k}={v}" for k, v in m.options.items())
-        name = f"{game_name} ({options})" if options else game_name
-        lines.append(f"| {name} | {m.label} | {games} | {r['wins']:.1%} | {r['truncated']} |")
+        name = _matchup_name(game_name, m.options)
+        lines.append(f"| {name} | {m.label} | {games} | {r['win_rate']:.1%} | {r['truncated']} |")
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------- strength, recorded
+
+
+def strength_path(game: str) -> Path:
+    """``agents/GAME/heuristic-strength.json``: the game's strength table, measured."""
+    return Path("agents") / game / "heuristic-strength.json"
+
+
+def strength_command(game: str, games: int, seed: int) -> str:
+    """The command that writes ``game``'s strength file."""
+    words = ["python", "-m", "boardsim.agents.heuristic", "--game", game]
+    return shlex.join([*words, "--games", str(games), "--seed", str(seed), "--write"])
+
+
+def strength_record(game: str, games: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """``game``'s strength table played: every matchup with its counts and interval, the
+    settings, the game's rules version and the command that makes it."""
+    from boardsim.games import definition
+
+    started = time.perf_counter()
+    rows = []
+    for _, m in strength_matchups(game):
+        rows.append(
+            {
+                "label": m.label,
+                "options": dict(m.options),
+                "policies": list(m.policies),
+                "seat": m.seat,
+                **measure(game, m, games, seed),
+            }
+        )
+    return {
+        "game": game,
+        "version": definition(game).version,
+        "command": strength_command(game, games, seed),
+        "games": games,
+        "seed": seed,
+        "max_decisions": MAX_DECISIONS,
+        "rows": rows,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def read_strength(game: str) -> dict[str, Any]:
+    """``agents/GAME/heuristic-strength.json``."""
+    return json.loads(strength_path(game).read_text())
+
+
+def write_strength(game: str, games: int = 1000, seed: int = 0) -> Path:
+    """Play ``game``'s strength table and write its file (atomically); its path."""
+    from boardsim.files import atomic_write_json
+
+    path = strength_path(game)
+    atomic_write_json(path, strength_record(game, games, seed))
+    return path
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m boardsim.agents.heuristic --games 1000``: print the strength table."""
+    """``python -m boardsim.agents.heuristic --games 1000``: print the strength table;
+    with ``--write``, write each game's ``agents/GAME/heuristic-strength.json`` instead
+    (from a checkout's root; ``python -m boardsim.agents.pages`` then writes the page)."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--games", type=int, default=1000, help="games per matchup")
     parser.add_argument("--seed", type=int, default=0, help="master seed of the games")
+    parser.add_argument("--game", choices=strength_games(), default=None, help="one game only")
+    parser.add_argument(
+        "--write", action="store_true", help="write agents/GAME/heuristic-strength.json"
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be >= 1")
-    print(strength_table(args.games, args.seed))
+    if not args.write:
+        print(strength_table(args.games, args.seed, args.game))
+        return
+    if not Path("agents").is_dir():
+        parser.error(f"--write runs from a boardsim checkout's root (no agents/ in {Path.cwd()})")
+    for game in strength_games() if args.game is None else [args.game]:
+        print(f"written {write_strength(game, args.games, args.seed)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -127,12 +127,22 @@ def game_params(options: dict[str, Any]) -> list[int]:
     ]
 
 
-# the heuristic's strength table (boardsim.agents.heuristic): each side against random
+# the heuristic's strength table (boardsim.agents.heuristic): each side against random,
+# with the advanced rules and with the Empire winning a final tie too; random's own share;
+# and each side in heuristic self-play (the Empire's edge between the two scripted players)
 STRENGTH_MATCHUPS = (
-    Matchup({}, ("heuristic", "random"), 0, "heuristic Republic vs random"),
-    Matchup({}, ("random", "heuristic"), 1, "heuristic Empire vs random"),
+    *(
+        m
+        for options in ({}, {"siege": True, "port_transport": True}, {"final_tie": "empire"})
+        for m in (
+            Matchup(options, ("heuristic", "random"), 0, "heuristic Republic vs random"),
+            Matchup(options, ("random", "heuristic"), 1, "heuristic Empire vs random"),
+        )
+    ),
     Matchup({}, ("random", "random"), 0, "random Republic vs random"),
     Matchup({}, ("random", "random"), 1, "random Empire vs random"),
+    Matchup({}, ("heuristic", "heuristic"), 0, "heuristic Republic vs heuristic"),
+    Matchup({}, ("heuristic", "heuristic"), 1, "heuristic Empire vs heuristic"),
 )
 
 # both advanced rules, each reward and tie rule, the other reading of each contested

@@ -109,7 +109,7 @@ def _game_params(o: dict[str, Any]) -> list[int]:
 
 
 # the heuristic's strength table (boardsim.agents.heuristic): each seat of four against
-# random, and random's own share
+# random, and random's own share; then seat 0 against random at the other player counts
 STRENGTH_MATCHUPS = (
     *(
         Matchup(
@@ -121,6 +121,15 @@ STRENGTH_MATCHUPS = (
         for seat in range(4)
     ),
     Matchup({"num_players": 4}, ("random",) * 4, 0, "random seat 0 vs 3 random"),
+    *(
+        Matchup(
+            {"num_players": n},
+            ("heuristic",) + ("random",) * (n - 1),
+            0,
+            f"heuristic seat 0 vs {n - 1} random",
+        )
+        for n in (2, 3, 5, 6)
+    ),
 )
 
 # every option in play (boardsim.fuzz's forged states, the validator's real ones)
