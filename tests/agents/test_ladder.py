@@ -48,7 +48,7 @@ def test_the_page_section_is_the_ladder_files() -> None:
     section = ladder.BEGIN + rest.partition(ladder.END)[0] + ladder.END
     assert section == ladder.ladder_section(), (
         "docs/agents.md's ladders differ from agents/*/ladder.json: "
-        "run python -m boardsim.agents.ladder --docs"
+        "run python -m boardsim.agents.pages"
     )
     for game in ladder.ladder_games():
         assert ladder.read_ladder(game)["command"] in section

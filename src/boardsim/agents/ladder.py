@@ -8,9 +8,10 @@ shipped self-play network alone and guiding MCTS at 200 when the game has one) a
 theirs (Hispania, whose Romans play one side against the game: Rome's win rate for each
 agent at an easy and the medium level). The JSON records the command that made it.
 
-``python -m boardsim.agents.ladder --docs`` writes the ladders' section of
-``docs/agents.md`` from those files (between the ``ladder:begin`` and ``ladder:end``
-marks), so the page's figures are the files' figures; ``tests/agents/test_ladder.py``
+``python -m boardsim.agents.pages`` writes the ladders' section of ``docs/agents.md``
+from those files (between the ``ladder:begin`` and ``ladder:end`` marks), with the page's
+other generated blocks, so the page's figures are the files' figures
+(``python -m boardsim.agents.ladder --docs`` does the same); ``tests/agents/test_ladder.py``
 holds the page, the files and the agents each game can field to one another.
 """
 
@@ -27,7 +28,7 @@ from boardsim.agents.network import shipped_root
 from boardsim.core.game import StrengthLadder
 
 DOCS_PAGE = Path("docs") / "agents.md"  # paths are the checkout's, from its root
-BEGIN = "<!-- ladder:begin (written by python -m boardsim.agents.ladder --docs) -->"
+BEGIN = "<!-- ladder:begin (written by python -m boardsim.agents.pages) -->"
 END = "<!-- ladder:end -->"
 SEARCHES = ("mcts:50", "mcts:200", "mcts:800")
 
@@ -159,7 +160,7 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
         "Each game's agents in one `boardsim eval` round robin, seats rotated, the same deals "
         "for every pair; written by `python -m boardsim.agents.ladder GAME`, which runs the "
         "command under each table, into `agents/<game>/ladder.json` (and `.csv`), and this "
-        "section by `python -m boardsim.agents.ladder --docs` from those files. Elo is the "
+        "section by `python -m boardsim.agents.pages` from those files. Elo is the "
         "Bradley-Terry rating of all the games (mean 1000, 400 points a factor of ten in the "
         "odds) with its 95% interval; a cell is the row agent's win rate in percent against "
         "the column agent (a draw counts half). `ppo` and `alphazero` are the networks "
@@ -195,7 +196,8 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
 
 
 def write_docs(page: Path = DOCS_PAGE) -> bool:
-    """Rewrite the ladders' section of ``page``; True if it changed."""
+    """Rewrite the ladders' section of ``page`` alone; True if it changed
+    (``boardsim.agents.pages.write_docs`` rewrites every generated block)."""
     from boardsim.files import atomic_write_text
 
     text = page.read_text()
@@ -215,7 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m boardsim.agents.ladder", description=__doc__)
     parser.add_argument("game", nargs="?", choices=ladder_games())
     parser.add_argument("--games", type=int, default=None, help="games a pair (a level)")
-    parser.add_argument("--docs", action="store_true", help="write docs/agents.md's section")
+    parser.add_argument(
+        "--docs",
+        action="store_true",
+        help="write docs/agents.md's generated blocks (python -m boardsim.agents.pages)",
+    )
     args = parser.parse_args(argv)
     if args.game is None and not args.docs:
         parser.error("name a game, or --docs")
@@ -225,7 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if rc:
             return rc
     if args.docs:
-        changed = write_docs()
+        from boardsim.agents import pages
+
+        changed = pages.write_docs()
         print(f"{DOCS_PAGE} {'written' if changed else 'unchanged'}", file=sys.stderr)
     return 0
 

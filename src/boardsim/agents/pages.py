@@ -1,0 +1,549 @@
+"""The generated figures of ``docs/agents.md``, written from the committed result files.
+
+``python -m boardsim.agents.pages`` (from a checkout's root) rewrites every block of the
+page that sits between ``<!-- NAME:begin (written by python -m boardsim.agents.pages) -->``
+and ``<!-- NAME:end -->``, each from files that a command wrote and that are committed:
+
+- ``heuristic``: the heuristics' strength table, ``agents/<game>/heuristic-strength.json``
+  (``python -m boardsim.agents.heuristic --write``), the issue's bars read from it, and
+  the heuristic's lines of the committed ``boardsim eval`` runs;
+- ``ladder``: the strength ladders, ``agents/<game>/ladder.json``
+  (``python -m boardsim.agents.ladder GAME``, :mod:`boardsim.agents.ladder`);
+- ``ppo``: the shipped PPO checkpoints (the record ``boardsim train`` keeps in
+  ``agents/<game>/ppo.zip``, ``boardsim.json``) and their evaluations,
+  ``agents/<game>/eval.json``;
+- ``mcts``: MCTS at 200 simulations against the heuristic, ``agents/<game>/mcts-eval.json``
+  and ``mcts-4p-eval.json``.
+
+Every ``boardsim eval`` file is declared in :data:`EVALUATIONS` with the command that
+writes it; ``tests/agents/test_pages.py`` holds each file to its command and each block of
+the page to what this module writes from the files now. Nothing here measures anything:
+to change a figure, run its file's command again (the page names it), then this one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import shlex
+import sys
+import zipfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boardsim.agents import heuristic, ladder
+
+COMMAND = "python -m boardsim.agents.pages"
+DOCS_PAGE = ladder.DOCS_PAGE
+
+
+def marks(name: str) -> tuple[str, str]:
+    """The lines that open and close block ``name`` of the page."""
+    return f"<!-- {name}:begin (written by {COMMAND}) -->", f"<!-- {name}:end -->"
+
+
+# ---------------------------------------------------------------- the boardsim eval files
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A committed ``boardsim eval`` result: ``PREFIX.json`` and ``PREFIX.csv``."""
+
+    prefix: str  # agents/GAME/NAME
+    command: str  # the command that writes it, as ``boardsim eval`` records it
+    # the game's rules version it was played at, for a file from before ``boardsim eval``
+    # recorded it (None: the file says)
+    version: int | None = None
+
+    def read(self) -> dict[str, Any]:
+        return json.loads(Path(self.prefix + ".json").read_text())
+
+
+def _eval(prefix: str, arguments: str, version: int | None = None) -> Evaluation:
+    game = prefix.split("/")[1]
+    return Evaluation(prefix, f"boardsim eval {game} {arguments} --out {prefix}", version)
+
+
+PPO_SPEC = "ppo:agents/{game}/ppo.zip"
+# the files the page shows; the ones made on 2026-11-30 (commits 6f93574, 94b9738, e174f48,
+# 6b1badc) were played at version 1 of every game's rules
+EVALUATIONS: dict[str, Evaluation] = {
+    e.prefix: e
+    for e in (
+        _eval(
+            "agents/liberation/heuristic-4p-eval",
+            "--agents random,heuristic --games 1000 --seed 10 -o num_players=4",
+            version=1,
+        ),
+        _eval(
+            "agents/farrapos/eval",
+            f"--agents random,heuristic,{PPO_SPEC.format(game='farrapos')} --games 1000 --seed 0",
+            version=1,
+        ),
+        _eval(
+            "agents/liberation/eval",
+            f"--agents random,heuristic,{PPO_SPEC.format(game='liberation')} --games 1000 "
+            "--seed 0 -o num_players=2",
+            version=1,
+        ),
+        _eval(
+            "agents/hispania/eval",
+            f"--agents random,heuristic,{PPO_SPEC.format(game='hispania')} --games 1000 "
+            "--seed 1 --levels 6-4-3-4-2,7-5-4-5-1 --ppo-any-options --ppo-deterministic",
+            version=1,
+        ),
+        _eval(
+            "agents/liberation/mcts-eval",
+            "--agents heuristic,mcts:200 --games 1000 --seed 10 -o num_players=2",
+            version=1,
+        ),
+        _eval(
+            "agents/liberation/mcts-4p-eval",
+            "--agents heuristic,mcts:200 --games 1000 --seed 10 -o num_players=4",
+            version=1,
+        ),
+        _eval(
+            "agents/farrapos/mcts-eval",
+            "--agents heuristic,mcts:200 --games 1000 --seed 10",
+            version=1,
+        ),
+        _eval(
+            "agents/hispania/mcts-eval",
+            "--agents random,heuristic,mcts:200 --games 1000 --seed 10 --levels 6-4-3-4-2",
+            version=1,
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The lines of an evaluation a table shows: a round robin's pairs whose agent is one
+    of ``agents`` (and opponent one of ``against``, when given); a cooperative game's
+    lines of those agents."""
+
+    prefix: str
+    agents: tuple[str, ...]
+    against: tuple[str, ...] = ()
+
+
+def _game_version(game: str) -> int:
+    from boardsim.games import definition
+
+    return definition(game).version
+
+
+def _pct(x: float) -> str:
+    """A rate in percent, to the hundredth where it has one (75.45%, 14.3%, 100.0%)."""
+    text = f"{100 * x:.2f}"
+    return (text[:-1] if text.endswith("0") else text) + "%"
+
+
+def _with_interval(rate: float, low: float, high: float) -> str:
+    return f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def _command_options(command: str) -> dict[str, str]:
+    """The ``-o KEY=VALUE`` options a command line sets, as written."""
+    words = shlex.split(command)
+    return dict(
+        words[i + 1].split("=", 1) for i, w in enumerate(words[:-1]) if w in ("-o", "--option")
+    )
+
+
+def _setting(game: str, options: Mapping[str, Any]) -> str:
+    words = ", ".join(f"{k}={v}" for k, v in options.items())
+    return f"{game} ({words})" if words else game
+
+
+STALE = "these figures are of the earlier rules until the command is run again"
+
+
+def _version_note(game: str, version: int, stale: str = STALE) -> str:
+    """``game``'s rules version ``version``, flagged when the game has moved on."""
+    now = _game_version(game)
+    if version == now:
+        return f"{game} rules version {version}"
+    return f"{game} rules version {version} (**the game is now at version {now}**: {stale})"
+
+
+def evaluation_version(evaluation: Evaluation, data: Mapping[str, Any]) -> int:
+    """The rules version ``evaluation``'s file was played at."""
+    version = data.get("version", evaluation.version)
+    if version is None:
+        raise ValueError(f"{evaluation.prefix}.json does not say its rules version")
+    return int(version)
+
+
+def _eval_table(selections: Sequence[Lines]) -> list[str]:
+    out = [
+        "| game | agent | against | games | wins | draws | losses "
+        "| win rate, wins only [95%] | score, a draw 1/2 [95%] |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    from boardsim.research.stats import wilson_interval
+
+    for sel in selections:
+        evaluation = EVALUATIONS[sel.prefix]
+        data = evaluation.read()
+        game = data["game"]
+        shown = _command_options(evaluation.command)
+        if data["mode"] == "cooperative":
+            for r in data["solo"]:
+                if r["agent"] not in sel.agents:
+                    continue
+                where = _setting(game, {**shown, "level": r["level"]})
+                rate = _with_interval(r["win_rate"], r["ci_low"], r["ci_high"])
+                losses = r["games"] - r["wins"]
+                out.append(
+                    f"| {where} | `{r['agent']}` (every Roman general) | the game "
+                    f"| {r['games']} | {r['wins']} | - | {losses} | {rate} | - |"
+                )
+            continue
+        players = int(data["options"].get("num_players", 2))
+        for r in data["pairs"]:
+            if r["agent"] not in sel.agents or (sel.against and r["opponent"] not in sel.against):
+                continue
+            against = f"`{r['opponent']}`"
+            if players > 2:
+                against = f"{players - 1} x {against} (fair share {100 / players:.0f}%)"
+            low, high = wilson_interval(r["wins"], r["games"])
+            wins = _with_interval(r["wins"] / r["games"], low, high)
+            score = _with_interval(r["win_rate"], r["ci_low"], r["ci_high"])
+            out.append(
+                f"| {_setting(game, shown)} | `{r['agent']}` | {against} | {r['games']} "
+                f"| {r['wins']} | {r['draws']} | {r['losses']} | {wins} | {score} |"
+            )
+    return out
+
+
+def _eval_sources(prefixes: Sequence[str]) -> list[str]:
+    """The commands that wrote the files, then each file's rules version and time."""
+    out = ["```bash", *(EVALUATIONS[p].command for p in prefixes), "```", ""]
+    for p in prefixes:
+        evaluation = EVALUATIONS[p]
+        data = evaluation.read()
+        version = evaluation_version(evaluation, data)
+        out.append(
+            f"- `{p}.json` (and `.csv`): {_version_note(data['game'], version)}; "
+            f"{data['seconds']:,.0f} s for the whole command."
+        )
+    return out
+
+
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+# ---------------------------------------------------------------- the heuristic
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One of the issue's bars for a heuristic, read from the game's strength file."""
+
+    game: str
+    says: str
+    lines: tuple[tuple[str, Mapping[str, Any]], ...]  # (label, options) of the table's lines
+    at_least: float | None = None  # every line's win rate at least this; else: they rise
+
+
+BARS = (
+    Bar(
+        "liberation",
+        "the heuristic wins at least twice its fair share at 4 players (50%), from every seat",
+        tuple((f"heuristic seat {s} vs 3 random", {"num_players": 4}) for s in range(4)),
+        at_least=0.5,
+    ),
+    Bar(
+        "farrapos",
+        "the heuristic wins at least 70% against random, from each side",
+        (("heuristic Republic vs random", {}), ("heuristic Empire vs random", {})),
+        at_least=0.7,
+    ),
+    Bar(
+        "hispania",
+        "Rome's win rate at 6-4-3-4-2 rises from random generals to the heuristic "
+        "(the 95% intervals apart)",
+        (
+            ("random Romans, level 6-4-3-4-2", {"level": "6-4-3-4-2"}),
+            ("heuristic Romans, level 6-4-3-4-2", {"level": "6-4-3-4-2"}),
+        ),
+    ),
+)
+
+
+def _strength_line(data: Mapping[str, Any], label: str, options: Mapping[str, Any]) -> Any:
+    for row in data["rows"]:
+        if row["label"] == label and row["options"] == dict(options):
+            return row
+    raise KeyError(f"no line {label!r} with {dict(options)} in {data['game']}'s strength file")
+
+
+def _bar_line(bar: Bar) -> str:
+    data = heuristic.read_strength(bar.game)
+    rows = [_strength_line(data, label, options) for label, options in bar.lines]
+    if bar.at_least is not None:
+        rates = [r["win_rate"] for r in rows]
+        low, high = _pct(min(rates)), _pct(max(rates))
+        measured = low if low == high else f"{low} to {high}"
+        met = min(rates) >= bar.at_least
+    else:
+        rates = [_with_interval(r["win_rate"], r["ci_low"], r["ci_high"]) for r in rows]
+        measured = " < ".join(rates)
+        met = all(b["ci_low"] > a["ci_high"] for a, b in itertools.pairwise(rows))
+    return f"| {bar.game} | {bar.says} | {measured} | {'yes' if met else '**no**'} |"
+
+
+HEURISTIC_EVALS = (
+    Lines("agents/liberation/heuristic-4p-eval", ("heuristic",), ("random",)),
+    Lines("agents/liberation/eval", ("heuristic",), ("random",)),
+    Lines("agents/farrapos/eval", ("heuristic",), ("random",)),
+    Lines("agents/hispania/eval", ("random", "heuristic")),
+)
+
+
+def heuristic_block() -> str:
+    """The heuristics' strength: the table of each game's strength file, the bars, and
+    the heuristic's lines in the ``boardsim eval`` files."""
+    begin, end = marks("heuristic")
+    files = [heuristic.read_strength(g) for g in heuristic.strength_games()]
+    out = [
+        begin,
+        "",
+        "Each line is one compiled policy a seat (`boardsim.core.batch.play_games`), the "
+        "counted seat's wins (a draw or a shared win is not a win; in Hispania the win is "
+        "Rome's) with the 95% Wilson interval; games cut by the decision limit are counted "
+        "apart. Each game's lines are written into `agents/<game>/heuristic-strength.json` "
+        "by the command under the table (without `--game`, every game's).",
+        "",
+        "| game | matchup | games | win rate [95%] | cut by the limit |",
+        "|---|---|---|---|---|",
+    ]
+    for data in files:
+        for r in data["rows"]:
+            rate = _with_interval(r["win_rate"], r["ci_low"], r["ci_high"])
+            out.append(
+                f"| {_setting(data['game'], r['options'])} | {r['label']} | {r['games']} "
+                f"| {rate} | {r['truncated']} |"
+            )
+    out += ["", "```bash", *(d["command"] for d in files), "```", ""]
+    for d in files:
+        out.append(
+            f"- `{heuristic.strength_path(d['game'])}`: {_version_note(d['game'], d['version'])}; "
+            f"master seed {d['seed']}, a {d['max_decisions']:,}-decision limit; "
+            f"{d['seconds']:,.0f} s on one thread."
+        )
+    out += [
+        "",
+        "The issue's bars for the heuristics, read from these files:",
+        "",
+        "| game | bar | measured | met |",
+        "|---|---|---|---|",
+        *(_bar_line(bar) for bar in BARS),
+        "",
+        "The same heuristics in `boardsim eval` runs (seats rotated; in a game of more than "
+        "two players the agent holds one seat against a table of its opponent):",
+        "",
+        *_eval_table(HEURISTIC_EVALS),
+        "",
+        *_eval_sources(_unique([s.prefix for s in HEURISTIC_EVALS])),
+        "",
+        end,
+    ]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- PPO
+
+
+def checkpoint_record(game: str) -> dict[str, Any]:
+    """What ``boardsim train`` recorded in ``agents/GAME/ppo.zip`` (``boardsim.json``)."""
+    with zipfile.ZipFile(Path("agents") / game / "ppo.zip") as z:
+        return json.loads(z.read("boardsim.json"))
+
+
+PPO_GAMES = ("farrapos", "liberation", "hispania")
+PPO_BAR = 0.9  # the issue's bar: PPO wins at least 90% of its games against random
+
+
+def _ppo_lines(game: str) -> Lines:
+    spec = PPO_SPEC.format(game=game)
+    prefix = f"agents/{game}/eval"
+    if EVALUATIONS[prefix].read()["mode"] == "cooperative":
+        return Lines(prefix, ("random", "heuristic", spec))
+    return Lines(prefix, (spec,))
+
+
+def ppo_block() -> str:
+    """The shipped PPO checkpoints and their ``boardsim eval`` evaluations."""
+    from boardsim.research.stats import wilson_interval
+
+    begin, end = marks("ppo")
+    out = [
+        begin,
+        "",
+        "| game | checkpoint | learner decisions | wall time when saved | trained at |",
+        "|---|---|---|---|---|",
+    ]
+    for game in PPO_GAMES:
+        rec = checkpoint_record(game)
+        how = "PPO"
+        if rec["config"].get("imitate"):
+            how = f"imitation of the heuristic (`--imitate {rec['config']['imitate']}`), then PPO"
+        trained = _setting(game, rec["config"]["options"])
+        rules = _version_note(game, rec["game_version"], "the policy knows the earlier rules")
+        out.append(
+            f"| {game} | `agents/{game}/ppo.zip`: {how} | {rec['timesteps']:,} "
+            f"| {rec['wall_seconds']:,.0f} s | {trained}, {rules} |"
+        )
+    lines = [_ppo_lines(g) for g in PPO_GAMES]
+    out += [
+        "",
+        "Each checkpoint's evaluation, by `boardsim eval` (seats rotated; the policy samples "
+        "its actions unless the command says `--ppo-deterministic`):",
+        "",
+        *_eval_table(lines),
+        "",
+    ]
+    bar = []
+    for sel in lines:
+        data = EVALUATIONS[sel.prefix].read()
+        for r in data["pairs"]:
+            if r["agent"] in sel.agents and r["opponent"] == "random":
+                low, _ = wilson_interval(r["wins"], r["games"])
+                where = _setting(data["game"], _command_options(EVALUATIONS[sel.prefix].command))
+                met = "met" if low >= PPO_BAR else "not met"
+                bar.append(
+                    f"{where}: {_pct(r['wins'] / r['games'])} of its games won against random "
+                    f"(lower 95% bound {_pct(low)}; the bar is {met})"
+                )
+    out += [
+        f"The issue's bar, PPO wins at least {PPO_BAR:.0%} of its two-player games against "
+        "random: " + "; ".join(bar) + ".",
+        "",
+        *_eval_sources([s.prefix for s in lines]),
+        "",
+        end,
+    ]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- MCTS
+
+MCTS_EVALS = (
+    Lines("agents/liberation/mcts-eval", ("mcts:200",)),
+    Lines("agents/liberation/mcts-4p-eval", ("mcts:200", "heuristic")),
+    Lines("agents/farrapos/mcts-eval", ("mcts:200",)),
+    Lines("agents/hispania/mcts-eval", ("random", "heuristic", "mcts:200")),
+)
+
+
+def _mcts_bar(sel: Lines, agent: str = "mcts:200", baseline: str = "heuristic") -> str:
+    """Whether ``agent`` is ahead of ``baseline`` in one file: its score's interval above
+    the fair share (a round robin), or its side's win rate's interval above the
+    baseline's (a cooperative game)."""
+    evaluation = EVALUATIONS[sel.prefix]
+    data = evaluation.read()
+    where = _setting(data["game"], _command_options(evaluation.command))
+    if data["mode"] == "cooperative":
+        by_agent = {r["agent"]: r for r in data["solo"]}
+        a, b = by_agent[agent], by_agent[baseline]
+        met = a["ci_low"] > b["ci_high"]
+        return (
+            f"{where}, {'met' if met else 'not met'} (Rome's win rate's interval "
+            f"{'above' if met else 'not above'} the heuristic's)"
+        )
+    players = int(data["options"].get("num_players", 2))
+    row = next(r for r in data["pairs"] if (r["agent"], r["opponent"]) == (agent, baseline))
+    met = row["ci_low"] > 1 / players
+    return (
+        f"{where}, {'met' if met else 'not met'} (the score's interval "
+        f"{'above' if met else 'not above'} the fair share, {100 / players:.0f}%)"
+    )
+
+
+def mcts_block() -> str:
+    """MCTS at 200 simulations against the heuristic, from the ``mcts-eval`` files."""
+    begin, end = marks("mcts")
+    out = [
+        begin,
+        "",
+        "By `boardsim eval`, seats rotated, master seed 10 (games the search's settings were "
+        "never tuned on), the game's default search settings; `mcts:200` seats play whole "
+        "games in compiled code, one a thread, when the rest of the table is compiled. At "
+        "four players `boardsim eval` plays both tables, one MCTS against three heuristics "
+        "and one heuristic against three MCTS players; in Hispania the win is Rome's, with "
+        "random and heuristic generals in the same run:",
+        "",
+        *_eval_table(MCTS_EVALS),
+        "",
+        "The issue's bar, MCTS at 200 simulations beats the heuristic: "
+        + "; ".join(_mcts_bar(sel) for sel in MCTS_EVALS)
+        + ".",
+        "",
+        *_eval_sources([s.prefix for s in MCTS_EVALS]),
+        "",
+        end,
+    ]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the page
+
+BLOCKS: dict[str, Callable[[], str]] = {
+    "heuristic": heuristic_block,
+    "ladder": ladder.ladder_section,
+    "ppo": ppo_block,
+    "mcts": mcts_block,
+}
+
+
+def page_block(text: str, name: str) -> str:
+    """Block ``name`` of the page ``text``, its marks included ('' if it has none)."""
+    begin, end = marks(name)
+    if begin not in text or end not in text:
+        return ""
+    _, _, rest = text.partition(begin)
+    return begin + rest.partition(end)[0] + end
+
+
+def write_docs(page: Path = DOCS_PAGE) -> bool:
+    """Rewrite every generated block of ``page`` from the files; True if it changed."""
+    from boardsim.files import atomic_write_text
+
+    text = page.read_text()
+    missing = [name for name in BLOCKS if not page_block(text, name)]
+    if missing:
+        lines = " and ".join(f"{marks(n)[0]!r} / {marks(n)[1]!r}" for n in missing)
+        raise ValueError(f"{page} has no {', '.join(missing)} block: add the lines {lines}")
+    new = text
+    for name, render in BLOCKS.items():
+        begin, end = marks(name)
+        head, _, rest = new.partition(begin)
+        _, _, tail = rest.partition(end)
+        new = head + render() + tail
+    if new == text:
+        return False
+    atomic_write_text(page, new)
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m boardsim.agents.pages``: write docs/agents.md's generated blocks."""
+    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__)
+    parser.parse_args(argv)
+    if not (Path("agents").is_dir() and DOCS_PAGE.is_file()):
+        raise SystemExit(
+            f"run from the root of a boardsim checkout (no agents/ and {DOCS_PAGE} in {Path.cwd()})"
+        )
+    changed = write_docs()
+    print(f"{DOCS_PAGE} {'written' if changed else 'unchanged'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

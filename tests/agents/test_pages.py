@@ -1,0 +1,107 @@
+"""docs/agents.md's figures: each generated block is what its files say now, and each file
+is what its command writes."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from boardsim.agents import heuristic, ladder, pages
+from boardsim.cli import build_parser
+from boardsim.commands.args import split_list
+from boardsim.commands.eval import command_line
+from boardsim.commands.train import parse_options
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.mark.parametrize("name", list(pages.BLOCKS))
+def test_each_block_of_the_page_is_its_files(name: str) -> None:
+    block = pages.page_block(pages.DOCS_PAGE.read_text(), name)
+    assert block, f"docs/agents.md has no {name} block: add its marks {pages.marks(name)}"
+    assert block == pages.BLOCKS[name](), (
+        f"docs/agents.md's {name} block differs from its files: run {pages.COMMAND}"
+    )
+
+
+def test_the_ladder_marks_are_the_pages_marks() -> None:
+    assert (ladder.BEGIN, ladder.END) == pages.marks("ladder")
+
+
+@pytest.mark.parametrize("prefix", list(pages.EVALUATIONS))
+def test_each_eval_file_is_its_command(prefix: str) -> None:
+    evaluation = pages.EVALUATIONS[prefix]
+    data = evaluation.read()
+    words = shlex.split(evaluation.command)
+    assert words[:2] == ["boardsim", "eval"]
+    args = build_parser().parse_args(words[1:])
+    # spelled as boardsim eval records its command, so a file that has one matches
+    assert command_line(args) == evaluation.command
+    assert data.get("command", evaluation.command) == evaluation.command
+    assert args.out == prefix and Path(prefix + ".csv").is_file()
+    assert args.game == data["game"]
+    assert split_list(args.agents) == data["agents"]
+    assert (args.games, args.seed) == (data["games_per_pair"], data["seed"])
+    for key, value in parse_options(args.option).items():
+        assert data["options"][key] == value, f"{prefix}.json: {key}"
+    if data["mode"] == "cooperative":
+        levels = {r["level"] for r in data["solo"]}
+        assert levels == set(args.levels.split(",")) if args.levels else {"-"}
+    # the rules version: from the file once boardsim eval records it, else declared
+    assert ("version" in data) != (evaluation.version is not None)
+    assert pages.evaluation_version(evaluation, data) >= 1
+
+
+@pytest.mark.parametrize("game", heuristic.strength_games())
+def test_each_heuristic_strength_file_is_the_games_table_now(game: str) -> None:
+    data = heuristic.read_strength(game)
+    assert data["command"] == heuristic.strength_command(game, data["games"], data["seed"])
+    lines = [(r["label"], r["options"], r["policies"], r["seat"]) for r in data["rows"]]
+    declared = [
+        (m.label, dict(m.options), list(m.policies), m.seat)
+        for _, m in heuristic.strength_matchups(game)
+    ]
+    rerun = f"run {data['command']} and {pages.COMMAND}"
+    assert lines == declared, f"{game}'s strength matchups changed: {rerun}"
+    assert data["version"] == pages._game_version(game), f"{game}'s rules changed: {rerun}"
+    for r in data["rows"]:
+        assert r["games"] == data["games"] and 0 <= r["wins"] <= r["games"]
+        assert r["ci_low"] - 1e-12 <= r["win_rate"] <= r["ci_high"] + 1e-12
+
+
+def test_the_strength_file_is_written_by_its_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):  # outside a checkout
+        heuristic.main(["--game", "liberation", "--games", "2", "--write"])
+    (tmp_path / "agents").mkdir()
+    heuristic.main(["--game", "liberation", "--games", "2", "--seed", "3", "--write"])
+    data = json.loads((tmp_path / "agents/liberation/heuristic-strength.json").read_text())
+    assert data["command"] == heuristic.strength_command("liberation", 2, 3)
+    assert data["command"].split()[:3] == ["python", "-m", "boardsim.agents.heuristic"]
+    assert len(data["rows"]) == len(heuristic.strength_matchups("liberation"))
+    assert all(r["games"] == 2 for r in data["rows"])
+
+
+def test_the_page_names_every_command_behind_its_figures() -> None:
+    text = pages.DOCS_PAGE.read_text()
+    for evaluation in pages.EVALUATIONS.values():
+        assert evaluation.command in text
+    for game in heuristic.strength_games():
+        assert heuristic.read_strength(game)["command"] in text
+
+
+def test_write_docs_refuses_a_page_without_the_marks(tmp_path: Path) -> None:
+    page = tmp_path / "agents.md"
+    page.write_text("# Agents\n" + pages.marks("ladder")[0] + "\n" + pages.marks("ladder")[1])
+    with pytest.raises(ValueError, match="no heuristic, ppo, mcts block"):
+        pages.write_docs(page)
