@@ -54,7 +54,7 @@ def test_each_eval_file_is_its_command(prefix: str) -> None:
         assert data["options"][key] == value, f"{prefix}.json: {key}"
     if data["mode"] == "cooperative":
         levels = {r["level"] for r in data["solo"]}
-        assert levels == set(args.levels.split(",")) if args.levels else {"-"}
+        assert levels == (set(args.levels.split(",")) if args.levels else {"-"})
     # the rules version: from the file once boardsim eval records it, else declared
     assert ("version" in data) != (evaluation.version is not None)
     assert pages.evaluation_version(evaluation, data) >= 1

@@ -179,13 +179,13 @@ def evaluation_version(evaluation: Evaluation, data: Mapping[str, Any]) -> int:
 
 
 def _eval_table(selections: Sequence[Lines]) -> list[str]:
-    out = [
-        "| game | agent | against | games | wins | draws | losses "
-        "| win rate, wins only [95%] | score, a draw 1/2 [95%] |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
     from boardsim.research.stats import wilson_interval
 
+    out = [
+        "| game | agent | against | games | wins | draws or shared wins | losses "
+        "| win rate, wins only [95%] | score, a draw or shared win its share [95%] |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for sel in selections:
         evaluation = EVALUATIONS[sel.prefix]
         data = evaluation.read()
