@@ -207,7 +207,12 @@ def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) ->
     captured = capsys.readouterr()
     assert "AlphaZero liberation" in captured.err  # the progress bar
     assert "trained 1 iterations" in captured.out and net.is_file()
-    assert Network.load(net).meta["source"] == "alphazero"
+    exported = Network.load(net).meta
+    assert exported["source"] == "alphazero"
+    record = exported["training"]  # what the network's card is written from
+    assert record["command"].startswith("boardsim train liberation --algo alphazero")
+    assert "--games-per-iteration 2" in record["command"] and len(record["curve"]) == 1
+    assert "| 1 | 2 |" in curve_markdown(record)
     config = json.loads((run / "config.json").read_text())
     assert config["games_per_iteration"] == 2 and config["hidden"] == [8]
     assert main([*args, "--iterations", "2", "--resume", "--no-progress"]) == 0
@@ -218,3 +223,31 @@ def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) ->
     fresh = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(tmp_path / "x")]
     code = main([*fresh, *tiny, "--iterations", "0"])
     assert code == 2 and "iterations" in capsys.readouterr().err
+
+
+def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
+    """An exported network's card gives the command that made it: parsed again, that
+    command asks for the very settings the run trained with."""
+    import shlex
+
+    from boardsim.cli import build_parser
+    from boardsim.commands.train import ALPHAZERO_SETTINGS, given_settings, parse_options
+    from boardsim.training.alphazero import train_command
+
+    config = _config(
+        tmp_path / "c", 3, hint=True, search="puct", search_value_weight=0.75, hidden=[32, 16]
+    )
+    words = shlex.split(train_command(config))
+    assert words[:5] == ["boardsim", "train", "liberation", "--algo", "alphazero"]
+    args = build_parser().parse_args([*words[1:], "--run-dir", str(tmp_path / "c")])
+    values, _ = given_settings(args, ALPHAZERO_SETTINGS)
+    again = AlphaZeroConfig(
+        game=args.game,
+        run_dir=str(tmp_path / "c"),
+        options=parse_options(args.option),
+        threads=config.threads,
+        torch_threads=config.torch_threads,
+        progress=config.progress,
+        **values,
+    )
+    assert again == config

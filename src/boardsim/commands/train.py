@@ -336,10 +336,10 @@ def _run_alphazero(args: argparse.Namespace, options: dict[str, Any], run_dir: s
         print(f"boardsim train: {exc}", file=sys.stderr)
         return 2
     if args.export:
-        from boardsim.training.alphazero import best_network
+        from boardsim.training.alphazero import export_best
 
-        best_network(result.checkpoint).save(args.export)
-        print(f"best network exported to {args.export}")
+        export_best(result.checkpoint, args.export)
+        print(f"best network exported to {args.export} (with its training record)")
     last = result.curve[-1] if result.curve else {}
     print(
         f"trained {result.iterations} iterations ({result.games} games, {result.positions} "

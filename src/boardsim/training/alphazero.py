@@ -793,13 +793,14 @@ def _resumed_config(
     return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
 
 
-def curve_markdown(path: str | Path) -> str:
-    """The learning curve of an alphazero checkpoint or run folder as a Markdown table: per
-    iteration the games and positions so far, whether the expert (the warm-up) or the
-    search played, the gate's score and verdict, the network alone against the heuristic
-    (the candidate's and the best's win rate on the run's fixed evaluation deals), the
-    losses and the wall time (a model card's curve is this table)."""
-    meta = read_metadata(path)
+def curve_markdown(path: str | Path | Mapping[str, Any]) -> str:
+    """The learning curve of an alphazero checkpoint or run folder (or of an exported
+    network's ``training`` record) as a Markdown table: per iteration the games and
+    positions so far, whether the expert (the warm-up) or the search played, the gate's
+    score and verdict, the network alone against the heuristic (the candidate's and the
+    best's win rate on the run's fixed evaluation deals), the losses and the wall time (a
+    model card's curve is this table)."""
+    meta = path if isinstance(path, Mapping) else read_metadata(path)
     head = (
         "| iteration | games | positions | self-play by | mean decisions | gate | accepted "
         "| candidate vs heuristic | best vs heuristic | policy loss | value loss | wall (min) |"
@@ -821,6 +822,90 @@ def curve_markdown(path: str | Path) -> str:
 def best_network(path: str | Path) -> Network:
     """The best network of an alphazero checkpoint or run folder."""
     return Network.from_bytes(read_entry(path, "best.npz"), where=str(path))
+
+
+def training_record(path: str | Path) -> dict[str, Any]:
+    """How the run at ``path`` (checkpoint or folder) trained: the command that makes it,
+    its settings, its budget (iterations, games, positions, wall time) and its curve: what
+    an exported network carries in its metadata (``training``) for its card."""
+    meta = read_metadata(path)
+    config = AlphaZeroConfig(**meta["config"])
+    return {
+        "command": train_command(config),
+        "config": meta["config"],
+        "iterations": meta["iteration"],
+        "best_iteration": meta["best_iteration"],
+        "games": meta["games"],
+        "positions": meta["positions"],
+        "wall_seconds": meta["wall_seconds"],
+        "curve": meta["curve"],
+    }
+
+
+def export_best(path: str | Path, out: str | Path) -> Network:
+    """Write the best network of the run at ``path`` to ``out`` (``.npz``, atomically),
+    with its training record (:func:`training_record`) in its metadata."""
+    network = best_network(path)
+    network.meta = {**network.meta, "training": training_record(path)}
+    network.save(out)
+    return network
+
+
+# the command's flags of the settings a run records (what boardsim train --algo alphazero
+# takes; how often and how it runs are left out: they do not change what is learned)
+_FLAGS = {
+    "games_per_iteration": "--games-per-iteration",
+    "simulations": "--simulations",
+    "search": "--search",
+    "gumbel_m": "--gumbel-m",
+    "c_scale": "--c-scale",
+    "c_puct": "--c-puct",
+    "mix": "--mix",
+    "rollout": "--rollout",
+    "rollout_depth": "--rollout-depth",
+    "hidden": "--hidden",
+    "value_hidden": "--value-hidden",
+    "hint": "--hint",
+    "hint_weight": "--hint-weight",
+    "learning_rate": "--lr",
+    "weight_decay": "--weight-decay",
+    "search_value_weight": "--search-value-weight",
+    "batch_size": "--batch-size",
+    "sample_reuse": "--sample-reuse",
+    "max_steps": "--max-steps",
+    "buffer_size": "--buffer-size",
+    "warmup_iterations": "--warmup-iterations",
+    "warmup_expert": "--warmup-expert",
+    "warmup_simulations": "--warmup-simulations",
+    "gate_games": "--gate-games",
+    "gate_threshold": "--gate-threshold",
+    "gate_simulations": "--gate-simulations",
+    "eval_games": "--eval-games",
+    "seed": "--seed",
+    "iterations": "--iterations",
+    "max_seconds": "--max-seconds",
+}
+
+
+def train_command(config: AlphaZeroConfig) -> str:
+    """The ``boardsim train`` command that trains ``config`` (its settings that differ
+    from the defaults; the run folder, threads and progress left to the user)."""
+    default = AlphaZeroConfig(game=config.game, run_dir=config.run_dir)
+    words = ["boardsim", "train", config.game, "--algo", "alphazero"]
+    for key, value in sorted(config.options.items()):
+        if key not in ("explicit_chance",) and value is not None:
+            words += ["-o", f"{key}={value}"]
+    for name, flag in _FLAGS.items():
+        value = getattr(config, name)
+        if value == getattr(default, name):
+            continue
+        if isinstance(value, bool):
+            words.append(flag)
+        elif isinstance(value, list):
+            words += [flag, ",".join(str(v) for v in value)]
+        else:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return " ".join(words)
 
 
 SEARCH_DEFAULTS = NETWORK_SEARCH_DEFAULTS  # re-exported for the command's help
