@@ -243,3 +243,17 @@ def test_the_eval_command_refuses_a_bad_reuse_file_without_a_traceback(
     assert "no such file" in capsys.readouterr().err
     assert cli_main([*argv, "--reuse", str(bad), "--no-reuse"]) == 2
     assert "contradict" in capsys.readouterr().err
+
+
+def test_the_ladder_reads_back_its_own_file_unless_told_not_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from boardsim.agents import ladder
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr("boardsim.cli.main", lambda argv: seen.append(argv) or 0)
+    ladder.play_ladder("liberation", 2)
+    ladder.play_ladder("liberation", 2, reuse=False)
+    # the ladder's file is eval's --out: its pairs are read back (the command stays the same)
+    assert seen[0] == ["eval", *ladder.eval_arguments("liberation", 2)]
+    assert seen[1] == [*seen[0], "--no-reuse"]
