@@ -47,6 +47,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "boardsim.research.metagame",
             "boardsim.research.tune",
             "boardsim.research.tournament",
+            "boardsim.research.reuse",
             "boardsim.research.ray_backend",
             "boardsim.research.notebooks",
         ),

@@ -7,6 +7,11 @@ shipped self-play network alone and guiding MCTS at 200 when the game has one) a
 ``ladder.csv``: the win-rate matrix with 95% intervals and Bradley-Terry Elo ratings with
 theirs (Hispania, whose Romans play one side against the game: Rome's win rate for each
 agent at an easy and the medium level). The JSON records the command that made it.
+The pairs the file already holds, played with exactly the same settings (the same agents
+playing the same networks and searches, the same games, seed, options and rules version),
+are read back instead of played (``boardsim eval`` reuses its ``--out`` file), so an agent
+joining the ladder plays only its own pairs; ``--no-reuse`` replays them all. (A ladder
+file written before the settings were recorded is played whole once.)
 
 ``python -m boardsim.agents.pages`` writes the ladders' section of ``docs/agents.md``
 from those files (between the ``ladder:begin`` and ``ladder:end`` marks), with the page's
@@ -98,11 +103,12 @@ def eval_arguments(game: str, games: int | None = None) -> list[str]:
     return words
 
 
-def play_ladder(game: str, games: int | None = None) -> int:
-    """Play ``game``'s ladder by ``boardsim eval`` (from the checkout's root)."""
+def play_ladder(game: str, games: int | None = None, reuse: bool = True) -> int:
+    """Play ``game``'s ladder by ``boardsim eval`` (from the checkout's root), reading back
+    the pairs its file already holds with the same settings unless ``reuse`` is False."""
     from boardsim.cli import main
 
-    return main(["eval", *eval_arguments(game, games)])
+    return main(["eval", *eval_arguments(game, games), *([] if reuse else ["--no-reuse"])])
 
 
 def read_ladder(game: str) -> dict[str, Any]:
@@ -218,6 +224,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("game", nargs="?", choices=ladder_games())
     parser.add_argument("--games", type=int, default=None, help="games a pair (a level)")
     parser.add_argument(
+        "--no-reuse",
+        action="store_true",
+        help="play every pair again (default: read back those the ladder file holds with "
+        "the same settings)",
+    )
+    parser.add_argument(
         "--docs",
         action="store_true",
         help="write docs/agents.md's generated blocks (python -m boardsim.agents.pages)",
@@ -227,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("name a game, or --docs")
     _check_checkout()
     if args.game is not None:
-        rc = play_ladder(args.game, args.games)
+        rc = play_ladder(args.game, args.games, reuse=not args.no_reuse)
         if rc:
             return rc
     if args.docs:

@@ -7,18 +7,29 @@ Prints the win-rate matrix with 95% Wilson intervals and Elo ratings and writes
 them as CSV and JSON (``--out PREFIX``: PREFIX.csv and PREFIX.json, written
 atomically). A cooperative game (Hispania) reports instead each agent's win
 rate for the side, at each of ``--levels``.
+
+Pairs already played are not played again: when PREFIX.json exists (or with ``--reuse
+FILE.json``), every pair (a cooperative game's agent at a level) recorded there with
+exactly the same settings (game, options, rules version, games, seed, the deals, and each
+agent's spec and what it plays: a network's weights, a search's settings) is read back,
+and only the others are played; the results are the same as a full replay's. A file
+written before settings were recorded is not reused. ``--no-reuse`` plays everything.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from boardsim.api import list_games
 from boardsim.commands.args import add_list_argument, split_list
 from boardsim.commands.train import add_option_argument, parse_options
-from boardsim.core.errors import OptionError
+from boardsim.core.errors import DataError, OptionError
+
+if TYPE_CHECKING:
+    from boardsim.research.reuse import PriorResults
 
 # what the library's checkpoint check tells a Python caller, and the flag that says the same
 CLI_ANY_OPTIONS = "--ppo-any-options"
@@ -48,6 +59,16 @@ def add_parser(subparsers: Any) -> None:
         help="Hispania: comma-separated difficulty levels, e.g. 6-4-3-4-2,5-5-2-3-3",
     )
     p.add_argument("--out", default=None, help="write PREFIX.csv and PREFIX.json")
+    p.add_argument(
+        "--reuse",
+        metavar="FILE.json",
+        default=None,
+        help="read back the pairs FILE.json played with exactly these settings "
+        "(default: PREFIX.json of --out, when it exists)",
+    )
+    p.add_argument(
+        "--no-reuse", action="store_true", help="play every pair, even those already played"
+    )
     p.add_argument(
         "--max-decisions",
         type=int,
@@ -82,7 +103,9 @@ def in_cli_words(error: OptionError) -> OptionError:
 
 def command_line(args: argparse.Namespace) -> str:
     """The ``boardsim eval`` command that plays what ``args`` ask, every setting spelled
-    out (recorded in the results, so a ladder or a card names the command that made it)."""
+    out (recorded in the results, so a ladder or a card names the command that made it).
+    ``--reuse`` and ``--no-reuse`` are left out: they change what is played again, not
+    the results."""
     import shlex
 
     words = ["boardsim", "eval", args.game, "--agents", ",".join(split_list(args.agents))]
@@ -102,12 +125,45 @@ def command_line(args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
+def reuse_source(args: argparse.Namespace) -> PriorResults | None:
+    """The earlier results ``args`` ask to read back: ``--reuse FILE``, else PREFIX.json of
+    ``--out`` when it exists; None with ``--no-reuse``, without either, or for a file that
+    records no settings per pair (said in one line on stderr). :class:`DataError` for a
+    malformed file, :class:`OptionError` for a ``--reuse`` file that is not there."""
+    from boardsim.research.reuse import PriorResults
+
+    if args.no_reuse:
+        if args.reuse:
+            raise OptionError("--reuse and --no-reuse contradict each other: give one")
+        return None
+    if args.reuse:
+        path = Path(args.reuse)
+        if not path.is_file():
+            raise OptionError(f"--reuse {path}: no such file")
+    elif args.out:
+        prefix = Path(args.out)
+        path = prefix.with_name(prefix.name + ".json")
+        if not path.is_file():
+            return None
+    else:
+        return None
+    prior = PriorResults.load(path)
+    if not prior.usable:
+        print(f"boardsim eval: {prior.reason}", file=sys.stderr)
+        return None
+    return prior
+
+
 def run(args: argparse.Namespace) -> int:
     from boardsim.research.sweep import NETWORK_FAMILIES
     from boardsim.research.tournament import cooperative, default_agent_maker, round_robin
 
     try:
         options = parse_options(args.option)
+        prior = reuse_source(args)
+    except DataError as exc:
+        print(f"boardsim eval: {exc} (--no-reuse plays every pair)", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"boardsim eval: {exc}", file=sys.stderr)
         return 2
@@ -139,17 +195,20 @@ def run(args: argparse.Namespace) -> int:
         game = boardsim.make_game(args.game, **options)
         if game.is_cooperative():
             result = cooperative(
-                args.game, agents, args.games, levels, args.seed, make, progress, **options
+                args.game, agents, args.games, levels, args.seed, make, progress, prior, **options
             )
         else:
             if levels:
                 raise ValueError(f"--levels is for cooperative games; {args.game} is not one")
             result = round_robin(
-                args.game, agents, args.games, args.seed, make, progress, **options
+                args.game, agents, args.games, args.seed, make, progress, prior, **options
             )
     except ValueError as exc:
         print(f"boardsim eval: {exc}", file=sys.stderr)
         return 2
+    if prior is not None:
+        what = "cells" if result.mode == "cooperative" else "pairs"
+        print(f"boardsim eval: {prior.summary(what)}", file=sys.stderr)
     result.command = command_line(args)
     print(result.table())
     print(f"({result.seconds:.0f} s)")

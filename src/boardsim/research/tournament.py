@@ -29,6 +29,12 @@ reports its progress); an agent that decides for a batch of observations
 (``act_batch``) against a compiled policy plays in the batched engine
 (:func:`play_batched`); any other pairing plays through the :class:`boardsim.State` API,
 many games in lockstep.
+
+Reuse: every pair (cell) is recorded with the settings its result depends on
+(:mod:`boardsim.research.reuse`, ``pair_records`` in the JSON); given an earlier file's
+:class:`~boardsim.research.reuse.PriorResults` (``reuse=``), a pair recorded there with
+exactly the same settings is read back instead of played, and the result is the same as
+a full replay's (the Elo ratings are fitted on the recorded exact scores).
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ import numpy as np
 
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
+from boardsim.research.reuse import PriorResults, agent_fingerprint, pair_settings
 from boardsim.research.stats import wilson_interval
 
 ELO_MEAN = 1000.0
@@ -336,9 +343,14 @@ class TournamentResult:
     elo: dict[str, float] = field(default_factory=dict)
     elo_low: dict[str, float] = field(default_factory=dict)  # the 95% interval's ends
     elo_high: dict[str, float] = field(default_factory=dict)
+    # the time playing every pair took (pairs read back from an earlier file: at the time
+    # they took then)
     seconds: float = 0.0
     command: str = ""  # the command line that played it, when a command did
     version: int = 0  # the game's rules version (GameDefinition.version) it was played at
+    # per pair (cell): the settings it was played with (boardsim.research.reuse), its exact
+    # scores both ways (round robin) or its level (cooperative), the seconds it took
+    pair_records: list[dict[str, Any]] = field(default_factory=list)
 
     def win_rate_matrix(self) -> np.ndarray:
         """``[i, j]``: agent i's win rate (draws 1/2) against agent j; NaN on the diagonal."""
@@ -536,9 +548,14 @@ def round_robin(
     seed: int = 0,
     agent_maker: AgentMaker = default_agent_maker,
     progress: Callable[[str], None] | None = None,
+    reuse: PriorResults | None = None,
     **options: Any,
 ) -> TournamentResult:
-    """Every pair of ``agents`` plays ``games`` games of ``game_name`` with seats rotated."""
+    """Every pair of ``agents`` plays ``games`` games of ``game_name`` with seats rotated.
+
+    ``reuse``: an earlier result whose pairs played with exactly the same settings are
+    read back instead of played (it counts what it gave: :class:`PriorResults`).
+    """
     import boardsim
 
     _check_agents(agents, games)
@@ -548,33 +565,80 @@ def round_robin(
     start = time.perf_counter()
     result = TournamentResult(game_name, game.options, list(agents), games, seed, "round_robin")
     result.version = game.definition.version
+    plays = {a: agent_fingerprint(agent_maker(a, game, seed)) for a in agents}
     k = len(agents)
     points = np.zeros((k, k))
     played = np.zeros((k, k))
+    earlier = 0.0  # seconds the pairs read back took when they were played
     for i in range(k):
         for j in range(i + 1, k):
-            if progress:
-                progress(f"{agents[i]} against {agents[j]}")
-            # A as one seat against a table of B, then B as one seat against a table of A
-            s_ij, t_ij = _pair_games(game, agents[i], agents[j], games, seed, agent_maker, progress)
-            if game.num_players == 2:
-                s_ji, t_ji = 1.0 - s_ij, t_ij
+            a, b = agents[i], agents[j]
+            settings = pair_settings(game, [a, b], [plays[a], plays[b]], games, seed)
+            found = reuse.take(settings, game.definition.options) if reuse else None
+            if found is not None:
+                if progress:
+                    progress(f"{a} against {b}: read back from {found.source}")
+                rows = {(r["agent"], r["opponent"]): PairResult(**r) for r in found.results}
+                exact = {
+                    (s["agent"], s["opponent"]): float(s["score"]) for s in found.record["scores"]
+                }
+                pair_ab, pair_ba = rows[(a, b)], rows[(b, a)]
+                sum_ab, sum_ba = exact[(a, b)], exact[(b, a)]
+                seconds = float(found.record["seconds"])
+                earlier += seconds
             else:
-                s_ji, t_ji = _pair_games(
-                    game, agents[j], agents[i], games, seed, agent_maker, progress
+                if progress:
+                    progress(f"{a} against {b}")
+                clock = time.perf_counter()
+                pair_ab, pair_ba, sum_ab, sum_ba = _play_pair(
+                    game, a, b, games, seed, agent_maker, progress
                 )
-            result.pairs.append(_pair_result(agents[i], agents[j], s_ij, t_ij))
-            result.pairs.append(_pair_result(agents[j], agents[i], s_ji, t_ji))
-            points[i, j] += s_ij.sum() + (games - s_ji.sum() if game.num_players > 2 else 0)
-            points[j, i] += s_ji.sum() + (games - s_ij.sum() if game.num_players > 2 else 0)
-            played[i, j] = played[j, i] = games * (1 if game.num_players == 2 else 2)
+                seconds = round(time.perf_counter() - clock, 3)
+            result.pairs += [pair_ab, pair_ba]
+            # A as one seat against a table of B, and (more than two players) B against As
+            more = game.num_players > 2
+            points[i, j] += sum_ab + (games - sum_ba if more else 0)
+            points[j, i] += sum_ba + (games - sum_ab if more else 0)
+            played[i, j] = played[j, i] = games * (2 if more else 1)
+            scores = [
+                {"agent": a, "opponent": b, "score": sum_ab},
+                {"agent": b, "opponent": a, "score": sum_ba},
+            ]
+            result.pair_records.append({"settings": settings, "scores": scores, "seconds": seconds})
     ratings = bradley_terry_elo(points, played)
     low, high = bradley_terry_intervals(points, played, ratings)
     result.elo = {a: round(float(r), 1) for a, r in zip(agents, ratings, strict=True)}
     result.elo_low = {a: round(float(r), 1) for a, r in zip(agents, low, strict=True)}
     result.elo_high = {a: round(float(r), 1) for a, r in zip(agents, high, strict=True)}
-    result.seconds = round(time.perf_counter() - start, 3)
+    result.seconds = round(time.perf_counter() - start + earlier, 3)
     return result
+
+
+def _play_pair(
+    game: Game,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    agent_maker: AgentMaker,
+    progress: Callable[[str], None] | None,
+) -> tuple[PairResult, PairResult, float, float]:
+    """Play the pair ``(a, b)``: both ways' results and exact scores (a as one seat
+    against a table of b, then, with more than two players, b against a table of a).
+
+    A pair's games depend on the seed, the seats and the game numbers, never on the
+    pair's index in the round robin (``boardsim.research.reuse.DEALS``)."""
+    s_ab, t_ab = _pair_games(game, a, b, games, seed, agent_maker, progress)
+    if game.num_players == 2:
+        s_ba, t_ba = 1.0 - s_ab, t_ab
+    else:
+        s_ba, t_ba = _pair_games(game, b, a, games, seed, agent_maker, progress)
+    return (
+        _pair_result(a, b, s_ab, t_ab),
+        _pair_result(b, a, s_ba, t_ba),
+        float(s_ab.sum()),
+        float(s_ba.sum()),
+    )
 
 
 def cooperative(
@@ -585,12 +649,14 @@ def cooperative(
     seed: int = 0,
     agent_maker: AgentMaker = default_agent_maker,
     progress: Callable[[str], None] | None = None,
+    reuse: PriorResults | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Each agent plays every seat of a cooperative game, ``games`` games at each level.
 
     ``levels``: values of the game's ``level`` option (Hispania's difficulty); None
-    plays the options as given.
+    plays the options as given. ``reuse``: an earlier result whose cells (an agent at a
+    level) played with exactly the same settings are read back instead of played.
     """
     import boardsim
 
@@ -604,35 +670,62 @@ def cooperative(
         raise OptionError(f"{game_name} has no 'level' option; drop --levels")
     result = TournamentResult(game_name, base.options, list(agents), games, seed, "cooperative")
     result.version = base.definition.version
+    earlier = 0.0  # seconds the cells read back took when they were played
     for level in level_list:
         game = (
             base if level is None else boardsim.make_game(game_name, **{**options, "level": level})
         )
         shown = str(game.options.get("level", "-"))
         for spec in agents:
-            if progress:
-                progress(f"{spec} at level {shown}")
-            if compiled_together([spec]):
-                seats = [spec] * game.num_players
-                label = f"{spec} at level {shown}"
-                rets, trunc = play_compiled(
-                    game, seats, games, seed, 0, progress, label, agent_maker=agent_maker
-                )
+            plays = agent_fingerprint(agent_maker(spec, game, seed))
+            settings = pair_settings(game, [spec], [plays], games, seed)
+            found = reuse.take(settings, game.definition.options) if reuse else None
+            if found is not None:
+                if progress:
+                    progress(f"{spec} at level {shown}: read back from {found.source}")
+                solo = SoloResult(**found.results[0])
+                seconds = float(found.record["seconds"])
+                earlier += seconds
             else:
-                agent = agent_maker(spec, game, seed + 1)
-                if _batchable(agent):
-                    rets, trunc = play_batched(game, agent, 0, "random", games, seed)
-                else:
-                    rets, trunc = play_lockstep(
-                        game, [agent] * game.num_players, [seed + g for g in range(games)]
-                    )
-            wins = int(np.sum(rets[:, 0] > 0))
-            low, high = wilson_interval(wins, games)
-            result.solo.append(
-                SoloResult(spec, shown, games, wins, wins / games, low, high, int(trunc.sum()))
-            )
-    result.seconds = round(time.perf_counter() - start, 3)
+                if progress:
+                    progress(f"{spec} at level {shown}")
+                clock = time.perf_counter()
+                solo = _play_cell(game, spec, shown, games, seed, agent_maker, progress)
+                seconds = round(time.perf_counter() - clock, 3)
+            result.solo.append(solo)
+            result.pair_records.append({"settings": settings, "level": shown, "seconds": seconds})
+    result.seconds = round(time.perf_counter() - start + earlier, 3)
     return result
+
+
+def _play_cell(
+    game: Game,
+    spec: str,
+    shown: str,
+    games: int,
+    seed: int,
+    agent_maker: AgentMaker,
+    progress: Callable[[str], None] | None,
+) -> SoloResult:
+    """``spec`` in every seat of a cooperative ``game`` (its level ``shown``): ``games``
+    games, seeded by the seed and the game's number alone."""
+    if compiled_together([spec]):
+        seats = [spec] * game.num_players
+        label = f"{spec} at level {shown}"
+        rets, trunc = play_compiled(
+            game, seats, games, seed, 0, progress, label, agent_maker=agent_maker
+        )
+    else:
+        agent = agent_maker(spec, game, seed + 1)
+        if _batchable(agent):
+            rets, trunc = play_batched(game, agent, 0, "random", games, seed)
+        else:
+            rets, trunc = play_lockstep(
+                game, [agent] * game.num_players, [seed + g for g in range(games)]
+            )
+    wins = int(np.sum(rets[:, 0] > 0))
+    low, high = wilson_interval(wins, games)
+    return SoloResult(spec, shown, games, wins, wins / games, low, high, int(trunc.sum()))
 
 
 def _check_agents(agents: Sequence[str], games: int, need_two: bool = True) -> None:
