@@ -103,5 +103,5 @@ def test_the_page_names_every_command_behind_its_figures() -> None:
 def test_write_docs_refuses_a_page_without_the_marks(tmp_path: Path) -> None:
     page = tmp_path / "agents.md"
     page.write_text("# Agents\n" + pages.marks("ladder")[0] + "\n" + pages.marks("ladder")[1])
-    with pytest.raises(ValueError, match="no heuristic, ppo, mcts block"):
+    with pytest.raises(ValueError, match="no heuristic, ppo, mcts, alphazero block"):
         pages.write_docs(page)

@@ -492,6 +492,104 @@ def mcts_block() -> str:
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------- the self-play networks
+
+
+@dataclass(frozen=True)
+class Target:
+    """One of issue 16's strength targets for a shipped self-play network, read from an
+    evaluation file: ``agent``'s score against ``opponent`` (a round robin) or its side's
+    win rate (a cooperative game; ``opponent`` None), at least ``bound`` (a number) or at
+    least ``opponent``'s own win rate in the same file (``bound`` None)."""
+
+    prefix: str
+    what: str
+    agent: str
+    opponent: str | None
+    bound: float | None
+
+
+# the targets of issue 16 the shipped networks are measured against, per game
+ALPHAZERO_TARGETS: dict[str, tuple[Target, ...]] = {}
+
+
+def _target_row(t: Target) -> str:
+    data = EVALUATIONS[t.prefix].read()
+    if data["mode"] == "cooperative":
+        by_agent = {r["agent"]: r for r in data["solo"]}
+        r = by_agent[t.agent]
+        bound = by_agent[t.opponent]["win_rate"] if t.bound is None and t.opponent else t.bound
+        assert bound is not None
+        measured = _with_interval(r["win_rate"], r["ci_low"], r["ci_high"])
+        games = r["games"]
+        value = r["win_rate"]
+        wanted = f"at least {_pct(bound)}" + (
+            f" (`{t.opponent}`'s, same file)" if t.bound is None else ""
+        )
+    else:
+        r = next(p for p in data["pairs"] if (p["agent"], p["opponent"]) == (t.agent, t.opponent))
+        bound = t.bound if t.bound is not None else 0.5
+        measured = _with_interval(r["win_rate"], r["ci_low"], r["ci_high"])
+        games = r["games"]
+        value = r["win_rate"]
+        wanted = f"at least {_pct(bound)}"
+    gap = 100 * (value - bound)
+    verdict = "met" if value >= bound else f"missed by {-gap:.1f} points"
+    return f"| {t.what} | {wanted} | {measured} | {games:,} | {verdict} |"
+
+
+def shipped_alphazero(game: str) -> Any:
+    """The self-play network shipped for ``game`` in the checkout (None: none)."""
+    from boardsim.core.network import Network
+
+    path = Path("agents") / game / "alphazero.npz"
+    return Network.load(path) if path.is_file() else None
+
+
+def alphazero_block() -> str:
+    """The shipped self-play networks: how each was trained (the command, the budget and
+    the curve, from the network's own training record) and issue 16's targets, measured
+    by the committed ``alphazero-*`` evaluation files."""
+    from boardsim.training.alphazero import curve_markdown
+
+    begin, end = marks("alphazero")
+    out = [begin, ""]
+    games = [g for g in sorted(ALPHAZERO_TARGETS) if shipped_alphazero(g) is not None]
+    if not games:
+        out += ["No self-play network is shipped yet.", ""]
+    for game in games:
+        record = shipped_alphazero(game).meta.get("training", {})
+        out += [f"### {game}", ""]
+        if record:
+            minutes = record["wall_seconds"] / 60
+            out += [
+                "Trained by (on the 2-core machine, shared with other jobs):",
+                "",
+                "```bash",
+                record["command"] + f" --export agents/{game}/alphazero.npz",
+                "```",
+                "",
+                f"{record['iterations']} iterations, {record['games']:,} self-play games, "
+                f"{record['positions']:,} positions, {minutes:.0f} minutes of wall time; the "
+                f"shipped network is iteration {record['best_iteration']}'s. The curve (the "
+                "network alone against the heuristic on the run's fixed deals; in Hispania "
+                "Rome's win rate):",
+                "",
+                curve_markdown(record),
+                "",
+            ]
+        out += [
+            "| target (issue 16) | wanted | measured [95%] | games | verdict |",
+            "|---|---|---|---|---|",
+            *(_target_row(t) for t in ALPHAZERO_TARGETS[game]),
+            "",
+            *_eval_sources(_unique([t.prefix for t in ALPHAZERO_TARGETS[game]])),
+            "",
+        ]
+    out.append(end)
+    return "\n".join(out)
+
+
 # ---------------------------------------------------------------- the page
 
 BLOCKS: dict[str, Callable[[], str]] = {
@@ -499,6 +597,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ladder": ladder.ladder_section,
     "ppo": ppo_block,
     "mcts": mcts_block,
+    "alphazero": alphazero_block,
 }
 
 
