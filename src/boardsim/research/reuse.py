@@ -44,6 +44,9 @@ SETTING_NAMES = {
     if k.startswith("S_") and isinstance(v, int) and 0 <= v < hd.NUM_SETTINGS
 }
 RECORDS_KEY = "pair_records"
+# a record taken over from a file written before records (boardsim.research.adopt):
+# {"from_commit": the commit that wrote the file, "rules_version": the version vouched for}
+ADOPTED = "adopted"
 
 
 # ------------------------------------------------------------------ fingerprints
@@ -242,6 +245,15 @@ class PriorResults:
         if self.replayed:
             text += f" ({self.replayed} with other settings: {'; '.join(self.why)})"
         return text
+
+
+def carried(found: Reused | None, record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with what the record read back (``found``) says of where its result came
+    from (:data:`ADOPTED`: taken over from a file written before records), so it stays
+    visible in every later file that reads the pair back."""
+    if found is not None and ADOPTED in found.record:
+        record[ADOPTED] = found.record[ADOPTED]
+    return record
 
 
 def _result_keys(record: Mapping[str, Any]) -> list[tuple[str, str]]:
