@@ -7,7 +7,9 @@ derives the pair's deals (:data:`DEALS`) and, for each agent, its spec and a fin
 of what it plays (:func:`agent_fingerprint`). :func:`pair_settings` writes them down;
 ``boardsim eval`` keeps them per pair in its JSON (``pair_records``), and a later run given
 that file (:meth:`PriorResults.load`) reads back every pair whose settings are exactly its
-own instead of playing it, so its output is the same as a full replay's.
+own instead of playing it, so its output is the same as a full replay's. A file written
+before records existed can have them written from its own results when its settings can
+be vouched for (:mod:`boardsim.research.adopt`); such a record says so (:data:`ADOPTED`).
 
 The deals: in game ``g`` of a pair the first agent of the pair (in the order of the agent
 list) takes seat ``g mod players``; the games are seeded by the tournament seed, the seat
