@@ -51,7 +51,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The first three agents of the race's ladder, two games a pair, as boardsim eval writes
     them today (with records)."""
     where = tmp_path_factory.mktemp("played")
-    shutil.copytree(ROOT / "agents" / "liberation", where / "agents" / "liberation")
+    (where / "agents" / "liberation").mkdir(parents=True)
+    shutil.copy(ROOT / "agents" / "liberation" / "ppo.npz", where / "agents" / "liberation")
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(where)
         mp.setenv("BOARDSIM_AGENTS", str(where / "agents"))
