@@ -13,13 +13,15 @@ FILE.json``), every pair (a cooperative game's agent at a level) recorded there 
 exactly the same settings (game, options, rules version, games, seed, the deals, and each
 agent's spec and what it plays: a network's weights, a search's settings) is read back,
 and only the others are played; the results are the same as a full replay's. A file
-written before settings were recorded is not reused. ``--no-reuse`` plays everything.
+written before settings were recorded is not reused (a strength ladder's can be adopted:
+``python -m boardsim.agents.ladder GAME --adopt``). ``--no-reuse`` plays everything.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,23 +156,20 @@ def reuse_source(args: argparse.Namespace) -> PriorResults | None:
     return prior
 
 
-def run(args: argparse.Namespace) -> int:
-    from boardsim.research.sweep import NETWORK_FAMILIES
-    from boardsim.research.tournament import cooperative, default_agent_maker, round_robin
-
-    try:
-        options = parse_options(args.option)
-        prior = reuse_source(args)
-    except DataError as exc:
-        print(f"boardsim eval: {exc} (--no-reuse plays every pair)", file=sys.stderr)
-        return 2
-    except ValueError as exc:
-        print(f"boardsim eval: {exc}", file=sys.stderr)
-        return 2
+def eval_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's options ``args`` give (``-o``, and ``--max-decisions`` unless ``-o`` sets
+    it); :class:`ValueError` for a malformed ``-o``."""
+    options = parse_options(args.option)
     if args.max_decisions is not None:
         options.setdefault("max_decisions", args.max_decisions)
-    agents = split_list(args.agents)
-    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
+    return options
+
+
+def agent_maker(args: argparse.Namespace) -> Callable[[str, Any, int], Any]:
+    """How ``boardsim eval`` makes the agents ``args`` name (a ppo agent's sampling, the
+    networks' check of the options they were trained with): ``(spec, game, seed) -> agent``."""
+    from boardsim.research.sweep import NETWORK_FAMILIES
+    from boardsim.research.tournament import default_agent_maker
 
     def make(spec: str, game: Any, seed: int) -> Any:
         extra: dict[str, Any] = {}
@@ -185,6 +184,25 @@ def run(args: argparse.Namespace) -> int:
             return default_agent_maker(spec, game, seed, **extra)
         except OptionError as exc:
             raise in_cli_words(exc) from exc
+
+    return make
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardsim.research.tournament import cooperative, round_robin
+
+    try:
+        options = eval_options(args)
+        prior = reuse_source(args)
+    except DataError as exc:
+        print(f"boardsim eval: {exc} (--no-reuse plays every pair)", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"boardsim eval: {exc}", file=sys.stderr)
+        return 2
+    agents = split_list(args.agents)
+    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
+    make = agent_maker(args)
 
     def progress(text: str) -> None:
         print(f"  playing {text} ...", file=sys.stderr, flush=True)

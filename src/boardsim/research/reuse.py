@@ -7,7 +7,9 @@ derives the pair's deals (:data:`DEALS`) and, for each agent, its spec and a fin
 of what it plays (:func:`agent_fingerprint`). :func:`pair_settings` writes them down;
 ``boardsim eval`` keeps them per pair in its JSON (``pair_records``), and a later run given
 that file (:meth:`PriorResults.load`) reads back every pair whose settings are exactly its
-own instead of playing it, so its output is the same as a full replay's.
+own instead of playing it, so its output is the same as a full replay's. A file written
+before records existed can have them written from its own results when its settings can
+be vouched for (:mod:`boardsim.research.adopt`); such a record says so (:data:`ADOPTED`).
 
 The deals: in game ``g`` of a pair the first agent of the pair (in the order of the agent
 list) takes seat ``g mod players``; the games are seeded by the tournament seed, the seat
@@ -44,6 +46,9 @@ SETTING_NAMES = {
     if k.startswith("S_") and isinstance(v, int) and 0 <= v < hd.NUM_SETTINGS
 }
 RECORDS_KEY = "pair_records"
+# a record taken over from a file written before records (boardsim.research.adopt):
+# {"from_commit": the commit that wrote the file, "rules_version": the version vouched for}
+ADOPTED = "adopted"
 
 
 # ------------------------------------------------------------------ fingerprints
@@ -242,6 +247,15 @@ class PriorResults:
         if self.replayed:
             text += f" ({self.replayed} with other settings: {'; '.join(self.why)})"
         return text
+
+
+def carried(found: Reused | None, record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with what the record read back (``found``) says of where its result came
+    from (:data:`ADOPTED`: taken over from a file written before records), so it stays
+    visible in every later file that reads the pair back."""
+    if found is not None and ADOPTED in found.record:
+        record[ADOPTED] = found.record[ADOPTED]
+    return record
 
 
 def _result_keys(record: Mapping[str, Any]) -> list[tuple[str, str]]:

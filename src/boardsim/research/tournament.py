@@ -53,7 +53,7 @@ import numpy as np
 
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
-from boardsim.research.reuse import PriorResults, agent_fingerprint, pair_settings
+from boardsim.research.reuse import PriorResults, agent_fingerprint, carried, pair_settings
 from boardsim.research.stats import wilson_interval
 
 ELO_MEAN = 1000.0
@@ -604,7 +604,8 @@ def round_robin(
                 {"agent": a, "opponent": b, "score": sum_ab},
                 {"agent": b, "opponent": a, "score": sum_ba},
             ]
-            result.pair_records.append({"settings": settings, "scores": scores, "seconds": seconds})
+            record = {"settings": settings, "scores": scores, "seconds": seconds}
+            result.pair_records.append(carried(found, record))
     ratings = bradley_terry_elo(points, played)
     low, high = bradley_terry_intervals(points, played, ratings)
     result.elo = {a: round(float(r), 1) for a, r in zip(agents, ratings, strict=True)}
@@ -693,7 +694,8 @@ def cooperative(
                 solo = _play_cell(game, spec, shown, games, seed, agent_maker, progress)
                 seconds = round(time.perf_counter() - clock, 3)
             result.solo.append(solo)
-            result.pair_records.append({"settings": settings, "level": shown, "seconds": seconds})
+            record = {"settings": settings, "level": shown, "seconds": seconds}
+            result.pair_records.append(carried(found, record))
     result.seconds = round(time.perf_counter() - start + earlier, 3)
     return result
 
