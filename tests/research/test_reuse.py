@@ -248,7 +248,7 @@ def test_the_eval_command_refuses_a_bad_reuse_file_without_a_traceback(
 def test_the_ladder_reads_back_its_own_file_unless_told_not_to(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from boardsim.agents import ladder
+    from boardsim.research import ladder
 
     seen: list[list[str]] = []
     monkeypatch.setattr("boardsim.cli.main", lambda argv: seen.append(argv) or 0)

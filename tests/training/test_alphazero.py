@@ -218,6 +218,12 @@ def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) ->
     assert main([*args, "--iterations", "2", "--resume", "--no-progress"]) == 0
     assert "resuming" in capsys.readouterr().out
     assert read_metadata(run)["iteration"] == 2
+    # each checkpoint's record gives the command that makes it: as many iterations
+    from boardsim.training.alphazero import training_record
+
+    for it in (1, 2):
+        words = training_record(run / "checkpoints" / f"iter_{it:06d}.zip")["command"].split()
+        assert words[words.index("--iterations") + 1] == str(it)
     curve = curve_markdown(run).splitlines()
     assert len(curve) == 2 + 2 and curve[2].startswith("| 1 | 2 |") and "search" in curve[3]
     fresh = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(tmp_path / "x")]

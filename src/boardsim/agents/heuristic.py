@@ -113,7 +113,7 @@ def measure(game_name: str, matchup: Matchup, games: int, seed: int = 0) -> dict
     decision limit."""
     from boardsim.api import make_game
     from boardsim.core.batch import play_games
-    from boardsim.research.stats import wilson_interval
+    from boardsim.intervals import wilson_interval
 
     game = make_game(game_name, max_decisions=MAX_DECISIONS, **matchup.options)
     out = play_games(game, games, list(matchup.policies), seed=seed)
@@ -204,7 +204,7 @@ def write_strength(game: str, games: int = 1000, seed: int = 0) -> Path:
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m boardsim.agents.heuristic --games 1000``: print the strength table;
     with ``--write``, write each game's ``agents/GAME/heuristic-strength.json`` instead
-    (from a checkout's root; ``python -m boardsim.agents.pages`` then writes the page)."""
+    (from a checkout's root; ``python -m boardsim.research.agent_pages`` then writes the page)."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--games", type=int, default=1000, help="games per matchup")
     parser.add_argument("--seed", type=int, default=0, help="master seed of the games")

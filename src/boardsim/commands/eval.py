@@ -14,7 +14,7 @@ exactly the same settings (game, options, rules version, games, seed, the deals,
 agent's spec and what it plays: a network's weights, a search's settings) is read back,
 and only the others are played; the results are the same as a full replay's. A file
 written before settings were recorded is not reused (a strength ladder's can be adopted:
-``python -m boardsim.agents.ladder GAME --adopt``). ``--no-reuse`` plays everything.
+``python -m boardsim.research.ladder GAME --adopt``). ``--no-reuse`` plays everything.
 """
 
 from __future__ import annotations

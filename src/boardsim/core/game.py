@@ -94,7 +94,7 @@ class GameDefinition:
     # the questions of the game's balance page, docs/balance/<game>.md
     # (``boardsim balance docs GAME`` plays and writes it)
     balance_questions: tuple[BalanceQuestion, ...] = ()
-    # how the game's strength ladder is played (``python -m boardsim.agents.ladder GAME``)
+    # how the game's strength ladder is played (``python -m boardsim.research.ladder GAME``)
     strength_ladder: StrengthLadder | None = None
     # option sets that together cover the game's variants and scenarios (explicit chance
     # in some), for generic tests that play every one (boardsim.fuzz's forged states,
@@ -182,7 +182,7 @@ class BalanceQuestion:
 @dataclass(frozen=True)
 class StrengthLadder:
     """How a game's strength ladder is played (one ``boardsim eval`` round robin of the
-    ladder's agents, :mod:`boardsim.agents.ladder`): its options, a cooperative game's
+    ladder's agents, :mod:`boardsim.research.ladder`): its options, a cooperative game's
     levels, the games a pair (a level) and the seed."""
 
     options: Mapping[str, Any] = field(default_factory=dict)

@@ -4,7 +4,7 @@ Such a file holds every pair's results (a cooperative game's cells) and the comm
 made it, but not the settings the pairs were played with, so nothing of it is read back
 (:mod:`boardsim.research.reuse`). When a caller can vouch for what the file does not say
 (the rules version it was played at, that the networks it played are today's: the
-strength ladders' checks, :func:`boardsim.agents.ladder.adopt_ladder`),
+strength ladders' checks, :func:`boardsim.research.ladder.adopt_ladder`),
 :func:`adopt_results` writes the records from the file's own results: it runs the
 tournament the file's command describes with every pair *read from the file* instead of
 played, so each record is the one a run playing the pair today would write (today's

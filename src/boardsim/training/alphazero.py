@@ -41,7 +41,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -829,7 +829,9 @@ def training_record(path: str | Path) -> dict[str, Any]:
     its settings, its budget (iterations, games, positions, wall time) and its curve: what
     an exported network carries in its metadata (``training``) for its card."""
     meta = read_metadata(path)
-    config = AlphaZeroConfig(**meta["config"])
+    # the run stopped at (or is read at) iteration meta["iteration"]: the command that
+    # makes this checkpoint runs that many iterations
+    config = replace(AlphaZeroConfig(**meta["config"]), iterations=int(meta["iteration"]))
     return {
         "command": train_command(config),
         "config": meta["config"],

@@ -57,5 +57,5 @@ BALANCE_QUESTIONS = (
     ),
 )
 
-# the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder farrapos)
+# the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder farrapos)
 STRENGTH_LADDER = StrengthLadder()

@@ -82,7 +82,7 @@ BALANCE_QUESTIONS = (
     ),
 )
 
-# the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder hispania)
+# the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder hispania)
 STRENGTH_LADDER = StrengthLadder(
     levels="7-5-4-5-1,6-4-3-4-2",
     games=30,

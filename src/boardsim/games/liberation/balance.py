@@ -51,5 +51,5 @@ BALANCE_QUESTIONS = (
     ),
 )
 
-# the game's strength ladder in docs/agents.md (python -m boardsim.agents.ladder liberation)
+# the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder liberation)
 STRENGTH_LADDER = StrengthLadder(options={"num_players": 2})

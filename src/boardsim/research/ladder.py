@@ -1,6 +1,6 @@
 """Each game's strength ladder: one ``boardsim eval`` round robin, its file and its page.
 
-``python -m boardsim.agents.ladder GAME [--games N]`` plays the game's ladder (random,
+``python -m boardsim.research.ladder GAME [--games N]`` plays the game's ladder (random,
 the heuristic, the shipped PPO policy, MCTS at 50, 200 and 800 simulations, and the
 shipped self-play network alone and guiding MCTS at 200 when the game has one) as one
 ``boardsim eval`` command, seats rotated, and writes ``agents/GAME/ladder.json`` and
@@ -12,7 +12,7 @@ playing the same networks and searches, the same games, seed, options and rules 
 are read back instead of played (``boardsim eval`` reuses its ``--out`` file), so an agent
 joining the ladder plays only its own pairs; ``--no-reuse`` replays them all. A ladder
 file written before the settings were recorded is played whole once, unless it is adopted:
-``python -m boardsim.agents.ladder GAME --adopt --rules-version N`` (:func:`adopt_ladder`)
+``python -m boardsim.research.ladder GAME --adopt --rules-version N`` (:func:`adopt_ladder`)
 writes its pairs' records from its own results without playing, when its command is
 today's ladder command for its agents (a prefix of today's), its options today's, its
 results complete, the file committed, the rules version ``N`` the user vouches it was
@@ -20,10 +20,10 @@ played at today's, and each network it played byte for byte the one shipped at t
 that wrote it (a pair whose network changed is not adopted, so it is played again);
 each record adopted says so (``"adopted": {"from_commit", "rules_version"}``).
 
-``python -m boardsim.agents.pages`` writes the ladders' section of ``docs/agents.md``
+``python -m boardsim.research.agent_pages`` writes the ladders' section of ``docs/agents.md``
 from those files (between the ``ladder:begin`` and ``ladder:end`` marks), with the page's
 other generated blocks, so the page's figures are the files' figures
-(``python -m boardsim.agents.ladder --docs`` does the same); ``tests/agents/test_ladder.py``
+(``python -m boardsim.research.ladder --docs`` does the same); ``tests/research/test_ladder.py``
 holds the page, the files and the agents each game can field to one another.
 """
 
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from boardsim.research.adopt import Adoption
 
 DOCS_PAGE = Path("docs") / "agents.md"  # paths are the checkout's, from its root
-BEGIN = "<!-- ladder:begin (written by python -m boardsim.agents.pages) -->"
+BEGIN = "<!-- ladder:begin (written by python -m boardsim.research.agent_pages) -->"
 END = "<!-- ladder:end -->"
 SEARCHES = ("mcts:50", "mcts:200", "mcts:800")
 
@@ -289,9 +289,9 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
         "## Strength ladders",
         "",
         "Each game's agents in one `boardsim eval` round robin, seats rotated, the same deals "
-        "for every pair; written by `python -m boardsim.agents.ladder GAME`, which runs the "
+        "for every pair; written by `python -m boardsim.research.ladder GAME`, which runs the "
         "command under each table, into `agents/<game>/ladder.json` (and `.csv`), and this "
-        "section by `python -m boardsim.agents.pages` from those files. Elo is the "
+        "section by `python -m boardsim.research.agent_pages` from those files. Elo is the "
         "Bradley-Terry rating of all the games (mean 1000, 400 points a factor of ten in the "
         "odds) with its 95% interval; a cell is the row agent's win rate in percent against "
         "the column agent (a draw counts half). `ppo` and `alphazero` are the networks "
@@ -328,7 +328,7 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
 
 def write_docs(page: Path = DOCS_PAGE) -> bool:
     """Rewrite the ladders' section of ``page`` alone; True if it changed
-    (``boardsim.agents.pages.write_docs`` rewrites every generated block)."""
+    (``boardsim.research.agent_pages.write_docs`` rewrites every generated block)."""
     from boardsim.files import atomic_write_text
 
     text = page.read_text()
@@ -344,9 +344,9 @@ def write_docs(page: Path = DOCS_PAGE) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m boardsim.agents.ladder GAME [--games N]``, ``GAME --adopt --rules-version
+    """``python -m boardsim.research.ladder GAME [--games N]``, ``GAME --adopt --rules-version
     N`` or ``--docs``."""
-    parser = argparse.ArgumentParser(prog="python -m boardsim.agents.ladder", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m boardsim.research.ladder", description=__doc__)
     parser.add_argument("game", nargs="?", choices=ladder_games())
     parser.add_argument("--games", type=int, default=None, help="games a pair (a level)")
     parser.add_argument(
@@ -372,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--docs",
         action="store_true",
-        help="write docs/agents.md's generated blocks (python -m boardsim.agents.pages)",
+        help="write docs/agents.md's generated blocks (python -m boardsim.research.agent_pages)",
     )
     args = parser.parse_args(argv)
     if args.game is None and not args.docs:
@@ -405,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if rc:
             return rc
     if args.docs:
-        from boardsim.agents import pages
+        from boardsim.research import agent_pages as pages
 
         changed = pages.write_docs()
         print(f"{DOCS_PAGE} {'written' if changed else 'unchanged'}", file=sys.stderr)

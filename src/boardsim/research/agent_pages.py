@@ -1,22 +1,26 @@
 """The generated figures of ``docs/agents.md``, written from the committed result files.
 
-``python -m boardsim.agents.pages`` (from a checkout's root) rewrites every block of the
-page that sits between ``<!-- NAME:begin (written by python -m boardsim.agents.pages) -->``
-and ``<!-- NAME:end -->``, each from files that a command wrote and that are committed:
+``python -m boardsim.research.agent_pages`` (from a checkout's root) rewrites every block
+of the page that sits between ``<!-- NAME:begin (written by python -m
+boardsim.research.agent_pages) -->`` and ``<!-- NAME:end -->``, each from files that a
+command wrote and that are committed:
 
 - ``heuristic``: the heuristics' strength table, ``agents/<game>/heuristic-strength.json``
   (``python -m boardsim.agents.heuristic --write``), the issue's bars read from it, and
   the heuristic's lines of the committed ``boardsim eval`` runs;
 - ``ladder``: the strength ladders, ``agents/<game>/ladder.json``
-  (``python -m boardsim.agents.ladder GAME``, :mod:`boardsim.agents.ladder`);
+  (``python -m boardsim.research.ladder GAME``, :mod:`boardsim.research.ladder`);
 - ``ppo``: the shipped PPO checkpoints (the record ``boardsim train`` keeps in
   ``agents/<game>/ppo.zip``, ``boardsim.json``) and their evaluations,
   ``agents/<game>/eval.json``;
 - ``mcts``: MCTS at 200 simulations against the heuristic, ``agents/<game>/mcts-eval.json``
-  and ``mcts-4p-eval.json``.
+  and ``mcts-4p-eval.json``;
+- ``alphazero``: the shipped self-play networks (``agents/<game>/alphazero.npz``, their
+  training record) and issue 16's targets, read from their evaluation files.
 
-Every ``boardsim eval`` file is declared in :data:`EVALUATIONS` with the command that
-writes it; ``tests/agents/test_pages.py`` holds each file to its command and each block of
+Every ``boardsim eval`` file is declared in its game's ``agents/<game>/figures.toml``
+(:func:`read_figures`) with the command that writes it, beside what each block shows;
+``tests/research/test_agent_pages.py`` holds each file to its command and each block of
 the page to what this module writes from the files now. Nothing here measures anything:
 to change a figure, run its file's command again (the page names it), then this one.
 """
@@ -34,9 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boardsim.agents import heuristic, ladder
+from boardsim.agents import heuristic
+from boardsim.research import ladder
 
-COMMAND = "python -m boardsim.agents.pages"
+COMMAND = "python -m boardsim.research.agent_pages"
 DOCS_PAGE = ladder.DOCS_PAGE
 
 
@@ -62,63 +67,6 @@ class Evaluation:
         return json.loads(Path(self.prefix + ".json").read_text())
 
 
-def _eval(prefix: str, arguments: str, version: int | None = None) -> Evaluation:
-    game = prefix.split("/")[1]
-    return Evaluation(prefix, f"boardsim eval {game} {arguments} --out {prefix}", version)
-
-
-PPO_SPEC = "ppo:agents/{game}/ppo.zip"
-# the files the page shows; the ones made on 2026-11-30 (commits 6f93574, 94b9738, e174f48,
-# 6b1badc) were played at version 1 of every game's rules
-EVALUATIONS: dict[str, Evaluation] = {
-    e.prefix: e
-    for e in (
-        _eval(
-            "agents/liberation/heuristic-4p-eval",
-            "--agents random,heuristic --games 1000 --seed 10 -o num_players=4",
-            version=1,
-        ),
-        _eval(
-            "agents/farrapos/eval",
-            f"--agents random,heuristic,{PPO_SPEC.format(game='farrapos')} --games 1000 --seed 0",
-            version=1,
-        ),
-        _eval(
-            "agents/liberation/eval",
-            f"--agents random,heuristic,{PPO_SPEC.format(game='liberation')} --games 1000 "
-            "--seed 0 -o num_players=2",
-            version=1,
-        ),
-        _eval(
-            "agents/hispania/eval",
-            f"--agents random,heuristic,{PPO_SPEC.format(game='hispania')} --games 1000 "
-            "--seed 1 --levels 6-4-3-4-2,7-5-4-5-1 --ppo-any-options --ppo-deterministic",
-            version=1,
-        ),
-        _eval(
-            "agents/liberation/mcts-eval",
-            "--agents heuristic,mcts:200 --games 1000 --seed 10 -o num_players=2",
-            version=1,
-        ),
-        _eval(
-            "agents/liberation/mcts-4p-eval",
-            "--agents heuristic,mcts:200 --games 1000 --seed 10 -o num_players=4",
-            version=1,
-        ),
-        _eval(
-            "agents/farrapos/mcts-eval",
-            "--agents heuristic,mcts:200 --games 1000 --seed 10",
-            version=1,
-        ),
-        _eval(
-            "agents/hispania/mcts-eval",
-            "--agents random,heuristic,mcts:200 --games 1000 --seed 10 --levels 6-4-3-4-2",
-            version=1,
-        ),
-    )
-}
-
-
 @dataclass(frozen=True)
 class Lines:
     """The lines of an evaluation a table shows: a round robin's pairs whose agent is one
@@ -128,6 +76,198 @@ class Lines:
     prefix: str
     agents: tuple[str, ...]
     against: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One of the issue's bars for a heuristic, read from the game's strength file."""
+
+    game: str
+    says: str
+    lines: tuple[tuple[str, Mapping[str, Any]], ...]  # (label, options) of the table's lines
+    at_least: float | None = None  # every line's win rate at least this; else: they rise
+
+
+@dataclass(frozen=True)
+class Target:
+    """One of issue 16's strength targets for a shipped self-play network, read from an
+    evaluation file: ``agent``'s score against ``opponent`` (a round robin) or its side's
+    win rate (a cooperative game; ``opponent`` None), at least ``bound`` (a number) or at
+    least ``opponent``'s own win rate in the same file (``bound`` None)."""
+
+    prefix: str
+    what: str
+    agent: str
+    opponent: str | None
+    bound: float | None
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the page shows of one game, as ``agents/<game>/figures.toml`` declares it."""
+
+    game: str
+    evaluations: dict[str, Evaluation]  # by prefix, agents/GAME/NAME
+    bar: Bar | None  # the heuristic's bar
+    heuristic: tuple[Lines, ...]  # the evaluations' lines shown with the heuristic
+    ppo: str | None  # the prefix of the evaluation of the shipped PPO checkpoint
+    mcts: tuple[Lines, ...]
+    targets: tuple[Target, ...]  # issue 16's targets for the shipped self-play network
+
+
+AGENTS = Path("agents")  # the checkout's, from its root
+FIGURES = "figures.toml"
+PPO_SPEC = "ppo:agents/{game}/ppo.zip"
+
+
+class FiguresError(ValueError):
+    """A malformed ``figures.toml``."""
+
+
+def _keys(
+    table: Any, where: str, required: set[str], optional: frozenset[str] | set[str] = frozenset()
+) -> Any:
+    if not isinstance(table, dict):
+        raise FiguresError(f"{where} must be a table, not {table!r}")
+    unknown = set(table) - required - optional
+    missing = required - set(table)
+    if unknown or missing:
+        raise FiguresError(
+            f"{where}: "
+            + "; ".join(
+                [f"unknown keys {sorted(unknown)}"] * bool(unknown)
+                + [f"missing keys {sorted(missing)}"] * bool(missing)
+            )
+            + f" (allowed: {sorted(required | optional)})"
+        )
+    return table
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise FiguresError(f"{where} must be a list of strings, not {value!r}")
+    return tuple(value)
+
+
+def _lines(game: str, known: Mapping[str, Evaluation], items: Any, where: str) -> tuple[Lines, ...]:
+    if not isinstance(items, list):
+        raise FiguresError(f"{where} must be a list of tables, not {items!r}")
+    out = []
+    for i, item in enumerate(items):
+        at = f"{where}[{i}]"
+        _keys(item, at, {"file", "agents"}, {"against"})
+        prefix = _prefix(game, item["file"], known, at)
+        against = _strings(item.get("against", []), f"{at}.against")
+        out.append(Lines(prefix, _strings(item["agents"], f"{at}.agents"), against))
+    return tuple(out)
+
+
+def _prefix(game: str, name: Any, known: Mapping[str, Evaluation], where: str) -> str:
+    prefix = f"{AGENTS.as_posix()}/{game}/{name}"
+    if prefix not in known:
+        raise FiguresError(f"{where}: {name!r} is not one of the file's [evaluations]")
+    return prefix
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FiguresError(f"{where} must be a number, not {value!r}")
+    return float(value)
+
+
+def read_figures(game: str, root: Path = AGENTS) -> Figures:
+    """``game``'s ``figures.toml`` under ``root``, checked: every key known, every file it
+    shows declared among its evaluations (:class:`FiguresError` otherwise)."""
+    import tomllib
+
+    path = root / game / FIGURES
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FiguresError(f"{path}: {exc}") from None
+    w = str(path)
+    _keys(data, w, {"evaluations"}, {"heuristic", "ppo", "mcts", "alphazero"})
+    evaluations: dict[str, Evaluation] = {}
+    for name, spec in _keys(
+        data["evaluations"], f"{w} [evaluations]", set(), set(data["evaluations"])
+    ).items():
+        at = f"{w} [evaluations.{name}]"
+        _keys(spec, at, {"arguments"}, {"version"})
+        prefix = f"{AGENTS.as_posix()}/{game}/{name}"
+        if not isinstance(spec["arguments"], str):
+            raise FiguresError(f"{at}.arguments must be a string")
+        version = spec.get("version")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise FiguresError(f"{at}.version must be a whole number, not {version!r}")
+        command = f"boardsim eval {game} {spec['arguments']} --out {prefix}"
+        evaluations[prefix] = Evaluation(prefix, command, version)
+    bar, heuristic_lines = None, ()
+    if "heuristic" in data:
+        h = _keys(
+            data["heuristic"], f"{w} [heuristic]", {"bar", "lines"}, {"at_least", "evaluations"}
+        )
+        lines = []
+        for i, line in enumerate(h["lines"] if isinstance(h["lines"], list) else [None]):
+            _keys(line, f"{w} [heuristic].lines[{i}]", {"label", "options"})
+            lines.append((str(line["label"]), dict(line["options"])))
+        at_least = h.get("at_least")
+        bar = Bar(
+            game,
+            str(h["bar"]),
+            tuple(lines),
+            None if at_least is None else _number(at_least, f"{w} [heuristic].at_least"),
+        )
+        heuristic_lines = _lines(
+            game, evaluations, h.get("evaluations", []), f"{w} [heuristic].evaluations"
+        )
+    ppo = None
+    if "ppo" in data:
+        _keys(data["ppo"], f"{w} [ppo]", {"evaluation"})
+        ppo = _prefix(game, data["ppo"]["evaluation"], evaluations, f"{w} [ppo]")
+    mcts: tuple[Lines, ...] = ()
+    if "mcts" in data:
+        _keys(data["mcts"], f"{w} [mcts]", {"evaluations"})
+        mcts = _lines(game, evaluations, data["mcts"]["evaluations"], f"{w} [mcts].evaluations")
+    targets = []
+    if "alphazero" in data:
+        az = _keys(data["alphazero"], f"{w} [alphazero]", {"targets"})
+        items = az["targets"] if isinstance(az["targets"], list) else [None]
+        for i, t in enumerate(items):
+            at = f"{w} [[alphazero.targets]][{i}]"
+            _keys(t, at, {"file", "what", "agent"}, {"opponent", "bound"})
+            bound = t.get("bound")
+            targets.append(
+                Target(
+                    _prefix(game, t["file"], evaluations, at),
+                    str(t["what"]),
+                    str(t["agent"]),
+                    None if t.get("opponent") is None else str(t["opponent"]),
+                    None if bound is None else _number(bound, f"{at}.bound"),
+                )
+            )
+    return Figures(game, evaluations, bar, heuristic_lines, ppo, mcts, tuple(targets))
+
+
+def figure_games(root: Path = AGENTS) -> list[str]:
+    """The games whose folder under ``root`` has a ``figures.toml``, sorted."""
+    return sorted(p.parent.name for p in root.glob(f"*/{FIGURES}"))
+
+
+def all_figures(root: Path = AGENTS) -> list[Figures]:
+    """Every game's :class:`Figures`, in the games' order."""
+    return [read_figures(g, root) for g in figure_games(root)]
+
+
+def evaluations(root: Path = AGENTS) -> dict[str, Evaluation]:
+    """Every declared ``boardsim eval`` file, by prefix."""
+    return {p: e for f in all_figures(root) for p, e in f.evaluations.items()}
+
+
+def _evaluation(prefix: str) -> Evaluation:
+    found = evaluations()
+    if prefix not in found:
+        raise FiguresError(f"{prefix} is declared in no {AGENTS}/<game>/{FIGURES}")
+    return found[prefix]
 
 
 def _game_version(game: str) -> int:
@@ -179,7 +319,7 @@ def evaluation_version(evaluation: Evaluation, data: Mapping[str, Any]) -> int:
 
 
 def _eval_table(selections: Sequence[Lines]) -> list[str]:
-    from boardsim.research.stats import wilson_interval
+    from boardsim.intervals import wilson_interval
 
     out = [
         "| game | agent | against | games | wins | draws or shared wins | losses "
@@ -187,7 +327,7 @@ def _eval_table(selections: Sequence[Lines]) -> list[str]:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for sel in selections:
-        evaluation = EVALUATIONS[sel.prefix]
+        evaluation = _evaluation(sel.prefix)
         data = evaluation.read()
         game = data["game"]
         shown = _command_options(evaluation.command)
@@ -222,9 +362,9 @@ def _eval_table(selections: Sequence[Lines]) -> list[str]:
 
 def _eval_sources(prefixes: Sequence[str]) -> list[str]:
     """The commands that wrote the files, then each file's rules version and time."""
-    out = ["```bash", *(EVALUATIONS[p].command for p in prefixes), "```", ""]
+    out = ["```bash", *(_evaluation(p).command for p in prefixes), "```", ""]
     for p in prefixes:
-        evaluation = EVALUATIONS[p]
+        evaluation = _evaluation(p)
         data = evaluation.read()
         version = evaluation_version(evaluation, data)
         out.append(
@@ -239,41 +379,6 @@ def _unique(items: Sequence[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- the heuristic
-
-
-@dataclass(frozen=True)
-class Bar:
-    """One of the issue's bars for a heuristic, read from the game's strength file."""
-
-    game: str
-    says: str
-    lines: tuple[tuple[str, Mapping[str, Any]], ...]  # (label, options) of the table's lines
-    at_least: float | None = None  # every line's win rate at least this; else: they rise
-
-
-BARS = (
-    Bar(
-        "liberation",
-        "the heuristic wins at least twice its fair share at 4 players (50%), from every seat",
-        tuple((f"heuristic seat {s} vs 3 random", {"num_players": 4}) for s in range(4)),
-        at_least=0.5,
-    ),
-    Bar(
-        "farrapos",
-        "the heuristic wins at least 70% against random, from each side",
-        (("heuristic Republic vs random", {}), ("heuristic Empire vs random", {})),
-        at_least=0.7,
-    ),
-    Bar(
-        "hispania",
-        "Rome's win rate at 6-4-3-4-2 rises from random generals to the heuristic "
-        "(the 95% intervals apart)",
-        (
-            ("random Romans, level 6-4-3-4-2", {"level": "6-4-3-4-2"}),
-            ("heuristic Romans, level 6-4-3-4-2", {"level": "6-4-3-4-2"}),
-        ),
-    ),
-)
 
 
 def _strength_line(data: Mapping[str, Any], label: str, options: Mapping[str, Any]) -> Any:
@@ -298,19 +403,13 @@ def _bar_line(bar: Bar) -> str:
     return f"| {bar.game} | {bar.says} | {measured} | {'yes' if met else '**no**'} |"
 
 
-HEURISTIC_EVALS = (
-    Lines("agents/liberation/heuristic-4p-eval", ("heuristic",), ("random",)),
-    Lines("agents/liberation/eval", ("heuristic",), ("random",)),
-    Lines("agents/farrapos/eval", ("heuristic",), ("random",)),
-    Lines("agents/hispania/eval", ("random", "heuristic")),
-)
-
-
 def heuristic_block() -> str:
     """The heuristics' strength: the table of each game's strength file, the bars, and
     the heuristic's lines in the ``boardsim eval`` files."""
     begin, end = marks("heuristic")
     files = [heuristic.read_strength(g) for g in heuristic.strength_games()]
+    figures = all_figures()
+    shown = [sel for f in figures for sel in f.heuristic]
     out = [
         begin,
         "",
@@ -343,14 +442,14 @@ def heuristic_block() -> str:
         "",
         "| game | bar | measured | met |",
         "|---|---|---|---|",
-        *(_bar_line(bar) for bar in BARS),
+        *(_bar_line(f.bar) for f in figures if f.bar is not None),
         "",
         "The same heuristics in `boardsim eval` runs (seats rotated; in a game of more than "
         "two players the agent holds one seat against a table of its opponent):",
         "",
-        *_eval_table(HEURISTIC_EVALS),
+        *_eval_table(shown),
         "",
-        *_eval_sources(_unique([s.prefix for s in HEURISTIC_EVALS])),
+        *_eval_sources(_unique([s.prefix for s in shown])),
         "",
         end,
     ]
@@ -366,21 +465,19 @@ def checkpoint_record(game: str) -> dict[str, Any]:
         return json.loads(z.read("boardsim.json"))
 
 
-PPO_GAMES = ("farrapos", "liberation", "hispania")
 PPO_BAR = 0.9  # the issue's bar: PPO wins at least 90% of its games against random
 
 
-def _ppo_lines(game: str) -> Lines:
+def _ppo_lines(game: str, prefix: str) -> Lines:
     spec = PPO_SPEC.format(game=game)
-    prefix = f"agents/{game}/eval"
-    if EVALUATIONS[prefix].read()["mode"] == "cooperative":
+    if _evaluation(prefix).read()["mode"] == "cooperative":
         return Lines(prefix, ("random", "heuristic", spec))
     return Lines(prefix, (spec,))
 
 
 def ppo_block() -> str:
     """The shipped PPO checkpoints and their ``boardsim eval`` evaluations."""
-    from boardsim.research.stats import wilson_interval
+    from boardsim.intervals import wilson_interval
 
     begin, end = marks("ppo")
     out = [
@@ -389,7 +486,8 @@ def ppo_block() -> str:
         "| game | checkpoint | learner decisions | wall time when saved | trained at |",
         "|---|---|---|---|---|",
     ]
-    for game in PPO_GAMES:
+    shipped = [(f.game, f.ppo) for f in all_figures() if f.ppo is not None]
+    for game, _ in shipped:
         rec = checkpoint_record(game)
         how = "PPO"
         if rec["config"].get("imitate"):
@@ -400,7 +498,7 @@ def ppo_block() -> str:
             f"| {game} | `agents/{game}/ppo.zip`: {how} | {rec['timesteps']:,} "
             f"| {rec['wall_seconds']:,.0f} s | {trained}, {rules} |"
         )
-    lines = [_ppo_lines(g) for g in PPO_GAMES]
+    lines = [_ppo_lines(g, prefix) for g, prefix in shipped]
     out += [
         "",
         "Each checkpoint's evaluation, by `boardsim eval` (seats rotated; the policy samples "
@@ -411,11 +509,11 @@ def ppo_block() -> str:
     ]
     bar = []
     for sel in lines:
-        data = EVALUATIONS[sel.prefix].read()
+        data = _evaluation(sel.prefix).read()
         for r in data["pairs"]:
             if r["agent"] in sel.agents and r["opponent"] == "random":
                 low, _ = wilson_interval(r["wins"], r["games"])
-                where = _setting(data["game"], _command_options(EVALUATIONS[sel.prefix].command))
+                where = _setting(data["game"], _command_options(_evaluation(sel.prefix).command))
                 met = "met" if low >= PPO_BAR else "not met"
                 bar.append(
                     f"{where}: {_pct(r['wins'] / r['games'])} of its games won against random "
@@ -434,19 +532,12 @@ def ppo_block() -> str:
 
 # ---------------------------------------------------------------- MCTS
 
-MCTS_EVALS = (
-    Lines("agents/liberation/mcts-eval", ("mcts:200",)),
-    Lines("agents/liberation/mcts-4p-eval", ("mcts:200", "heuristic")),
-    Lines("agents/farrapos/mcts-eval", ("mcts:200",)),
-    Lines("agents/hispania/mcts-eval", ("random", "heuristic", "mcts:200")),
-)
-
 
 def _mcts_bar(sel: Lines, agent: str = "mcts:200", baseline: str = "heuristic") -> str:
     """Whether ``agent`` is ahead of ``baseline`` in one file: its score's interval above
     the fair share (a round robin), or its side's win rate's interval above the
     baseline's (a cooperative game)."""
-    evaluation = EVALUATIONS[sel.prefix]
+    evaluation = _evaluation(sel.prefix)
     data = evaluation.read()
     where = _setting(data["game"], _command_options(evaluation.command))
     if data["mode"] == "cooperative":
@@ -469,6 +560,7 @@ def _mcts_bar(sel: Lines, agent: str = "mcts:200", baseline: str = "heuristic") 
 def mcts_block() -> str:
     """MCTS at 200 simulations against the heuristic, from the ``mcts-eval`` files."""
     begin, end = marks("mcts")
+    shown = [sel for f in all_figures() for sel in f.mcts]
     out = [
         begin,
         "",
@@ -479,13 +571,13 @@ def mcts_block() -> str:
         "and one heuristic against three MCTS players; in Hispania the win is Rome's, with "
         "random and heuristic generals in the same run:",
         "",
-        *_eval_table(MCTS_EVALS),
+        *_eval_table(shown),
         "",
         "The issue's bar, MCTS at 200 simulations beats the heuristic: "
-        + "; ".join(_mcts_bar(sel) for sel in MCTS_EVALS)
+        + "; ".join(_mcts_bar(sel) for sel in shown)
         + ".",
         "",
-        *_eval_sources([s.prefix for s in MCTS_EVALS]),
+        *_eval_sources([s.prefix for s in shown]),
         "",
         end,
     ]
@@ -495,26 +587,8 @@ def mcts_block() -> str:
 # ---------------------------------------------------------------- the self-play networks
 
 
-@dataclass(frozen=True)
-class Target:
-    """One of issue 16's strength targets for a shipped self-play network, read from an
-    evaluation file: ``agent``'s score against ``opponent`` (a round robin) or its side's
-    win rate (a cooperative game; ``opponent`` None), at least ``bound`` (a number) or at
-    least ``opponent``'s own win rate in the same file (``bound`` None)."""
-
-    prefix: str
-    what: str
-    agent: str
-    opponent: str | None
-    bound: float | None
-
-
-# the targets of issue 16 the shipped networks are measured against, per game
-ALPHAZERO_TARGETS: dict[str, tuple[Target, ...]] = {}
-
-
 def _target_row(t: Target) -> str:
-    data = EVALUATIONS[t.prefix].read()
+    data = _evaluation(t.prefix).read()
     if data["mode"] == "cooperative":
         by_agent = {r["agent"]: r for r in data["solo"]}
         r = by_agent[t.agent]
@@ -554,7 +628,8 @@ def alphazero_block() -> str:
 
     begin, end = marks("alphazero")
     out = [begin, ""]
-    games = [g for g in sorted(ALPHAZERO_TARGETS) if shipped_alphazero(g) is not None]
+    targets = {f.game: f.targets for f in all_figures() if f.targets}
+    games = [g for g in targets if shipped_alphazero(g) is not None]
     if not games:
         out += ["No self-play network is shipped yet.", ""]
     for game in games:
@@ -581,9 +656,9 @@ def alphazero_block() -> str:
         out += [
             "| target (issue 16) | wanted | measured [95%] | games | verdict |",
             "|---|---|---|---|---|",
-            *(_target_row(t) for t in ALPHAZERO_TARGETS[game]),
+            *(_target_row(t) for t in targets[game]),
             "",
-            *_eval_sources(_unique([t.prefix for t in ALPHAZERO_TARGETS[game]])),
+            *_eval_sources(_unique([t.prefix for t in targets[game]])),
             "",
         ]
     out.append(end)
@@ -632,7 +707,7 @@ def write_docs(page: Path = DOCS_PAGE) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m boardsim.agents.pages``: write docs/agents.md's generated blocks."""
+    """``python -m boardsim.research.agent_pages``: write docs/agents.md's generated blocks."""
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__)
     parser.parse_args(argv)
     if not (Path("agents").is_dir() and DOCS_PAGE.is_file()):

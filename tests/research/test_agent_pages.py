@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from boardsim.agents import heuristic, ladder, pages
+from boardsim.agents import heuristic
 from boardsim.cli import build_parser
 from boardsim.commands.args import split_list
 from boardsim.commands.eval import command_line
 from boardsim.commands.train import parse_options
+from boardsim.research import agent_pages as pages
+from boardsim.research import ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,9 +38,9 @@ def test_the_ladder_marks_are_the_pages_marks() -> None:
     assert (ladder.BEGIN, ladder.END) == pages.marks("ladder")
 
 
-@pytest.mark.parametrize("prefix", list(pages.EVALUATIONS))
+@pytest.mark.parametrize("prefix", list(pages.evaluations(ROOT / "agents")))
 def test_each_eval_file_is_its_command(prefix: str) -> None:
-    evaluation = pages.EVALUATIONS[prefix]
+    evaluation = pages.evaluations()[prefix]
     data = evaluation.read()
     words = shlex.split(evaluation.command)
     assert words[:2] == ["boardsim", "eval"]
@@ -94,7 +96,7 @@ def test_the_strength_file_is_written_by_its_command(
 
 def test_the_page_names_every_command_behind_its_figures() -> None:
     text = pages.DOCS_PAGE.read_text()
-    for evaluation in pages.EVALUATIONS.values():
+    for evaluation in pages.evaluations().values():
         assert evaluation.command in text
     for game in heuristic.strength_games():
         assert heuristic.read_strength(game)["command"] in text
@@ -105,3 +107,31 @@ def test_write_docs_refuses_a_page_without_the_marks(tmp_path: Path) -> None:
     page.write_text("# Agents\n" + pages.marks("ladder")[0] + "\n" + pages.marks("ladder")[1])
     with pytest.raises(ValueError, match="no heuristic, ppo, mcts, alphazero block"):
         pages.write_docs(page)
+
+
+def test_every_game_declares_its_figures() -> None:
+    games = pages.figure_games()
+    assert games == sorted(heuristic.strength_games()) and len(games) == 3
+    for figures in pages.all_figures():
+        assert figures.bar is not None and figures.ppo is not None and figures.mcts
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[evaluations.e]\narguments = '--games 2'\ncolour = 1\n", "unknown keys ['colour']"),
+        ("[evaluations.e]\nversion = 1\n", "missing keys ['arguments']"),
+        ("[evaluations.e]\narguments = 'x'\n[ppo]\nevaluation = 'other'\n", "'other' is not"),
+        ("[evaluations]\n[[alphazero.targets]]\nfile = 1\n", "missing keys"),
+        ("[evaluations.e]\narguments = 'x'\nversion = 'one'\n", "whole number"),
+        ("[evaluations\n", "Expected"),
+    ],
+)
+def test_a_malformed_figures_file_is_refused_with_its_fault(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    (tmp_path / "somegame").mkdir()
+    (tmp_path / "somegame" / pages.FIGURES).write_text(text)
+    with pytest.raises(pages.FiguresError, match="figures.toml") as err:
+        pages.read_figures("somegame", tmp_path)
+    assert says in str(err.value)

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from boardsim.agents import ladder
 from boardsim.cli import main as cli_main
 from boardsim.core.network import Network
+from boardsim.research import ladder
 from boardsim.research.adopt import AdoptionError, adopt_results
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from boardsim.agents import ladder
 from boardsim.cli import main as cli_main
+from boardsim.research import ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def test_each_ladder_file_is_its_command_with_every_agent_the_game_fields(game: 
     data = ladder.read_ladder(game)
     assert data["agents"] == ladder.ladder_agents(game), (
         f"agents/{game}/ladder.json is not the game's ladder now: "
-        f"run python -m boardsim.agents.ladder {game} and --docs"
+        f"run python -m boardsim.research.ladder {game} and --docs"
     )
     n = data["games_per_pair"]
     assert data["command"] == shlex.join(["boardsim", "eval", *ladder.eval_arguments(game, n)])
@@ -48,7 +48,7 @@ def test_the_page_section_is_the_ladder_files() -> None:
     section = ladder.BEGIN + rest.partition(ladder.END)[0] + ladder.END
     assert section == ladder.ladder_section(), (
         "docs/agents.md's ladders differ from agents/*/ladder.json: "
-        "run python -m boardsim.agents.pages"
+        "run python -m boardsim.research.agent_pages"
     )
     for game in ladder.ladder_games():
         assert ladder.read_ladder(game)["command"] in section
