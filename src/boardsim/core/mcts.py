@@ -80,7 +80,7 @@ from boardsim.core.header import (
     SEARCH_GUMBEL,
     SEARCH_UCT,
 )
-from boardsim.core.jit import jit, jit_parallel
+from boardsim.core.jit import jit, jit_inline, jit_parallel
 from boardsim.core.nn import (
     USE_POLICY,
     USE_VALUE,
@@ -886,10 +886,11 @@ def seat_search(g, root, params, seats, p, seed, ws, nws, root_mask, target):
     """The move seat ``p`` (a ``POLICY_MCTS`` seat) searches for at ``root``, by its
     settings: UCT with rollouts (:func:`search`), or the network searches (PUCT, Gumbel).
     ``target`` (when not empty): the search's policy target at the root; ``root_mask``:
-    the root's searched actions."""
+    the root's searched actions. ``nws`` None (a table without networks,
+    :func:`play_plain_games`): UCT only, and the network searches are not compiled."""
     settings = seats[2][p]
     mode = int(settings[S_SEARCH])
-    if mode == SEARCH_UCT:
+    if nws is None or mode == SEARCH_UCT:
         a = search(
             g,
             root,
@@ -943,13 +944,44 @@ def game_workspaces(g, seats):
 @jit
 def seat_move(g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target):
     """The move of the player to move by his seat: searched (seeded from ``search_base``
-    and the decision number) or by the engine's compiled policies."""
+    and the decision number) or by the engine's compiled policies. ``nws`` None: a table
+    without networks (:func:`play_plain_games`; no network code is compiled)."""
     code = seats[0][state[hd.H_ACTOR]]
     if code == hd.POLICY_MCTS:
         s = derive_seed(search_base, state[hd.H_DECISIONS])
         p = state[hd.H_ACTOR]
         return seat_search(g, state, params, seats, p, s, ws, nws, root_mask, target)
+    if nws is None:  # seat_action's move for a seat that is not a network
+        return policy_action(g, state, params, code, mask, prng)
     return seat_action(g, state, params, seats, mask, prng, nws_nn(nws))
+
+
+@jit_inline
+def play_game(g, params, seats, master_seed, first_game, k, ws, nws, out_returns, out_decisions,
+              out_flags):  # fmt: skip
+    """Game ``first_game + k`` of the run ``master_seed`` into row ``k`` of the outputs
+    (:func:`play_games`), with the search workspaces ``ws``, ``nws`` (:func:`game_workspaces`)."""
+    state = np.zeros(g.STATE_SIZE, np.int32)
+    outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+    mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+    root_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+    target = np.zeros(0, np.float32)
+    prng = np.zeros(2, np.int32)
+    ret = np.zeros(g.MAX_PLAYERS, np.float64)
+    seed = derive_seed(master_seed, first_game + k)
+    new_game(g, state, params, seed, outcomes, weights)
+    rng_seed(prng, 0, derive_seed(seed, 1))
+    search_base = derive_seed(seed, 2)
+    done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+    while not done:
+        a = seat_move(g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target)
+        done = advance_decision(g, state, params, a, outcomes, weights)
+    g.returns(state, params, ret)
+    for p in range(out_returns.shape[1]):
+        out_returns[k, p] = ret[p]
+    out_decisions[k] = state[hd.H_DECISIONS]
+    out_flags[k] = state[hd.H_FLAGS]
 
 
 @jit_parallel
@@ -963,30 +995,27 @@ def play_games(g, params, seats, master_seed, first_game, out_returns, out_decis
     number. One pair of workspaces per game, made once.
     """
     for k in prange(out_returns.shape[0]):
-        state = np.zeros(g.STATE_SIZE, np.int32)
-        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
-        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
-        root_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
-        target = np.zeros(0, np.float32)
-        prng = np.zeros(2, np.int32)
-        ret = np.zeros(g.MAX_PLAYERS, np.float64)
         ws, nws = game_workspaces(g, seats)
-        seed = derive_seed(master_seed, first_game + k)
-        new_game(g, state, params, seed, outcomes, weights)
-        rng_seed(prng, 0, derive_seed(seed, 1))
-        search_base = derive_seed(seed, 2)
-        done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
-        while not done:
-            a = seat_move(
-                g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target
-            )
-            done = advance_decision(g, state, params, a, outcomes, weights)
-        g.returns(state, params, ret)
-        for p in range(out_returns.shape[1]):
-            out_returns[k, p] = ret[p]
-        out_decisions[k] = state[hd.H_DECISIONS]
-        out_flags[k] = state[hd.H_FLAGS]
+        play_game(
+            g, params, seats, master_seed, first_game, k, ws, nws, out_returns, out_decisions,
+            out_flags,
+        )  # fmt: skip
+
+
+@jit_parallel
+def play_plain_games(
+    g, params, seats, master_seed, first_game, out_returns, out_decisions, out_flags
+):
+    """:func:`play_games` for a seat table without networks (no ``POLICY_NETWORK`` seat,
+    every search UCT): the same games, but only UCT and the compiled policies are compiled
+    (the network searches and the network seat are a large share of a cold compile)."""
+    sims = search_sizes(seats)[0]
+    for k in prange(out_returns.shape[0]):
+        ws = workspace(g, sims + 1)
+        play_game(
+            g, params, seats, master_seed, first_game, k, ws, None, out_returns, out_decisions,
+            out_flags,
+        )  # fmt: skip
 
 
 @jit
