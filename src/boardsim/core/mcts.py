@@ -131,7 +131,7 @@ def settle_chance(g, state, params, outcomes, weights):
     while state[hd.H_ACTOR] == hd.CHANCE and (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) == 0:
         n = g.chance_weights(state, params, outcomes, weights)
         i = rng_weighted(state, hd.H_RNG, weights, n)
-        g.apply_chance(state, params, outcomes[i])
+        g.apply_chance(state, params, np.int64(outcomes[i]))  # as advance_decision passes it
 
 
 @jit
@@ -233,7 +233,7 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
     rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
     g.determinize(st, params, player, srng)
     settle_chance(g, st, params, outcomes, weights)
-    node = 0
+    node = np.int64(0)  # not a literal: choose_child and add_child compile once
     path[0] = 0
     length = 1
     done = (st[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
@@ -262,10 +262,10 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
         node = best
         path[length] = node
         length += 1
-        done = advance(g, st, params, ws[0][node], outcomes, weights)
+        done = advance(g, st, params, np.int64(ws[0][node]), outcomes, weights)
     d = 0
     while not done and (rollout_depth < 0 or d < rollout_depth):
-        a = policy_action(g, st, params, rollout_policy, mask, prng)
+        a = policy_action(g, st, params, np.int32(rollout_policy), mask, prng)
         done = advance(g, st, params, a, outcomes, weights)
         d += 1
     leaf_value(g, st, params, leaf)
@@ -315,7 +315,7 @@ def search(g, root, params, sims, c_uct, rollout_policy, rollout_depth, prior, s
                 return a
     rng_seed(srng, 0, seed)
     rng_seed(prng, 0, derive_seed(seed, 1))
-    count = 1
+    count = np.int64(1)  # not a literal: simulate compiles once
     for _ in range(sims):
         count = simulate(
             g, root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count
