@@ -881,7 +881,7 @@ def search_gumbel(g, root, params, seats, p, seed, ws, nws, root_mask, target):
     return cand[0]
 
 
-@jit
+@jit_inline
 def seat_search(g, root, params, seats, p, seed, ws, nws, root_mask, target):
     """The move seat ``p`` (a ``POLICY_MCTS`` seat) searches for at ``root``, by its
     settings: UCT with rollouts (:func:`search`), or the network searches (PUCT, Gumbel).
@@ -941,7 +941,7 @@ def game_workspaces(g, seats):
     return ws, nws
 
 
-@jit
+@jit_inline
 def seat_move(g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target):
     """The move of the player to move by his seat: searched (seeded from ``search_base``
     and the decision number) or by the engine's compiled policies. ``nws`` None: a table
