@@ -7,7 +7,8 @@ CPU time swings less. Each round runs one fresh process per tree, old then new, 
 that tree's ``src`` first on the path and numba on one thread; each process times fixed
 workloads through public APIs only (so it works on trees of different layouts): the
 compiled random rollout at 64 and 4096 envs, the ``State`` loop, the Gymnasium loop, the
-PettingZoo loop, each the best of five windows of ``time.process_time``. The table gives
+PettingZoo loop (``--play``: whole compiled games too, the heuristic's and MCTS's), each
+the best of five windows of ``time.process_time``. The table gives
 the best of all rounds per tree and the ratio new / old. Warm up both trees' numba
 caches first (a run of ``benchmarks/run.py`` in each), or the first round compiles.
 ``--paired WINDOWS`` keeps one process of each tree alive and alternates the two window
@@ -35,6 +36,7 @@ import numpy as np
 import boardsim
 
 SERVE = "--serve" in sys.argv
+PLAY = "--play" in sys.argv  # also whole compiled games: the heuristic's, and MCTS's
 
 def cpu_ns(fn):
     best = None
@@ -93,6 +95,15 @@ def pz_loop(env):
         return n
     return run
 
+def games(play, game, seats, n, **opts):
+    def run():
+        out = play(game, n, seats, seed=1, threads=1, **opts)
+        return int(out["decisions"].sum())
+    return run
+
+from boardsim.agents.mcts import play_games as mcts_games
+from boardsim.core.batch import play_games
+
 CASES = {}
 for name in boardsim.list_games():
     opts = {"num_players": 2} if name == "liberation" else {}  # as benchmarks/run.py
@@ -103,7 +114,11 @@ for name in boardsim.list_games():
     CASES[f"{name} State loop"] = state_loop(game)
     CASES[f"{name} Gymnasium"] = gym_loop(boardsim.make_gym_env(name, **opts))
     CASES[f"{name} PettingZoo"] = pz_loop(boardsim.make_env(name, **opts))
-    for fn in list(CASES.values())[-5:]:
+    if PLAY:
+        others = ["heuristic"] * (game.num_players - 1)
+        CASES[f"{name} play_games"] = games(play_games, game, "heuristic", 64)
+        CASES[f"{name} MCTS 25"] = games(mcts_games, game, ["mcts"] + others, 2, simulations=25)
+    for fn in list(CASES.values())[-(7 if PLAY else 5):]:
         fn()  # every compiled function loaded before the first window
 
 if SERVE:  # one window of the case named on each stdin line, answered on stdout
@@ -164,10 +179,14 @@ def warm_table(old: Path, new: Path, rounds: int, cold: bool = False) -> None:
         print(f"| {game} | {a:.2f} | {b:.2f} | {b / a:.3f} |", flush=True)
 
 
-def measure(tree: Path) -> dict[str, float]:
+def measure(tree: Path, play: bool = False) -> dict[str, float]:
     """One fresh process of ``tree``: CPU ns per decision of every workload."""
     done = subprocess.run(
-        [sys.executable, "-c", WORKLOAD], cwd=tree, env=_env(tree), capture_output=True, text=True
+        [sys.executable, "-c", WORKLOAD, *(["--play"] if play else [])],
+        cwd=tree,
+        env=_env(tree),
+        capture_output=True,
+        text=True,
     )
     if done.returncode != 0:
         raise SystemExit(f"{tree}: the workload failed:\n{done.stderr[-2000:]}")
@@ -178,10 +197,10 @@ class Server:
     """A process of one tree that has loaded every workload and runs one window of a
     case on request (``--paired``)."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, play: bool = False) -> None:
         self.tree = tree
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", WORKLOAD, "--serve"],
+            [sys.executable, "-c", WORKLOAD, "--serve", *(["--play"] if play else [])],
             cwd=tree,
             env=_env(tree),
             stdin=subprocess.PIPE,
@@ -210,12 +229,12 @@ class Server:
         self.proc.wait(timeout=60)
 
 
-def paired_table(old: Path, new: Path, windows: int) -> None:
+def paired_table(old: Path, new: Path, windows: int, play: bool = False) -> None:
     """Both trees loaded at once, in two processes; each case's windows alternate between
     them (old, new, then new, old, ...), so a slow spell of the machine falls on both.
     The ratio is the median of the paired windows' new / old; the quartiles say how far
     one pair can be trusted."""
-    servers = {"old": Server(old), "new": Server(new)}
+    servers = {"old": Server(old, play), "new": Server(new, play)}
     try:
         print(
             "| case | old ns/decision (best) | new ns/decision (best) "
@@ -255,17 +274,23 @@ def main(argv: list[str] | None = None) -> int:
         metavar="WINDOWS",
         help="both trees loaded at once, WINDOWS windows a case alternated between them",
     )
+    parser.add_argument(
+        "--play",
+        action="store_true",
+        help="also whole compiled games: 64 of the heuristic in every seat (play_games) and "
+        "2 of MCTS at 25 simulations against it (CPU ns a decision of the game)",
+    )
     args = parser.parse_args(argv)
     if args.paired:
-        paired_table(args.old.resolve(), args.new.resolve(), args.paired)
+        paired_table(args.old.resolve(), args.new.resolve(), args.paired, args.play)
         return 0
     if args.warm or args.cold:
         warm_table(args.old.resolve(), args.new.resolve(), args.rounds, cold=args.cold)
         return 0
     runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for _ in range(args.rounds):
-        runs["old"].append(measure(args.old.resolve()))
-        runs["new"].append(measure(args.new.resolve()))
+        runs["old"].append(measure(args.old.resolve(), args.play))
+        runs["new"].append(measure(args.new.resolve(), args.play))
     print("| case | old ns/decision | new ns/decision | new / old |\n|---|---|---|---|")
     for case in runs["new"][0]:
         if not all(case in r for r in runs["old"]):

@@ -249,3 +249,23 @@ def test_compiled_sweep_arguments_are_checked() -> None:
         play_games(game, 1, ["mcts", "greedy"])
     with pytest.raises(boardsim.OptionError, match="simulations"):
         play_games(game, 1, ["mcts", "random"], simulations=0)
+
+
+def test_a_table_without_networks_plays_the_same_games_with_less_compiled() -> None:
+    """``mcts.play_plain_games`` (what ``play_games`` runs when no seat has a network: the
+    network searches are not compiled) plays ``mcts.play_games``' games exactly."""
+    from boardsim.agents.mcts import uct_seat
+    from boardsim.core.seats import seat_table, uses_networks
+
+    game = boardsim.make_game("liberation", num_players=2)
+    seats = seat_table(game, [uct_seat(game, simulations=6), "heuristic"])
+    assert not uses_networks(seats)
+    results = []
+    for play in (game.mcts.play_games, game.mcts.play_plain_games):
+        returns = np.zeros((3, game.max_players), np.float64)
+        decisions = np.zeros(3, np.int64)
+        flags = np.zeros(3, np.int32)
+        play(game.params, seats, 7, 2, returns, decisions, flags)
+        results.append((returns, decisions, flags))
+    for ours, theirs in zip(results[0], results[1], strict=True):
+        assert np.array_equal(ours, theirs)

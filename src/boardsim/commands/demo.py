@@ -13,19 +13,24 @@
 - **pictures**: a PNG of each board mid-game and an HTML replay of one game a game, in
   ``--out DIR`` with an ``index.html``.
 
-The first run compiles each game's engine (numba caches it on disk), two games at a time
-in worker processes; later runs load it.
+The first run compiles each game's engine (numba caches it on disk) in two worker
+processes, a stage at a time (the rules first, then the search and the loops side by side),
+while this process plays the tour of the games already compiled; the speed is measured
+last, on a quiet machine. Later runs load the engines.
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
 import html
 import importlib
 import importlib.util
 import os
+import queue
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -147,44 +152,101 @@ class Findings:
     balance: list[dict[str, Any]] = field(default_factory=list)
     pictures: list[dict[str, Any]] = field(default_factory=list)
     compile_seconds: float = 0.0
+    workers: int = 0
     seconds: float = 0.0
+
+    def in_order(self, names: Sequence[str]) -> None:
+        """Every section's rows in the order of the games (steps may play out of it)."""
+        rank = {n: i for i, n in enumerate(names)}
+        for rows in (self.speed, self.ladder, self.levels, self.balance, self.pictures):
+            rows.sort(key=lambda r: rank[r["game"]])
 
 
 def tour_text(tour: Tour, progress: bool = True) -> str:
-    """Play the whole tour (a progress bar on stderr) and return its tables."""
+    """Play the whole tour (a progress bar on stderr) and return its tables.
+
+    The engines compile in worker processes (:class:`Compiler`) while this process plays
+    each step as soon as what it needs is compiled: a game's strength, balance and
+    pictures once that game is, the speed once every game is (so that it is measured on a
+    quiet machine). The tables print in their own order whatever the order of play."""
     start = time.perf_counter()
     found = Findings()
-    steps = tour_steps(tour, found)
-    bar = Progress(len(steps) + 1, progress)
+    pending = tour_steps(tour, found)
+    compiler = Compiler(tour.names)
+    bar = Progress(len(pending) + compiler.stages, progress)
     try:
-        bar.show("compiling the engines (first run only)")
-        found.compile_seconds = compile_games(tour.names)
-        bar.advance()
-        for label, step in steps:
-            bar.show(label)
-            step()
+        compiler.start()
+        while pending:
+            bar.advance(compiler.poll())
+            step = next((s for s in pending if compiler.compiled(s.needs)), None)
+            if step is None:
+                bar.show("compiling the engines (first run only)")
+                bar.advance(compiler.wait())
+                continue
+            pending.remove(step)
+            bar.show(step.label)
+            step.run()
             bar.advance()
+        found.compile_seconds = compiler.seconds
+        found.workers = compiler.workers
     finally:
         bar.close()
+        compiler.close()
     found.seconds = time.perf_counter() - start
+    found.in_order(tour.names)
     return report(tour, found)
 
 
-def tour_steps(tour: Tour, found: Findings) -> list[tuple[str, Callable[[], None]]]:
-    """The tour, one ``(label, do it)`` a step, in the order the tables print."""
-    steps: list[tuple[str, Callable[[], None]]] = []
-    for name in tour.names:
-        steps.append((f"speed: {name}", lambda n=name: found.speed.append(speed_row(n, tour))))
-    steps.append(("speed: peer libraries", lambda: setattr(found, "peers", peer_results(tour))))
-    for name in tour.names:
-        steps.append((f"strength: {name}", lambda n=name: strength(n, tour, found)))
+EVERY_GAME = ""  # what a step needs that needs every game compiled (the speed: a quiet machine)
+
+
+@dataclass
+class Step:
+    """One step of the tour: what the bar says, what it needs compiled first (a game's
+    name, or :data:`EVERY_GAME`) and what it does."""
+
+    label: str
+    needs: str
+    run: Callable[[], None]
+
+
+def tour_steps(tour: Tour, found: Findings) -> list[Step]:
+    """The tour, one :class:`Step` a step, in the order the tables print."""
+    steps: list[Step] = []
     for name in tour.names:
         steps.append(
-            (f"balance: {name}", lambda n=name: found.balance.append(balance_finding(n, tour)))
+            Step(
+                f"speed: {name}",
+                EVERY_GAME,
+                lambda n=name: found.speed.append(speed_row(n, tour)),
+            )
+        )
+    steps.append(
+        Step(
+            "speed: peer libraries",
+            EVERY_GAME,
+            lambda: setattr(found, "peers", peer_results(tour)),
+        )
+    )
+    for name in tour.names:
+        steps.append(Step(f"strength: {name}", name, lambda n=name: strength(n, tour, found)))
+    for name in tour.names:
+        steps.append(
+            Step(
+                f"balance: {name}",
+                name,
+                lambda n=name: found.balance.append(balance_finding(n, tour)),
+            )
         )
     for name in tour.names:
-        steps.append((f"pictures: {name}", lambda n=name: found.pictures.append(pictures(n, tour))))
-    steps.append(("pictures: index", lambda: write_index(tour.out, found.pictures)))
+        steps.append(
+            Step(
+                f"pictures: {name}",
+                name,
+                lambda n=name: found.pictures.append(pictures(n, tour)),
+            )
+        )
+    steps.append(Step("pictures: index", EVERY_GAME, lambda: write_index(tour.out, found.pictures)))
     return steps
 
 
@@ -205,10 +267,10 @@ class Progress:
         if self.bar is not None:
             self.bar.set_description_str(f"demo: {text}")
 
-    def advance(self) -> None:
-        """One step done."""
-        if self.bar is not None:
-            self.bar.update(1)
+    def advance(self, steps: int = 1) -> None:
+        """``steps`` steps done."""
+        if self.bar is not None and steps:
+            self.bar.update(steps)
 
     def close(self) -> None:
         """Take the bar away (the tables follow)."""
@@ -217,42 +279,171 @@ class Progress:
 
 
 # ------------------------------------------------------------------ compiling
-def compile_games(names: Sequence[str]) -> float:
-    """Compile (or load from numba's cache) everything the tour runs, for every game, two
-    games at a time in worker processes (a cold compile takes minutes a game, on one core);
-    returns the seconds it took. Falls back to this process when workers cannot start."""
-    start = time.perf_counter()
-    workers = min(2, os.cpu_count() or 1, len(names))
-    if workers > 1:
-        try:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+# A game's compiled code in stages, as a worker runs them (warm_stage): the rules first (the
+# game's kernels, its heuristic and a State's step, which every later stage links), then the
+# search and the loops, side by side (they share nothing large the rules did not compile).
+STAGES = ("rules", "search", "loops")
 
+
+class Compiler:
+    """Compiles (or loads from numba's cache) the tour's engines in worker processes, a
+    :data:`STAGES` stage of a game at a time, the heaviest game first, from a thread of
+    this process while it plays the tour. Without workers (one CPU, or they cannot start),
+    every game counts as compiled at once and the tour compiles what it calls."""
+
+    def __init__(self, names: Sequence[str], workers: int | None = None) -> None:
+        self.names = list(names)
+        self.stages = len(self.names) * len(STAGES)
+        cpus = os.cpu_count() or 1
+        self.workers = min(2, cpus) if workers is None else workers
+        self.left = {n: len(STAGES) for n in self.names}
+        self.events: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self.finished = False
+        self.seconds = 0.0
+        self._start = time.perf_counter()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        """Start compiling (returns at once)."""
+        self._start = time.perf_counter()
+        if self.workers < 2:
+            self.workers = 0
+            self.events.put(None)
+            return
+        self._thread = threading.Thread(target=self._run, name="demo-compile", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+        weight = {n: -compile_weight(n) for n in self.names}  # the heaviest game first
+        ready = [(weight[n], 0, n) for n in self.names]
+        heapq.heapify(ready)
+        running: dict[Future[str], tuple[str, int]] = {}
+        try:
             context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                list(pool.map(warm_game, names))
-        except (OSError, RuntimeError):
-            pass  # compiled below, here, instead
-    for name in names:
-        warm_game(name)  # loads from the cache the workers wrote (about a second a game)
-    return time.perf_counter() - start
+            with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+                while running or (ready and not self._stop.is_set()):
+                    while ready and len(running) < self.workers and not self._stop.is_set():
+                        _, stage, name = heapq.heappop(ready)
+                        running[pool.submit(warm_stage, name, STAGES[stage])] = (name, stage)
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        name, stage = running.pop(future)
+                        future.exception()  # what failed here, the tour compiles itself
+                        if stage == 0:
+                            for later in range(1, len(STAGES)):
+                                heapq.heappush(ready, (weight[name], later, name))
+                        self.events.put((name, STAGES[stage]))
+        except (OSError, RuntimeError):  # no workers (a broken pool is a RuntimeError too)
+            pass
+        finally:
+            self.events.put(None)
+
+    def _take(self, event: tuple[str, str] | None) -> int:
+        if event is None:
+            self.finished = True
+            self.seconds = time.perf_counter() - self._start
+            return 0
+        self.left[event[0]] -= 1
+        return 1
+
+    def poll(self) -> int:
+        """Take what the workers finished since the last look; returns how many stages."""
+        done = 0
+        while True:
+            try:
+                done += self._take(self.events.get_nowait())
+            except queue.Empty:
+                return done
+
+    def wait(self) -> int:
+        """Wait for the workers' next news; returns how many stages it finished (0 or 1)."""
+        return self._take(self.events.get())
+
+    def compiled(self, name: str) -> bool:
+        """Whether game ``name`` (or every game: :data:`EVERY_GAME`) is compiled, or left
+        to the tour to compile."""
+        if self.finished or name == EVERY_GAME:
+            return self.finished
+        return self.left[name] == 0
+
+    def close(self) -> None:
+        """Stop compiling: no new stage starts, the workers finish theirs (at once after a
+        whole tour, which waits for every game)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def compile_weight(name: str) -> int:
+    """How much a game has to compile: the size of its kernels' sources (Hispania's are
+    the largest, and its engine takes the longest)."""
+    from boardsim.games import definition
+
+    return sum(Path(p).stat().st_size for p in definition(name).load_kernels().sources)
+
+
+def warm_stage(name: str, stage: str) -> str:
+    """Run every compiled function of one of :data:`STAGES` that the tour calls for
+    ``name`` once, at the smallest size (compiling it, or loading it from the cache)."""
+    from boardsim.api import make_game
+
+    game = make_game(name, max_decisions=MAX_DECISIONS)
+    if stage == "rules":
+        from boardsim.api import rollout
+
+        rollout(name, 2, 2)
+        play_pictured_game(game, 0, max_moves=2)
+        warm_policy(game)
+    elif stage == "search":
+        from boardsim.agents import mcts
+
+        seats = ["mcts"] + [FIELD_AGENT] * (game.num_players - 1)
+        mcts.play_games(game, 1, seats, simulations=1)
+    else:
+        from boardsim.bench import bench_gymnasium, bench_pettingzoo
+        from boardsim.core.batch import play_games
+
+        bench_pettingzoo(name, 1e-6)
+        bench_gymnasium(name, 1e-6)
+        play_games(game, 1, FIELD_AGENT)
+    return name
+
+
+def warm_policy(game: Any) -> None:
+    """The engine's compiled policy with the heuristic's code, as every seat and the
+    search's rollouts call it (compiled here once, before the search and the loops both
+    link it)."""
+    import numpy as np
+
+    from boardsim.core.header import POLICY_HEURISTIC
+    from boardsim.core.rng import rng_seed
+
+    prng = np.zeros(2, np.int32)
+    rng_seed(prng, 0, 1)
+    mask = np.zeros(game.num_actions, np.uint8)
+    state = game.new_initial_state(0)
+    game.engine.policy_action(state.array, game.params, np.int32(POLICY_HEURISTIC), mask, prng)
 
 
 def warm_game(name: str) -> None:
-    """Run every compiled function the tour calls for ``name`` once, at the smallest size."""
-    from boardsim.agents import mcts
-    from boardsim.api import make_game, rollout
-    from boardsim.bench import bench_gymnasium, bench_pettingzoo
-    from boardsim.core.batch import play_games
+    """Every stage of :data:`STAGES` for ``name``, in this process."""
+    for stage in STAGES:
+        warm_stage(name, stage)
 
-    rollout(name, 2, 2)
-    bench_pettingzoo(name, 1e-6)
-    bench_gymnasium(name, 1e-6)
-    game = make_game(name, max_decisions=MAX_DECISIONS)
-    play_games(game, 1, FIELD_AGENT)
-    seats = ["mcts"] + [FIELD_AGENT] * (game.num_players - 1)
-    mcts.play_games(game, 1, seats, simulations=1)
-    play_pictured_game(game, 0, max_moves=2)
+
+def compiling_words(found: Findings) -> str:
+    """The last line's account of compiling (a first run) or loading the engines."""
+    if not found.workers:
+        return "the tour compiled or loaded the engines as it went (numba caches them on disk)"
+    return (
+        f"the first {found.compile_seconds:.0f} s of it compiling or loading the engines in "
+        f"{found.workers} worker processes beside the tour (a first run compiles them; numba "
+        "caches them on disk)"
+    )
 
 
 # ------------------------------------------------------------------ speed
@@ -628,8 +819,7 @@ def report(tour: Tour, found: Findings) -> str:
     out += ["", balance_table(found), "", pictures_table(tour, found)]
     out += [
         "",
-        f"{found.seconds:.0f} s in all, {found.compile_seconds:.0f} s of it compiling or "
-        "loading the engines (a first run compiles them; numba caches them on disk)",
+        f"{found.seconds:.0f} s in all; {compiling_words(found)}",
     ]
     return "\n".join(out)
 

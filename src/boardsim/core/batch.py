@@ -27,7 +27,7 @@ from boardsim.core.header import (
     POLICY_RANDOM,
     TERMINAL,
 )
-from boardsim.core.seats import SeatLike, seat_table
+from boardsim.core.seats import SeatLike, seat_table, uses_networks
 
 # the compiled policies by name (``policies[p]`` codes of the engine)
 COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -273,7 +273,9 @@ def play_games(
     decisions = np.zeros(num_games, np.int64)
     flags = np.zeros(num_games, np.int32)
     searched = bool((seats[0] == POLICY_MCTS).any())
-    play = game.mcts.play_games if searched else game.engine.play_games
+    play = game.engine.play_games
+    if searched:  # without networks, the search's games compile without the network code
+        play = game.mcts.play_games if uses_networks(seats) else game.mcts.play_plain_games
     with threads_used(threads), numba.parallel_chunksize(1 if searched else 0):
         play(game.params, seats, int(seed), int(first_game), out_returns, decisions, flags)
     return {

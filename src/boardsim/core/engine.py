@@ -39,7 +39,7 @@ def resolve_chance(g, state, params, outcomes, weights):
     while state[hd.H_ACTOR] == hd.CHANCE:
         n = g.chance_weights(state, params, outcomes, weights)
         i = rng_weighted(state, hd.H_RNG, weights, n)
-        g.apply_chance(state, params, outcomes[i])
+        g.apply_chance(state, params, np.int64(outcomes[i]))  # as advance_decision passes it
 
 
 @jit

@@ -83,7 +83,7 @@ from boardsim.core.header import (
     SEARCH_GUMBEL,
     SEARCH_UCT,
 )
-from boardsim.core.jit import jit, jit_parallel
+from boardsim.core.jit import jit, jit_inline, jit_parallel
 from boardsim.core.nn import (
     USE_POLICY,
     USE_VALUE,
@@ -134,7 +134,7 @@ def settle_chance(g, state, params, outcomes, weights):
     while state[hd.H_ACTOR] == hd.CHANCE and (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) == 0:
         n = g.chance_weights(state, params, outcomes, weights)
         i = rng_weighted(state, hd.H_RNG, weights, n)
-        g.apply_chance(state, params, outcomes[i])
+        g.apply_chance(state, params, np.int64(outcomes[i]))  # as advance_decision passes it
 
 
 @jit
@@ -236,7 +236,7 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
     rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
     g.determinize(st, params, player, srng)
     settle_chance(g, st, params, outcomes, weights)
-    node = 0
+    node = np.int64(0)  # not a literal: choose_child and add_child compile once
     path[0] = 0
     length = 1
     done = (st[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
@@ -265,10 +265,10 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
         node = best
         path[length] = node
         length += 1
-        done = advance(g, st, params, ws[0][node], outcomes, weights)
+        done = advance(g, st, params, np.int64(ws[0][node]), outcomes, weights)
     d = 0
     while not done and (rollout_depth < 0 or d < rollout_depth):
-        a = policy_action(g, st, params, rollout_policy, mask, prng)
+        a = policy_action(g, st, params, np.int32(rollout_policy), mask, prng)
         done = advance(g, st, params, a, outcomes, weights)
         d += 1
     leaf_value(g, st, params, leaf)
@@ -318,7 +318,7 @@ def search(g, root, params, sims, c_uct, rollout_policy, rollout_depth, prior, s
                 return a
     rng_seed(srng, 0, seed)
     rng_seed(prng, 0, derive_seed(seed, 1))
-    count = 1
+    count = np.int64(1)  # not a literal: simulate compiles once
     for _ in range(sims):
         count = simulate(
             g, root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count
@@ -886,15 +886,16 @@ def search_gumbel(g, root, params, seats, p, seed, ws, nws, root_mask, target):
     return cand[0]
 
 
-@jit
+@jit_inline
 def seat_search(g, root, params, seats, p, seed, ws, nws, root_mask, target):
     """The move seat ``p`` (a ``POLICY_MCTS`` seat) searches for at ``root``, by its
     settings: UCT with rollouts (:func:`search`), or the network searches (PUCT, Gumbel).
     ``target`` (when not empty): the search's policy target at the root; ``root_mask``:
-    the root's searched actions."""
+    the root's searched actions. ``nws`` None (a table without networks,
+    :func:`play_plain_games`): UCT only, and the network searches are not compiled."""
     settings = seats[2][p]
     mode = int(settings[S_SEARCH])
-    if mode == SEARCH_UCT:
+    if nws is None or mode == SEARCH_UCT:
         a = search(
             g,
             root,
@@ -945,16 +946,47 @@ def game_workspaces(g, seats):
     return ws, nws
 
 
-@jit
+@jit_inline
 def seat_move(g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target):
     """The move of the player to move by his seat: searched (seeded from ``search_base``
-    and the decision number) or by the engine's compiled policies."""
+    and the decision number) or by the engine's compiled policies. ``nws`` None: a table
+    without networks (:func:`play_plain_games`; no network code is compiled)."""
     code = seats[0][state[hd.H_ACTOR]]
     if code == hd.POLICY_MCTS:
         s = derive_seed(search_base, state[hd.H_DECISIONS])
         p = state[hd.H_ACTOR]
         return seat_search(g, state, params, seats, p, s, ws, nws, root_mask, target)
+    if nws is None:  # seat_action's move for a seat that is not a network
+        return policy_action(g, state, params, code, mask, prng)
     return seat_action(g, state, params, seats, mask, prng, nws_nn(nws))
+
+
+@jit_inline
+def play_game(g, params, seats, master_seed, first_game, k, ws, nws, out_returns, out_decisions,
+              out_flags):  # fmt: skip
+    """Game ``first_game + k`` of the run ``master_seed`` into row ``k`` of the outputs
+    (:func:`play_games`), with the search workspaces ``ws``, ``nws`` (:func:`game_workspaces`)."""
+    state = np.zeros(g.STATE_SIZE, np.int32)
+    outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
+    weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
+    mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+    root_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+    target = np.zeros(0, np.float32)
+    prng = np.zeros(2, np.int32)
+    ret = np.zeros(g.MAX_PLAYERS, np.float64)
+    seed = derive_seed(master_seed, first_game + k)
+    new_game(g, state, params, seed, outcomes, weights)
+    rng_seed(prng, 0, derive_seed(seed, 1))
+    search_base = derive_seed(seed, 2)
+    done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+    while not done:
+        a = seat_move(g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target)
+        done = advance_decision(g, state, params, a, outcomes, weights)
+    g.returns(state, params, ret)
+    for p in range(out_returns.shape[1]):
+        out_returns[k, p] = ret[p]
+    out_decisions[k] = state[hd.H_DECISIONS]
+    out_flags[k] = state[hd.H_FLAGS]
 
 
 @jit_parallel
@@ -968,30 +1000,27 @@ def play_games(g, params, seats, master_seed, first_game, out_returns, out_decis
     number. One pair of workspaces per game, made once.
     """
     for k in prange(out_returns.shape[0]):
-        state = np.zeros(g.STATE_SIZE, np.int32)
-        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
-        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
-        root_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
-        target = np.zeros(0, np.float32)
-        prng = np.zeros(2, np.int32)
-        ret = np.zeros(g.MAX_PLAYERS, np.float64)
         ws, nws = game_workspaces(g, seats)
-        seed = derive_seed(master_seed, first_game + k)
-        new_game(g, state, params, seed, outcomes, weights)
-        rng_seed(prng, 0, derive_seed(seed, 1))
-        search_base = derive_seed(seed, 2)
-        done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
-        while not done:
-            a = seat_move(
-                g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target
-            )
-            done = advance_decision(g, state, params, a, outcomes, weights)
-        g.returns(state, params, ret)
-        for p in range(out_returns.shape[1]):
-            out_returns[k, p] = ret[p]
-        out_decisions[k] = state[hd.H_DECISIONS]
-        out_flags[k] = state[hd.H_FLAGS]
+        play_game(
+            g, params, seats, master_seed, first_game, k, ws, nws, out_returns, out_decisions,
+            out_flags,
+        )  # fmt: skip
+
+
+@jit_parallel
+def play_plain_games(
+    g, params, seats, master_seed, first_game, out_returns, out_decisions, out_flags
+):
+    """:func:`play_games` for a seat table without networks (no ``POLICY_NETWORK`` seat,
+    every search UCT): the same games, but only UCT and the compiled policies are compiled
+    (the network searches and the network seat are a large share of a cold compile)."""
+    sims = search_sizes(seats)[0]
+    for k in prange(out_returns.shape[0]):
+        ws = workspace(g, sims + 1)
+        play_game(
+            g, params, seats, master_seed, first_game, k, ws, None, out_returns, out_decisions,
+            out_flags,
+        )  # fmt: skip
 
 
 @jit

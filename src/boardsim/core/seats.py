@@ -174,6 +174,16 @@ def search_simulations(table: tuple[np.ndarray, ...]) -> int:
     return max(sims, default=0)
 
 
+def uses_networks(table: tuple[np.ndarray, ...]) -> bool:
+    """Whether a seat of the table plays by a network or searches with one (PUCT, Gumbel);
+    without, ``mcts.play_plain_games`` plays its games (the same games, less to compile)."""
+    codes, settings = table[0], table[2]
+    searching = codes == hd.POLICY_MCTS
+    return bool(
+        (codes == hd.POLICY_NETWORK).any() or (settings[searching, S_SEARCH] != SEARCH_UCT).any()
+    )
+
+
 # ---------------------------------------------------------------- network searches
 ROLLOUTS = {"random": hd.POLICY_RANDOM, "heuristic": hd.POLICY_HEURISTIC}
 MAX_SIMULATIONS = 10_000_000
