@@ -132,6 +132,6 @@ def test_a_malformed_figures_file_is_refused_with_its_fault(
 ) -> None:
     (tmp_path / "somegame").mkdir()
     (tmp_path / "somegame" / pages.FIGURES).write_text(text)
-    with pytest.raises(pages.FiguresError, match="figures.toml") as err:
+    with pytest.raises(pages.FiguresError, match=r"figures\.toml") as err:
         pages.read_figures("somegame", tmp_path)
     assert says in str(err.value)

@@ -224,6 +224,19 @@ def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) ->
     for it in (1, 2):
         words = training_record(run / "checkpoints" / f"iter_{it:06d}.zip")["command"].split()
         assert words[words.index("--iterations") + 1] == str(it)
+    # a resume without --iterations trains to the run's own count: here it only exports,
+    # the search's leaf value mixed with rollouts by --export-mix
+    mixed = tmp_path / "mixed.npz"
+    assert (
+        main([*args, "--resume", "--no-progress", "--export", str(mixed), "--export-mix", "0.5"])
+        == 0
+    )
+    assert read_metadata(run)["iteration"] == 2
+    assert json.loads((run / "config.json").read_text())["iterations"] == 2
+    meta = Network.load(mixed).meta
+    assert meta["search"]["mix"] == 0.5 and meta["training"]["export"] == {"mix": 0.5}
+    assert main([*args, "--resume", "--export-mix", "0.5"]) == 2  # without --export
+    assert "--export-mix" in capsys.readouterr().err
     curve = curve_markdown(run).splitlines()
     assert len(curve) == 2 + 2 and curve[2].startswith("| 1 | 2 |") and "search" in curve[3]
     fresh = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(tmp_path / "x")]

@@ -166,6 +166,13 @@ def add_parser(subparsers: Any) -> None:
     az.add_argument("--gate-simulations", type=int, default=None)
     az.add_argument("--eval-games", type=int, default=None, help="network alone vs heuristic")
     az.add_argument("--max-seconds", type=float, default=None, help="stop after this wall time")
+    az.add_argument(
+        "--export-mix",
+        type=float,
+        default=None,
+        help="the exported network's search: this share of a heuristic rollout's return in "
+        "the leaf value, the rest its value (AlphaGo's lambda; default the run's --mix)",
+    )
     rl = p.add_argument_group("rllib backend")
     rl.add_argument("--address", default=None, help="Ray cluster address (default: local Ray)")
     rl.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
@@ -267,6 +274,9 @@ def run(args: argparse.Namespace) -> int:
         return _run_rllib(args, options, run_dir)
     if args.algo == "alphazero":
         return _run_alphazero(args, options, run_dir)
+    if args.export_mix is not None:
+        print("boardsim train: --export-mix is an alphazero flag", file=sys.stderr)
+        return 2
     from boardsim.training.ppo import TrainConfig, train
 
     config = TrainConfig(
@@ -320,6 +330,9 @@ def _run_rllib(args: argparse.Namespace, options: dict[str, Any], run_dir: str) 
 def _run_alphazero(args: argparse.Namespace, options: dict[str, Any], run_dir: str) -> int:
     from boardsim.training.alphazero import AlphaZeroConfig, train_alphazero
 
+    if args.export_mix is not None and not (args.export and 0 <= args.export_mix <= 1):
+        print("boardsim train: --export-mix takes a share in [0, 1] and --export", file=sys.stderr)
+        return 2
     try:
         values, flags = given_settings(args, ALPHAZERO_SETTINGS)
         config = AlphaZeroConfig(
@@ -338,7 +351,7 @@ def _run_alphazero(args: argparse.Namespace, options: dict[str, Any], run_dir: s
     if args.export:
         from boardsim.training.alphazero import export_best
 
-        export_best(result.checkpoint, args.export)
+        export_best(result.checkpoint, args.export, mix=args.export_mix)
         print(f"best network exported to {args.export} (with its training record)")
     last = result.curve[-1] if result.curve else {}
     print(

@@ -624,7 +624,7 @@ def alphazero_block() -> str:
     """The shipped self-play networks: how each was trained (the command, the budget and
     the curve, from the network's own training record) and issue 16's targets, measured
     by the committed ``alphazero-*`` evaluation files."""
-    from boardsim.training.alphazero import curve_markdown
+    from boardsim.training.alphazero import curve_markdown, export_flags
 
     begin, end = marks("alphazero")
     out = [begin, ""]
@@ -641,7 +641,7 @@ def alphazero_block() -> str:
                 "Trained by (on the 2-core machine, shared with other jobs):",
                 "",
                 "```bash",
-                record["command"] + f" --export agents/{game}/alphazero.npz",
+                record["command"] + export_flags(record) + f" --export agents/{game}/alphazero.npz",
                 "```",
                 "",
                 f"{record['iterations']} iterations, {record['games']:,} self-play games, "

@@ -607,7 +607,8 @@ def train_alphazero(
 
     On resume the saved configuration is used, except :data:`RESUME_MAY_CHANGE`
     (``iterations``, ``max_seconds``, ``progress``, ``threads``, ``torch_threads``,
-    ``tensorboard``, ``keep_checkpoints``: from ``config``); any other setting given
+    ``tensorboard``, ``keep_checkpoints``: from ``config``; the budget, ``iterations`` and
+    ``max_seconds``, only when the caller gives it, else the run's own); any other setting given
     otherwise than the saved one is refused with an :class:`OptionError` naming each
     (``explicit``: the settings the caller set, with their names for the message; by
     default those that differ from :class:`AlphaZeroConfig`'s defaults). ``config.json``
@@ -771,6 +772,8 @@ def _bar(trainer: AlphaZeroTrainer) -> Any:
 
 
 # what a resumed run may change: how far and how it runs, not what it learns
+# how long the run trains: kept from the run on a resume unless the caller gives another
+RESUME_KEEPS_BUDGET = ("iterations", "max_seconds")
 RESUME_MAY_CHANGE = (
     "iterations",
     "max_seconds",
@@ -790,7 +793,18 @@ def _resumed_config(
     if meta.get("algorithm") != ALGORITHM:
         raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not {ALGORITHM}")
     saved = AlphaZeroConfig(**meta["config"])
-    return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
+    budget = {name: getattr(saved, name) for name in RESUME_KEEPS_BUDGET}
+    config = resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
+    default = AlphaZeroConfig(game=given.game, run_dir=given.run_dir)
+    for name, value in budget.items():
+        given_here = (
+            name in explicit
+            if explicit is not None
+            else getattr(given, name) != getattr(default, name)
+        )
+        if not given_here:  # a resume without --iterations trains to the run's own count
+            setattr(config, name, value)
+    return config
 
 
 def curve_markdown(path: str | Path | Mapping[str, Any]) -> str:
@@ -844,13 +858,30 @@ def training_record(path: str | Path) -> dict[str, Any]:
     }
 
 
-def export_best(path: str | Path, out: str | Path) -> Network:
+def export_best(path: str | Path, out: str | Path, mix: float | None = None) -> Network:
     """Write the best network of the run at ``path`` to ``out`` (``.npz``, atomically),
-    with its training record (:func:`training_record`) in its metadata."""
+    with its training record (:func:`training_record`) in its metadata. ``mix``: the
+    share of a rollout's return in the leaf value of the searches it guides by default
+    (``alphazero-mcts``; AlphaGo's lambda), in place of the run's own ``mix``; the record
+    keeps it (``export``) so the exporting command can be given again."""
     network = best_network(path)
-    network.meta = {**network.meta, "training": training_record(path)}
+    record = training_record(path)
+    search = dict(network.meta["search"])
+    if mix is not None:
+        if not 0 <= mix <= 1:
+            raise OptionError(f"mix must be in [0, 1], got {mix}")
+        search["mix"] = float(mix)
+        record["export"] = {"mix": float(mix)}
+    network.meta = {**network.meta, "search": search, "training": record}
     network.save(out)
     return network
+
+
+def export_flags(record: Mapping[str, Any]) -> str:
+    """The flags of ``boardsim train`` that exported a network with this training record,
+    besides ``--export`` (``''`` when none)."""
+    mix = record.get("export", {}).get("mix")
+    return "" if mix is None else f" --export-mix {mix:g}"
 
 
 # the command's flags of the settings a run records (what boardsim train --algo alphazero
