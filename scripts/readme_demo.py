@@ -64,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
     load = os.getloadavg()[0]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]))
+    # this checkout's sources first, then the caller's path (a peer installed with
+    # pip install --target, for the peers' table)
+    path = [str(ROOT / "src"), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as work:
         done = subprocess.run(words, cwd=work, env=env, capture_output=True, text=True)
