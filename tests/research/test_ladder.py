@@ -72,10 +72,3 @@ def test_ladder_refuses_a_game_without_one_and_a_folder_outside_a_checkout(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit, match="root of a boardsim checkout"):
         ladder.main(["--docs"])
-
-
-def test_write_docs_refuses_a_page_without_the_marks(tmp_path: Path) -> None:
-    page = tmp_path / "agents.md"
-    page.write_text("# Agents\n")
-    with pytest.raises(ValueError, match="no ladder section"):
-        ladder.write_docs(page)

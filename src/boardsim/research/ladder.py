@@ -326,23 +326,6 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
     return "\n".join(out)
 
 
-def write_docs(page: Path = DOCS_PAGE) -> bool:
-    """Rewrite the ladders' section of ``page`` alone; True if it changed
-    (``boardsim.research.agent_pages.write_docs`` rewrites every generated block)."""
-    from boardsim.files import atomic_write_text
-
-    text = page.read_text()
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"{page} has no ladder section: add the lines {BEGIN!r} and {END!r}")
-    head, _, rest = text.partition(BEGIN)
-    _, _, tail = rest.partition(END)
-    new = head + ladder_section() + tail
-    if new == text:
-        return False
-    atomic_write_text(page, new)
-    return True
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m boardsim.research.ladder GAME [--games N]``, ``GAME --adopt --rules-version
     N`` or ``--docs``."""
