@@ -125,6 +125,12 @@ def test_every_game_declares_its_figures() -> None:
         ("[evaluations]\n[[alphazero.targets]]\nfile = 1\n", "missing keys"),
         ("[evaluations.e]\narguments = 'x'\nversion = 'one'\n", "whole number"),
         ("[evaluations\n", "Expected"),
+        ("evaluations = 3\n", "must be a table"),
+        ("[evaluations.'../x']\narguments = 'x'\n", "a file's name"),
+        (
+            "[evaluations]\n[heuristic]\nbar = 'b'\nlines = [{label = 'l', options = 1}]\n",
+            "options must be a table",
+        ),
     ],
 )
 def test_a_malformed_figures_file_is_refused_with_its_fault(

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import shlex
 import sys
 import zipfile
@@ -117,6 +118,7 @@ class Figures:
 
 AGENTS = Path("agents")  # the checkout's, from its root
 FIGURES = "figures.toml"
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # an evaluation file's name, no path
 PPO_SPEC = "ppo:agents/{game}/ppo.zip"
 
 
@@ -188,10 +190,12 @@ def read_figures(game: str, root: Path = AGENTS) -> Figures:
     w = str(path)
     _keys(data, w, {"evaluations"}, {"heuristic", "ppo", "mcts", "alphazero"})
     evaluations: dict[str, Evaluation] = {}
-    for name, spec in _keys(
-        data["evaluations"], f"{w} [evaluations]", set(), set(data["evaluations"])
-    ).items():
+    if not isinstance(data["evaluations"], dict):
+        raise FiguresError(f"{w} [evaluations] must be a table of files")
+    for name, spec in data["evaluations"].items():
         at = f"{w} [evaluations.{name}]"
+        if not NAME.fullmatch(name):
+            raise FiguresError(f"{at}: a file's name is letters, digits, '-', '_' or '.'")
         _keys(spec, at, {"arguments"}, {"version"})
         prefix = f"{AGENTS.as_posix()}/{game}/{name}"
         if not isinstance(spec["arguments"], str):
@@ -209,6 +213,8 @@ def read_figures(game: str, root: Path = AGENTS) -> Figures:
         lines = []
         for i, line in enumerate(h["lines"] if isinstance(h["lines"], list) else [None]):
             _keys(line, f"{w} [heuristic].lines[{i}]", {"label", "options"})
+            if not isinstance(line["options"], dict):
+                raise FiguresError(f"{w} [heuristic].lines[{i}].options must be a table")
             lines.append((str(line["label"]), dict(line["options"])))
         at_least = h.get("at_least")
         bar = Bar(
