@@ -237,6 +237,8 @@ def test_train_alphazero_shows_progress_resumes_and_exports(tmp_path, capsys) ->
     assert meta["search"]["mix"] == 0.5 and meta["training"]["export"] == {"mix": 0.5}
     assert main([*args, "--resume", "--export-mix", "0.5"]) == 2  # without --export
     assert "--export-mix" in capsys.readouterr().err
+    ppo = ["train", "liberation", "--run-dir", str(tmp_path / "p"), "--export-mix", "0.5"]
+    assert main(ppo) == 2 and "an alphazero flag" in capsys.readouterr().err
     curve = curve_markdown(run).splitlines()
     assert len(curve) == 2 + 2 and curve[2].startswith("| 1 | 2 |") and "search" in curve[3]
     fresh = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(tmp_path / "x")]

@@ -270,13 +270,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"boardsim train: {exc}", file=sys.stderr)
         return 2
     run_dir = args.run_dir or f"runs/{args.game}"
+    if args.export_mix is not None and (args.algo != "alphazero" or args.backend == "rllib"):
+        print("boardsim train: --export-mix is an alphazero flag", file=sys.stderr)
+        return 2
     if args.backend == "rllib":
         return _run_rllib(args, options, run_dir)
     if args.algo == "alphazero":
         return _run_alphazero(args, options, run_dir)
-    if args.export_mix is not None:
-        print("boardsim train: --export-mix is an alphazero flag", file=sys.stderr)
-        return 2
     from boardsim.training.ppo import TrainConfig, train
 
     config = TrainConfig(

@@ -771,9 +771,9 @@ def _bar(trainer: AlphaZeroTrainer) -> Any:
     )
 
 
-# what a resumed run may change: how far and how it runs, not what it learns
 # how long the run trains: kept from the run on a resume unless the caller gives another
 RESUME_KEEPS_BUDGET = ("iterations", "max_seconds")
+# what a resumed run may change: how far and how it runs, not what it learns
 RESUME_MAY_CHANGE = (
     "iterations",
     "max_seconds",
