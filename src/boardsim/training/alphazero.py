@@ -793,18 +793,7 @@ def _resumed_config(
     if meta.get("algorithm") != ALGORITHM:
         raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not {ALGORITHM}")
     saved = AlphaZeroConfig(**meta["config"])
-    budget = {name: getattr(saved, name) for name in RESUME_KEEPS_BUDGET}
-    config = resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
-    default = AlphaZeroConfig(game=given.game, run_dir=given.run_dir)
-    for name, value in budget.items():
-        given_here = (
-            name in explicit
-            if explicit is not None
-            else getattr(given, name) != getattr(default, name)
-        )
-        if not given_here:  # a resume without --iterations trains to the run's own count
-            setattr(config, name, value)
-    return config
+    return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit, RESUME_KEEPS_BUDGET)
 
 
 def curve_markdown(path: str | Path | Mapping[str, Any]) -> str:

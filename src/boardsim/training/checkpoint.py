@@ -203,6 +203,19 @@ def check_compatible(
         )
 
 
+def set_by_caller(given: Any, explicit: Mapping[str, str] | None = None) -> Mapping[str, str]:
+    """The settings the caller of a run set, each with its name for a message:
+    ``explicit`` when given (a command's flags), else every setting with a default that
+    ``given`` (a dataclass) sets otherwise, under its own name."""
+    if explicit is not None:
+        return explicit
+    return {
+        f.name: f.name
+        for f in dataclasses.fields(given)
+        if _has_default(f) and getattr(given, f.name) != _field_default(f)
+    }
+
+
 def changed_settings(
     saved: Any,
     given: Any,
@@ -216,14 +229,8 @@ def changed_settings(
     name in the message (a command's flag, e.g. ``{"learning_rate": "--lr"}``); without
     it, every setting with a default that is given otherwise, under its own name.
     """
-    if explicit is None:
-        explicit = {
-            f.name: f.name
-            for f in dataclasses.fields(given)
-            if _has_default(f) and getattr(given, f.name) != _field_default(f)
-        }
     changes = []
-    for name, label in explicit.items():
+    for name, label in set_by_caller(given, explicit).items():
         if name in may_change:
             continue
         old, new = getattr(saved, name), getattr(given, name)
@@ -255,10 +262,13 @@ def resume_settings(
     saved: Any,
     may_change: Collection[str],
     explicit: Mapping[str, str] | None = None,
+    keep_unless_given: Collection[str] = (),
 ) -> Any:
     """A resumed run's configuration: ``saved`` (the run's own, a dataclass with ``game``,
     ``run_dir`` and ``options``) with ``given``'s run folder and its values of the
-    settings in ``may_change``. Another game, other game options, or any other setting
+    settings in ``may_change``, except those of ``keep_unless_given`` the caller did not
+    set (:func:`set_by_caller`; a run's budget: a resume without ``--iterations`` trains
+    to the run's own count). Another game, other game options, or any other setting
     given another value (:func:`refuse_changed_settings`) raise :class:`OptionError`."""
     if given.game != saved.game:
         raise OptionError(f"{given.run_dir} is a run of {saved.game!r}, not {given.game!r}")
@@ -270,8 +280,10 @@ def resume_settings(
     identity = ("game", "run_dir", "options")  # checked above
     refuse_changed_settings(given.run_dir, saved, given, (*identity, *may_change), explicit)
     saved.run_dir = given.run_dir
+    caller = set_by_caller(given, explicit)
     for name in may_change:
-        setattr(saved, name, getattr(given, name))
+        if name not in keep_unless_given or name in caller:
+            setattr(saved, name, getattr(given, name))
     return saved
 
 
