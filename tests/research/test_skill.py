@@ -12,11 +12,35 @@ from boardsim.research import skill, sweep
 from boardsim.research.report import summarize
 
 
-def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n() -> None:
-    assert skill.ladder("farrapos", 10) == ["random", "heuristic", "mcts:10", "mcts:40"]
+def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n_then_the_shipped_network() -> None:
+    assert skill.ladder("farrapos", 10) == [
+        "random",
+        "heuristic",
+        "mcts:10",
+        "mcts:40",
+        "alphazero",
+    ]
+    assert skill.ladder("hispania", 10) == ["random", "heuristic", "mcts:10", "mcts:40"]
     assert skill.depth_pairs(4, 3) == ["mcts:8/mcts:4", "mcts:16/mcts:8", "mcts:32/mcts:16"]
     words = skill.expand_skill_words(["ladder:5", "depth:2"], "farrapos")
-    assert words == ["random", "heuristic", "mcts:5", "mcts:20", *skill.depth_pairs(2)]
+    assert words == ["random", "heuristic", "mcts:5", "mcts:20", "alphazero", *skill.depth_pairs(2)]
+
+
+def test_the_network_is_a_rung_only_where_it_plays_every_cell(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # the race's network was made for 2 players: no rung of a sweep over 2 and 3 players
+    assert skill.learned_rungs("liberation", [{"num_players": 2}]) == ["alphazero"]
+    assert skill.learned_rungs("liberation", [{"num_players": 2}, {"num_players": 3}]) == []
+    grid = sweep.parse_grid("liberation", ["num_players=2,3", "skill=ladder:10"])
+    assert grid["skill"] == ["random", "heuristic", "mcts:10", "mcts:40"]
+    # the grid's keys keep their order, the skill key expanded where it stands
+    grid = sweep.parse_grid(
+        "liberation", ["skill=ladder:10", "game_end=at_once,end_of_round"], {"num_players": 2}
+    )
+    assert list(grid) == ["skill", "game_end"] and grid["skill"][-1] == "alphazero"
+    monkeypatch.setenv("BOARDSIM_AGENTS", str(tmp_path))  # no network shipped: no rung
+    assert skill.ladder("farrapos", 10)[-1] == "mcts:40"
 
 
 def test_a_verdict_significant_the_same_way_everywhere_holds() -> None:

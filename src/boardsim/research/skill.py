@@ -7,7 +7,8 @@ value is an agent every seat plays (``random``, ``heuristic``, ``mcts:200``), or
 expand:
 
 - ``skill=ladder`` (``ladder:N``): the ladder ``random, heuristic, mcts:N, mcts:4N``
-  (``N`` = :data:`LADDER_BUDGET`), then the learned rungs of :func:`learned_rungs`;
+  (``N`` = :data:`LADDER_BUDGET`), then the learned rungs of :func:`learned_rungs` (the
+  game's shipped self-play network alone, where it plays every cell);
 - ``skill=depth`` (``depth:N``): the skill-depth pairs ``mcts:2M/mcts:M`` for
   ``M = N, 2N, 4N`` (Ludii's skill trace, TAG's ladder: how much a doubled search budget
   wins, rung by rung); give them a seat key (``seat=all``) so the stronger agent sits
@@ -25,7 +26,7 @@ parameter's drop), :func:`skill_depth` summarizes the depth pairs.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardsim.core.errors import OptionError
@@ -40,19 +41,37 @@ MAX_POINT_QUESTIONS = 24  # more grid points than this: the side question pooled
 Row = dict[str, Any]
 
 
-def learned_rungs(game: str) -> list[str]:
-    """The learned agents of ``game`` a ladder climbs to after MCTS (none yet).
+def learned_rungs(game: str, cells: Sequence[Mapping[str, Any]] = ({},)) -> list[str]:
+    """The learned agents of ``game`` a ladder climbs to after MCTS: ``alphazero`` (the
+    self-play network shipped in ``agents/<game>/``, alone) when one is shipped and it
+    plays every cell's options (``cells``: the options of each cell of the sweep; a
+    network made for two players is no rung of a sweep over 2 to 6 players).
 
-    The hook for compiled networks: once a learned policy plays in compiled code (the
-    agents work), return its spec here (for example a checkpoint of ``agents/<game>/``)
-    and every ``skill=ladder`` sweep asks its questions at that rung too.
+    The network alone is the rung, not the network guiding a search: it costs a small
+    share of a search's decision, and its strength lies at or above MCTS at 4N of the
+    ladder's budget (the Elo of ``agents/<game>/ladder.json``: about MCTS@50 in the race,
+    between MCTS@50 and MCTS@200 in Farrapos).
     """
-    return []
+    from boardsim.agents.network import shipped_network_for
+    from boardsim.api import make_game
+
+    if not all(shipped_network_for(make_game(game, **options)) for options in cells):
+        return []
+    return ["alphazero"]
 
 
-def ladder(game: str, budget: int = LADDER_BUDGET) -> list[str]:
-    """The skill ladder: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs."""
-    return ["random", "heuristic", f"mcts:{budget}", f"mcts:{4 * budget}", *learned_rungs(game)]
+def ladder(
+    game: str, budget: int = LADDER_BUDGET, cells: Sequence[Mapping[str, Any]] = ({},)
+) -> list[str]:
+    """The skill ladder: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs
+    that play every one of ``cells`` (:func:`learned_rungs`)."""
+    return [
+        "random",
+        "heuristic",
+        f"mcts:{budget}",
+        f"mcts:{4 * budget}",
+        *learned_rungs(game, cells),
+    ]
 
 
 def depth_pairs(budget: int = DEPTH_BUDGET, rungs: int = DEPTH_RUNGS) -> list[str]:
@@ -60,8 +79,11 @@ def depth_pairs(budget: int = DEPTH_BUDGET, rungs: int = DEPTH_RUNGS) -> list[st
     return [f"mcts:{2 * budget << i}/mcts:{budget << i}" for i in range(rungs)]
 
 
-def expand_skill_words(words: Sequence[str], game: str) -> list[str]:
-    """The grid's ``skill`` values with ``ladder[:N]`` and ``depth[:N]`` expanded."""
+def expand_skill_words(
+    words: Sequence[str], game: str, cells: Sequence[Mapping[str, Any]] = ({},)
+) -> list[str]:
+    """The grid's ``skill`` values with ``ladder[:N]`` and ``depth[:N]`` expanded (the
+    ladder's learned rungs those that play every one of ``cells``' options)."""
     out: list[str] = []
     for w in words:
         head, _, arg = w.partition(":")
@@ -71,7 +93,7 @@ def expand_skill_words(words: Sequence[str], game: str) -> list[str]:
             out += population_pairs([a.strip() for a in arg.split("+") if a.strip()])
         elif head in ("ladder", "depth"):
             n = _budget(arg, LADDER_BUDGET if head == "ladder" else DEPTH_BUDGET, w)
-            out += ladder(game, n) if head == "ladder" else depth_pairs(n)
+            out += ladder(game, n, cells) if head == "ladder" else depth_pairs(n)
         else:
             out.append(w)
     return out
