@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -11,10 +12,13 @@ from boardsim import make_game
 from boardsim.agents import mcts
 from boardsim.cli import main
 from boardsim.core.batch import play_games
+from boardsim.core.network import Network
 from boardsim.core.rng import derive_seed
 from boardsim.research import metrics, sweep
 from boardsim.research.report import summarize, write_report
 from boardsim.research.traces import play_traces
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_recorded_games_are_the_games_play_games_plays() -> None:
@@ -49,6 +53,24 @@ def test_a_trace_starts_with_the_first_positions_player_legal_count_and_value() 
     assert (np.abs(traces.values[0, :n]) <= 1).all()
 
 
+def test_a_network_values_the_positions_of_a_trace_from_the_player_to_move() -> None:
+    game = make_game("farrapos")
+    network = Network.load(ROOT / "agents" / "farrapos" / "ppo.npz")  # value_size 1, no hint
+    traces = play_traces(game, 2, ["random", "random"], seed=7, values=network)
+    plain = play_traces(game, 2, ["random", "random"], seed=7)
+    np.testing.assert_array_equal(traces.decisions, plain.decisions)  # the same games
+    state = game.new_initial_state(int(derive_seed(7, 0)))
+    actor = state.current_player()
+    _, v = network.evaluate(state.observation(actor))
+    expected = [float(v[0]) if p == actor else -float(v[0]) for p in range(2)]
+    np.testing.assert_allclose(traces.values[0, 0], expected, atol=1e-5)
+    assert not np.allclose(traces.values[0, :5], plain.values[0, :5])
+    race = make_game("liberation", num_players=3)  # two values, one a player: not for 3
+    race_net = Network.load(ROOT / "agents" / "liberation" / "alphazero.npz")
+    with pytest.raises(ValueError, match="3 players"):
+        play_traces(race, 1, ["random"] * 3, values=race_net)
+
+
 def test_a_longer_game_than_the_buffer_is_played_whole_and_its_trace_cut() -> None:
     game = make_game("farrapos")
     whole = play_traces(game, 2, ["random", "random"], seed=3)
@@ -77,7 +99,11 @@ def test_a_sweep_with_metrics_keeps_its_games_and_adds_each_games_metrics(tmp_pa
     assert all(1.0 <= r["branching"] and 0.0 <= r["real_choice"] <= 1.0 for r in b)
     cell = summarize(traced)["cells"][0]["metrics"]
     assert cell["branching"]["n"] == 6 and 0.0 <= cell["decisiveness"]["value"] <= 1.0
+    # Farrapos ships a self-play network: its value head values the positions
+    values = sweep.load_manifest(traced)["values"]
+    assert values["source"] == "network" and len(values["cells"]) == 2
     page = write_report(traced).read_text()
+    assert "| side=republic | network |" in page
     assert "## Metrics of the field" in page and "| branching |" in page.replace(
         " branching ", " branching "
     )
@@ -92,6 +118,19 @@ def test_a_sweep_folder_refuses_to_resume_with_metrics_switched(tmp_path: Path) 
         )
 
 
+def test_a_sweep_with_metrics_valued_by_the_progress_measure_is_not_resumed_with_a_network(
+    tmp_path: Path,
+) -> None:
+    grid = sweep.parse_grid("farrapos", ["side=republic"])
+    out = tmp_path / "s"
+    sweep.run_sweep("farrapos", grid, ["heuristic", "random"], 2, out, seed=2, metrics=True)
+    manifest = json.loads((out / sweep.MANIFEST).read_text())
+    del manifest["values"]  # a folder written before the values were recorded
+    (out / sweep.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="values"):
+        sweep.run_sweep("farrapos", grid, ["heuristic", "random"], 2, out, seed=2, metrics=True)
+
+
 def test_the_command_records_metrics_and_the_report_reads_for_rome(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -102,3 +141,4 @@ def test_the_command_records_metrics_and_the_report_reads_for_rome(
     page = (out / "report.md").read_text()
     assert "a win for **Rome**" in page and "of the Rome" not in page
     assert "lost to the game" in page
+    assert "| progress |" in page  # no network is shipped for Hispania

@@ -73,6 +73,21 @@ def shipped_network(game_name: str, kind: str = "alphazero") -> Network:
     return Network.load(path)
 
 
+def shipped_network_for(game: Game, kind: str = "alphazero") -> Network | None:
+    """The ``kind`` network shipped for ``game`` when there is one and it plays ``game``'s
+    options (observations, actions, one value a player: :func:`check_network`, other
+    option values allowed), else None."""
+    path = shipped_path(game.name, kind)
+    if not path.is_file():
+        return None
+    network = Network.load(path)
+    try:
+        check_network(game, network, strict_options=False)
+    except OptionError:
+        return None
+    return network
+
+
 def load_network(path: str | os.PathLike[str]) -> Network:
     """A network from a file: ``.npz`` (a network), a ``boardsim train`` checkpoint or run
     folder (an alphazero run's best network; a MaskablePPO policy, exported)."""

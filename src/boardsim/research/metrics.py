@@ -12,7 +12,8 @@ in three families:
   share of decisions with a real choice (Ludii's ``DurationTurns``,
   ``DurationTurnsStdDev``, ``BranchingFactorAvg``, ``DecisionMoves``);
 - **tension** (from a value estimate of every position, each player's standing in
-  ``[-1, 1]``: the game's progress measure ``evaluate_position``): lead change, drama,
+  ``[-1, 1]``: the shipped self-play network's value head where it plays the cell,
+  else the game's progress measure ``evaluate_position``): lead change, drama,
   the share of positions where the eventual winner was behind, decisiveness (Ludii's
   ``LeadChange``, ``Drama``, ``DecisivenessMoves``, after Browne 2008).
 

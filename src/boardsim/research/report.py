@@ -80,6 +80,8 @@ def summarize(out: str | os.PathLike) -> dict[str, Any]:
     game = manifest["game"]
     keys = grid_keys(manifest, rows)
     label, won = subject(game, rows)
+    values = manifest.get("values") or {}
+    by_network = set(values.get("cells", []))
     cells = []
     for _, group in stats.group_rows(rows, ["cell"]).items():
         first = group[0]
@@ -94,6 +96,7 @@ def summarize(out: str | os.PathLike) -> dict[str, Any]:
             "nobody_won": sum(1 for r in group if not stats.winners_of(r)) / len(group),
             "length": stats.length_summary(group),
             "margin": stats.score_margins(group),
+            "values": "network" if first["cell"] in by_network else "progress",
         }
         entry["metrics"] = field_metrics(game, group)
         same_agents = len(set(entry["agents"])) == 1
@@ -592,17 +595,20 @@ def metrics_section(cells: Sequence[Mapping[str, Any]]) -> list[str]:
         return lines
     lines += [
         "",
-        "Shape and tension, from every decision of the cell's games (the value of a "
-        "position is the game's progress measure, `evaluate_position`).",
+        "Shape and tension, from every decision of the cell's games. The value of a "
+        "position (column *values*): *network*, the value head of the self-play network "
+        "shipped for the game (`agents/<game>/alphazero.npz`), in the cells whose options "
+        "it plays; *progress*, the game's progress measure (`evaluate_position`), elsewhere.",
         "",
-        "| cell | length | spread | branching | real choice | lead change | drama | "
+        "| cell | values | length | spread | branching | real choice | lead change | drama | "
         "winner behind | decisiveness |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for c in traced:
         m = c["metrics"]
         lines.append(
-            f"| {c['label']} | {m['length']['value']:.0f} | {m['length_spread']['value']:.0f} "
+            f"| {c['label']} | {c.get('values', 'progress')} | {m['length']['value']:.0f} "
+            f"| {m['length_spread']['value']:.0f} "
             f"| {_estimate(m['branching'])} | {_estimate(m['real_choice'], pct=True)} | "
             f"{_estimate(m['lead_change'])} | {_estimate(m['drama'])} | "
             f"{_estimate(m['winner_behind'], pct=True)} | {_estimate(m['decisiveness'])} |"

@@ -163,19 +163,36 @@ def parse_grid(game_name: str, specs: Sequence[str], base_options: Mapping[str, 
         elif key == VARIANT_KEY:
             grid[key] = words
         elif key == SKILL_KEY:
-            grid[key] = _skill_values(words, game_name)
+            grid[key] = words  # expanded below, once the options of every cell are known
         else:
             grid[key] = [_typed(_option(game, key), w, game_name) for w in words]
     if sum(k in grid for k in SEAT_KEYS) > 1:
         raise OptionError("give either seat or side, not both")
+    if SKILL_KEY in grid:
+        grid[SKILL_KEY] = _skill_values(
+            grid[SKILL_KEY], game_name, _cell_options(grid, base_options)
+        )
     return grid
 
 
-def _skill_values(words: Sequence[str], game_name: str) -> list[str]:
-    """The ``skill`` values, ``ladder``/``depth`` expanded, each rung's agents checked."""
+def _cell_options(grid: Mapping[str, Sequence[Any]], base: Mapping[str, Any]) -> list[dict]:
+    """The game options of each combination of the grid's option keys over ``base`` (the
+    sweep keys ``seat``, ``side``, ``variant`` and ``skill`` left out)."""
+    keys = [k for k in grid if k not in (*SEAT_KEYS, VARIANT_KEY, SKILL_KEY)]
+    return [
+        {**base, **dict(zip(keys, combo, strict=True))}
+        for combo in itertools.product(*(grid[k] for k in keys))
+    ]
+
+
+def _skill_values(
+    words: Sequence[str], game_name: str, cells: Sequence[Mapping[str, Any]] = ({},)
+) -> list[str]:
+    """The ``skill`` values, ``ladder``/``depth`` expanded (the ladder's learned rungs
+    those that play every one of ``cells``), each rung's agents checked."""
     from boardsim.research.skill import expand_skill_words, rung_agents
 
-    values = expand_skill_words(words, game_name)
+    values = expand_skill_words(words, game_name, cells)
     for v in values:
         check_agents(rung_agents(v))
     return values
@@ -428,8 +445,13 @@ def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndar
     from boardsim.research.metrics import per_game_metrics
     from boardsim.research.traces import play_traces
 
+    judges: dict[int, Any] = {}
+
     def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
-        traces = play_traces(game, n, policies, seed, first, threads, DEFAULT_TRACE_LEN)
+        if id(game) not in judges:
+            judges[id(game)] = value_network(game)
+        values = judges[id(game)]
+        traces = play_traces(game, n, policies, seed, first, threads, DEFAULT_TRACE_LEN, values)
         out = {
             "returns": traces.returns,
             "decisions": traces.decisions,
@@ -438,6 +460,31 @@ def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndar
         return {**out, **per_game_metrics(traces)}
 
     return play
+
+
+def value_network(game: Game) -> Any:
+    """The network whose value head the tension metrics read in a cell of ``game``: the
+    self-play network shipped for the game where it plays the cell's options, else None
+    (the game's progress measure, ``evaluate_position``)."""
+    from boardsim.agents.network import shipped_network_for
+
+    return shipped_network_for(game)
+
+
+def tension_values(game_name: str, cells: Sequence[Cell]) -> dict[str, Any]:
+    """What values the positions of a sweep with metrics (its manifest's ``values``): the
+    network of :func:`value_network` (its SHA-256) and the cells it values."""
+    from boardsim.research.reuse import network_sha256
+
+    valued, sha = [], None
+    for c in cells:
+        network = value_network(make_game(game_name, **c.options))
+        if network is not None:
+            valued.append(c.cell_id)
+            sha = network_sha256(network)
+    if not valued:
+        return {"source": "progress"}
+    return {"source": "network", "network": "alphazero", "network_sha256": sha, "cells": valued}
 
 
 # network families: a sweep plays them at every cell's options (a Hispania network at
@@ -688,6 +735,7 @@ def _manifest(
 ) -> dict:
     return {
         "metrics": metrics,
+        "values": tension_values(game_name, cells) if metrics else None,
         "format": FORMAT,
         "game": game_name,
         "game_version": make_game(game_name, **base_options).definition.version,
@@ -703,6 +751,7 @@ def _manifest(
 
 SAME_SWEEP_KEYS = (
     "metrics",
+    "values",
     "format",
     "game",
     "game_version",
@@ -716,9 +765,17 @@ SAME_SWEEP_KEYS = (
 MANIFEST_DEFAULTS = {"metrics": False}  # keys a sweep folder written before them lacks
 
 
+def _old_default(old: Mapping[str, Any], key: str) -> Any:
+    """The value of ``key`` in a folder written before it: a sweep with metrics then
+    valued its positions by the game's progress measure."""
+    if key == "values":
+        return {"source": "progress"} if old.get("metrics") else None
+    return MANIFEST_DEFAULTS.get(key)
+
+
 def _differing_keys(old: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str]:
     """The settings that make ``old`` (a folder's manifest) another sweep than ``manifest``."""
-    return [k for k in SAME_SWEEP_KEYS if old.get(k, MANIFEST_DEFAULTS.get(k)) != manifest[k]]
+    return [k for k in SAME_SWEEP_KEYS if old.get(k, _old_default(old, k)) != manifest[k]]
 
 
 def finished_sweep(

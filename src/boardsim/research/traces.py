@@ -3,8 +3,9 @@
 A :class:`Traces` holds ``n`` finished games: their returns, lengths and
 truncation flags (what a sweep row has), and for each decision the player who
 decided, how many actions were legal and every player's value estimate of the
-position (the game's progress measure ``evaluate_position``; a learned value
-head can take its place through :class:`Traces`' ``values`` once one exists).
+position: a network's value head (``play_traces(values=network)``: the learned value,
+from the viewpoint of the player to move) or the game's progress measure
+``evaluate_position``.
 
 :func:`play_traces` plays them with :func:`boardsim.core.record.play_recorded`:
 the same games a sweep's cell plays (game ``first_game + k`` of the run ``seed``),
@@ -26,6 +27,7 @@ from boardsim.core.bound import BoundFunction
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.core.header import FLAG_TRUNCATED, POLICY_MCTS
+from boardsim.core.network import Network
 
 DEFAULT_MAX_LEN = 4096  # decisions recorded a game (a longer game is cut in its trace only)
 
@@ -109,13 +111,17 @@ def play_traces(
     first_game: int = 0,
     threads: int | None = None,
     max_len: int = DEFAULT_MAX_LEN,
+    values: Network | None = None,
 ) -> Traces:
     """Play ``num_games`` whole games in compiled code, recording every decision.
 
     ``seats``: one a player, a spec that plays in compiled code (``random``, ``heuristic``,
     ``mcts:64`` against ``mcts:32``, a network) or a :class:`~boardsim.core.seats.Seat`.
     The games are the ones ``boardsim.core.batch.play_games`` plays for the same seed.
+    ``values``: the network whose value head values each position (it must fit the
+    game: a :class:`ValueError` says why not), or None for the game's progress measure.
     """
+    from boardsim.core.header import POLICY_NETWORK
     from boardsim.core.seats import Seat, seat_table
     from boardsim.research.sweep import cell_seats
 
@@ -131,6 +137,8 @@ def play_traces(
     except OptionError as exc:
         raise ValueError(f"{exc}; choose mcts, mcts:SIMS, {', '.join(COMPILED_POLICIES)}") from None
     table = seat_table(game, [s if isinstance(s, Seat) else next(made) for s in seats])
+    judge_seat = "random" if values is None else Seat(POLICY_NETWORK, values, label="values")
+    judge = seat_table(game, [judge_seat] * game.num_players)
     n, p = num_games, game.max_players
     returns = np.zeros((n, p), np.float64)
     decisions = np.zeros(n, np.int64)
@@ -144,6 +152,7 @@ def play_traces(
         play(
             game.params,
             table,
+            judge,
             np.int64(seed),
             np.int64(first_game),
             returns,
