@@ -11,7 +11,7 @@ from boardsim.api import list_games, make_game
 from boardsim.cli import main
 from boardsim.core.errors import OptionError
 from boardsim.research.pages import GENERATED, PageRun, slug, sweep_command, write_page
-from boardsim.research.sweep import finished_sweep, parse_grid
+from boardsim.research.sweep import finished_sweep, parse_grid, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,3 +82,13 @@ def test_the_committed_page_is_the_command_s_and_asks_every_question(name: str) 
     for q in definition.balance_questions:
         assert f"## {q.title}\n" in text
         assert "`" + sweep_command(name, q, PageRun(1)).split(" --games-per-cell")[0] in text
+
+
+def test_a_section_reads_its_questions_cells_only_not_an_earlier_grids(tmp_path: Path) -> None:
+    # a sweep of a wider grid left in the question's folder (a question since narrowed)
+    folder = tmp_path / "work" / "farrapos" / slug("The advanced rules")
+    wider = parse_grid("farrapos", ["variant=all", "final_tie=draw,empire"])
+    run_sweep("farrapos", wider, ["heuristic"], 2, folder)
+    text = _write(tmp_path, "The advanced rules").read_text()
+    assert "final_tie=empire" not in text
+    assert "6 games in 3 cells" in text  # none, siege, port_transport: not the 6 cells
