@@ -253,3 +253,29 @@ def test_mcts_seats_play_the_compiled_search(tmp_path: Path) -> None:
         make_game("liberation", num_players=2), 3, ["random", "mcts"], seed=2, simulations=4
     )
     assert [r["decisions"] for r in rows] == direct["decisions"].tolist()
+
+
+def _fake_skilled_cell(
+    game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None, metrics=False
+):
+    """Denarii matter to the heuristic only: the random Romans lose at every level."""
+    played = _fake_play_cell(game_name, cell, games, seed, threads, chunk, on_chunk)
+    if cell.point.get("skill") == "random":
+        played["returns"] = -np.ones_like(played["returns"])
+    return played
+
+
+def test_the_difficulty_parameters_are_read_at_each_skill_not_pooled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sweep, "play_cell", _fake_skilled_cell)
+    grid = sweep.parse_grid("hispania", ["level=all", "skill=heuristic,random"])
+    sweep.run_sweep("hispania", grid, ["heuristic"], 20, tmp_path / "h")
+    summary = summarize(tmp_path / "h")
+    assert "parameters" not in summary  # pooled over the two skills: no single table
+    by_skill = summary["parameters_by_skill"]
+    denarii = {k: next(e for e in v if e["parameter"] == "denarii") for k, v in by_skill.items()}
+    assert [r["rate"] for r in denarii["heuristic"]["rates"]] == pytest.approx([0.45, 0.3, 0.15])
+    assert [r["rate"] for r in denarii["random"]["rates"]] == [0.0, 0.0, 0.0]
+    report = write_report(tmp_path / "h").read_text()
+    assert "At `skill=heuristic`:" in report and "At `skill=random`:" in report

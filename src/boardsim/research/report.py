@@ -13,7 +13,7 @@ import io
 import itertools
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +71,13 @@ def _seatwise(game: str) -> bool:
     return _definition(game).team_of_player is None
 
 
-def summarize(out: str | os.PathLike) -> dict[str, Any]:
-    """Every statistic of the report, as plain data (also saved as ``summary.json``)."""
+def summarize(out: str | os.PathLike, cells: Collection[str] | None = None) -> dict[str, Any]:
+    """Every statistic of the report, as plain data (also saved as ``summary.json``):
+    of every finished cell of the folder, or of ``cells`` (their ids) only."""
     manifest = load_manifest(out)
     rows = load_results(out)
+    if cells is not None:
+        rows = [r for r in rows if r["cell"] in cells]
     if not rows:
         raise ValueError(f"{out} has no finished cell yet")
     game = manifest["game"]
@@ -187,17 +190,59 @@ def _difficulty_and_variants(
             "parameters": list(difficulty.parameters),
             "values": [list(v) for v in difficulty.values],
         }
-        out["parameters"] = stats.parameter_effects(
-            rows,
-            won,
-            difficulty.parameters,
-            difficulty.values,
-            level_of=lambda r: difficulty.split(r[difficulty.option]),
-        )
+        by_skill = _self_play_rungs(rows)
+        if len(by_skill) > 1:  # one table a rung: pooled over skills they would mislead
+            out["parameters_by_skill"] = {
+                rung: stats.parameter_effects(
+                    group,
+                    won,
+                    difficulty.parameters,
+                    difficulty.values,
+                    level_of=lambda r: difficulty.split(r[difficulty.option]),
+                )
+                for rung, group in by_skill.items()
+            }
+        else:
+            out["parameters"] = stats.parameter_effects(
+                rows,
+                won,
+                difficulty.parameters,
+                difficulty.values,
+                level_of=lambda r: difficulty.split(r[difficulty.option]),
+            )
     if "variant" in rows[0] and "none" in {r["variant"] for r in rows}:
         order = variants(make_game(game))
         order += sorted({str(r["variant"]) for r in rows} - {*order, "none"})
         out["variants"] = stats.variant_effects(rows, won, order)
+    return out
+
+
+def _parameter_table(effects: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = [
+        "| parameter | values | Low | Medium | High | drop [95%] | ordering |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in effects:
+        r = e["rates"]
+        lines.append(
+            f"| {e['parameter']} | {'/'.join(map(str, e['values']))} | {_rate_cell(r[0])} | "
+            f"{_rate_cell(r[1])} | {_rate_cell(r[2])} | {100 * e['drop']:+.1f} pts "
+            f"[{100 * e['drop_low']:+.1f}, {100 * e['drop_high']:+.1f}] | {e['ordering']} |"
+        )
+    return lines
+
+
+def _self_play_rungs(rows: Sequence[Row]) -> dict[str, list[Row]]:
+    """A sweep's rows by ``skill`` rung (every seat one agent; no TEST/FIELD pairs), in
+    the grid's order; ``{}`` without a skill key."""
+    from boardsim.research.skill import SKILL_KEY, is_pair
+
+    if not rows or SKILL_KEY not in rows[0]:
+        return {}
+    out: dict[str, list[Row]] = {}
+    for r in rows:
+        if not is_pair(r[SKILL_KEY]):
+            out.setdefault(str(r[SKILL_KEY]), []).append(r)
     return out
 
 
@@ -669,7 +714,12 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
                 f"{100 * f['advantage']:+.1f} pts [{100 * f['low']:+.1f}, "
                 f"{100 * f['high']:+.1f}] | {seats} |"
             )
-    if s.get("parameters"):
+    tables = (
+        {f"skill={rung}": e for rung, e in s["parameters_by_skill"].items()}
+        if s.get("parameters_by_skill")
+        else {"": s.get("parameters")}
+    )
+    if any(tables.values()):
         lines += [
             "",
             f"## The difficulty parameters of `{s['difficulty']['option']}`",
@@ -685,17 +735,12 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
         ]
         if images.get("parameters"):
             lines += [f"![parameters]({images['parameters']})", ""]
-        lines += [
-            "| parameter | values | Low | Medium | High | drop [95%] | ordering |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for e in s["parameters"]:
-            r = e["rates"]
-            lines.append(
-                f"| {e['parameter']} | {'/'.join(map(str, e['values']))} | {_rate_cell(r[0])} | "
-                f"{_rate_cell(r[1])} | {_rate_cell(r[2])} | {100 * e['drop']:+.1f} pts "
-                f"[{100 * e['drop_low']:+.1f}, {100 * e['drop_high']:+.1f}] | {e['ordering']} |"
-            )
+        for label, effects in tables.items():
+            if label:
+                lines += [f"At `{label}`:", ""]
+            lines += _parameter_table(effects)
+            lines.append("")
+        lines.pop()
     if s.get("variants"):
         v = s["variants"]
         lines += [
