@@ -27,9 +27,10 @@ EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispa
 level=all the 243 levels), seat/side (where the agent under test sits: a number, a
 seat name such as empire or hispano, or all; give --agents TEST,FIELD) and variant
 (none, or on/off options joined by '+'; variant=all: the rulebook's variants) and
-skill (the agent every seat plays: skill=ladder for random, heuristic, mcts:N, mcts:4N;
-skill=depth for mcts:2N/mcts:N pairs; skill=population:A+B+C for the meta-game; pairs
-TEST/FIELD need seat=all).
+skill (the agent every seat plays: skill=ladder for random, heuristic, mcts:N, mcts:4N
+and the shipped self-play network where it plays every cell; skill=depth for
+mcts:2N/mcts:N pairs; skill=population:A+B+C for the meta-game; pairs TEST/FIELD need
+seat=all).
 Results: DIR/cells/*.csv (one row a game, one file a finished cell), DIR/results.csv,
 DIR/sweep.json; a re-run with the same DIR resumes. `boardsim balance report DIR`
 writes DIR/report.md with DIR/plots/*.png."""
@@ -135,7 +136,9 @@ def add_parser(subparsers: Any) -> None:
         "--metrics",
         action="store_true",
         help="record every decision (the same games, in compiled code) for the shape and "
-        "tension metrics: branching factor, real choices, lead change, drama, decisiveness",
+        "tension metrics: branching factor, real choices, lead change, drama, decisiveness "
+        "(positions valued by the game's shipped self-play network where it plays the cell, "
+        "else by its progress measure)",
     )
     p.add_argument("--dry-run", action="store_true", help="list the cells and stop")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -9,10 +9,19 @@ BALANCE_QUESTIONS = (
     BalanceQuestion(
         "Side win rates across skill",
         "Both sides played by the same agent at each rung of the ladder (random, the "
-        "heuristic, MCTS at 10 and at 40 simulations): is the Empire's edge between the "
-        "heuristics the game's, or the bots'? A verdict that holds as skill rises is the "
-        "game's.",
+        "heuristic, MCTS at 10 and at 40 simulations, the shipped self-play network "
+        "alone): is the Empire's edge between the heuristics the game's, or the bots'? A "
+        "verdict that holds as skill rises is the game's.",
         ("skill=ladder:10",),
+    ),
+    BalanceQuestion(
+        "The victory threshold (victory_vp)",
+        "The VP that win at once (option victory_vp: the rulebook's 24, against 16, 20, 28 "
+        "and 32), both sides the same agent at each rung of the ladder: does a threshold "
+        "within reach of the Republic balance the game, and does that hold as skill rises? "
+        "Each value's effect is on the Republic's win rate, against 24.",
+        ("victory_vp=24,16,20,28,32", "skill=ladder:10"),
+        share=0.5,
     ),
     BalanceQuestion(
         "The advanced rules",

@@ -17,9 +17,11 @@ BALANCE_QUESTIONS = (
     ),
     BalanceQuestion(
         "The 243 levels",
-        "Rome's win rate at every level, the Romans the heuristic: do the five parameters "
-        "order difficulty as the rulebook says, and which matters most?",
-        ("level=all",),
+        "Rome's win rate at every level, the Romans the heuristic and then MCTS at 200 "
+        "simulations (the stronger Roman of the two on the strength ladder of "
+        "docs/agents.md): do the five parameters order difficulty as the rulebook says, "
+        "which matters most, and does the order hold at both skills?",
+        ("level=all", "skill=heuristic,mcts:200"),
         share=0.1,
     ),
     BalanceQuestion(

@@ -9,8 +9,9 @@ BALANCE_QUESTIONS = (
     BalanceQuestion(
         "First-seat advantage across skill, 2 players",
         "Both seats played by the same agent at each rung of the ladder (random, the "
-        "heuristic, MCTS at 10 and at 40 simulations): does the first player win more "
-        "than half the games, and does that hold as skill rises?",
+        "heuristic, MCTS at 10 and at 40 simulations, the shipped self-play network "
+        "alone): does the first player win more than half the games, and does that hold "
+        "as skill rises?",
         ("skill=ladder:10",),
         options={"num_players": 2},
     ),
@@ -29,9 +30,14 @@ BALANCE_QUESTIONS = (
     ),
     BalanceQuestion(
         "When the game ends, by the number of players (ledger L13)",
-        "Option game_end at_once or end_of_round, every seat the heuristic, 2 to 6 players: "
-        "each seat's win rate against the fair share.",
-        ("game_end=at_once,end_of_round", "num_players=2,3,4,5,6"),
+        "Option game_end at_once or end_of_round, 2 to 6 players, every seat the same agent "
+        "at each rung of the ladder (random, the heuristic, MCTS at 10 and at 40 "
+        "simulations; the self-play network plays 2 players only, so it is no rung here): "
+        "each seat's win rate against the fair share, whether the first seat's edge at each "
+        "player count holds as skill rises, and whether ending at the end of the round "
+        "removes it.",
+        ("game_end=at_once,end_of_round", "num_players=2,3,4,5,6", "skill=ladder:10"),
+        share=0.5,
     ),
     BalanceQuestion(
         "Liberating a space just cleared (ledger L7)",
