@@ -100,8 +100,8 @@ def test_a_sweep_with_metrics_keeps_its_games_and_adds_each_games_metrics(tmp_pa
     cell = summarize(traced)["cells"][0]["metrics"]
     assert cell["branching"]["n"] == 6 and 0.0 <= cell["decisiveness"]["value"] <= 1.0
     # Farrapos ships a self-play network: its value head values the positions
-    values = sweep.load_manifest(traced)["values"]
-    assert values["source"] == "network" and len(values["cells"]) == 2
+    manifest = sweep.load_manifest(traced)
+    assert manifest["values"]["source"] == "network" and len(manifest["valued_cells"]) == 2
     page = write_report(traced).read_text()
     assert "| side=republic | network |" in page
     assert "## Metrics of the field" in page and "| branching |" in page.replace(
@@ -129,6 +129,17 @@ def test_a_sweep_with_metrics_valued_by_the_progress_measure_is_not_resumed_with
     (out / sweep.MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(ValueError, match="values"):
         sweep.run_sweep("farrapos", grid, ["heuristic", "random"], 2, out, seed=2, metrics=True)
+
+
+def test_a_sweep_with_metrics_grows_by_cells_and_keeps_which_the_network_valued(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "s"
+    for sides in (["side=republic"], ["side=republic,empire"]):
+        grid = sweep.parse_grid("farrapos", sides)
+        sweep.run_sweep("farrapos", grid, ["heuristic", "random"], 2, out, seed=2, metrics=True)
+    manifest = sweep.load_manifest(out)
+    assert len(manifest["cells"]) == 2 and len(manifest["valued_cells"]) == 2
 
 
 def test_the_command_records_metrics_and_the_report_reads_for_rome(

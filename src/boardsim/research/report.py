@@ -83,8 +83,7 @@ def summarize(out: str | os.PathLike, cells: Collection[str] | None = None) -> d
     game = manifest["game"]
     keys = grid_keys(manifest, rows)
     label, won = subject(game, rows)
-    values = manifest.get("values") or {}
-    by_network = set(values.get("cells", []))
+    by_network = set(manifest.get("valued_cells", []))
     cells = []
     for _, group in stats.group_rows(rows, ["cell"]).items():
         first = group[0]

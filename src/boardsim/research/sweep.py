@@ -471,9 +471,10 @@ def value_network(game: Game) -> Any:
     return shipped_network_for(game)
 
 
-def tension_values(game_name: str, cells: Sequence[Cell]) -> dict[str, Any]:
-    """What values the positions of a sweep with metrics (its manifest's ``values``): the
-    network of :func:`value_network` (its SHA-256) and the cells it values."""
+def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any], list[str]]:
+    """What values the positions of a sweep with metrics: the manifest's ``values`` (the
+    network of :func:`value_network` and its SHA-256, or the progress measure: a folder of
+    other values is another sweep) and ``valued_cells``, the ids of the cells it values."""
     from boardsim.research.reuse import network_sha256
 
     valued, sha = [], None
@@ -483,8 +484,8 @@ def tension_values(game_name: str, cells: Sequence[Cell]) -> dict[str, Any]:
             valued.append(c.cell_id)
             sha = network_sha256(network)
     if not valued:
-        return {"source": "progress"}
-    return {"source": "network", "network": "alphazero", "network_sha256": sha, "cells": valued}
+        return {"source": "progress"}, []
+    return {"source": "network", "network": "alphazero", "network_sha256": sha}, valued
 
 
 # network families: a sweep plays them at every cell's options (a Hispania network at
@@ -733,9 +734,11 @@ def _manifest(
     grid: Mapping | None,
     metrics: bool = False,
 ) -> dict:
+    values, valued = tension_values(game_name, cells) if metrics else (None, [])
     return {
         "metrics": metrics,
-        "values": tension_values(game_name, cells) if metrics else None,
+        "values": values,
+        "valued_cells": valued,
         "format": FORMAT,
         "game": game_name,
         "game_version": make_game(game_name, **base_options).definition.version,
@@ -813,9 +816,12 @@ def _prepare_out(out: Path, manifest: dict[str, Any]) -> None:
             )
         cells = list(old.get("cells", []))
         cells += [c for c in manifest["cells"] if c not in cells]
+        valued = list(old.get("valued_cells", []))
+        valued += [c for c in manifest["valued_cells"] if c not in valued]
         manifest = {
             **manifest,
             "cells": cells,
+            "valued_cells": valued,
             "points": {**old.get("points", {}), **manifest["points"]},
         }
     (out / CELLS_DIR).mkdir(parents=True, exist_ok=True)
