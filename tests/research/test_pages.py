@@ -10,7 +10,7 @@ import pytest
 from boardsim.api import list_games, make_game
 from boardsim.cli import main
 from boardsim.core.errors import OptionError
-from boardsim.research.pages import GENERATED, PageRun, slug, sweep_command, write_page
+from boardsim.research.pages import GENERATED, PageRun, anchor, slug, sweep_command, write_page
 from boardsim.research.sweep import finished_sweep, parse_grid, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,3 +92,13 @@ def test_a_section_reads_its_questions_cells_only_not_an_earlier_grids(tmp_path:
     text = _write(tmp_path, "The advanced rules").read_text()
     assert "final_tie=empire" not in text
     assert "6 games in 3 cells" in text  # none, siege, port_transport: not the 6 cells
+
+
+def test_the_pages_links_are_the_sites_heading_ids() -> None:
+    from markdown.extensions.toc import slugify  # what mkdocs build gives each heading
+
+    titles = [
+        q.title for name in list_games() for q in make_game(name).definition.balance_questions
+    ]
+    assert anchor("The victory threshold (victory_vp)") == "the-victory-threshold-victory_vp"
+    assert all(anchor(t) == slugify(t, "-") for t in titles)

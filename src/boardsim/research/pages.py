@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,15 @@ def questions(game_name: str) -> tuple[BalanceQuestion, ...]:
 def slug(title: str) -> str:
     """A question's folder name: ``"Side win rates across skill"`` -> ``side-win-rates-...``."""
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def anchor(title: str) -> str:
+    """A question's heading id on the documentation site, as Python-Markdown's ``toc``
+    extension (MkDocs's default) makes it: ASCII, word characters (``_`` kept), spaces
+    and hyphens, lower case, runs of spaces and hyphens one hyphen."""
+    text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
 
 
 def command(game_name: str, run: PageRun) -> str:
@@ -193,7 +203,7 @@ def write_page(
         "narrower intervals) rather than editing one. Each section is one sweep, whose "
         "command is given to play it alone; intervals are 95% Wilson intervals.",
         "",
-        "Questions: " + "; ".join(f"[{q.title}](#{slug(q.title)})" for q in chosen) + ".",
+        "Questions: " + "; ".join(f"[{q.title}](#{anchor(q.title)})" for q in chosen) + ".",
     ]
     path = Path(out_dir) / f"{game_name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
