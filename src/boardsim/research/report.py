@@ -71,13 +71,13 @@ def _seatwise(game: str) -> bool:
     return _definition(game).team_of_player is None
 
 
-def summarize(out: str | os.PathLike, cells: Collection[str] | None = None) -> dict[str, Any]:
+def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> dict[str, Any]:
     """Every statistic of the report, as plain data (also saved as ``summary.json``):
-    of every finished cell of the folder, or of ``cells`` (their ids) only."""
+    of every finished cell of the folder, or of the cells ``only`` names (their ids)."""
     manifest = load_manifest(out)
     rows = load_results(out)
-    if cells is not None:
-        rows = [r for r in rows if r["cell"] in cells]
+    if only is not None:
+        rows = [r for r in rows if r["cell"] in only]
     if not rows:
         raise ValueError(f"{out} has no finished cell yet")
     game = manifest["game"]

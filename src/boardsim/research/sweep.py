@@ -442,14 +442,15 @@ def play_cell(
 def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
     """``play(game, n, seed, first, threads)`` with the compiled recorder: the games of
     :func:`_player`, with each game's metrics (``metrics.per_game_metrics``)."""
+    from boardsim.agents.network import shipped_network_for
     from boardsim.research.metrics import per_game_metrics
     from boardsim.research.traces import play_traces
 
     judges: dict[int, Any] = {}
 
     def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
-        if id(game) not in judges:
-            judges[id(game)] = value_network(game)
+        if id(game) not in judges:  # the network valuing the cell's positions, or None
+            judges[id(game)] = shipped_network_for(game)
         values = judges[id(game)]
         traces = play_traces(game, n, policies, seed, first, threads, DEFAULT_TRACE_LEN, values)
         out = {
@@ -462,24 +463,17 @@ def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndar
     return play
 
 
-def value_network(game: Game) -> Any:
-    """The network whose value head the tension metrics read in a cell of ``game``: the
-    self-play network shipped for the game where it plays the cell's options, else None
-    (the game's progress measure, ``evaluate_position``)."""
-    from boardsim.agents.network import shipped_network_for
-
-    return shipped_network_for(game)
-
-
 def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any], list[str]]:
     """What values the positions of a sweep with metrics: the manifest's ``values`` (the
-    network of :func:`value_network` and its SHA-256, or the progress measure: a folder of
-    other values is another sweep) and ``valued_cells``, the ids of the cells it values."""
+    self-play network shipped for the game, which values a cell whose options it plays,
+    and its SHA-256; or the progress measure: a folder of other values is another sweep)
+    and ``valued_cells``, the ids of the cells it values."""
+    from boardsim.agents.network import shipped_network_for
     from boardsim.research.reuse import network_sha256
 
     valued, sha = [], None
     for c in cells:
-        network = value_network(make_game(game_name, **c.options))
+        network = shipped_network_for(make_game(game_name, **c.options))
         if network is not None:
             valued.append(c.cell_id)
             sha = network_sha256(network)
