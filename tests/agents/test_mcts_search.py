@@ -69,7 +69,7 @@ def test_farrapos_takes_the_city_that_reaches_the_victory_vp() -> None:
     for u in range(FL.P):
         if PIECE_SIDE[u] == 1 and a[FL.LOC + u] == CITY_IDS.index("lages"):
             a[FL.LOC + u] = FL.LOC_ELIMINATED
-    farrapos_rules.recount(a)
+    farrapos_rules.recount(a, game.params)
     assert (int(a[FL.VP]), int(a[FL.VP + 1])) == (5, 6)
     agent = MCTSAgent(game, seed=0, simulations=200)
     while not st.is_terminal() and st.current_player() == 0:

@@ -22,7 +22,7 @@ def place(state: State, pid: str, where: str | int) -> None:
     """Put a piece somewhere (a city id, or LOC_RESERVE / LOC_ELIMINATED) and recount."""
     loc = city(where) if isinstance(where, str) else where
     state.array[L.LOC + piece(pid)] = loc
-    rules.recount(state.array)
+    rules.recount(state.array, state.game.params)
 
 
 def legal(state: State) -> list[int]:

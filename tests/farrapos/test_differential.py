@@ -69,6 +69,16 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         ({"max_decisions": 400, "move_destinations": "several", "port_transport": True}, 40),
         ({"max_decisions": 400, "round_attackers": "rechosen", "siege": True}, 40),
         ({"max_decisions": 400, "advance": "chosen", "round_attackers": "rechosen"}, 40),
+        (
+            {
+                "max_decisions": 400,
+                "empire_mu": 20,
+                "republic_mu": 15,
+                "ports_bonus": 7,
+                "region_bonus_shift": -2,
+            },
+            40,
+        ),
     ],
     ids=[
         "short",
@@ -80,6 +90,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         "several-destinations",
         "rechosen-attackers",
         "chosen-advance",
+        "units-and-bonuses",
     ],
 )
 def test_core_equals_reference(options: dict, games: int) -> None:

@@ -11,6 +11,8 @@ import pytest
 import boardsim
 from boardsim.core.game import State
 from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import rules
+from boardsim.games.farrapos.data import PIECE_IDS
 from tests.farrapos.helpers import act_city, act_unit, fresh, legal, piece, pieces_at, place, vp
 
 
@@ -240,3 +242,93 @@ def test_every_legal_action_of_the_readings_has_its_own_words() -> None:
             seen.update(w.split(" ")[0] for w in words)
             s.apply_action(chooser.choice(s.legal_actions()))
     assert {"end", "advance", "continue"} <= seen
+
+
+# ---------------------------------------------------------------- reconstructed numbers
+@pytest.mark.parametrize(("shift", "bonus"), [(0, 2), (2, 4), (-1, 1), (-3, 0)])
+def test_a_region_bonus_moves_with_region_bonus_shift(shift: int, bonus: int) -> None:
+    """The yellow region (Porto Alegre, Viamão, Santo Antônio, Torres; bonus 2 in the data)
+    held whole by the Empire: its bonus is 2 + region_bonus_shift, never below 0."""
+    s = fresh(farrapos(region_bonus_shift=shift))
+    for p, where in (("E17", "viamao"), ("E18", "santo_antonio"), ("E19", "torres")):
+        place(s, p, where)
+    assert vp(s) == (5, 7 + 3 + bonus)
+
+
+@pytest.mark.parametrize("bonus", [0, 3, 8])
+def test_holding_every_port_scores_ports_bonus(bonus: int) -> None:
+    """The Empire holds the five ports (Porto Alegre, Rio Grande, São José do Norte,
+    Pelotas, Laguna) and Lages: 4+2+2+1+2+1 VP of cities and the ports_bonus."""
+    s = fresh(farrapos(ports_bonus=bonus))
+    for r in ("R05", "R06", "R07", "R08"):
+        place(s, r, L.LOC_RESERVE)
+    for p, where in (("E17", "pelotas"), ("E18", "sao_jose_norte"), ("E19", "laguna")):
+        place(s, p, where)
+    assert vp(s)[1] == 4 + 2 + 2 + 1 + 2 + 1 + bonus
+
+
+def empire_turn_of(game: boardsim.Game, phase: int) -> State:
+    """The Empire's first turn of ``phase`` (1-based; 1839 = 5), its units in reserve
+    that the phase brings still unplaced."""
+    s = fresh(game)
+    s.array[L.PHASE] = phase
+    s.array[L.TURN] = 2
+    rules.begin_turn(s.array, game.params)
+    return s
+
+
+@pytest.mark.parametrize(("mu", "arriving"), [(28, ["E17", "E18"]), (16, [])])
+def test_empire_mu_withholds_the_latest_arrivals(mu: int, arriving: list[str]) -> None:
+    """1839 (phase 5) brings the Empire E17 and E18 (its 17th and 18th MU by arrival). With
+    the data's 28 it places them, one decision each, before its action; with empire_mu=16
+    (its set-up units only) nothing arrives and it acts at once."""
+    game = farrapos(empire_mu=mu)
+    s = empire_turn_of(game, 5)
+    placed = []
+    while int(s.array[L.MODE]) == L.M_REINFORCE:
+        before = s.array[L.LOC_SLICE].copy()
+        words = s.action_to_string(act_city("porto_alegre"))
+        s.apply_action(act_city("porto_alegre"))
+        (u,) = np.flatnonzero(before != s.array[L.LOC_SLICE])
+        assert words.startswith(f"place the arriving {PIECE_IDS[u]} ")
+        placed.append(PIECE_IDS[u])
+    assert placed == arriving and int(s.array[L.MODE]) == L.M_MAIN
+
+
+def test_empire_mu_twenty_fields_four_reinforcements_of_twelve() -> None:
+    """By 1843 (phase 9) all 12 of the Empire's arrivals have come; with empire_mu=20 only
+    its first 4 by arrival (E17-E20, 1839-1840) enter, and E21-E28 stay in reserve."""
+    game = farrapos(empire_mu=20)
+    s = empire_turn_of(game, 9)
+    placed = []
+    while int(s.array[L.MODE]) == L.M_REINFORCE:
+        before = s.array[L.LOC_SLICE].copy()
+        s.apply_action(act_city("porto_alegre"))
+        placed += [PIECE_IDS[u] for u in np.flatnonzero(before != s.array[L.LOC_SLICE])]
+    assert placed == ["E17", "E18", "E19", "E20"]
+    assert all(int(s.array[L.LOC + piece(f"E{k}")]) == L.LOC_RESERVE for k in range(21, 29))
+
+
+@pytest.mark.parametrize(("mu", "arriving"), [(20, 8), (16, 4), (12, 0)])
+def test_republic_mu_withholds_its_latest_arrivals(mu: int, arriving: int) -> None:
+    """The Republic's 8 arrivals (1836 x4, 1837 x2, 1839 x2), none placed yet at its first
+    turn of 1839 (phase 5): it places all 8 with the data's 20 MU, the printed four of
+    1836 only with republic_mu=16, none with its 12 set-up units."""
+    game = farrapos(republic_mu=mu)
+    s = fresh(game)
+    s.array[L.PHASE] = 5
+    rules.begin_turn(s.array, game.params)
+    placed = 0
+    while int(s.array[L.MODE]) == L.M_REINFORCE:
+        s.apply_action(act_city("pelotas"))
+        placed += 1
+    assert placed == arriving and int(s.array[L.MODE]) == L.M_MAIN
+
+
+@pytest.mark.parametrize(
+    ("option", "bad"),
+    [("empire_mu", 15), ("empire_mu", 29), ("republic_mu", 11), ("ports_bonus", -1)],
+)
+def test_unit_counts_and_bonuses_out_of_range_are_refused(option: str, bad: int) -> None:
+    with pytest.raises(boardsim.OptionError, match=f"option {option}={bad} is out of range"):
+        farrapos(**{option: bad})

@@ -399,7 +399,7 @@ def republic_everywhere(s: State, names: list[str]) -> None:
     units = [u for u in range(NUM_UNITS) if PIECE_SIDE[u] == 0]
     for u, name in zip(units, names, strict=False):
         s.array[L.LOC + u] = city(name)
-    rules.recount(s.array)
+    rules.recount(s.array, s.game.params)
 
 
 BIG = ["livramento", "sao_gabriel", "cacapava", "piratini", "bage", "cruz_alta", "sao_borja",
@@ -514,7 +514,7 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         boardsim.make_game("farrapos", sieges=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
-    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0, 0, 0, 0, 0]
+    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0, 0, 0, 0, 0, 20, 28, 3, 0]
 
 
 # ---------------------------------------------------------------- more rulings of the ledger
@@ -535,7 +535,7 @@ def test_reinforcements_wait_while_the_side_possesses_no_city(game: Game) -> Non
             s.array[L.LOC + u] = L.LOC_ELIMINATED
     for name in ("triunfo", "pelotas", "bage"):
         s.array[L.OWNER + city(name)] = -1
-    rules.recount(s.array)
+    rules.recount(s.array, s.game.params)
     s.array[L.PHASE] = 2
     rules.begin_turn(s.array, game.params)
     assert int(s.array[L.MODE]) == L.M_MAIN and legal(s) == [L.A_PASS]

@@ -13,7 +13,7 @@ import boardsim
 from boardsim import StateFormatError
 from boardsim.core.header import H_ACTOR
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.data import CITY_PORT, NUM_UNITS, PIECE_SIDE
+from boardsim.games.farrapos.data import CITY_PORT, NUM_UNITS, PIECE_IDS, PIECE_SIDE
 
 
 def game(**options: object) -> boardsim.Game:
@@ -205,3 +205,11 @@ def test_an_empty_city_of_the_enemy_is_no_ones_under_the_neutral_reading() -> No
     assert accepted(a)
     message = refused(a, empty_city="neutral")
     assert f"city {empty} is empty but possessed by side {1 - a[L.SIDE]}" in message
+
+
+def test_a_withheld_unit_never_leaves_the_reserve() -> None:
+    """With empire_mu=20 the Empire's last 8 MU by arrival (E21..E28) never enter: a saved
+    position of the full game with E21 on the map is refused under empire_mu=20."""
+    on_map = position_where(lambda a: int(a[L.LOC + PIECE_IDS.index("E21")]) >= 0)
+    assert accepted(on_map)
+    assert "unit 20 is withheld" in refused(on_map, empire_mu=20)

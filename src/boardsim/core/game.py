@@ -87,7 +87,7 @@ class GameDefinition:
     # a composite difficulty option such as Hispania's level (sweeps, reports)
     difficulty: Difficulty | None = None
     # whose win rate a balance report is about when no seat is tested: the side of seat 0,
-    # by its name (None: "first seat")
+    # by its name as a sentence says it ("Rome", "the Republic"; None: "first seat")
     subject: str | None = None
     # the heuristic's strength table (boardsim.agents.heuristic, docs/agents.md)
     strength_matchups: tuple[Matchup, ...] = ()

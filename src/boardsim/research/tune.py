@@ -131,7 +131,7 @@ def _what_column(game_name: str, what: str, base_options: Mapping[str, Any], tex
         return -1
     game = make_game(game_name, **base_options)
     names = [n.lower() for n in game.agent_names()]
-    subject = (game.definition.subject or "").lower()
+    subject = (game.definition.subject or "").lower().removeprefix("the ")
     if what == subject:
         return 0
     if what in names and len(names) == game.num_players:

@@ -13,7 +13,13 @@ from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.farrapos import layout
 from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
-from boardsim.games.farrapos.data import VICTORY_VP
+from boardsim.games.farrapos.data import (
+    PORTS_BONUS,
+    REGION_BONUS,
+    SIDE_SET_UP_UNITS,
+    SIDE_UNITS,
+    VICTORY_VP,
+)
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
@@ -108,6 +114,40 @@ OPTIONS: tuple[Option, ...] = (
         "survivors move in, at least one; the others stay where they stand.",
         choices=ADVANCES,
     ),
+    Option(
+        "republic_mu",
+        SIDE_UNITS[0],
+        f"The Republic's MU in the game (the reconstructed {SIDE_UNITS[0]}; the rulebook prints "
+        "only its 4 of 1836): fewer withholds its latest arrivals, which never enter; at least "
+        f"its {SIDE_SET_UP_UNITS[0]} set-up units.",
+        low=SIDE_SET_UP_UNITS[0],
+        high=SIDE_UNITS[0],
+    ),
+    Option(
+        "empire_mu",
+        SIDE_UNITS[1],
+        f"The Empire's MU in the game (the reconstructed {SIDE_UNITS[1]}): fewer withholds its "
+        "latest arrivals (Caxias' armies of 1842-1843 first), which never enter; at least its "
+        f"{SIDE_SET_UP_UNITS[1]} set-up units.",
+        low=SIDE_SET_UP_UNITS[1],
+        high=SIDE_UNITS[1],
+    ),
+    Option(
+        "ports_bonus",
+        PORTS_BONUS,
+        f"VP for occupying every port (the reconstructed {PORTS_BONUS}).",
+        low=0,
+        high=24,
+    ),
+    Option(
+        "region_bonus_shift",
+        0,
+        "Added to every colour region's bonus VP (the reconstructed "
+        f"{', '.join(str(int(b)) for b in REGION_BONUS)}: its cities less 2, at least 1), none "
+        "below 0.",
+        low=-int(REGION_BONUS.max()),
+        high=6,
+    ),
 )
 
 
@@ -124,6 +164,10 @@ def game_params(options: dict[str, Any]) -> list[int]:
         MOVE_DESTINATIONS.index(options["move_destinations"]),
         ROUND_ATTACKERS.index(options["round_attackers"]),
         ADVANCES.index(options["advance"]),
+        int(options["republic_mu"]),
+        int(options["empire_mu"]),
+        int(options["ports_bonus"]),
+        int(options["region_bonus_shift"]),
     ]
 
 
@@ -155,6 +199,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"port_transport": True, "reward": "vp_difference"},
     {"arrivals": "after", "empty_city": "neutral"},
     {"move_destinations": "several", "round_attackers": "rechosen", "advance": "chosen"},
+    {"empire_mu": 20, "republic_mu": 16, "ports_bonus": 6, "region_bonus_shift": -1},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)
@@ -192,6 +237,8 @@ DEFINITION = GameDefinition(
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
+    # balance reports speak of seat 0's win rate as the Republic's
+    subject="the Republic",
     strength_matchups=STRENGTH_MATCHUPS,
     balance_questions=BALANCE_QUESTIONS,
     strength_ladder=STRENGTH_LADDER,

@@ -465,6 +465,26 @@ PIECE_AF = DATA.piece_af
 PIECE_DF = DATA.piece_df
 PIECE_SETUP = DATA.piece_setup
 PIECE_ARRIVAL = DATA.piece_arrival
+
+
+def entry_order(side: np.ndarray, arrival: np.ndarray, num_units: int) -> np.ndarray:
+    """Each MU's rank among its side's MU in order of entry (arrival phase, then file
+    order): the options ``republic_mu`` / ``empire_mu`` keep a side's first ``n`` and
+    withhold the rest, its latest arrivals. Militia rank -1."""
+    rank = np.full(len(side), -1, np.int32)
+    for s in range(2):
+        units = [u for u in range(num_units) if side[u] == s]
+        for k, u in enumerate(sorted(units, key=lambda u: (int(arrival[u]), u))):
+            rank[u] = k
+    return rank
+
+
+PIECE_ENTRY_RANK = entry_order(DATA.piece_side, DATA.piece_arrival, NUM_UNITS)
+# a side's MU in the data file, and those on the map at the start (the fewest it may field)
+SIDE_UNITS = tuple(int(((PIECE_ENTRY_RANK >= 0) & (PIECE_SIDE == s)).sum()) for s in range(2))
+SIDE_SET_UP_UNITS = tuple(
+    int(((PIECE_ENTRY_RANK >= 0) & (PIECE_SIDE == s) & (PIECE_SETUP >= 0)).sum()) for s in range(2)
+)
 BATTLE_TABLE = DATA.table
 COLUMN_LOW = DATA.column_low
 START_VP = DATA.start_vp
@@ -477,6 +497,6 @@ MILITIA_PER_SIDE = DATA.militia_per_side
 for _a in (
     CITY_VP, CITY_REGION, CITY_PORT, CITY_START, CITY_XY, ADJACENCY, NEIGHBORS, DEGREE,
     REGION_BONUS, PIECE_SIDE, PIECE_TYPE, PIECE_MF, PIECE_AF, PIECE_DF, PIECE_SETUP,
-    PIECE_ARRIVAL, BATTLE_TABLE, COLUMN_LOW, START_VP, TURN_SIDE,
+    PIECE_ARRIVAL, PIECE_ENTRY_RANK, BATTLE_TABLE, COLUMN_LOW, START_VP, TURN_SIDE,
 ):  # fmt: skip
     _a.setflags(write=False)

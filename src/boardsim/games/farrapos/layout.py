@@ -110,7 +110,11 @@ P_EMPTY_CITY = PARAMS_HEADER + 6  # EMPTY_*: whose a city left with no piece is 
 P_MOVE_DESTINATIONS = PARAMS_HEADER + 7  # MOVES_*: destinations of one move action (ruling 8)
 P_ROUND_ATTACKERS = PARAMS_HEADER + 8  # ATTACKERS_*: who attacks in later rounds (ruling 14)
 P_ADVANCE = PARAMS_HEADER + 9  # ADVANCE_*: which survivors enter a taken city (ruling 12)
-PARAMS_SIZE = PARAMS_HEADER + 10
+P_REPUBLIC_MU = PARAMS_HEADER + 10  # the Republic's MU in the game (20); its latest withheld
+P_EMPIRE_MU = PARAMS_HEADER + 11  # the Empire's MU in the game (28); P_REPUBLIC_MU + EMPIRE
+P_PORTS_BONUS = PARAMS_HEADER + 12  # VP for holding every port (3)
+P_REGION_BONUS_SHIFT = PARAMS_HEADER + 13  # added to each colour region's bonus (0), floor 0
+PARAMS_SIZE = PARAMS_HEADER + 14
 
 ARRIVALS_BEFORE = 0  # at the start of the turn, before the action (l.79)
 ARRIVALS_AFTER = 1  # in the set-up step after the action, before the militia (l.63)

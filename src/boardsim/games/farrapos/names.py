@@ -15,6 +15,7 @@ from boardsim.games.farrapos.data import (
     PIECE_AF,
     PIECE_ARRIVAL,
     PIECE_DF,
+    PIECE_ENTRY_RANK,
     PIECE_IDS,
     PIECE_MF,
     PIECE_SIDE,
@@ -53,6 +54,7 @@ from boardsim.games.farrapos.layout import (
     NUM_ACTIONS,
     OCC,
     OWNER,
+    P_REPUBLIC_MU,
     P_ROUND_ATTACKERS,
     PHASE,
     ROUND,
@@ -136,6 +138,7 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
                 and PIECE_TYPE[u] != 3
                 and int(state[LOC + u]) == LOC_RESERVE
                 and PIECE_ARRIVAL[u] <= int(state[PHASE])
+                and PIECE_ENTRY_RANK[u] < int(params[P_REPUBLIC_MU + PIECE_SIDE[u]])
             ]
             if not arriving:
                 return f"place in {name}"

@@ -166,7 +166,7 @@ def capture_chance(steps_a, steps_d, pw, pl, pt):
 
 
 @jit
-def lead_after(state, side, pieces, n, dest, clear):
+def lead_after(state, params, side, pieces, n, dest, clear):
     """The VP lead once ``pieces[:n]`` stand in ``dest`` (its defenders gone if ``clear``)."""
     work = state.copy()
     for i in range(n):
@@ -175,7 +175,7 @@ def lead_after(state, side, pieces, n, dest, clear):
         for u in range(P):
             if state[LOC + u] == dest:
                 work[LOC + u] = LOC_ELIMINATED
-    recount(work)
+    recount(work, params)
     return vp_lead(work, side)
 
 
@@ -233,7 +233,7 @@ def attack_plan(state, params, side, c, out):
         if pw <= pl:
             continue
         p = capture_chance(steps_a, steps_d, pw, pl, pt)
-        gain = lead_after(state, side, units, k, c, True) - now
+        gain = lead_after(state, params, side, units, k, c, True) - now
         lost = (1.0 - p) * steps_a * 0.5 + p * 1.0  # steps we expect to lose
         value = p * gain - LOSS_COST * lost + 0.2 * p * steps_d
         if value > best:
@@ -270,7 +270,7 @@ def move_plan(state, params, side, c, out):
     now = vp_lead(state, side)
     m = spare_units(state, side, cands, n, out)
     if m > 0:
-        return m, float(lead_after(state, side, out, m, c, False) - now)
+        return m, float(lead_after(state, params, side, out, m, c, False) - now)
     pick = -1
     worth = 1 << 20
     for i in range(n):
@@ -278,7 +278,7 @@ def move_plan(state, params, side, c, out):
         if v < worth:
             worth, pick = v, cands[i]
     out[0] = pick
-    return 1, float(lead_after(state, side, out, 1, c, False) - now)
+    return 1, float(lead_after(state, params, side, out, 1, c, False) - now)
 
 
 @jit

@@ -31,7 +31,6 @@ from boardsim.games.farrapos.data import (
     PIECE_SETUP,
     PIECE_SIDE,
     PIECE_TYPE,
-    PORTS_BONUS,
     REGION_BONUS,
     START_VP,
     T_MILITIA,
@@ -96,8 +95,9 @@ def occupied_by(s: State, side: int) -> set[int]:
 
 
 # ---------------------------------------------------------------- VP
-def recount(s: State) -> None:
-    """Occupation from the pieces; possession follows occupation; VP from occupation."""
+def recount(s: State, params: Params) -> None:
+    """Occupation from the pieces; possession follows occupation; VP from occupation
+    (the region and ports bonuses as the options set them)."""
     occupants = {loc(s, u): SIDE_OF[u] for u in PIECES if loc(s, u) >= 0}
     for c in CITIES:
         s[L.OCC + c] = occupants.get(c, -1)
@@ -106,16 +106,29 @@ def recount(s: State) -> None:
     for side in (0, 1):
         held = occupied_by(s, side)
         vp = sum(int(CITY_VP[c]) for c in held)
-        vp += sum(int(REGION_BONUS[r]) for r, members in REGIONS.items() if members <= held)
+        shift = params[L.P_REGION_BONUS_SHIFT]
+        vp += sum(
+            max(int(REGION_BONUS[r]) + shift, 0)
+            for r, members in REGIONS.items()
+            if members <= held
+        )
         if held >= PORTS:
-            vp += PORTS_BONUS
+            vp += params[L.P_PORTS_BONUS]
         s[L.VP + side] = vp
 
 
 # ---------------------------------------------------------------- deployment
-def arriving_unit(s: State, side: int) -> int | None:
+def fielded(params: Params, side: int) -> set[int]:
+    """The side's MU in the game: its first ``republic_mu`` / ``empire_mu`` by arrival
+    phase (file order breaking ties); the later ones never enter."""
+    mine = sorted((int(PIECE_ARRIVAL[u]), u) for u in UNITS if SIDE_OF[u] == side)
+    return {u for _, u in mine[: params[L.P_REPUBLIC_MU + side]]}
+
+
+def arriving_unit(s: State, params: Params, side: int) -> int | None:
+    playing = fielded(params, side)
     for u in UNITS:
-        if SIDE_OF[u] == side and loc(s, u) == L.LOC_RESERVE and PIECE_ARRIVAL[u] <= s[L.PHASE]:
+        if u in playing and loc(s, u) == L.LOC_RESERVE and PIECE_ARRIVAL[u] <= s[L.PHASE]:
             return u
     return None
 
@@ -134,10 +147,10 @@ def militia_cities(s: State, side: int) -> list[int]:
     return [c for c in CITIES if owner(s, c) == side and occupant(s, c) == -1]
 
 
-def units_to_bring_in(s: State) -> bool:
+def units_to_bring_in(s: State, params: Params) -> bool:
     """The side to move has an arriving MU and a city of its possession to put it in."""
     side = s[L.SIDE]
-    return arriving_unit(s, side) is not None and bool(cities_of(s, side))
+    return arriving_unit(s, params, side) is not None and bool(cities_of(s, side))
 
 
 def arrivals_after(params: Params) -> bool:
@@ -147,7 +160,7 @@ def arrivals_after(params: Params) -> bool:
 
 def deploy_mode(s: State, params: Params) -> int:
     """The mode a turn starts in."""
-    if units_to_bring_in(s) and not arrivals_after(params):
+    if units_to_bring_in(s, params) and not arrivals_after(params):
         return L.M_REINFORCE
     return L.M_MAIN
 
@@ -220,7 +233,7 @@ def arrive(s: State, params: Params) -> None:
     for u in selected(s):
         s[L.SEL + u] += L.SEL_MOVED
     s[L.TARGET] = -1
-    recount(s)
+    recount(s, params)
     if reachable_cities(s, params, s[L.SIDE]):
         s[L.MODE] = L.M_MAIN
     else:
@@ -280,7 +293,7 @@ def ask_for_losses(s: State, params: Params) -> None:
         elif not selected(s):
             next_turn(s, params)
         else:
-            recount(s)
+            recount(s, params)
             s[L.MODE] = L.M_CONTINUE
             s[H_ACTOR] = s[L.SIDE]
 
@@ -328,8 +341,8 @@ def next_turn(s: State, params: Params) -> None:
     """The action is over: the set-up step (the arrivals with ``arrivals="after"``, then
     the militia) if anything is to be placed, else close the turn."""
     reset_choice(s)
-    recount(s)
-    if arrivals_after(params) and units_to_bring_in(s):
+    recount(s, params)
+    if arrivals_after(params) and units_to_bring_in(s, params):
         s[L.MODE] = L.M_REINFORCE
         s[H_ACTOR] = s[L.SIDE]
     else:
@@ -346,7 +359,7 @@ def militia_or_close(s: State, params: Params) -> None:
 
 
 def close_turn(s: State, params: Params) -> None:
-    recount(s)
+    recount(s, params)
     if params[L.P_EMPTY_CITY] == L.EMPTY_NEUTRAL:  # ruling 5's option: empty is no one's
         for c in CITIES:
             if occupant(s, c) == -1:
@@ -378,7 +391,7 @@ def init(state: State, params: Params, seed: int) -> None:
         s[L.OWNER + c] = int(CITY_START[c])
     for u in PIECES:
         s[L.LOC + u] = int(PIECE_SETUP[u]) if PIECE_SETUP[u] >= 0 else L.LOC_RESERVE
-    recount(s)
+    recount(s, params)
     start_turn(s, params)
 
 
@@ -428,9 +441,9 @@ def apply_action(state: State, params: Params, action: int) -> None:
     s = state
     side, mode = s[L.SIDE], s[L.MODE]
     if mode == L.M_REINFORCE:
-        s[L.LOC + arriving_unit(s, side)] = action - L.A_CITY
-        recount(s)
-        more = units_to_bring_in(s)  # then the next arriving unit is placed
+        s[L.LOC + arriving_unit(s, params, side)] = action - L.A_CITY
+        recount(s, params)
+        more = units_to_bring_in(s, params)  # then the next arriving unit is placed
         if not more and arrivals_after(params):
             militia_or_close(s, params)
         elif not more:
@@ -440,7 +453,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
             close_turn(s, params)
         else:
             s[L.LOC + spare_militia(s, side)] = action - L.A_CITY
-            recount(s)
+            recount(s, params)
             if not militia_cities(s, side):
                 close_turn(s, params)
     elif mode == L.M_MAIN:
@@ -457,7 +470,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
         u = action - L.A_UNIT
         s[L.LOC + u] = s[L.TARGET]
         s[L.SEL + u] = 0
-        recount(s)
+        recount(s, params)
         if not selected(s):
             next_turn(s, params)
     elif mode in (L.M_ATTACK, L.M_MOVE):
@@ -481,7 +494,7 @@ def apply_action(state: State, params: Params, action: int) -> None:
             s[L.LOSS_A] = 0
         else:
             s[L.LOSS_D] = 0
-        recount(s)
+        recount(s, params)
         ask_for_losses(s, params)
     elif mode == L.M_CONTINUE:
         if action == L.A_CONTINUE:

@@ -50,11 +50,11 @@ from boardsim.games.farrapos.data import (
     PIECE_AF,
     PIECE_ARRIVAL,
     PIECE_DF,
+    PIECE_ENTRY_RANK,
     PIECE_MF,
     PIECE_SETUP,
     PIECE_SIDE,
     PIECE_TYPE,
-    PORTS_BONUS,
     REDUCED,
     REGION_BONUS,
     START_VP,
@@ -114,6 +114,9 @@ from boardsim.games.farrapos.layout import (
     P_FINAL_TIE,
     P_MOVE_DESTINATIONS,
     P_PORT_TRANSPORT,
+    P_PORTS_BONUS,
+    P_REGION_BONUS_SHIFT,
+    P_REPUBLIC_MU,
     P_REWARD,
     P_ROUND_ATTACKERS,
     P_SIEGE,
@@ -211,26 +214,34 @@ def ports_held(state: np.ndarray, side: int) -> int:
 
 
 @jit
-def score_victory_points(state: np.ndarray, side: int) -> int:
-    """VP = each occupied city's VP + each colour region held whole + all ports held."""
+def region_bonus(params: np.ndarray, r: int) -> int:
+    """A colour region's bonus: the data file's, plus the option ``region_bonus_shift``,
+    never below 0."""
+    return max(REGION_BONUS[r] + params[P_REGION_BONUS_SHIFT], 0)
+
+
+@jit
+def score_victory_points(state: np.ndarray, params: np.ndarray, side: int) -> int:
+    """VP = each occupied city's VP + each colour region held whole + all ports held
+    (the bonuses by the options ``region_bonus_shift`` and ``ports_bonus``)."""
     total = 0
     for c in range(C):
         if state[OCC + c] == side:
             total += CITY_VP[c]
     for r in range(NUM_REGIONS):
         if holds_region(state, side, r):
-            total += REGION_BONUS[r]
+            total += region_bonus(params, r)
     if holds_all_ports(state, side):
-        total += PORTS_BONUS
+        total += params[P_PORTS_BONUS]
     return total
 
 
 @jit
-def recount(state: np.ndarray) -> None:
+def recount(state: np.ndarray, params: np.ndarray) -> None:
     """Recompute who holds each city and both sides' VP."""
     update_control(state)
     for s in range(2):
-        state[VP + s] = score_victory_points(state, s)
+        state[VP + s] = score_victory_points(state, params, s)
 
 
 # ---------------------------------------------------------------- pieces
@@ -255,13 +266,22 @@ def movement_factor(state: np.ndarray, u: int) -> int:
 
 
 @jit
-def next_reinforcement(state: np.ndarray, side: int) -> int:
-    """The first MU of ``side`` whose arrival phase has come and that is not yet placed."""
+def in_the_game(params: np.ndarray, u: int) -> bool:
+    """MU ``u`` is among the first ``republic_mu`` / ``empire_mu`` of its side in order
+    of entry; the others (its side's latest arrivals) never enter."""
+    return PIECE_ENTRY_RANK[u] < params[P_REPUBLIC_MU + PIECE_SIDE[u]]
+
+
+@jit
+def next_reinforcement(state: np.ndarray, params: np.ndarray, side: int) -> int:
+    """The first MU of ``side`` in the game whose arrival phase has come and that is not
+    yet placed."""
     for u in range(NUM_UNITS):
         if (
             PIECE_SIDE[u] == side
             and state[LOC + u] == LOC_RESERVE
             and PIECE_ARRIVAL[u] <= state[PHASE]
+            and in_the_game(params, u)
         ):
             return u
     return -1
@@ -621,7 +641,7 @@ def end_battle_round(state: np.ndarray, params: np.ndarray) -> None:
     elif count_attackers(state) == 0:
         end_turn(state, params)
     else:
-        recount(state)
+        recount(state, params)
         state[MODE] = M_CONTINUE
         state[H_ACTOR] = state[SIDE]
 
@@ -680,7 +700,7 @@ def advance_unit(state: np.ndarray, params: np.ndarray, u: int) -> None:
     advance is over."""
     state[LOC + u] = state[TARGET]
     state[SEL + u] = 0
-    recount(state)
+    recount(state, params)
     if count_attackers(state) == 0:
         end_turn(state, params)
 
@@ -735,17 +755,17 @@ def arrivals_after_action(params: np.ndarray) -> bool:
 
 
 @jit
-def can_reinforce(state: np.ndarray) -> bool:
+def can_reinforce(state: np.ndarray, params: np.ndarray) -> bool:
     """The side to move has an arriving MU to place and a city of its own to place it in."""
     side = state[SIDE]
-    return next_reinforcement(state, side) >= 0 and holds_any_city(state, side)
+    return next_reinforcement(state, params, side) >= 0 and holds_any_city(state, side)
 
 
 @jit
 def choose_deploy_mode(state: np.ndarray, params: np.ndarray) -> None:
     """Turn start: arriving units enter first (one decision each), then the side takes its
     action; with ``arrivals="after"`` the action comes at once."""
-    if can_reinforce(state) and not arrivals_after_action(params):
+    if can_reinforce(state, params) and not arrivals_after_action(params):
         state[MODE] = M_REINFORCE
     else:
         state[MODE] = M_MAIN
@@ -776,7 +796,7 @@ def make_move(state: np.ndarray, params: np.ndarray) -> None:
         end_turn(state, params)
         return
     state[TARGET] = -1
-    recount(state)
+    recount(state, params)
     if move_destinations(state, params, state[SIDE]) != 0:
         state[MODE] = M_MAIN
     else:
@@ -799,8 +819,8 @@ def end_turn(state: np.ndarray, params: np.ndarray) -> None:
     """After the action: the set-up step (with ``arrivals="after"`` the arriving units,
     then militia into empty cities), if anything is to be placed."""
     clear_selection(state)
-    recount(state)
-    if arrivals_after_action(params) and can_reinforce(state):
+    recount(state, params)
+    if arrivals_after_action(params) and can_reinforce(state, params):
         state[MODE] = M_REINFORCE
         state[H_ACTOR] = state[SIDE]
         return
@@ -823,7 +843,7 @@ def set_up_militia(state: np.ndarray, params: np.ndarray) -> None:
 def after_reinforcement(state: np.ndarray, params: np.ndarray) -> None:
     """One arriving unit is placed: the next one, else the action (turn start) or the
     militia (set-up step, ``arrivals="after"``)."""
-    if can_reinforce(state):
+    if can_reinforce(state, params):
         state[MODE] = M_REINFORCE
     elif arrivals_after_action(params):
         set_up_militia(state, params)
@@ -834,7 +854,7 @@ def after_reinforcement(state: np.ndarray, params: np.ndarray) -> None:
 @jit
 def close_turn(state: np.ndarray, params: np.ndarray) -> None:
     """Record VP, check victory, advance the turn marker (and the phase after turn 4)."""
-    recount(state)
+    recount(state, params)
     release_empty_cities(state, params)
     if check_sudden_victory(state, params):
         return
@@ -864,7 +884,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
         state[LOC + u] = PIECE_SETUP[u] if PIECE_SETUP[u] >= 0 else LOC_RESERVE
         state[STEP + u] = 0
         state[SEL + u] = 0
-    recount(state)
+    recount(state, params)
     begin_turn(state, params)
 
 
@@ -965,16 +985,16 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
     mode = state[MODE]
     side = state[SIDE]
     if mode == M_REINFORCE:
-        u = next_reinforcement(state, side)
+        u = next_reinforcement(state, params, side)
         state[LOC + u] = action - A_CITY
-        recount(state)
+        recount(state, params)
         after_reinforcement(state, params)
     elif mode == M_MILITIA:
         if action == A_PASS:
             close_turn(state, params)
         else:
             state[LOC + next_militia(state, side)] = action - A_CITY
-            recount(state)
+            recount(state, params)
             if not can_place_militia(state, side):
                 close_turn(state, params)
     elif mode == M_MAIN:
@@ -1011,7 +1031,7 @@ def apply_action(state: np.ndarray, params: np.ndarray, action: int) -> None:
             state[LOSS_A] = 0
         else:
             state[LOSS_D] = 0
-        recount(state)
+        recount(state, params)
         next_loss(state, params)
     elif mode == M_CONTINUE:
         if action == A_CONTINUE:

@@ -101,6 +101,7 @@ from boardsim.games.farrapos.rules import (
     defence_strength,
     has_moved,
     holds_any_city,
+    in_the_game,
     land_reach,
     move_destinations,
     movement_factor,
@@ -162,6 +163,7 @@ E_IDLE_FIELD = 41
 E_MOVED = 42
 E_ADVANCE = 43
 E_NEUTRAL_EMPTY = 44
+E_WITHHELD = 45
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
@@ -218,6 +220,8 @@ STATE_ERRORS: dict[int, str] = {
     E_NEUTRAL_EMPTY: "city {index} is empty but possessed by side {value}: with "
     "empty_city='neutral' a turn ends with every empty city no one's, and in a turn only the "
     "side to move empties cities (or the defender loses the one it is taking)",
+    E_WITHHELD: "LOC[{index}] = {value}: unit {index} is withheld (republic_mu / empire_mu: "
+    "its side's latest arrivals never enter) but not in reserve",
 }
 
 
@@ -280,7 +284,16 @@ def check_pieces(state, where):
 
 
 @jit
-def check_control(state, where):
+def check_withheld(state, params, where):
+    """An MU withheld by ``republic_mu`` / ``empire_mu`` never leaves the reserve."""
+    for u in range(NUM_UNITS):
+        if not in_the_game(params, u) and state[LOC + u] != LOC_RESERVE:
+            return refuse(where, E_WITHHELD, u, state[LOC + u])
+    return 0
+
+
+@jit
+def check_control(state, params, where):
     """One side a city; occupation, possession and VP agree with the pieces."""
     occ = np.full(C, NEUTRAL, np.int64)
     for u in range(P):
@@ -299,7 +312,7 @@ def check_control(state, where):
         if occ[c] != NEUTRAL and owner != occ[c]:
             return refuse(where, E_POSSESSION, c, occ[c])
     for s in range(2):
-        if state[VP + s] != score_victory_points(state, s):
+        if state[VP + s] != score_victory_points(state, params, s):
             return refuse(where, E_VP, s, state[VP + s])
     return 0
 
@@ -469,7 +482,7 @@ def check_mode_context(state, params, where):
     side = state[SIDE]
     target = state[TARGET]
     if mode == M_REINFORCE:
-        if next_reinforcement(state, side) < 0 or not holds_any_city(state, side):
+        if next_reinforcement(state, params, side) < 0 or not holds_any_city(state, side):
             return refuse(where, E_NO_ARRIVAL, SIDE, side)
     elif mode == M_MILITIA:
         if not can_place_militia(state, side):
@@ -562,7 +575,9 @@ def validate(state, params, where):
     if code == 0:
         code = check_pieces(state, where)
     if code == 0:
-        code = check_control(state, where)
+        code = check_withheld(state, params, where)
+    if code == 0:
+        code = check_control(state, params, where)
     if code == 0:
         code = check_end(state, params, where)
     if code == 0:
