@@ -10,7 +10,19 @@ import pytest
 from boardsim.api import list_games, make_game
 from boardsim.cli import main
 from boardsim.core.errors import OptionError
-from boardsim.research.pages import GENERATED, PageRun, anchor, slug, sweep_command, write_page
+from boardsim.core.game import BalanceTuning
+from boardsim.research.pages import (
+    GENERATED,
+    PageRun,
+    anchor,
+    finished_tuning,
+    play_tuning,
+    slug,
+    sweep_command,
+    tune_command,
+    tuning_section,
+    write_page,
+)
 from boardsim.research.sweep import finished_sweep, parse_grid, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,6 +94,9 @@ def test_the_committed_page_is_the_command_s_and_asks_every_question(name: str) 
     for q in definition.balance_questions:
         assert f"## {q.title}\n" in text
         assert "`" + sweep_command(name, q, PageRun(1)).split(" --games-per-cell")[0] in text
+    for t in definition.balance_tunings:
+        assert f"## {t.title}\n" in text
+        assert "`" + tune_command(name, t, PageRun(1)).split(" --trials")[0] in text
 
 
 def test_a_section_reads_its_questions_cells_only_not_an_earlier_grids(tmp_path: Path) -> None:
@@ -98,7 +113,44 @@ def test_the_pages_links_are_the_sites_heading_ids() -> None:
     from markdown.extensions.toc import slugify  # what mkdocs build gives each heading
 
     titles = [
-        q.title for name in list_games() for q in make_game(name).definition.balance_questions
+        q.title
+        for name in list_games()
+        for q in (
+            *make_game(name).definition.balance_questions,
+            *make_game(name).definition.balance_tunings,
+        )
     ]
     assert anchor("The victory threshold (victory_vp)") == "the-victory-threshold-victory_vp"
     assert all(anchor(t) == slugify(t, "-") for t in titles)
+
+
+def test_a_tuning_section_is_its_search_and_is_read_back_not_run_again(tmp_path: Path) -> None:
+    """A page's tuning is a ``balance tune`` search in its own folder: the section gives its
+    command, the best settings with their intervals and the closest trials; a second page
+    reads the finished search back (no trial, no fresh games), a search with more trials
+    asked is not finished."""
+    tuning = BalanceTuning(
+        "Tuning the threshold",
+        "A threshold for an even game.",
+        ("republic=0.4-0.6@heuristic",),
+        ("victory_vp=16:32",),
+        trials=3,
+    )
+    run = PageRun(4)
+    work = tmp_path / "work"
+    assert finished_tuning("farrapos", tuning, run, work) is None
+    report = play_tuning("farrapos", tuning, run, work)
+    text = tuning_section("farrapos", tuning, report, run)
+    assert text.startswith("## Tuning the threshold\n\nA threshold for an even game.\n")
+    command = "boardsim balance tune farrapos --target republic=0.4-0.6@heuristic --search "
+    assert f"`{command}victory_vp=16:32 --trials 3 --games-per-trial 4 --seed 0" in text
+    assert "### Best settings" in text and "### The closest trials" in text
+    assert "`victory_vp=" in text and "search.png" not in text.split("Alone:")[0]
+    assert "![the search]" not in text
+    folder = work / slug("Tuning the threshold")
+    stamp = (folder / "best.json").stat().st_mtime_ns
+    assert finished_tuning("farrapos", tuning, run, work) == report
+    assert play_tuning("farrapos", tuning, run, work) == report
+    assert (folder / "best.json").stat().st_mtime_ns == stamp  # nothing written again
+    more = BalanceTuning(tuning.title, tuning.asks, tuning.targets, tuning.search, trials=4)
+    assert finished_tuning("farrapos", more, run, work) is None

@@ -84,6 +84,10 @@ def test_a_killed_search_resumes_and_replays_the_killed_trials_settings(
         assert len(list(csv.DictReader(f))) == 4
     page = (out / "tune.md").read_text()
     assert "## Best settings" in page and "fresh games" in page
+    # the closest trials, best first: the best trial's row leads the table
+    closest = page.split("## The closest trials")[1].splitlines()
+    rows = [line for line in closest if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == 4 and rows[0].startswith(f"| {result.best['number']} |")
     assert (out / "search.png").stat().st_size > 1000
 
 

@@ -70,7 +70,7 @@ def add_parser(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="TITLE",
-        help="docs: play only this question of the page (repeatable)",
+        help="docs: play only this question (or tuning) of the page (repeatable)",
     )
     p.add_argument(
         "--target",

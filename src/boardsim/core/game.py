@@ -30,6 +30,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "BalanceQuestion",
+    "BalanceTuning",
     "Difficulty",
     "Game",
     "GameDefinition",
@@ -94,6 +95,8 @@ class GameDefinition:
     # the questions of the game's balance page, docs/balance/<game>.md
     # (``boardsim balance docs GAME`` plays and writes it)
     balance_questions: tuple[BalanceQuestion, ...] = ()
+    # the page's tuning sections, after the questions
+    balance_tunings: tuple[BalanceTuning, ...] = ()
     # how the game's strength ladder is played (``python -m boardsim.research.ladder GAME``)
     strength_ladder: StrengthLadder | None = None
     # option sets that together cover the game's variants and scenarios (explicit chance
@@ -176,6 +179,21 @@ class BalanceQuestion:
     options: Mapping[str, Any] = field(default_factory=dict)
     # the share of the page's games a cell that this question plays (Hispania's 243
     # levels take a small share each)
+    share: float = 1.0
+
+
+@dataclass(frozen=True)
+class BalanceTuning:
+    """A tuning section of a game's balance page: a ``boardsim balance tune`` search of
+    options for settings that meet targets (:mod:`boardsim.research.tune`), and what it
+    asks, in a sentence."""
+
+    title: str
+    asks: str
+    targets: tuple[str, ...]  # WHAT=VALUE@SKILL, as --target
+    search: tuple[str, ...]  # KEY=LOW:HIGH or KEY=V1,V2, as --search
+    trials: int = 30
+    # the share of the page's games a cell that a trial plays at each target's skill
     share: float = 1.0
 
 

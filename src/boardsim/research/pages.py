@@ -24,7 +24,7 @@ from typing import Any
 
 from boardsim.api import make_game
 from boardsim.core.errors import OptionError
-from boardsim.core.game import BalanceQuestion
+from boardsim.core.game import BalanceQuestion, BalanceTuning
 from boardsim.files import atomic_write_text
 from boardsim.research.report import markdown, summarize
 from boardsim.research.sweep import finished_sweep, parse_grid, plan_cells, run_sweep
@@ -41,8 +41,9 @@ class PageRun:
     seed: int = 0
     threads: int | None = None
 
-    def games(self, question: BalanceQuestion) -> int:
-        """The games a cell of ``question`` plays (its share, at least 2)."""
+    def games(self, question: BalanceQuestion | BalanceTuning) -> int:
+        """The games a cell of ``question`` (a trial of a tuning, at each skill) plays: its
+        share, at least 2."""
         return max(2, round(self.games_per_cell * question.share))
 
 
@@ -52,6 +53,11 @@ def questions(game_name: str) -> tuple[BalanceQuestion, ...]:
     if not found:
         raise OptionError(f"{game_name} declares no balance questions (GameDefinition)")
     return found
+
+
+def tunings(game_name: str) -> tuple[BalanceTuning, ...]:
+    """The tuning sections ``game_name`` declares for its page (perhaps none)."""
+    return make_game(game_name).definition.balance_tunings
 
 
 def slug(title: str) -> str:
@@ -83,6 +89,16 @@ def sweep_command(game_name: str, question: BalanceQuestion, run: PageRun) -> st
     parts += [f"-o {k}={_word(v)}" for k, v in question.options.items()]
     parts += [f"--agents {question.agents}", f"--games-per-cell {run.games(question)}"]
     parts += [f"--seed {run.seed}", "--report --out DIR"]
+    return " ".join(parts)
+
+
+def tune_command(game_name: str, tuning: BalanceTuning, run: PageRun) -> str:
+    """The ``boardsim balance tune`` command that runs ``tuning`` alone."""
+    parts = [f"boardsim balance tune {game_name}"]
+    parts += [f"--target {t}" for t in tuning.targets]
+    parts += [f"--search {k}" for k in tuning.search]
+    parts += [f"--trials {tuning.trials}", f"--games-per-trial {run.games(tuning)}"]
+    parts += [f"--seed {run.seed}", "--out DIR"]
     return " ".join(parts)
 
 
@@ -127,6 +143,40 @@ def finished_question(
     return summarize(out, _cell_ids(game_name, grid, question, options))
 
 
+def _tuning_plan(game_name: str, tuning: BalanceTuning) -> tuple[list, list]:
+    from boardsim.research.tune import parse_search, parse_target
+
+    targets = [parse_target(game_name, t) for t in tuning.targets]
+    keys = [parse_search(game_name, k) for k in tuning.search]
+    return targets, keys
+
+
+def play_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path) -> str:
+    """Run (or resume) ``tuning``'s search in ``work/<slug>``; its report's text."""
+    from boardsim.research.tune import REPORT, run_tune
+
+    done = finished_tuning(game_name, tuning, run, work)
+    if done is not None:
+        return done  # nothing to run: not even the fresh games of the best settings
+    targets, keys = _tuning_plan(game_name, tuning)
+    out = work / slug(tuning.title)
+    games = run.games(tuning)
+    run_tune(game_name, targets, keys, tuning.trials, games, out, run.seed, threads=run.threads)
+    return (out / REPORT).read_text()
+
+
+def finished_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path) -> str | None:
+    """``tuning``'s report when its search in ``work`` has all its trials, with exactly its
+    targets, keys, games and seed; else None."""
+    from boardsim.research.tune import REPORT, finished_tune
+
+    targets, keys = _tuning_plan(game_name, tuning)
+    out = work / slug(tuning.title)
+    if not finished_tune(game_name, targets, keys, tuning.trials, run.games(tuning), out, run.seed):
+        return None
+    return (out / REPORT).read_text()
+
+
 def _cell_ids(
     game_name: str, grid: dict, question: BalanceQuestion, options: dict[str, Any]
 ) -> set[str]:
@@ -158,6 +208,27 @@ def section(
     ).rstrip()
 
 
+def tuning_section(game_name: str, tuning: BalanceTuning, report: str, run: PageRun) -> str:
+    """A tuning's section: its title, what it asks, its command, then its report (the
+    study, every trial and the plot of the search stay in its folder under ``--work``)."""
+    body = []
+    for line in report.splitlines()[1:]:  # after the report's own title
+        if line.startswith("![the search]"):
+            continue
+        body.append(line.replace("## ", "### ", 1) if line.startswith("## ") else line)
+    return "\n".join(
+        [
+            f"## {tuning.title}",
+            "",
+            tuning.asks,
+            "",
+            f"Alone: `{tune_command(game_name, tuning, run)}` (its folder keeps the study, "
+            "every trial in `trials.csv` and the plot of the search).",
+            *body,
+        ]
+    ).rstrip()
+
+
 def write_page(
     game_name: str,
     run: PageRun,
@@ -167,16 +238,20 @@ def write_page(
     progress: bool = False,
     say: Callable[[str], None] | None = None,
 ) -> Path:
-    """Play every question of ``game_name`` (or those whose titles ``only`` names: the
-    others' sections are read back from their finished sweeps in ``work``, when played
-    with the same settings) and write ``out_dir/<game>.md`` atomically; return its path."""
+    """Play every question and tuning of ``game_name`` (or those whose titles ``only``
+    names: the others' sections are read back from their finished sweeps and searches in
+    ``work``, when played with the same settings) and write ``out_dir/<game>.md``
+    atomically; return its path."""
     if run.games_per_cell < 1:
         raise OptionError("games per cell must be at least 1")
     asked = questions(game_name)
-    unknown = [t for t in only if t not in {q.title for q in asked}]
+    tuned = tunings(game_name)
+    titles = [q.title for q in asked] + [t.title for t in tuned]
+    unknown = [t for t in only if t not in titles]
     if unknown:
-        titles = "; ".join(q.title for q in asked)
-        raise OptionError(f"{game_name} has no balance question {unknown[0]!r} ({titles})")
+        raise OptionError(
+            f"{game_name} has no balance question {unknown[0]!r} ({'; '.join(titles)})"
+        )
     game = make_game(game_name)
     sections, chosen = [], []
     for q in asked:
@@ -188,8 +263,20 @@ def write_page(
             if say is not None:
                 say(f"{game_name}: {q.title}")
             summary = play_question(game_name, q, run, Path(work) / game_name, progress)
-        chosen.append(q)
+        chosen.append(q.title)
         sections.append(section(game_name, q, summary, run))
+    for t in tuned:
+        work_dir = Path(work) / game_name
+        if only and t.title not in only:
+            report = finished_tuning(game_name, t, run, work_dir)
+            if report is None:
+                continue
+        else:
+            if say is not None:
+                say(f"{game_name}: {t.title}")
+            report = play_tuning(game_name, t, run, work_dir)
+        chosen.append(t.title)
+        sections.append(tuning_section(game_name, t, report, run))
     head = [
         GENERATED,
         "",
@@ -200,10 +287,11 @@ def write_page(
         + f", {game.definition.name} version {game.definition.version} (a sweep finished "
         "before, in its `--work` folder, is read back, not played again). "
         "Every figure below is that command's; run it again (with more games per cell for "
-        "narrower intervals) rather than editing one. Each section is one sweep, whose "
-        "command is given to play it alone; intervals are 95% Wilson intervals.",
+        "narrower intervals) rather than editing one. Each section is one sweep (or one "
+        "tuning search), whose command is given to play it alone; intervals are 95% "
+        "Wilson intervals.",
         "",
-        "Questions: " + "; ".join(f"[{q.title}](#{anchor(q.title)})" for q in chosen) + ".",
+        "Questions: " + "; ".join(f"[{t}](#{anchor(t)})" for t in chosen) + ".",
     ]
     path = Path(out_dir) / f"{game_name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)

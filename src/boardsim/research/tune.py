@@ -253,7 +253,34 @@ def _check_out(out: Path, manifest: dict[str, Any]) -> str:
             )
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(manifest, indent=1, default=str) + "\n")
-    return "tune-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    return _study_name(text)
+
+
+def _study_name(manifest_text: str) -> str:
+    return "tune-" + hashlib.sha256(manifest_text.encode()).hexdigest()[:12]
+
+
+def finished_tune(
+    game_name: str,
+    targets: Sequence[Target],
+    keys: Sequence[SearchKey],
+    trials: int,
+    games_per_trial: int,
+    out: str | os.PathLike,
+    seed: int = 0,
+    base_options: Mapping[str, Any] = {},
+) -> bool:
+    """``out`` holds exactly this search with ``trials`` complete trials and its report:
+    nothing to run (a page reads it back)."""
+    out = Path(out)
+    manifest = _manifest(game_name, targets, keys, games_per_trial, seed, base_options)
+    text = json.dumps(manifest, sort_keys=True, default=str)
+    path = out / MANIFEST
+    if not (path.is_file() and (out / REPORT).is_file() and (out / STUDY_DB).is_file()):
+        return False
+    if json.dumps(json.loads(path.read_text()), sort_keys=True, default=str) != text:
+        return False
+    return _complete(open_study(out, _study_name(text), seed)) >= trials
 
 
 def open_study(out: Path, name: str, seed: int) -> Any:
@@ -397,6 +424,24 @@ def best_trial(study: Any, targets: Sequence[Target]) -> dict[str, Any]:
     }
 
 
+def leading_trials(study: Any, n: int = 5) -> list[dict[str, Any]]:
+    """The ``n`` complete trials of lowest loss (the first of equals first), as plain data:
+    whether one setting alone meets the targets or several do."""
+    from optuna.trial import TrialState
+
+    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    ranked = sorted(done, key=lambda x: (x.value, x.number))[:n]
+    return [
+        {
+            "number": t.number,
+            "params": dict(t.params),
+            "loss": t.value,
+            "targets": t.user_attrs.get("targets", []),
+        }
+        for t in ranked
+    ]
+
+
 # ------------------------------------------------------------------ outputs
 def trials_table(study: Any, targets: Sequence[Target], keys: Sequence[SearchKey]) -> str:
     """Every complete trial as CSV: number, settings, loss, each target's value [interval]."""
@@ -425,9 +470,14 @@ def _measured(m: Mapping[str, float]) -> str:
 
 
 def markdown(
-    manifest: Mapping[str, Any], targets: Sequence[Target], best: Mapping[str, Any], count: int
+    manifest: Mapping[str, Any],
+    targets: Sequence[Target],
+    best: Mapping[str, Any],
+    count: int,
+    leaders: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """The tuning report: what was searched, the best settings with their intervals."""
+    """The tuning report: what was searched, the best settings with their intervals, and
+    the trials that came closest (``leaders``)."""
     lines = [
         f"# Tuning {manifest['game']}",
         "",
@@ -470,9 +520,25 @@ def markdown(
         "The best of many trials is flattered by its own luck (the winner's curse): the "
         "fresh games are independent of the search and give the honest interval.",
         "",
-        "![the search](search.png)",
-        "",
     ]
+    if len(leaders) > 1:
+        names = list(leaders[0]["params"])
+        lines += [
+            "## The closest trials",
+            "",
+            "| trial | "
+            + " | ".join(f"`{k}`" for k in names)
+            + " | loss | "
+            + " | ".join(f"`{t.text}` [95%]" for t in targets)
+            + " |",
+            "|---" * (2 + len(names) + len(targets)) + "|",
+        ]
+        for row in leaders:
+            values = " | ".join(str(row["params"].get(k, "-")) for k in names)
+            measured = " | ".join(_measured(m) for m in row["targets"])
+            lines.append(f"| {row['number']} | {values} | {row['loss']:.4f} | {measured} |")
+        lines.append("")
+    lines += ["![the search](search.png)", ""]
     return "\n".join(lines)
 
 
@@ -523,6 +589,7 @@ def write_outputs(
     """``trials.csv``, ``tune.md``, ``best.json`` and ``search.png``, each atomically."""
     atomic_write_text(out / TRIALS_CSV, trials_table(study, targets, keys))
     atomic_write_text(out / "best.json", json.dumps(best, indent=1, default=str) + "\n")
-    atomic_write_text(out / REPORT, markdown(manifest, targets, best, _complete(study)))
+    report = markdown(manifest, targets, best, _complete(study), leading_trials(study))
+    atomic_write_text(out / REPORT, report)
     if _complete(study):
         plot_search(study, keys, out / PLOT)

@@ -12,7 +12,7 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup
 from boardsim.core.options import Option
 from boardsim.games.farrapos import layout
-from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
+from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, BALANCE_TUNINGS, STRENGTH_LADDER
 from boardsim.games.farrapos.data import (
     PORTS_BONUS,
     REGION_BONUS,
@@ -241,6 +241,7 @@ DEFINITION = GameDefinition(
     subject="the Republic",
     strength_matchups=STRENGTH_MATCHUPS,
     balance_questions=BALANCE_QUESTIONS,
+    balance_tunings=BALANCE_TUNINGS,
     strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion, StrengthLadder
+from boardsim.core.game import BalanceQuestion, BalanceTuning, StrengthLadder
 
 BALANCE_QUESTIONS = (
     BalanceQuestion(
@@ -21,6 +21,32 @@ BALANCE_QUESTIONS = (
         "within reach of the Republic balance the game, and does that hold as skill rises? "
         "Each value's effect is on the Republic's win rate, against 24.",
         ("victory_vp=24,16,20,28,32", "skill=ladder:10"),
+        share=0.5,
+    ),
+    BalanceQuestion(
+        "The Empire's army (empire_mu)",
+        "The Empire's MU in the game (option empire_mu: the reconstructed 28, against 24, 20 "
+        "and 16, its latest arrivals withheld: Caxias' armies of 1842-1843 first, then those "
+        "of 1839-1841; 16 is its set-up alone), both sides the same agent at each rung of the "
+        "ladder: is the Empire's edge its reconstructed reinforcements? Each value's effect is "
+        "on the Republic's win rate, against 28.",
+        ("empire_mu=28,24,20,16", "skill=ladder:10"),
+        share=0.5,
+    ),
+    BalanceQuestion(
+        "The all-ports bonus (ports_bonus)",
+        "The VP for occupying every port (option ports_bonus: the reconstructed 3, against 0, "
+        "6 and 9), both sides the same agent at each rung of the ladder. The Empire starts "
+        "with two of the five ports, the Republic with one.",
+        ("ports_bonus=3,0,6,9", "skill=ladder:10"),
+        share=0.5,
+    ),
+    BalanceQuestion(
+        "The region bonuses (region_bonus_shift)",
+        "Every colour region's bonus moved together (option region_bonus_shift: the "
+        "reconstructed bonuses 2, 1, 2, 2, 3, 3 shifted by -3 (none), +2 and +4), both sides "
+        "the same agent at each rung of the ladder.",
+        ("region_bonus_shift=0,-3,2,4", "skill=ladder:10"),
         share=0.5,
     ),
     BalanceQuestion(
@@ -63,6 +89,28 @@ BALANCE_QUESTIONS = (
         "option round_attackers): the surviving attackers go on (the default) or the attacker "
         "names the attacking MU anew before each round, at each rung of the ladder.",
         ("round_attackers=same,rechosen", "skill=ladder:10"),
+    ),
+)
+
+BALANCE_TUNINGS = (
+    BalanceTuning(
+        "Tuning the sides even",
+        "Settings of the threshold, the Empire's army, the bonuses and ruling 8 under which "
+        "the Republic wins 45-55% both when every seat is the heuristic and when every seat "
+        "is MCTS at 40 simulations (Optuna's TPE over the five options; each trial plays the "
+        "same games). The closest trials show whether one lever or several do it.",
+        (
+            "republic=0.45-0.55@heuristic",
+            "republic=0.45-0.55@mcts:40",
+        ),
+        (
+            "victory_vp=16:32",
+            "empire_mu=16:28",
+            "ports_bonus=0:9",
+            "region_bonus_shift=-3:4",
+            "move_destinations=one,several",
+        ),
+        trials=40,
     ),
 )
 
