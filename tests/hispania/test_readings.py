@@ -1,6 +1,7 @@
 """The readings the rulebook leaves open, as options (docs/rules/hispania.md rows 10, 11,
 19, 28, V9, V17): who wins a tie (``combat_ties``), which revolts count in an army's value
 (``hispanic_revolts``), whether a beaten army takes a revolt with it (``beaten_army``),
+where a beaten garrison goes (``beaten_garrison``),
 how often the assassination may be tried (``assassination``) and when the Hispano player
 attacks (``hispano_attacks``). Each reading on a constructed position and roll."""
 
@@ -102,6 +103,26 @@ def test_a_tied_army_attack_on_a_garrison(ties: str, kept: list[int]) -> None:
     assert garrisons(st, "Conimbriga") == kept
     assert int(st.array[hl.GARR_RESERVE]) == 4 - len(kept)  # a beaten one goes home
     assert army_city(st, 0) == "Talabriga"
+
+
+@pytest.mark.parametrize(("reading", "home"), [("reserve", 4), ("lost", 3)])
+def test_a_beaten_garrison_goes_home_or_is_lost(reading: str, home: int) -> None:
+    """The army on Talabriga (1 revolt) walks into Conimbriga (shield 4, praetor I's
+    garrison): Hispanic die 6, 6 + 1 = 7 against 4, the garrison is beaten. It goes back to
+    praetor I's reserve (4 there again) or leaves the game (3 left to him for the rest of
+    it); the position stays valid either way, the army where it stood."""
+    st = hispanic(beaten_garrison=reading)
+    put(st, "Talabriga", revolts=1, army=0)
+    put(st, "Conimbriga", garrisons=(0,))
+    assert int(st.array[hl.GARR_RESERVE]) == 3
+    st.apply_action(hl.A_PASS)
+    roll(st, 5, 6, 6)  # the revolt roll on Lancia (protected), then the attack's die
+    assert garrisons(st, "Conimbriga") == [] and army_city(st, 0) == "Talabriga"
+    assert int(st.array[hl.GARR_RESERVE]) == home
+    boardsim.State(st.game, st.array.copy())  # a valid position under its own reading
+    if reading == "lost":  # the same board is short of a garrison under the default
+        with pytest.raises(boardsim.StateFormatError, match="garrisons on the board and in"):
+            boardsim.State(boardsim.make_game("hispania"), st.array.copy())
 
 
 @pytest.mark.parametrize(
@@ -269,6 +290,10 @@ def test_the_options_take_their_readings_and_refuse_others() -> None:
     assert game.params[hl.P_BEATEN_ARMY] == 1
     with pytest.raises(OptionError, match="'revolts_stay', 'revolt_removed'"):
         boardsim.make_game("hispania", beaten_army="all")
+    assert boardsim.make_game("hispania").params[hl.P_BEATEN_GARRISON] == 0
+    assert boardsim.make_game("hispania", beaten_garrison="lost").params[hl.P_BEATEN_GARRISON] == 1
+    with pytest.raises(OptionError, match="'reserve', 'lost'"):
+        boardsim.make_game("hispania", beaten_garrison="returned")
     game = boardsim.make_game("hispania", level="6-4-3-4-2", hispano=True, terror=True)
     assert game.params[hl.P_ASSASSINATION] == 0 and game.params[hl.P_HISPANO_ATTACKS] == 0
     game = boardsim.make_game(

@@ -27,6 +27,7 @@ REWARDS = ("win_loss", "progress")
 COMBAT_TIES = ("defender", "attacker")
 HISPANIC_REVOLTS = ("group", "city")
 BEATEN_ARMY = ("revolts_stay", "revolt_removed")
+BEATEN_GARRISON = ("reserve", "lost")
 ASSASSINATION = ("once_per_game", "while_in_game")  # ledger V9
 HISPANO_ATTACKS = ("after_move", "any_step")  # ledger V17
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
@@ -176,6 +177,14 @@ OPTIONS = (
         choices=BEATEN_ARMY,
     ),
     Option(
+        "beaten_garrison",
+        "reserve",
+        "A garrison beaten by an army (ledger row 19): 'reserve' (default): it goes back to "
+        "its general's reserve, to be placed again; 'lost': it leaves the game. The Legio "
+        "Hispana disc goes back to the consul's reserve either way (the RB's V6).",
+        choices=BEATEN_GARRISON,
+    ),
+    Option(
         "assassination",
         "once_per_game",
         "'Rome does not pay traitors' (traitors=True; ledger V9): 'Once in the game, a "
@@ -279,6 +288,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
     out += [BEATEN_ARMY.index(options.get("beaten_army", "revolts_stay"))]
     out += [ASSASSINATION.index(options.get("assassination", "once_per_game"))]
     out += [HISPANO_ATTACKS.index(options.get("hispano_attacks", "after_move"))]
+    out += [BEATEN_GARRISON.index(options.get("beaten_garrison", "reserve"))]
     assert len(out) == PARAMS_SIZE - 4
     return out
 
@@ -348,6 +358,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
         "combat_ties": "attacker",
         "hispanic_revolts": "city",
         "beaten_army": "revolt_removed",
+        "beaten_garrison": "lost",
         "pirates": True,
         "hispano": True,
         "explicit_chance": True,

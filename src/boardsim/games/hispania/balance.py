@@ -61,6 +61,15 @@ BALANCE_QUESTIONS = (
         share=0.5,
     ),
     BalanceQuestion(
+        "Where a beaten garrison goes (row 19)",
+        "A garrison beaten by an army goes back to its general's reserve (option "
+        "beaten_garrison, the default) or is lost for the rest of the game; Rome's win rate "
+        "at 6-4-3-4-2 at each rung of the ladder.",
+        ("beaten_garrison=reserve,lost", "skill=ladder:10"),
+        options={"level": "6-4-3-4-2"},
+        share=0.5,
+    ),
+    BalanceQuestion(
         "How often Rome may buy the traitors (V9)",
         "Terror's optional rule 'Rome does not pay traitors', 'once in the game': one "
         "attempt on the special army's leader in the whole game (option assassination, the "

@@ -50,6 +50,7 @@ from boardsim.games.hispania.layout import (
     NUM_ARMY_SLOTS,
     NUM_GENERALS,
     P_BEATEN_ARMY,
+    P_BEATEN_GARRISON,
     P_COMBAT_TIES,
     P_HISPANIC_REVOLTS,
     PROCONSUL,
@@ -267,6 +268,22 @@ def resolve_attack(
 
 
 @jit
+def garrison_beaten(state: np.ndarray, params: np.ndarray, t: int) -> None:
+    """The garrison on top of city ``t``, beaten by an army, leaves the city: back to its
+    general's reserve (``beaten_garrison="reserve"``) or out of the game (``"lost"``); the
+    Legio Hispana disc goes back to the consul's reserve either way (V6, the RB's own)."""
+    for i in range(STACK - 1, -1, -1):
+        col = state[GARR + t * STACK + i]
+        if col != 0:
+            state[GARR + t * STACK + i] = 0
+            if col == LEGIO_COLOUR:
+                state[LEGIO_OWNER] = 2  # back to the consul's reserve
+            elif params[P_BEATEN_GARRISON] == 0:
+                state[GARR_RESERVE + col - 1] += 1
+            return
+
+
+@jit
 def resolve_army_attack(
     state: np.ndarray, params: np.ndarray, kind: int, k: int, t: int, die_h: int, die_r: int
 ) -> None:
@@ -281,16 +298,7 @@ def resolve_army_attack(
     if kind == CB_ARMY_GARRISON:
         roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
         if attacker_wins(params, hisp, roman):
-            # the garrison on top goes back to its general's reserve
-            for i in range(STACK - 1, -1, -1):
-                col = state[GARR + t * STACK + i]
-                if col != 0:
-                    state[GARR + t * STACK + i] = 0
-                    if col == LEGIO_COLOUR:
-                        state[LEGIO_OWNER] = 2  # back to the consul's reserve
-                    else:
-                        state[GARR_RESERVE + col - 1] += 1
-                    break
+            garrison_beaten(state, params, t)
         return
     g = general_at(state, t)
     roman = (die_r + garrison_support(state, g)) << generals_connected(state, a, g)

@@ -196,7 +196,8 @@ STANDING_CAPITALS = 0.45  # x the share of the Hispanic capitals garrisoned
 STANDING_RESERVE = 0.25  # x the share of all revolt counters in the reserve
 STANDING_CLEAR = 0.15  # x 1 / (1 + revolts in the Roman provinces)
 PROGRESS_TIME = 0.15  # x the share of the track's time left
-PARAMS_SIZE = PARAMS_HEADER + 22
+P_BEATEN_GARRISON = PARAMS_HEADER + 22  # 0 a beaten garrison goes to its reserve, 1 it is lost
+PARAMS_SIZE = PARAMS_HEADER + 23
 
 # ---------------------------------------------------------------- actions
 A_PASS = 0  # end the Roman phase

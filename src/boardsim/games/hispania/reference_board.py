@@ -301,7 +301,7 @@ def army_attack(
             top = max(i for i in range(hl.STACK) if st[i])
             if st[top] == hl.LEGIO_COLOUR:
                 s[hl.LEGIO_OWNER] = 2
-            else:
+            elif params[hl.P_BEATEN_GARRISON] == 0:  # else "lost": out of the game
                 s[hl.GARR_RESERVE + st[top] - 1] += 1
             s[hl.GARR + t * hl.STACK + top] = 0
         return

@@ -119,6 +119,7 @@ from boardsim.games.hispania.layout import (
     NUM_PHASES,
     P_ARMIES,
     P_AUTO_SETUP,
+    P_BEATEN_GARRISON,
     P_DENARII,
     P_FLEETS,
     P_GARRISONS,
@@ -317,7 +318,7 @@ STATE_ERRORS: dict[int, str] = {
     E_STACK_FULL: "city {index}: {value} discs, more than 3",
     E_GARRISON_ON_REVOLT: "city {index}: a garrison on a revolt",
     E_GARRISON_SUPPLY: "general {index}: {value} garrisons on the board and in reserve, not the "
-    "level's",
+    "level's (at most the level's with beaten_garrison='lost')",
     E_GARR_RESERVE: "GARR_RESERVE[{index}] = {value}: negative, or the proconsul's (he has none)",
     E_LEGIO_DISC: "{value} Legio Hispana discs on the board, not what LEGIO_OWNER says",
     E_ARMY_POS: f"ARMY_POS[{{index}}] = {{value}}: not -2 (out), -1 (reserve) or a city "
@@ -519,6 +520,15 @@ def check_revolts(state, params, where):
 
 
 @jit
+def garrison_supply_fits(params, supply):
+    """A general's garrisons on the board and in reserve: the level's, or fewer once beaten
+    garrisons are lost (``beaten_garrison="lost"``)."""
+    if params[P_BEATEN_GARRISON] != 0:
+        return 0 <= supply <= params[P_GARRISONS]
+    return supply == params[P_GARRISONS]
+
+
+@jit
 def check_garrisons(state, params, where):
     """Stacks packed from the bottom, 3 discs a city, none on a revolt; every general's
     garrisons on the board or in his reserve; the Legio Hispana disc where its owner says."""
@@ -543,7 +553,7 @@ def check_garrisons(state, params, where):
         reserve = state[GARR_RESERVE + g]
         if reserve < 0 or (g == PROCONSUL and reserve != 0):
             return refuse(where, E_GARR_RESERVE, g, reserve)
-        if g < NUM_ROMAN_GENERALS and on_board[g + 1] + reserve != params[P_GARRISONS]:
+        if g < NUM_ROMAN_GENERALS and not garrison_supply_fits(params, on_board[g + 1] + reserve):
             return refuse(where, E_GARRISON_SUPPLY, g, on_board[g + 1] + reserve)
     legio = on_board[LEGIO_COLOUR]
     if params[P_LEGIO] != 0 and legio != (1 if state[LEGIO_OWNER] == -1 else 0):
