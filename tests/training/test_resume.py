@@ -55,6 +55,18 @@ def test_resume_without_the_flags_trains_on_with_the_run_s_own_and_says_so(
     assert saved["net_arch"] == [16]
 
 
+def test_resume_without_timesteps_trains_to_the_run_s_own_budget(tmp_path, capsys) -> None:
+    """``--timesteps`` left out on ``--resume`` is the run's own total, not the 200,000 of a
+    fresh run: a run trained to its 128 steps has nothing left to train."""
+    run = tmp_path / "run"
+    args = ["train", "farrapos", "--run-dir", str(run), *FLAGS]
+    assert main([*args, "--timesteps", "128"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    assert "trained 128 steps" in capsys.readouterr().out
+    assert _saved_config(run)["total_timesteps"] == 128
+
+
 def test_the_library_refuses_a_setting_given_otherwise_than_the_run_s(tmp_path) -> None:
     def config(**kw) -> TrainConfig:
         settings = {**TINY, "checkpoint_every": 64, "total_timesteps": 128, **kw}

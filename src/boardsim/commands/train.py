@@ -63,7 +63,12 @@ def add_parser(subparsers: Any) -> None:
         "self-play with the compiled search guided by the network (default ppo)",
     )
     p.add_argument("--run-dir", default=None, help="run folder (default runs/GAME)")
-    p.add_argument("--timesteps", type=int, default=200_000, help="learner decisions in all")
+    p.add_argument(
+        "--timesteps",
+        type=int,
+        default=None,
+        help="ppo: learner decisions in all (default 200,000; on --resume, the run's own)",
+    )
     p.add_argument(
         "--resume",
         action="store_true",
@@ -279,11 +284,13 @@ def run(args: argparse.Namespace) -> int:
         return _run_alphazero(args, options, run_dir)
     from boardsim.training.ppo import TrainConfig, train
 
+    if args.timesteps is not None:
+        ppo_flags["total_timesteps"] = "--timesteps"
     config = TrainConfig(
         game=args.game,
         run_dir=run_dir,
         options=options,
-        total_timesteps=args.timesteps,
+        total_timesteps=args.timesteps if args.timesteps is not None else 200_000,
         threads=args.threads,
         torch_threads=args.torch_threads,
         progress=not args.no_progress,

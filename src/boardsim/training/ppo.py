@@ -635,6 +635,8 @@ def imitate_heuristic(trainer: Trainer) -> dict[str, Any]:
 
 
 # what a resumed run may change: how far it goes and how it runs, not what it learns
+# a resume that does not set the budget trains to the run's own (like alphazero's)
+RESUME_KEEPS_BUDGET = ("total_timesteps",)
 RESUME_MAY_CHANGE = (
     "total_timesteps",
     "progress",
@@ -653,4 +655,4 @@ def _resumed_config(
     if meta.get("algorithm", "MaskablePPO") != "MaskablePPO":
         raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not MaskablePPO")
     saved = TrainConfig(**meta["config"])
-    return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit)
+    return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit, RESUME_KEEPS_BUDGET)
