@@ -26,7 +26,7 @@ from boardsim.core.batch import COMPILED_POLICIES, threads_used
 from boardsim.core.bound import BoundFunction
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
-from boardsim.core.header import FLAG_TRUNCATED, POLICY_MCTS
+from boardsim.core.header import FLAG_TRUNCATED, POLICY_MCTS, POLICY_NETWORK
 from boardsim.core.network import Network
 
 DEFAULT_MAX_LEN = 4096  # decisions recorded a game (a longer game is cut in its trace only)
@@ -121,7 +121,6 @@ def play_traces(
     ``values``: the network whose value head values each position (it must fit the
     game: a :class:`ValueError` says why not), or None for the game's progress measure.
     """
-    from boardsim.core.header import POLICY_NETWORK
     from boardsim.core.seats import Seat, seat_table
     from boardsim.research.sweep import cell_seats
 
