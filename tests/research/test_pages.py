@@ -154,3 +154,27 @@ def test_a_tuning_section_is_its_search_and_is_read_back_not_run_again(tmp_path:
     assert (folder / "best.json").stat().st_mtime_ns == stamp  # nothing written again
     more = BalanceTuning(tuning.title, tuning.asks, tuning.targets, tuning.search, trials=4)
     assert finished_tuning("farrapos", more, run, work) is None
+
+
+def test_the_ledgers_cite_the_pages_sections_that_exist() -> None:
+    """docs/rules/<game>.md cites each contested reading's measured effect by a link to a
+    section of the balance page (never a copied figure): every such link is a heading the
+    page has, and every question that varies a rule option (not only the skill, the
+    players, the level or the variants) and every tuning is cited by its ledger."""
+    import re
+
+    for name in list_games():
+        ledger = (ROOT / "docs" / "rules" / f"{name}.md").read_text()
+        page = (ROOT / "docs" / "balance" / f"{name}.md").read_text()
+        headings = {anchor(h) for h in re.findall(r"^## (.+)$", page, flags=re.M)}
+        cited = set(re.findall(rf"\(\.\./balance/{name}\.md#([^)]+)\)", ledger))
+        assert cited and cited <= headings, sorted(cited - headings)
+        definition = make_game(name).definition
+        plain = {"skill", "num_players", "level", "variant"}
+        asked = {
+            anchor(q.title)
+            for q in definition.balance_questions
+            if {g.split("=")[0] for g in q.grid} - plain
+        }
+        asked |= {anchor(t.title) for t in definition.balance_tunings}
+        assert asked <= cited, sorted(asked - cited)
