@@ -242,18 +242,20 @@ def _manifest(
 
 def _check_out(out: Path, manifest: dict[str, Any]) -> str:
     """Create ``out`` or check that it holds the same search; returns the study's name."""
-    text = json.dumps(manifest, sort_keys=True, default=str)
+    text = _canonical(manifest)
     path = out / MANIFEST
-    if path.exists():
-        old = json.loads(path.read_text())
-        if json.dumps(old, sort_keys=True, default=str) != text:
-            raise OptionError(
-                f"{out} holds a different search (targets, keys, games, seed or options "
-                "differ); use another --out or delete it"
-            )
+    if path.exists() and _canonical(json.loads(path.read_text())) != text:
+        raise OptionError(
+            f"{out} holds a different search (targets, keys, games, seed or options "
+            "differ); use another --out or delete it"
+        )
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(manifest, indent=1, default=str) + "\n")
     return _study_name(text)
+
+
+def _canonical(manifest: Mapping[str, Any]) -> str:
+    return json.dumps(manifest, sort_keys=True, default=str)
 
 
 def _study_name(manifest_text: str) -> str:
@@ -273,12 +275,11 @@ def finished_tune(
     """``out`` holds exactly this search with ``trials`` complete trials and its report:
     nothing to run (a page reads it back)."""
     out = Path(out)
-    manifest = _manifest(game_name, targets, keys, games_per_trial, seed, base_options)
-    text = json.dumps(manifest, sort_keys=True, default=str)
+    text = _canonical(_manifest(game_name, targets, keys, games_per_trial, seed, base_options))
     path = out / MANIFEST
     if not (path.is_file() and (out / REPORT).is_file() and (out / STUDY_DB).is_file()):
         return False
-    if json.dumps(json.loads(path.read_text()), sort_keys=True, default=str) != text:
+    if _canonical(json.loads(path.read_text())) != text:
         return False
     return _complete(open_study(out, _study_name(text), seed)) >= trials
 
