@@ -222,8 +222,7 @@ def tuning_section(game_name: str, tuning: BalanceTuning, report: str, run: Page
             "",
             tuning.asks,
             "",
-            f"Alone: `{tune_command(game_name, tuning, run)}` (its folder keeps the study, "
-            "every trial in `trials.csv` and the plot of the search).",
+            f"Alone: `{tune_command(game_name, tuning, run)}` (its files below are in `DIR`).",
             *body,
         ]
     ).rstrip()
