@@ -146,6 +146,27 @@ def advance(g, state, params, action, outcomes, weights):
 
 
 @jit
+def rollout(g, state, params, policy, depth, done, mask, prng, outcomes, weights):
+    """Play ``state`` on by the compiled ``policy`` for at most ``depth`` decisions
+    (negative: to the end), chance drawn as :func:`advance` draws it; returns whether the
+    game is over (``done``: it already is).
+
+    The loop is written out, not a call of :func:`advance` a decision: a decision is tens
+    of nanoseconds, and a call there, or an inlined helper that holds the arrays (their
+    reference counts kept, atomically, a decision), cost about as much again. The rare
+    chance node (a game that stops at them) is settled by a call."""
+    d = 0
+    while not done and (depth < 0 or d < depth):
+        a = policy_action(g, state, params, policy, mask, prng)
+        done = advance_decision(g, state, params, a, outcomes, weights)
+        if not done and state[hd.H_ACTOR] == hd.CHANCE:
+            settle_chance(g, state, params, outcomes, weights)
+            done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+        d += 1
+    return done
+
+
+@jit
 def leaf_value(g, state, params, out):
     """A finished game's returns; the game's evaluation of a cut one (or a truncated one)."""
     flags = state[hd.H_FLAGS]
@@ -266,11 +287,9 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
         path[length] = node
         length += 1
         done = advance(g, st, params, np.int64(ws[0][node]), outcomes, weights)
-    d = 0
-    while not done and (rollout_depth < 0 or d < rollout_depth):
-        a = policy_action(g, st, params, np.int32(rollout_policy), mask, prng)
-        done = advance(g, st, params, a, outcomes, weights)
-        d += 1
+    done = rollout(
+        g, st, params, np.int32(rollout_policy), rollout_depth, done, mask, prng, outcomes, weights
+    )
     leaf_value(g, st, params, leaf)
     for i in range(length):
         n = path[i]
