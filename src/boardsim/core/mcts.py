@@ -154,10 +154,9 @@ def rollout(g, state, params, policy, depth, done, mask, prng, outcomes, weights
     (negative: to the end), chance drawn as :func:`advance` draws it; returns whether the
     game is over (``done``: it already is).
 
-    The loop is written out, not a call of :func:`advance` a decision: a decision is tens
-    of nanoseconds, and a call there, or an inlined helper that holds the arrays (their
-    reference counts kept, atomically, a decision), cost about as much again. The rare
-    chance node (a game that stops at them) is settled by a call."""
+    The loop is written out with the engine's inlined glue, not a call of :func:`advance`
+    a decision: a decision is tens of nanoseconds, and a call a decision is a visible
+    share of it. The rare chance node (a game that stops at them) is settled by a call."""
     d = 0
     while not done and (depth < 0 or d < depth):
         a = policy_action(g, state, params, policy, mask, prng)
