@@ -1,6 +1,7 @@
 """Learned agents at compiled speed: a report, never a timed test.
 
     .venv/bin/python benchmarks/networks.py [--seconds 5] [--game liberation] [--no-openspiel]
+    .venv/bin/python benchmarks/networks.py --only search   # section 3 alone
 
 1. **Network decisions per second per core**, each game, in ``play_games`` (one thread):
    every seat a 2 x 256 MLP (AlphaZero's shared trunk, a policy head, a value head) with
@@ -282,6 +283,11 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument(
+        "--only",
+        choices=("search",),
+        help="search: only the MCTS comparison with OpenSpiel (printed, no file written)",
+    )
+    parser.add_argument(
         "--mcts-game",
         dest="mcts_games",
         action="append",
@@ -291,6 +297,8 @@ def main() -> int:
         "--out", default=str(ROOT / "benchmarks" / "results" / "networks-latest.json")
     )
     args = parser.parse_args()
+    if args.only == "search":
+        return search_only(args.simulations, args.positions)
     load = os.getloadavg()[0]
     result: dict[str, Any] = {
         "load_average_at_start": load,
@@ -319,18 +327,7 @@ def main() -> int:
         write_json_atomic(result, args.out)  # what is measured so far, if the run is cut
     if not args.no_openspiel:
         result["mcts_connect_four"] = mcts_against_openspiel(args.simulations, args.positions)
-        m = result["mcts_connect_four"]
-        print(f"\nMCTS, connect four, {m['simulations']} simulations, random rollouts, 1 core:")
-        print(f"  boardsim  {m['boardsim_simulations_per_second']:>12,.0f} simulations/s")
-        if "openspiel_simulations_per_second" in m:
-            print(f"  OpenSpiel {m['openspiel_simulations_per_second']:>12,.0f} simulations/s")
-            print(f"  ratio     {m['boardsim_over_openspiel']:>12.2f}x (target >= 2)")
-            print(
-                f"  ratio, median of {m['windows']} paired windows "
-                f"{m['median_ratio_of_windows']:.2f}x"
-            )
-        else:
-            print(f"  OpenSpiel {m['openspiel']}")
+        _print_search(result["mcts_connect_four"])
     result["targets"] = targets(result)
     print("\ntargets (issue 16)")
     for t in result["targets"]:
@@ -339,6 +336,27 @@ def main() -> int:
     write_json_atomic(result, args.out)
     print(f"\nwrote {args.out}")
     return 0
+
+
+def search_only(simulations: int, positions: int) -> int:
+    """``--only search``: the MCTS comparison alone, printed (the results file is the full
+    run's: a partial one would overwrite it)."""
+    print(f"load average {os.getloadavg()[0]:.2f} at the start (2 cores)")
+    _print_search(mcts_against_openspiel(simulations, positions))
+    return 0
+
+
+def _print_search(m: dict[str, Any]) -> None:
+    print(f"\nMCTS, connect four, {m['simulations']} simulations, random rollouts, 1 core:")
+    print(f"  boardsim  {m['boardsim_simulations_per_second']:>12,.0f} simulations/s")
+    if "openspiel_simulations_per_second" in m:
+        print(f"  OpenSpiel {m['openspiel_simulations_per_second']:>12,.0f} simulations/s")
+        print(f"  ratio     {m['boardsim_over_openspiel']:>12.2f}x (target >= 2)")
+        print(
+            f"  ratio, median of {m['windows']} paired windows {m['median_ratio_of_windows']:.2f}x"
+        )
+    else:
+        print(f"  OpenSpiel {m['openspiel']}")
 
 
 def targets(result: dict[str, Any]) -> list[dict[str, Any]]:

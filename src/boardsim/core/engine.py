@@ -155,10 +155,10 @@ def random_legal(g, state, params, mask, policy_rng):
     return pick_legal(mask, g.legal_mask(state, params, mask), policy_rng)
 
 
-@jit
+@jit_inline
 def policy_action(g, state, params, policy, mask, prng):
     """The action compiled policy ``policy`` (``POLICY_RANDOM`` or ``POLICY_HEURISTIC``)
-    takes here."""
+    takes here. Inlined: it is a rollout's every decision (``core/mcts.py``)."""
     if policy == hd.POLICY_HEURISTIC:
         return g.heuristic_action(state, params, mask, prng)
     return random_legal(g, state, params, mask, prng)

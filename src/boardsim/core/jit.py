@@ -13,7 +13,11 @@ import numba
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True}
+# ``_nrt`` (numba's runtime: allocation and reference counts) is set, not left to numba:
+# a function compiled for the first time from a caller without it (``jit_borrowing``)
+# would otherwise inherit the caller's, and a kernel that allocates would not compile
+# (which kernel is compiled first, from where, would decide).
+JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": True}
 
 
 def jit(fn: F) -> F:
@@ -30,6 +34,19 @@ def jit_inline(fn: F) -> F:
     (``benchmarks/README.md``, calibration connect four).
     """
     return numba.njit(inline="always", **JIT_OPTIONS)(fn)  # type: ignore[return-value]
+
+
+def jit_borrowing(fn: F) -> F:
+    """Compile ``fn`` without numba's reference counting (its runtime, NRT, off).
+
+    For the search's hot loops (``core/mcts.py``): numba counts the references of every
+    array a compiled function receives or names, atomically, on entry and on every
+    inlined helper's arguments, and on the calibration connect four those counts were
+    most of a UCT simulation's time. Such a function only *borrows* arrays from its
+    caller, who keeps them alive: it must allocate nothing (numba refuses to compile it
+    then) and return no array (only scalars). Its results are the same.
+    """
+    return numba.njit(**{**JIT_OPTIONS, "_nrt": False})(fn)  # type: ignore[return-value]
 
 
 def jit_parallel(fn: F) -> F:

@@ -43,7 +43,10 @@ The search (:func:`search`):
   finished game is valued by ``returns``, a cut one by ``evaluate_position``.
 - **No allocation in the hot loop:** every array is in the workspace made once by
   :func:`workspace` (``max_nodes`` = simulations + 1: a simulation adds at
-  most one node).
+  most one node). So a simulation and its helpers are compiled without numba's
+  reference counting (``jit_borrowing``, ``core/jit.py``): they borrow the workspace
+  from :func:`search`. On the calibration connect four those atomic counts, on every
+  array a call or an inlined helper names, were two thirds of a simulation's time.
 
 The move chosen is the root child visited most (ties: the higher mean value).
 """
@@ -83,7 +86,7 @@ from boardsim.core.header import (
     SEARCH_GUMBEL,
     SEARCH_UCT,
 )
-from boardsim.core.jit import jit, jit_inline, jit_parallel
+from boardsim.core.jit import jit, jit_borrowing, jit_inline, jit_parallel
 from boardsim.core.nn import (
     USE_POLICY,
     USE_VALUE,
@@ -127,7 +130,7 @@ def workspace(g, max_nodes):
     )
 
 
-@jit
+@jit_borrowing
 def settle_chance(g, state, params, outcomes, weights):
     """Draw pending chance nodes from the state's own (reseeded) generator, even when the
     game stops at them (``explicit_chance``): the search samples chance itself."""
@@ -137,7 +140,7 @@ def settle_chance(g, state, params, outcomes, weights):
         g.apply_chance(state, params, np.int64(outcomes[i]))  # as advance_decision passes it
 
 
-@jit
+@jit_borrowing
 def advance(g, state, params, action, outcomes, weights):
     """One decision in a simulation, its chance drawn; returns True when the game is over."""
     advance_decision(g, state, params, action, outcomes, weights)
@@ -145,7 +148,27 @@ def advance(g, state, params, action, outcomes, weights):
     return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
 
 
-@jit
+@jit_borrowing
+def rollout(g, state, params, policy, depth, done, mask, prng, outcomes, weights):
+    """Play ``state`` on by the compiled ``policy`` for at most ``depth`` decisions
+    (negative: to the end), chance drawn as :func:`advance` draws it; returns whether the
+    game is over (``done``: it already is).
+
+    The loop is written out with the engine's inlined glue, not a call of :func:`advance`
+    a decision: a decision is tens of nanoseconds, and a call a decision is a visible
+    share of it. The rare chance node (a game that stops at them) is settled by a call."""
+    d = 0
+    while not done and (depth < 0 or d < depth):
+        a = policy_action(g, state, params, policy, mask, prng)
+        done = advance_decision(g, state, params, a, outcomes, weights)
+        if not done and state[hd.H_ACTOR] == hd.CHANCE:
+            settle_chance(g, state, params, outcomes, weights)
+            done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+        d += 1
+    return done
+
+
+@jit_borrowing
 def leaf_value(g, state, params, out):
     """A finished game's returns; the game's evaluation of a cut one (or a truncated one)."""
     flags = state[hd.H_FLAGS]
@@ -162,7 +185,7 @@ def new_seed(srng):
     return (rng_next(srng, 0) << 30) ^ rng_next(srng, 0)
 
 
-@jit
+@jit_borrowing
 def choose_child(ws, node, actor, mask, untried, c_uct, hint, prior):
     """UCB1 over the children legal now (their availability counted); ``untried`` is left
     with the legal actions that have no child. The child of action ``hint`` (the
@@ -188,7 +211,7 @@ def choose_child(ws, node, actor, mask, untried, c_uct, hint, prior):
     return best
 
 
-@jit
+@jit_borrowing
 def pick_untried(untried, srng):
     """A uniformly random action among ``untried`` (-1 when there is none)."""
     count = 0
@@ -205,7 +228,7 @@ def pick_untried(untried, srng):
     return -1
 
 
-@jit
+@jit_borrowing
 def add_child(ws, parent, a, count):
     """Node ``count`` becomes ``parent``'s child by action ``a``."""
     action, first, sibling, visits, avail, value = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
@@ -218,7 +241,7 @@ def add_child(ws, parent, a, count):
     value[count, :] = 0.0
 
 
-@jit
+@jit_borrowing
 def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prior, ws, count):
     """One simulation: determinize, select and expand, roll out, back up.
 
@@ -232,7 +255,8 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
     visits, value = ws[3], ws[5]
     path, st, mask, untried, outcomes, weights, leaf, srng, prng, hmask = ws[6:16]
     max_nodes = visits.shape[0]
-    st[:] = root
+    for i in range(st.shape[0]):  # not st[:] = root: an array copy needs numba's runtime
+        st[i] = root[i]
     rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
     g.determinize(st, params, player, srng)
     settle_chance(g, st, params, outcomes, weights)
@@ -247,7 +271,8 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
             hint = g.heuristic_action(st, params, hmask, prng)
         g.legal_mask(st, params, mask)
         g.search_prune(st, params, mask)
-        untried[:] = mask
+        for b in range(untried.shape[0]):
+            untried[b] = mask[b]
         best = choose_child(ws, node, actor, mask, untried, c_uct, hint, prior)
         a = -1
         if count < max_nodes:
@@ -266,11 +291,9 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
         path[length] = node
         length += 1
         done = advance(g, st, params, np.int64(ws[0][node]), outcomes, weights)
-    d = 0
-    while not done and (rollout_depth < 0 or d < rollout_depth):
-        a = policy_action(g, st, params, np.int32(rollout_policy), mask, prng)
-        done = advance(g, st, params, a, outcomes, weights)
-        d += 1
+    done = rollout(
+        g, st, params, np.int32(rollout_policy), rollout_depth, done, mask, prng, outcomes, weights
+    )
     leaf_value(g, st, params, leaf)
     for i in range(length):
         n = path[i]
