@@ -20,7 +20,17 @@ def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n_then_the_shipped_netw
         "mcts:40",
         "alphazero",
     ]
-    assert skill.ladder("hispania", 10) == ["random", "heuristic", "mcts:10", "mcts:40"]
+    # Hispania's network was trained at the medium level; it plays the others too
+    assert skill.ladder("hispania", 10) == [
+        "random",
+        "heuristic",
+        "mcts:10",
+        "mcts:40",
+        "alphazero",
+    ]
+    assert skill.learned_rungs("hispania", [{"level": "7-5-4-5-1"}, {"terror": True}]) == [
+        "alphazero"
+    ]
     assert skill.depth_pairs(4, 3) == ["mcts:8/mcts:4", "mcts:16/mcts:8", "mcts:32/mcts:16"]
     words = skill.expand_skill_words(["ladder:5", "depth:2"], "farrapos")
     assert words == ["random", "heuristic", "mcts:5", "mcts:20", "alphazero", *skill.depth_pairs(2)]

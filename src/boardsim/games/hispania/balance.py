@@ -9,7 +9,8 @@ BALANCE_QUESTIONS = (
     BalanceQuestion(
         "Rome across skill at the medium level",
         "Rome's win rate at 6-4-3-4-2 with the Romans played by each rung of the ladder "
-        "(random, the heuristic, MCTS at 10 and at 40 simulations) against the dice-driven "
+        "(random, the heuristic, MCTS at 10 and at 40 simulations, the shipped self-play "
+        "network alone) against the dice-driven "
         "Hispanic system: is the medium level winnable, and how much does skill buy?",
         ("skill=ladder:10",),
         options={"level": "6-4-3-4-2"},
