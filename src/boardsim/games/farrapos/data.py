@@ -467,19 +467,22 @@ PIECE_SETUP = DATA.piece_setup
 PIECE_ARRIVAL = DATA.piece_arrival
 
 
-def entry_order(side: np.ndarray, arrival: np.ndarray, num_units: int) -> np.ndarray:
-    """Each MU's rank among its side's MU in order of entry (arrival phase, then file
-    order): the options ``republic_mu`` / ``empire_mu`` keep a side's first ``n`` and
-    withhold the rest, its latest arrivals. Militia rank -1."""
+def entry_order(
+    side: np.ndarray, setup: np.ndarray, arrival: np.ndarray, num_units: int
+) -> np.ndarray:
+    """Each MU's rank among its side's MU in order of entry (the set-up units, then the
+    others by arrival phase, then file order): the options ``republic_mu`` / ``empire_mu``
+    keep a side's first ``n`` and withhold the rest, its latest arrivals. Militia rank -1."""
     rank = np.full(len(side), -1, np.int32)
     for s in range(2):
         units = [u for u in range(num_units) if side[u] == s]
-        for k, u in enumerate(sorted(units, key=lambda u: (int(arrival[u]), u))):
+        order = sorted(units, key=lambda u: (bool(setup[u] < 0), int(arrival[u]), u))
+        for k, u in enumerate(order):
             rank[u] = k
     return rank
 
 
-PIECE_ENTRY_RANK = entry_order(DATA.piece_side, DATA.piece_arrival, NUM_UNITS)
+PIECE_ENTRY_RANK = entry_order(DATA.piece_side, DATA.piece_setup, DATA.piece_arrival, NUM_UNITS)
 # a side's MU in the data file, and those on the map at the start (the fewest it may field)
 SIDE_UNITS = tuple(int(((PIECE_ENTRY_RANK >= 0) & (PIECE_SIDE == s)).sum()) for s in range(2))
 SIDE_SET_UP_UNITS = tuple(

@@ -119,10 +119,13 @@ def recount(s: State, params: Params) -> None:
 
 # ---------------------------------------------------------------- deployment
 def fielded(params: Params, side: int) -> set[int]:
-    """The side's MU in the game: its first ``republic_mu`` / ``empire_mu`` by arrival
-    phase (file order breaking ties); the later ones never enter."""
-    mine = sorted((int(PIECE_ARRIVAL[u]), u) for u in UNITS if SIDE_OF[u] == side)
-    return {u for _, u in mine[: params[L.P_REPUBLIC_MU + side]]}
+    """The side's MU in the game: its set-up units, then its first arrivals by phase (file
+    order breaking ties), ``republic_mu`` / ``empire_mu`` in all; the later ones never
+    enter."""
+    mine = sorted(
+        (PIECE_SETUP[u] < 0, int(PIECE_ARRIVAL[u]), u) for u in UNITS if SIDE_OF[u] == side
+    )
+    return {u for *_, u in mine[: params[L.P_REPUBLIC_MU + side]]}
 
 
 def arriving_unit(s: State, params: Params, side: int) -> int | None:
