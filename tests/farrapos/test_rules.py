@@ -514,7 +514,9 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         boardsim.make_game("farrapos", sieges=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
-    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == [1, 1, 0, 0, 30, 0, 0, 0, 0, 0, 20, 28, 3, 0]
+    # the readings' words, then ruling 27's numbers (the data's: 20 and 28 MU, 3, +0)
+    expected = [1, 1, 0, 0, 30, 0, 0, 0, 0, 0, 20, 28, 3, 0]
+    assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == expected
 
 
 # ---------------------------------------------------------------- more rulings of the ledger
