@@ -332,3 +332,19 @@ def test_republic_mu_withholds_its_latest_arrivals(mu: int, arriving: int) -> No
 def test_unit_counts_and_bonuses_out_of_range_are_refused(option: str, bad: int) -> None:
     with pytest.raises(boardsim.OptionError, match=f"option {option}={bad} is out of range"):
         farrapos(**{option: bad})
+
+
+def test_withheld_units_are_shown_apart_from_the_reserve() -> None:
+    """With empire_mu=20 the text and the picture count E21-E28 as withheld, not as units
+    waiting in reserve."""
+    from boardsim import render
+
+    game = farrapos(empire_mu=20)
+    st = fresh(game)
+    text = game.definition.render_text(game.params, st.array, False)
+    empire = next(line for line in text.splitlines() if line.strip().startswith("Empire:"))
+    assert "reserve E17 E18 E19 E20 EM1" in empire
+    assert empire.endswith("withheld " + " ".join(f"E{k}" for k in range(21, 29)))
+    assert "Empire: 8 in reserve, 0 eliminated, 8 withheld" in render.to_svg(game, st)
+    default = farrapos()
+    assert "Empire: 16 in reserve, 0 eliminated<" in render.to_svg(default, fresh(default))

@@ -12,6 +12,7 @@ from boardsim.games.farrapos.data import (
     CITY_REGION,
     CITY_VP,
     FIRST_YEAR,
+    NUM_UNITS,
     PIECE_AF,
     PIECE_ARRIVAL,
     PIECE_DF,
@@ -138,7 +139,7 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
                 and PIECE_TYPE[u] != 3
                 and int(state[LOC + u]) == LOC_RESERVE
                 and PIECE_ARRIVAL[u] <= int(state[PHASE])
-                and PIECE_ENTRY_RANK[u] < int(params[P_REPUBLIC_MU + PIECE_SIDE[u]])
+                and not is_withheld(params, u)
             ]
             if not arriving:
                 return f"place in {name}"
@@ -181,6 +182,12 @@ def _side(s: int, text: str, colour: bool) -> str:
     return f"{_COLOURS[s]}{text}{_RESET}" if colour else text
 
 
+def is_withheld(params: np.ndarray, u: int) -> bool:
+    """MU ``u`` is one of its side's latest arrivals that ``republic_mu`` / ``empire_mu``
+    keep out of the game (it stays in reserve and never enters)."""
+    return PIECE_TYPE[u] != 3 and PIECE_ENTRY_RANK[u] >= int(params[P_REPUBLIC_MU + PIECE_SIDE[u]])
+
+
 def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> str:
     """A readable board: phase and turn, VP, and every held or occupied city with its units."""
     phase, turn = int(state[PHASE]), int(state[TURN])
@@ -221,13 +228,15 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
         )  # fmt: skip
         lines.append(f"  {_side(owner, SIDES[owner][:3].upper(), colour)} {tag}: {units}")
     for s in range(2):
+        out = [PIECE_IDS[u] for u in range(NUM_UNITS) if PIECE_SIDE[u] == s
+               and is_withheld(params, u)]  # fmt: skip
         waiting = [PIECE_IDS[u] for u in range(P) if PIECE_SIDE[u] == s
-                   and int(state[LOC + u]) == LOC_RESERVE]  # fmt: skip
+                   and int(state[LOC + u]) == LOC_RESERVE and PIECE_IDS[u] not in out]  # fmt: skip
         gone = [PIECE_IDS[u] for u in range(P) if PIECE_SIDE[u] == s
                 and int(state[LOC + u]) == LOC_ELIMINATED]  # fmt: skip
         lines.append(
             f"  {SIDE_TITLES[s]}: reserve {' '.join(waiting) or '-'}; "
-            f"eliminated {' '.join(gone) or '-'}"
+            f"eliminated {' '.join(gone) or '-'}" + (f"; withheld {' '.join(out)}" if out else "")
         )
     if int(state[MODE]) == M_MAIN and moved_units(state):
         lines.append(f"{SIDE_TITLES[side]} chooses: move other units to another city, or end")
@@ -278,4 +287,11 @@ def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer:
     return f"{who} rolled {int(outcome)} for " + (what if attack else "the defence" + where)
 
 
-__all__ = ["describe_action", "describe_chance", "evaluate", "render_text", "unit_words"]
+__all__ = [
+    "describe_action",
+    "describe_chance",
+    "evaluate",
+    "is_withheld",
+    "render_text",
+    "unit_words",
+]

@@ -13,7 +13,7 @@ from boardsim.core.game import Game
 from boardsim.core.header import CHANCE, H_ACTOR
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.names import SIDE_TITLES
+from boardsim.games.farrapos.names import SIDE_TITLES, is_withheld
 from boardsim.render.common import FAINT, INK, Panel, panel_background
 from boardsim.render.geometry import trim
 from boardsim.render.placement import Placer, label, leader, text_width
@@ -167,7 +167,7 @@ def _units_and_names(out: list, s: np.ndarray) -> None:
                          data={"kind": "name", "city": str(c)}))  # fmt: skip
 
 
-def _panel(out: list, s: np.ndarray) -> None:
+def _panel(out: list, s: np.ndarray, params: np.ndarray) -> None:
     panel = Panel(BOARD_W + 14, 22, PANEL_WIDTH - 28, out)
     phase, side = int(s[L.PHASE]), int(s[L.SIDE])
     panel.line(f"Farrapos {D.FIRST_YEAR + phase - 1}", 15.0, True)
@@ -196,9 +196,12 @@ def _panel(out: list, s: np.ndarray) -> None:
     panel.gap()
     for p in range(2):
         mine = D.PIECE_SIDE == p
-        reserve = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_RESERVE)))
+        out_of_game = np.array([is_withheld(params, u) for u in range(D.NUM_PIECES)])
+        reserve = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_RESERVE) & ~out_of_game))
         gone = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_ELIMINATED)))
-        panel.line(f"{SIDE_TITLES[p]}: {reserve} in reserve, {gone} eliminated", 12.0)
+        withheld = int(np.sum(mine & out_of_game))
+        extra = f", {withheld} withheld" if withheld else ""
+        panel.line(f"{SIDE_TITLES[p]}: {reserve} in reserve, {gone} eliminated{extra}", 12.0)
     panel.gap()
     panel.line("I infantry, C cavalry, A artillery, M militia; 3I: three infantry", 11.0,
                fill=FAINT)  # fmt: skip
@@ -219,7 +222,7 @@ def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) ->
     _static(scene)
     _cities(scene.dynamic, state)
     _units_and_names(scene.dynamic, state)
-    _panel(scene.dynamic, state)
+    _panel(scene.dynamic, state, game.params)
     return scene
 
 
