@@ -188,7 +188,13 @@ class GameInfo:
             lines.append(f"  {option.name} = {option.default!r}{common}")
             for words in (f"allowed: {option.allowed}", option.doc):
                 lines.append(
-                    textwrap.fill(words, 92, initial_indent=" " * 6, subsequent_indent=" " * 6)
+                    textwrap.fill(
+                        words,
+                        92,
+                        initial_indent=" " * 6,
+                        subsequent_indent=" " * 6,
+                        break_on_hyphens=False,  # "set-up" stays one word
+                    )
                 )
         return "\n".join(lines)
 

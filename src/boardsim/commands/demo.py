@@ -588,6 +588,16 @@ def competitive_ladder(
     return rows
 
 
+def any_level_agent(spec: str, game: Any, seed: int) -> Any:
+    """An agent for any level: a network trained at the medium level plays the easy one too
+    (as the game's strength ladder lets it, ``StrengthLadder.any_options``)."""
+    from boardsim.research.sweep import NETWORK_FAMILIES
+    from boardsim.research.tournament import default_agent_maker
+
+    network = spec.partition(":")[0] in NETWORK_FAMILIES
+    return default_agent_maker(spec, game, seed, **({"strict_options": False} if network else {}))
+
+
 def cooperative_ladder(
     name: str, game: Any, tour: Tour, options: dict[str, Any]
 ) -> list[dict[str, Any]]:
@@ -601,7 +611,13 @@ def cooperative_ladder(
     for agent in agents:
         games = _games_for(tour, agent)
         result = cooperative(
-            name, [agent], games, [lv for _, lv in levels] or None, tour.seed, **options
+            name,
+            [agent],
+            games,
+            [lv for _, lv in levels] or None,
+            tour.seed,
+            agent_maker=any_level_agent,
+            **options,
         )
         words = [w for w, _ in levels] or [""]
         for word, solo in zip(words, result.solo, strict=True):
