@@ -194,9 +194,9 @@ def _panel(out: list, s: np.ndarray, params: np.ndarray) -> None:
         panel.line(f"attack {int(s[L.STR_A])}, die {int(s[L.DIE_A])}", 12.0)
         panel.line(f"defence {int(s[L.STR_D])}, die {int(s[L.DIE_D])}", 12.0)
     panel.gap()
+    out_of_game = np.array([is_withheld(params, u) for u in range(D.NUM_PIECES)])
     for p in range(2):
         mine = D.PIECE_SIDE == p
-        out_of_game = np.array([is_withheld(params, u) for u in range(D.NUM_PIECES)])
         reserve = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_RESERVE) & ~out_of_game))
         gone = int(np.sum(mine & (s[L.LOC_SLICE] == L.LOC_ELIMINATED)))
         withheld = int(np.sum(mine & out_of_game))
