@@ -302,6 +302,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     result: dict[str, Any] = {
         "load_average_at_start": load,
+        "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cpu": _cpu(),
         "command": " ".join(["benchmarks/networks.py", *sys.argv[1:]]),
         "niceness": os.nice(0),

@@ -105,7 +105,7 @@ def test_the_page_names_every_command_behind_its_figures() -> None:
 def test_write_docs_refuses_a_page_without_the_marks(tmp_path: Path) -> None:
     page = tmp_path / "agents.md"
     page.write_text("# Agents\n" + pages.marks("ladder")[0] + "\n" + pages.marks("ladder")[1])
-    with pytest.raises(ValueError, match="no heuristic, ppo, mcts, alphazero block"):
+    with pytest.raises(ValueError, match="no heuristic, ppo, mcts, alphazero, speed block"):
         pages.write_docs(page)
 
 
@@ -141,3 +141,17 @@ def test_a_malformed_figures_file_is_refused_with_its_fault(
     with pytest.raises(pages.FiguresError, match=r"figures\.toml") as err:
         pages.read_figures("somegame", tmp_path)
     assert says in str(err.value)
+
+
+def test_the_speed_block_is_the_benchmarks_file(tmp_path: Path) -> None:
+    data = json.loads(pages.SPEED_RESULTS.read_text())
+    data["games"]["liberation"]["mlp_2x256"]["decisions_per_second"] = 12345.6
+    data["games"]["liberation"].pop("mcts_200")
+    data["started_utc"] = "2026-12-02 20:00 UTC"
+    path = tmp_path / "networks.json"
+    path.write_text(json.dumps(data))
+    block = pages.speed_block(path)
+    row = next(line for line in block.splitlines() if line.startswith("| liberation |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[0] == "liberation" and cells[1] == "12,346" and cells[4] == "not measured"
+    assert "2026-12-02 20:00 UTC" in block

@@ -16,7 +16,10 @@ command wrote and that are committed:
 - ``mcts``: MCTS at 200 simulations against the heuristic, ``agents/<game>/mcts-eval.json``
   and ``mcts-4p-eval.json``;
 - ``alphazero``: the shipped self-play networks (``agents/<game>/alphazero.npz``, their
-  training record) and issue 16's targets, read from their evaluation files.
+  training record) and issue 16's targets, read from their evaluation files;
+- ``speed``: network, heuristic and MCTS decisions a second per core and the search
+  against OpenSpiel, ``benchmarks/results/networks-latest.json``
+  (``python benchmarks/networks.py``).
 
 Every ``boardsim eval`` file is declared in its game's ``agents/<game>/figures.toml``
 (:func:`read_figures`) with the command that writes it, beside what each block shows;
@@ -671,6 +674,70 @@ def alphazero_block() -> str:
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------- speed
+
+SPEED_RESULTS = Path("benchmarks/results/networks-latest.json")  # the checkout's
+SPEED_COLUMNS = (
+    ("mlp_2x256", "2x256 MLP (random weights)"),
+    ("shipped_alphazero", "shipped network"),
+    ("heuristic", "heuristic"),
+    ("mcts_200", "MCTS@200"),
+)
+
+
+def _rate(row: Mapping[str, Any], key: str) -> str:
+    return f"{row[key]['decisions_per_second']:,.0f}" if key in row else "not measured"
+
+
+def speed_block(path: Path = SPEED_RESULTS) -> str:
+    """Decisions a second per core of a network seat beside the heuristic's and MCTS's,
+    the multiply-add bound, and the search against OpenSpiel: the benchmark's latest
+    results file, as it wrote them."""
+    begin, end = marks("speed")
+    data = json.loads(path.read_text())
+    when = data.get("started_utc", "a date the file does not record")
+    out = [
+        begin,
+        "",
+        f"`python {data['command']}` ({when}; {data['cpu']}, one thread, niceness "
+        f"{data['niceness']}, load average {data['load_average_at_start']:.1f} at the start "
+        f"on 2 cores), in `{path.as_posix()}`: decisions a second of whole `play_games` games, "
+        "every seat the same player.",
+        "",
+        "| game | " + " | ".join(label for _, label in SPEED_COLUMNS) + " | FMA-loop bound, "
+        "dense / non-zero inputs | policy multiply-adds a decision, dense / non-zero inputs |",
+        "|---|" + "---|" * (len(SPEED_COLUMNS) + 2),
+    ]
+    for name, row in data["games"].items():
+        bound = row["bound_decisions_per_second"]
+        out.append(
+            f"| {name} | "
+            + " | ".join(_rate(row, key) for key, _ in SPEED_COLUMNS)
+            + f" | {bound['fma_loop_dense']:,.0f} / {bound['fma_loop_sparse']:,.0f} | "
+            f"{row['multiply_adds_policy_dense']:,} / {row['multiply_adds_policy_sparse']:,} "
+            f"({row['mean_nonzero_inputs']:.0f} inputs) |"
+        )
+    out.append("")
+    search = data.get("mcts_connect_four")
+    if search:
+        out += [
+            f"The search on the calibration connect four ({search['simulations']:,} "
+            f"simulations a move, random rollouts, {search['positions']} positions): "
+            f"{search['boardsim_simulations_per_second']:,.0f} simulations a second against "
+            f"OpenSpiel's C++ `MCTSBot` {search['openspiel_simulations_per_second']:,.0f} "
+            f"({search['boardsim_over_openspiel']:.2f}x; the median of "
+            f"{search['windows']} paired windows {search['median_ratio_of_windows']:.2f}x).",
+            "",
+        ]
+    out += ["| target (issue 16) | measured | wanted | met |", "|---|---|---|---|"]
+    for t in data["targets"]:
+        met = {True: "yes", False: "no", None: "not measured"}[t["met"]]
+        value = f"{t['value']:,.0f}" if abs(t["value"]) >= 100 else f"{t['value']:.2f}"
+        out.append(f"| {t['target']} | {value} | {t['bound']} | {met} |")
+    out += ["", end]
+    return "\n".join(out)
+
+
 # ---------------------------------------------------------------- the page
 
 BLOCKS: dict[str, Callable[[], str]] = {
@@ -679,6 +746,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ppo": ppo_block,
     "mcts": mcts_block,
     "alphazero": alphazero_block,
+    "speed": speed_block,
 }
 
 
