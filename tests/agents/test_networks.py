@@ -291,6 +291,70 @@ def test_selfplay_records_the_searched_positions_and_their_targets() -> None:
             assert np.all(np.abs(values[k, i, : game.num_players]) <= 1.0001)
 
 
+@pytest.mark.parametrize("search", ["uct", "puct"])
+def test_stored_positions_are_searched_afresh_as_the_seat_searches_them(search: str) -> None:
+    """``search_positions`` (relabelling positions a network reached by itself, DAgger):
+    each position's move is the one its seat's search picks there with the same seed; the
+    target, visits and values are the root's, whatever the threads."""
+    from boardsim.core import header as hd
+    from boardsim.core.batch import threads_used
+    from boardsim.core.rng import derive_seed
+    from boardsim.core.seats import game_uct_seat, seat_table
+
+    game = boardsim.make_game("liberation", num_players=2, max_decisions=600)
+    net = random_network(game)
+    seat = (
+        game_uct_seat(game, 24)
+        if search == "uct"
+        else NetworkSearchAgent(game, net, 24, search="puct", mix=0.5)
+    )
+    table = seat_table(game, [seat, seat])
+    rng = np.random.default_rng(3)
+    states = []
+    st = game.new_initial_state(4)
+    while len(states) < 12:
+        if st.is_terminal():
+            st = game.new_initial_state(int(rng.integers(1 << 30)))
+        if len(st.legal_actions()) > 1:
+            states.append(st.array.copy())
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    states = np.stack(states)
+    before = states.copy()
+    n, a_n, p_n = len(states), game.num_actions, game.max_players
+
+    def run(threads: int) -> tuple[np.ndarray, ...]:
+        out = (
+            np.zeros((n, a_n), np.float32),
+            np.zeros((n, p_n)),
+            np.zeros((n, a_n)),
+            np.zeros((n, a_n), np.int64),
+            np.zeros(n, np.int64),
+        )
+        with threads_used(threads):
+            game.mcts.search_positions(game.params, table, states, 11, *out)
+        return out
+
+    targets, values, q, visits, actions = run(1)
+    for got, want in zip(run(2), (targets, values, q, visits, actions), strict=True):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(states, before)  # the positions are not changed
+    ws, nws = game.mcts.game_workspaces(table)
+    for i in range(n):
+        mask = np.zeros(a_n, np.uint8)
+        assert game.kernels.legal_mask(states[i], game.params, mask) > 1
+        assert mask[actions[i]] and abs(targets[i].sum() - 1) < 1e-4
+        assert np.all(targets[i][mask == 0] == 0) and np.all(visits[i][mask == 0] == 0)
+        assert visits[i].sum() > 0 and np.all(np.abs(q[i]) <= 1.0001)
+        assert np.all(np.abs(values[i, : game.num_players]) <= 1.0001)
+        root_mask = np.zeros(a_n, np.uint8)
+        player = int(states[i][hd.H_ACTOR])
+        again = game.mcts.seat_search(
+            states[i].copy(), game.params, table, player, derive_seed(11, i), ws, nws,
+            root_mask, np.zeros(0, np.float32),
+        )  # fmt: skip
+        assert again == actions[i]
+
+
 # ---------------------------------------------------------------- the heuristic's hint
 def hinted_network(game: boardsim.Game, hidden=(64, 32), seed: int = 0, weight: float = 3.0):
     from boardsim.training.alphazero import start_from_hint

@@ -15,6 +15,7 @@ from boardsim.training.alphazero import (
     AlphaZeroConfig,
     best_network,
     curve_markdown,
+    improvement_targets,
     rotated_score,
     seat_scores,
     train_alphazero,
@@ -86,6 +87,68 @@ def test_a_run_resumed_after_an_interruption_continues_exactly(tmp_path) -> None
     assert config["simulations"] == 6 and config["hidden"] == [16]
     with pytest.raises(boardsim.OptionError, match="already holds a run"):
         train_alphazero(_config(tmp_path / "b", 4), **quiet)
+
+
+def test_refinement_relabels_the_networks_own_positions_and_resumes_exactly(tmp_path) -> None:
+    """After a warm-up iteration, two of DAgger: the buffer holds only the positions the
+    network reached playing the heuristic, their targets one-hot, and a resume in the
+    middle of the refinement continues exactly."""
+    quiet = {"log": lambda *_: None}
+    kw = {
+        "warmup_iterations": 1,
+        "refine_iterations": 2,
+        "refine_simulations": 8,
+        "refine_games": 4,
+        "refine_learning_rate": 1e-4,
+        "gate_games": 2,
+    }
+    straight = train_alphazero(_config(tmp_path / "a", 3, **kw), **quiet)
+    train_alphazero(_config(tmp_path / "b", 2, **kw), **quiet)
+    resumed = train_alphazero(_config(tmp_path / "b", 3), resume=True, **quiet)
+    for x, y in zip(_networks(straight.checkpoint), _networks(resumed.checkpoint), strict=True):
+        np.testing.assert_array_equal(x.weights, y.weights)
+    a, b = read_resume_arrays(straight.checkpoint), read_resume_arrays(resumed.checkpoint)
+    for key in ("replay_states", "replay_policies", "replay_values", "replay_search_values"):
+        np.testing.assert_array_equal(a[key], b[key])
+    warm, first, second = straight.curve
+    assert warm["selfplay"]["expert"] == "heuristic"
+    for row in (first, second):
+        assert row["selfplay"]["expert"] == "network, relabelled by mcts:8"
+        assert row["gate_score"] is None and row["accepted"]  # not gated
+        assert 0 <= row["selfplay"]["off_heuristic"] <= 1
+        assert 0 <= row["selfplay"]["network_score"] <= 1
+    # the warm-up's positions were dropped when the refinement started
+    refined = first["selfplay"]["positions"] + second["selfplay"]["positions"]
+    assert len(a["replay_states"]) == refined
+    policies = a["replay_policies"].astype(np.float32)
+    assert np.all(policies.max(axis=1) == 1) and np.all(policies.sum(axis=1) == 1)
+    assert not np.isnan(a["replay_search_values"]).any()  # every position searched
+    game = boardsim.make_game("liberation", num_players=2)
+    for st in a["replay_states"][:20]:
+        mask = np.zeros(game.num_actions, np.uint8)
+        assert game.kernels.legal_mask(st, game.params, mask) > 1  # a choice
+    record = read_metadata(tmp_path / "b")["config"]
+    assert record["refine_iterations"] == 2 and record["refine_simulations"] == 8
+
+
+def test_the_improvement_target_leaves_the_heuristic_only_for_a_clearly_better_move() -> None:
+    baseline = np.array([0, 0, 0, 2])
+    q = np.array(
+        [
+            [0.10, 0.30, 0.00],  # move 1 better by 0.2: taken
+            [0.10, 0.12, 0.00],  # better by 0.02 only: the heuristic's
+            [0.10, 0.90, 0.00],  # much better, but visited too rarely: the heuristic's
+            [0.50, 0.00, 0.20],  # the heuristic's move 2 is worse than move 0: move 0
+        ]
+    )
+    visits = np.array([[50, 50, 0], [50, 50, 0], [95, 5, 0], [40, 20, 40]])
+    got = improvement_targets(baseline, q, visits, margin=0.05, min_share=0.1)
+    assert list(got.argmax(axis=1)) == [1, 0, 0, 0]
+    assert np.all(got.sum(axis=1) == 1)
+    unvisited = improvement_targets(
+        np.array([2]), np.array([[0.5, 0.0, 0.0]]), np.array([[10, 0, 0]]), 0.05, 0.1
+    )
+    assert unvisited.argmax() == 2  # no value to compare the heuristic's move with
 
 
 def test_every_step_of_an_iteration_is_reported(tmp_path) -> None:

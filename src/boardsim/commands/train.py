@@ -166,6 +166,22 @@ def add_parser(subparsers: Any) -> None:
     )
     az.add_argument("--warmup-expert", choices=("heuristic", "mcts"), default=None)
     az.add_argument("--warmup-simulations", type=int, default=None, help="the mcts expert's")
+    az.add_argument(
+        "--refine-iterations",
+        type=int,
+        default=None,
+        help="after the warm-up: iterations of DAgger on the network's own positions (the "
+        "network plays the heuristic, UCT relabels where it clearly does better)",
+    )
+    az.add_argument("--refine-games", type=int, default=None, help="games a refinement iteration")
+    az.add_argument("--refine-simulations", type=int, default=None, help="the relabelling UCT's")
+    az.add_argument(
+        "--refine-margin", type=float, default=None, help="mean value a move must gain (0.05)"
+    )
+    az.add_argument(
+        "--refine-min-share", type=float, default=None, help="visit share of such a move (0.1)"
+    )
+    az.add_argument("--refine-lr", type=float, default=None, help="the refinement's lr")
     az.add_argument("--gate-games", type=int, default=None, help="candidate against best")
     az.add_argument("--gate-threshold", type=float, default=None)
     az.add_argument("--gate-simulations", type=int, default=None)
@@ -230,6 +246,12 @@ ALPHAZERO_SETTINGS = {
     "warmup_iterations": "warmup_iterations",
     "warmup_expert": "warmup_expert",
     "warmup_simulations": "warmup_simulations",
+    "refine_iterations": "refine_iterations",
+    "refine_games": "refine_games",
+    "refine_simulations": "refine_simulations",
+    "refine_margin": "refine_margin",
+    "refine_min_share": "refine_min_share",
+    "refine_lr": "refine_learning_rate",
     "gate_games": "gate_games",
     "gate_threshold": "gate_threshold",
     "gate_simulations": "gate_simulations",

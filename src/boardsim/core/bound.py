@@ -109,10 +109,12 @@ class BoundSearch:
         self.search = BoundFunction(mcts.search, kernels)
         self.net_workspace = BoundFunction(mcts.net_workspace, kernels)
         self.seat_search = BoundFunction(mcts.seat_search, kernels)
+        self.game_workspaces = BoundFunction(mcts.game_workspaces, kernels)
         self.play_games = BoundFunction(mcts.play_games, kernels)
         self.play_plain_games = BoundFunction(mcts.play_plain_games, kernels)
         self.selfplay = BoundFunction(mcts.selfplay, kernels)
         self.batch_positions = BoundFunction(mcts.batch_positions, kernels)
+        self.search_positions = BoundFunction(mcts.search_positions, kernels)
         self.root_stats = mcts.root_stats  # reads the workspace only
 
     def __repr__(self) -> str:

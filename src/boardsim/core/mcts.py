@@ -43,10 +43,13 @@ The search (:func:`search`):
   finished game is valued by ``returns``, a cut one by ``evaluate_position``.
 - **No allocation in the hot loop:** every array is in the workspace made once by
   :func:`workspace` (``max_nodes`` = simulations + 1: a simulation adds at
-  most one node). So a simulation and its helpers are compiled without numba's
-  reference counting (``jit_borrowing``, ``core/jit.py``): they borrow the workspace
-  from :func:`search`. On the calibration connect four those atomic counts, on every
-  array a call or an inlined helper names, were two thirds of a simulation's time.
+  most one node; the network searches' own in :func:`net_workspace`). So a
+  simulation and its helpers, UCT's and the network searches' (:func:`simulate_net`,
+  the PUCT and Gumbel selections, the rollout at a leaf), are compiled without numba's
+  reference counting (``jit_borrowing``, ``core/jit.py``): they borrow the workspaces
+  from the search that made them (the network's evaluation itself keeps it). On the
+  calibration connect four those atomic counts, on every array a call or an inlined
+  helper names, were two thirds of a UCT simulation's time.
 
 The move chosen is the root child visited most (ties: the higher mean value).
 """
@@ -463,7 +466,7 @@ def net_evaluate(g, st, params, seats, p, mask, nws, row, leaf):
         nws[NW_VNET][row] = leaf[actor]
 
 
-@jit
+@jit_borrowing
 def child_by_action(ws, node, a):
     """``node``'s child by action ``a`` (-1: none yet)."""
     action, first, sibling = ws[0], ws[1], ws[2]
@@ -475,7 +478,7 @@ def child_by_action(ws, node, a):
     return -1
 
 
-@jit
+@jit_borrowing
 def puct_select(ws, nws, node, row, actor, mask, c, fpu):
     """AlphaZero's PUCT: ``Q + c P sqrt(N) / (1 + n)`` over the actions legal now; a
     child not yet made is valued at its parent's value less ``fpu``."""
@@ -510,7 +513,7 @@ def puct_select(ws, nws, node, row, actor, mask, c, fpu):
     return best_a
 
 
-@jit
+@jit_borrowing
 def children_stats(ws, nws, node, actor, mask):
     """Visits (``NW_N``) and mean values (``NW_Q``) by action of ``node``'s children legal
     now; returns their visits in all."""
@@ -531,7 +534,7 @@ def children_stats(ws, nws, node, actor, mask):
     return total
 
 
-@jit
+@jit_borrowing
 def completed_sigma(nws, row, mask, c_visit, c_scale):
     """Gumbel MuZero's ``sigma(completed Q)`` into ``NW_Q`` (from :func:`children_stats`):
     unvisited actions get the mixed value of the node's network value and its visited
@@ -567,7 +570,7 @@ def completed_sigma(nws, row, mask, c_visit, c_scale):
     return total
 
 
-@jit
+@jit_borrowing
 def improved_policy(nws, row, mask, out):
     """``softmax(log-prior + sigma(completed Q))`` over ``mask`` (after
     :func:`completed_sigma`) into ``out``."""
@@ -589,7 +592,7 @@ def improved_policy(nws, row, mask, out):
         out[a] /= total
 
 
-@jit
+@jit_borrowing
 def gumbel_select(ws, nws, node, row, actor, mask, c_visit, c_scale):
     """Gumbel MuZero's action below the root: ``argmax pi'(a) - n(a) / (1 + N)``."""
     total = children_stats(ws, nws, node, actor, mask)
@@ -608,7 +611,7 @@ def gumbel_select(ws, nws, node, row, actor, mask, c_visit, c_scale):
     return best_a
 
 
-@jit
+@jit_borrowing
 def simulate_net(g, root, params, player, seats, p, ws, nws, count, forced):
     """One simulation of seat ``p``'s network search (PUCT or Gumbel below the root):
     determinize, descend to a node the network has not evaluated, evaluate it there
@@ -626,7 +629,8 @@ def simulate_net(g, root, params, player, seats, p, ws, nws, count, forced):
     )  # fmt: skip
     row_of, used = nws[NW_ROW], nws[NW_ROWS]
     max_nodes = visits.shape[0]
-    st[:] = root
+    for i in range(st.shape[0]):  # not st[:] = root: an array copy needs numba's runtime
+        st[i] = root[i]
     rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
     g.determinize(st, params, player, srng)
     settle_chance(g, st, params, outcomes, weights)
@@ -682,7 +686,7 @@ def simulate_net(g, root, params, player, seats, p, ws, nws, count, forced):
     return count
 
 
-@jit
+@jit_borrowing
 def rollout_value(g, st, params, settings, mask, outcomes, weights, prng, out):
     """Play on from ``st`` by the seat's rollout policy for at most its rollout depth;
     the value of where it ends (``out``)."""
@@ -1130,6 +1134,34 @@ def selfplay(
             out_returns[k, p] = ret[p]
         out_decisions[k] = state[hd.H_DECISIONS]
         out_flags[k] = state[hd.H_FLAGS]
+
+
+@jit_parallel
+def search_positions(
+    g, params, seats, states, master_seed, out_targets, out_values, out_q, out_visits, out_actions
+):
+    """Each stored position searched afresh by the seat of its player to move (a
+    ``POLICY_MCTS`` seat of ``seats``): its move (``out_actions[i]``), the search's policy
+    target (``out_targets[i]``, as :func:`selfplay` records it) and the root's value for
+    every player (``out_values[i]``), and each root child's mean value for the player to
+    move and its visits (``out_q[i, a]``, ``out_visits[i, a]``; 0 for an action not
+    searched, and everywhere at a position with a single choice, which is not searched).
+    Position ``i``'s search is seeded from ``master_seed`` and ``i``, whatever the threads;
+    the positions are not changed. Used to relabel positions a network reached by itself
+    with a stronger search (DAgger: ``training/alphazero.py``)."""
+    for i in prange(states.shape[0]):
+        ws, nws = game_workspaces(g, seats)
+        state = states[i].copy()
+        root_mask = np.zeros(g.NUM_ACTIONS, np.uint8)
+        target = np.zeros(g.NUM_ACTIONS, np.float32)
+        p = state[hd.H_ACTOR]
+        seed = derive_seed(master_seed, i)
+        out_actions[i] = seat_search(g, state, params, seats, p, seed, ws, nws, root_mask, target)
+        for a in range(target.shape[0]):
+            out_targets[i, a] = target[a]
+        for q in range(out_values.shape[1]):
+            out_values[i, q] = ws[5][0, q] / max(ws[3][0], 1)
+        root_stats(ws, p, out_visits[i], out_q[i])
 
 
 @jit_parallel

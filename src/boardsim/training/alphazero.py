@@ -13,7 +13,20 @@ Each iteration of :func:`train_alphazero`:
    Hispano seat too when it is a player), each from its own observation. The first
    ``warmup_iterations`` are played by an *expert* instead (``warmup_expert``: the game's
    compiled heuristic, targets its moves; or ``"mcts"``: today's UCT with the game's
-   settings, targets its visits), so the network starts from the teacher.
+   settings, targets its visits), so the network starts from the teacher. The next
+   ``refine_iterations`` are **policy improvement on the network's own positions**
+   (DAgger, Ross et al. 2011): the best network alone (its most likely move) plays
+   each side against the heuristic, ``refine_games`` games; UCT with the game's
+   settings at ``refine_simulations`` searches every position the network decided
+   afresh (:func:`boardsim.core.mcts.search_positions`), and the target is the
+   heuristic's move unless a searched move, visited at least ``refine_min_share`` of
+   the time, has a mean value higher by more than ``refine_margin``: then that move
+   (:func:`improvement_targets`). The visit distribution of a search that wanders in a
+   game of dice and hidden cards is noise where the moves are close, and a network
+   fitted to it left its teacher's good moves; only a move the search values clearly
+   better moves the target off the heuristic. The buffer is emptied when refinement
+   starts, so the network learns from the positions it reaches itself; refinement
+   iterations are not gated (their network alone against the heuristic is the curve).
 2. Every decision with a choice becomes a position of the replay buffer
    (:mod:`.replay`): the state, the search's policy target (the improved policy, or the
    visit distribution) and the game's result.
@@ -117,6 +130,12 @@ class AlphaZeroConfig:
     warmup_iterations: int = 0
     warmup_expert: str = "heuristic"
     warmup_simulations: int = 200
+    refine_iterations: int = 0  # after the warm-up: DAgger on the network's own positions
+    refine_games: int | None = None  # games a refinement iteration; None: games_per_iteration
+    refine_simulations: int | None = None  # the relabelling UCT's; None: warmup_simulations
+    refine_margin: float = 0.05  # how much better a searched move's mean value must be
+    refine_min_share: float = 0.1  # ... among the moves visited this share of the time
+    refine_learning_rate: float | None = None  # None: learning_rate
     gate_games: int = 64
     gate_threshold: float = 0.55
     gate_simulations: int | None = None  # None: the self-play budget
@@ -145,7 +164,23 @@ class AlphaZeroConfig:
         ):
             if int(getattr(self, name)) < 1:
                 raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("gate_games", "eval_games", "warmup_iterations", "value_hidden"):
+        for name in ("refine_games", "refine_simulations"):
+            if getattr(self, name) is not None and int(getattr(self, name)) < 1:
+                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.refine_margin < 0 or not 0 <= self.refine_min_share <= 1:
+            raise OptionError(
+                "refine_margin must be >= 0 and refine_min_share in [0, 1], got "
+                f"{self.refine_margin}, {self.refine_min_share}"
+            )
+        if self.refine_learning_rate is not None and self.refine_learning_rate <= 0:
+            raise OptionError(f"refine_learning_rate must be > 0, got {self.refine_learning_rate}")
+        for name in (
+            "gate_games",
+            "eval_games",
+            "warmup_iterations",
+            "refine_iterations",
+            "value_hidden",
+        ):
             if int(getattr(self, name)) < 0:
                 raise OptionError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.search not in ("gumbel", "puct"):
@@ -342,6 +377,8 @@ class AlphaZeroTrainer:
         """One iteration's games, into the buffer; returns their statistics."""
         c = self.config
         g = self.game
+        if self.refining(self.iteration + 1):
+            return self.refine(progress)
         warm = self.iteration < c.warmup_iterations
         seat = self.expert() if warm else self.search(self.best, training=True)
         table = seat_table(g, [seat] * g.num_players)
@@ -371,6 +408,79 @@ class AlphaZeroTrainer:
             "decisions_mean": float(lengths_all.mean()),
             "first_side_wins": float((returns[:, 0] > 0).mean()),
             "expert": seat.label if warm else "",
+        }
+
+    def refining(self, iteration: int) -> bool:
+        """Whether ``iteration`` (counted from 1) is one of the refinement's."""
+        c = self.config
+        return c.warmup_iterations < iteration <= c.warmup_iterations + c.refine_iterations
+
+    def refine(self, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """One refinement iteration (DAgger): the best network alone plays each side
+        against the heuristic; UCT at ``refine_simulations`` searches each of its
+        positions afresh; the targets (:func:`improvement_targets`) and the search's
+        values go into the buffer, emptied at the first refinement iteration."""
+        from boardsim.core.rng import derive_seed
+
+        c = self.config
+        g = self.game
+        if self.iteration == c.warmup_iterations:
+            self.buffer.clear()  # from here on, the positions the network reaches itself
+            self._trained_upto = self.buffer.added
+        if c.refine_learning_rate is not None:
+            for group in self.optimizer.param_groups:
+                group["lr"] = c.refine_learning_rate
+        sims = c.refine_simulations or c.warmup_simulations
+        expert = seat_table(g, [game_uct_seat(g, sims)] * g.num_players)
+        network = self.alone(self.best)
+        heuristic = Seat.named("heuristic")
+        total = c.refine_games or c.games_per_iteration
+        sides = sorted(set(g.teams))
+        cap = min(c.max_positions_per_game, int(g.options.get("max_decisions") or 10**9))
+        first = self.iteration * total
+        start = time.perf_counter()
+        positions, deviations, score = 0, 0, 0.0
+        lengths = []
+        for k, side in enumerate(sides):
+            mine = np.array([t == side for t in g.teams])
+            table = seat_table(g, [network if m else heuristic for m in mine])
+            record = np.zeros(g.max_players, np.uint8)
+            record[: g.num_players] = mine
+            games = total // len(sides) + (1 if k < total % len(sides) else 0)
+            for done in range(0, games, SELFPLAY_CHUNK):
+                n = min(SELFPLAY_CHUNK, games - done)
+                out = _selfplay_chunk(g, table, record, c.seed, first + done, n, cap, c.threads)
+                states = np.ascontiguousarray(out["states"])
+                seed = derive_seed(c.seed, first + done)
+                searched = search_positions(g, expert, states, seed, c.threads)
+                baseline = heuristic_moves(g, states, c.threads)
+                targets = improvement_targets(
+                    baseline, searched["q"], searched["visits"], c.refine_margin, c.refine_min_share
+                )
+                deviations += int((targets.argmax(axis=1) != baseline).sum())
+                self.buffer.add(
+                    states,
+                    targets.astype(np.float16),
+                    out["position_returns"],
+                    searched["values"][:, : g.num_players],
+                )
+                positions += len(states)
+                lengths.append(out["decisions"])
+                score += float(seat_scores(out["returns"], mine).sum())
+                if progress is not None:
+                    progress(n)
+            first += games
+        self.games += total
+        lengths_all = np.concatenate(lengths)
+        return {
+            "games": total,
+            "positions": positions,
+            "seconds": time.perf_counter() - start,
+            "decisions_mean": float(lengths_all.mean()),
+            "first_side_wins": float("nan"),
+            "expert": f"network, relabelled by mcts:{sims}",
+            "network_score": score / max(total, 1),  # its games against the heuristic
+            "off_heuristic": deviations / max(positions, 1),  # targets off the heuristic's move
         }
 
     # ------------------------------------------------------------ training
@@ -517,6 +627,59 @@ class AlphaZeroTrainer:
         self.best_iteration = int(meta["best_iteration"])
         self.curve = list(meta["curve"])
         self.wall_before = float(meta.get("wall_seconds", 0.0))
+
+
+def search_positions(
+    game: Any, table: tuple[np.ndarray, ...], states: np.ndarray, seed: int, threads: int | None
+) -> dict[str, np.ndarray]:
+    """Each of ``states`` searched afresh by its player's seat of ``table``
+    (:func:`boardsim.core.mcts.search_positions`): the move, the target, the root's values
+    (one a player), each root action's mean value for the player to move and its visits."""
+    g = game
+    n = len(states)
+    out = {
+        "targets": np.zeros((n, g.num_actions), np.float32),
+        "values": np.zeros((n, g.max_players), np.float64),
+        "q": np.zeros((n, g.num_actions), np.float64),
+        "visits": np.zeros((n, g.num_actions), np.int64),
+        "actions": np.zeros(n, np.int64),
+    }
+    with threads_used(threads), numba.parallel_chunksize(1):
+        g.mcts.search_positions(
+            g.params, table, np.ascontiguousarray(states), int(seed), out["targets"],
+            out["values"], out["q"], out["visits"], out["actions"],
+        )  # fmt: skip
+    return out
+
+
+def heuristic_moves(game: Any, states: np.ndarray, threads: int | None) -> np.ndarray:
+    """The heuristic's move at each of ``states`` (the hint a hinted network reads)."""
+    g = game
+    obs = np.zeros((len(states), g.observation_size + g.num_actions), np.float32)
+    masks = np.zeros((len(states), g.num_actions), np.uint8)
+    with threads_used(threads):
+        g.mcts.batch_positions(np.ascontiguousarray(states), g.params, True, obs, masks)
+    return obs[:, g.observation_size :].argmax(axis=1)
+
+
+def improvement_targets(
+    baseline: np.ndarray, q: np.ndarray, visits: np.ndarray, margin: float, min_share: float
+) -> np.ndarray:
+    """One-hot policy targets: at each position the ``baseline`` move (the heuristic's),
+    unless a move the search visited at least ``min_share`` of its simulations has a mean
+    value (``q``, for the player to move) above the baseline's by more than ``margin``:
+    then the best such move. A baseline the search never visited stays (no value to
+    compare)."""
+    n = len(baseline)
+    rows = np.arange(n)
+    share = visits / np.maximum(visits.sum(axis=1, keepdims=True), 1)
+    eligible = np.where(share >= min_share, q, -np.inf)
+    best = eligible.argmax(axis=1)
+    better = (eligible[rows, best] - q[rows, baseline] > margin) & (visits[rows, baseline] > 0)
+    pick = np.where(better, best, baseline)
+    out = np.zeros(q.shape, np.float32)
+    out[rows, pick] = 1.0
+    return out
 
 
 def value_targets(buffer: ReplayBuffer, idx: np.ndarray, weight: float) -> np.ndarray:
@@ -682,9 +845,10 @@ def run_iteration(
     losses = trainer.train_network()
     trainer.iteration += 1
     candidate = trainer.export(trainer.iteration)
-    warm = trainer.iteration <= c.warmup_iterations
+    warm = trainer.iteration <= c.warmup_iterations or trainer.refining(trainer.iteration)
     if warm:
-        score = float("nan")  # the expert played: the network is taken as it is
+        # the expert played, or relabelled the network's own games: taken as it is
+        score = float("nan")
         accepted = True
     else:
         score = trainer.gate(candidate)
@@ -899,6 +1063,12 @@ _FLAGS = {
     "warmup_iterations": "--warmup-iterations",
     "warmup_expert": "--warmup-expert",
     "warmup_simulations": "--warmup-simulations",
+    "refine_iterations": "--refine-iterations",
+    "refine_games": "--refine-games",
+    "refine_simulations": "--refine-simulations",
+    "refine_margin": "--refine-margin",
+    "refine_min_share": "--refine-min-share",
+    "refine_learning_rate": "--refine-lr",
     "gate_games": "--gate-games",
     "gate_threshold": "--gate-threshold",
     "gate_simulations": "--gate-simulations",

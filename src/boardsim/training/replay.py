@@ -71,6 +71,11 @@ class ReplayBuffer:
             self.size = min(self.size + k, self.capacity)
         self.added += n
 
+    def clear(self) -> None:
+        """Drop every position (``added`` keeps counting the positions ever added)."""
+        self.size = 0
+        self.next = 0
+
     def sample(self, rng: np.random.Generator, batch: int) -> np.ndarray:
         """Indices of a uniform batch (with replacement)."""
         return rng.integers(0, self.size, size=batch)
