@@ -145,6 +145,16 @@ def test_the_improvement_target_leaves_the_heuristic_only_for_a_clearly_better_m
     got = improvement_targets(baseline, q, visits, margin=0.05, min_share=0.1)
     assert list(got.argmax(axis=1)) == [1, 0, 0, 0]
     assert np.all(got.sum(axis=1) == 1)
+    for bad, name in (
+        ({"refine_margin": -0.1}, "refine_margin"),
+        ({"refine_min_share": 1.5}, "refine_min_share"),
+        ({"refine_games": 0}, "refine_games"),
+        ({"refine_simulations": 0}, "refine_simulations"),
+        ({"refine_learning_rate": 0.0}, "refine_learning_rate"),
+        ({"refine_iterations": -1}, "refine_iterations"),
+    ):
+        with pytest.raises(boardsim.OptionError, match=name):
+            AlphaZeroConfig(game="liberation", run_dir="x", **bad).validate()
     unvisited = improvement_targets(
         np.array([2]), np.array([[0.5, 0.0, 0.0]]), np.array([[10, 0, 0]]), 0.05, 0.1
     )
@@ -319,7 +329,18 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
     from boardsim.training.alphazero import train_command
 
     config = _config(
-        tmp_path / "c", 3, hint=True, search="puct", search_value_weight=0.75, hidden=[32, 16]
+        tmp_path / "c",
+        3,
+        hint=True,
+        search="puct",
+        search_value_weight=0.75,
+        hidden=[32, 16],
+        refine_iterations=2,
+        refine_games=6,
+        refine_simulations=400,
+        refine_margin=0.1,
+        refine_min_share=0.2,
+        refine_learning_rate=3e-4,
     )
     words = shlex.split(train_command(config))
     assert words[:5] == ["boardsim", "train", "liberation", "--algo", "alphazero"]
