@@ -379,6 +379,8 @@ class AlphaZeroTrainer:
         g = self.game
         if self.refining(self.iteration + 1):
             return self.refine(progress)
+        if c.refine_learning_rate is not None:  # the refinement's rate ends with it
+            self.set_learning_rate(c.learning_rate)
         warm = self.iteration < c.warmup_iterations
         seat = self.expert() if warm else self.search(self.best, training=True)
         table = seat_table(g, [seat] * g.num_players)
@@ -410,6 +412,11 @@ class AlphaZeroTrainer:
             "expert": seat.label if warm else "",
         }
 
+    def set_learning_rate(self, rate: float) -> None:
+        """The optimizer's learning rate from now on."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = rate
+
     def refining(self, iteration: int) -> bool:
         """Whether ``iteration`` (counted from 1) is one of the refinement's."""
         c = self.config
@@ -428,8 +435,7 @@ class AlphaZeroTrainer:
             self.buffer.clear()  # from here on, the positions the network reaches itself
             self._trained_upto = self.buffer.added
         if c.refine_learning_rate is not None:
-            for group in self.optimizer.param_groups:
-                group["lr"] = c.refine_learning_rate
+            self.set_learning_rate(c.refine_learning_rate)
         sims = c.refine_simulations or c.warmup_simulations
         expert = seat_table(g, [game_uct_seat(g, sims)] * g.num_players)
         network = self.alone(self.best)
