@@ -1,7 +1,8 @@
 """The one place where the numba options of the library's kernels are set.
 
 Game rules are exact integer logic: no ``fastmath``. Everything is cached on
-disk so that a warm import compiles nothing.
+disk so that a warm import compiles nothing; importing this module makes that cache safe
+for processes that compile side by side (:mod:`boardsim.core.numba_cache`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ from typing import Any, TypeVar
 
 import numba
 
+from boardsim.core import numba_cache
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+# numba's cache locked against processes that compile side by side (the build step's
+# workers, the test suite's), and checked on loading: core/numba_cache.py
+numba_cache.install()
 
 # ``_nrt`` (numba's runtime: allocation and reference counts) is set, not left to numba:
 # a function compiled for the first time from a caller without it (``jit_borrowing``)
