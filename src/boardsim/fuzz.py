@@ -275,7 +275,12 @@ def worker(seed: int, start: int, stop: int) -> None:
 
 def _spawn(seed: int, start: int, stop: int, stderr: Any) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "boardsim.fuzz", "--worker", str(seed), str(start), str(stop)]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1)
+    # one thread, set before the child imports numba: numba reads the variable again at every
+    # compilation and refuses a value other than the one its threads were launched with
+    env = {**os.environ, "NUMBA_NUM_THREADS": os.environ.get("NUMBA_NUM_THREADS", "1")}
+    return subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1, env=env
+    )
 
 
 def _lines(proc: subprocess.Popen[str], timeout: Callable[[], float]) -> Iterator[str | None]:
@@ -425,5 +430,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     sys.exit(main())

@@ -69,6 +69,7 @@ def chance_after(
 
     params = game.params.copy()
     params[P_EXPLICIT_CHANCE] = 1
+    params.setflags(write=False)  # read-only as a Game's: the same compiled step, not another
     arr = state.array.copy()
     rewards = np.zeros(game.max_players, np.float32)
     game.engine.step(arr, params, np.int64(action), rewards)
