@@ -20,6 +20,7 @@ EPILOG = "`boardsim COMMAND --help` gives a command's options; `boardsim info GA
 # ``func(args) -> int``; heavy imports (torch, ray) belong inside ``func``.
 COMMAND_MODULES: tuple[str, ...] = (
     "boardsim.commands.info",
+    "boardsim.commands.compile",
     "boardsim.commands.demo",
     "boardsim.commands.balance",
     "boardsim.commands.play",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import time
 from pathlib import Path
 
 import boardsim
@@ -70,14 +71,40 @@ states = np.zeros((2, game.state_size), np.int32)
 counts = np.zeros(2, np.int64)
 game.engine.rollout_random(states, game.params, 50, 1, counts, counts.copy())
 rules.legal_mask(states[0], game.params, np.zeros(game.num_actions, np.uint8))
+state = game.new_initial_state(0)
+for column in (0, 1, 0, 1, 0, 1, 0):  # four in column 0 for the first player, if not sooner
+    if not state.is_terminal():
+        state.apply_action(column)
+print("moves", state.decisions(), "returns", *state.returns().tolist())
 for name, fn in (("engine", engine.rollout_random), ("rules", rules.legal_mask)):
     print(name, sum(fn.stats.cache_hits.values()), sum(fn.stats.cache_misses.values()))
 """
 
 
-def test_editing_a_shared_engine_file_recompiles_the_game(tmp_path: Path) -> None:
-    """In a copy of the sources: the second run loads everything from the cache; after an
-    edit of core/engine.py both the engine and the game's own kernels are compiled anew."""
+def _edit_keeping_size_and_time(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` (of the same length) and give the file back its time: an
+    edit that a cache keyed by (time, size) cannot see."""
+    assert len(old) == len(new)
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    stat = path.stat()
+    path.write_text(text.replace(old, new))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def test_the_cache_survives_a_fresh_clone_and_never_serves_an_edited_kernel(
+    tmp_path: Path,
+) -> None:
+    """In a copy of the sources with numba's cache in a folder of its own:
+    - the second run loads everything from the cache;
+    - every file given a new time (what a fresh clone of the same sources looks like): still
+      everything from the cache, since numba 0.68 keys a file's entries by its contents;
+    - an edit of a kernel that keeps the file's size and time: compiled anew, and the new
+      rule is what plays (a win scores 2);
+    - an edit of the game's data file (three in a row win): the game's fingerprint drops its
+      cached kernels, and the game ends sooner;
+    - an edit of the shared engine (core/engine.py): the engine and the game's kernels are
+      compiled anew."""
     import shutil
     import subprocess
     import sys
@@ -86,27 +113,56 @@ def test_editing_a_shared_engine_file_recompiles_the_game(tmp_path: Path) -> Non
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(root / "src" / "boardsim", tmp_path / "src" / "boardsim", ignore=ignore)
     plugin = root / "benchmarks" / "connect_four" / "boardsim_connect_four"
-    shutil.copytree(plugin, tmp_path / "plugin" / "boardsim_connect_four", ignore=ignore)
+    game_dir = tmp_path / "plugin" / "boardsim_connect_four"
+    shutil.copytree(plugin, game_dir, ignore=ignore)
     # importing boardsim registers every game's Gymnasium id with its decision limit,
     # which loads each game's data (not compiled)
     shutil.copytree(root / "envs", tmp_path / "envs")
-    env = dict(os.environ, PYTHONPATH=f"{tmp_path / 'src'}{os.pathsep}{tmp_path / 'plugin'}")
+    env = dict(
+        os.environ,
+        PYTHONPATH=f"{tmp_path / 'src'}{os.pathsep}{tmp_path / 'plugin'}",
+        NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"),
+    )
 
-    def probe() -> dict[str, tuple[int, int]]:
-        out = subprocess.run(
+    def probe() -> dict[str, tuple[float, ...]]:
+        words = subprocess.run(
             [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
         ).stdout.split()
-        return {out[i]: (int(out[i + 1]), int(out[i + 2])) for i in range(0, len(out), 3)}
+        return {
+            "moves": (int(words[1]),),
+            "returns": (float(words[3]), float(words[4])),
+            words[5]: (int(words[6]), int(words[7])),
+            words[8]: (int(words[9]), int(words[10])),
+        }
 
+    warm = {"engine": (1, 0), "rules": (1, 0)}
     cold = probe()
     assert cold["engine"][1] >= 1 and cold["rules"][1] >= 1  # compiled
-    warm = probe()
-    assert warm == {"engine": (1, 0), "rules": (1, 0)}  # all from the cache
+    assert cold["moves"] == (7,) and cold["returns"] == (1.0, -1.0)
+    assert {k: v for k, v in probe().items() if k in warm} == warm  # all from the cache
+
+    later = time.time() + 3600
+    for path in (tmp_path / "src").rglob("*.py"):
+        os.utime(path, (later, later))
+    for path in game_dir.rglob("*"):
+        os.utime(path, (later, later))
+    assert probe() == {**cold, **warm}  # a fresh clone's times: still all from the cache
+
+    _edit_keeping_size_and_time(game_dir / "rules.py", "out[w] = 1.0", "out[w] = 2.0")
+    edited = probe()
+    assert edited["rules"][1] >= 1 and edited["engine"][1] >= 1  # compiled anew
+    assert edited["returns"] == (2.0, -1.0)  # the edited rule plays
+
+    _edit_keeping_size_and_time(game_dir / "connect_four.toml", "connect = 4", "connect = 3")
+    data = probe()
+    assert data["rules"][1] >= 1 and data["engine"][1] >= 1
+    assert data["moves"] == (5,) and data["returns"] == (2.0, -1.0)  # three in a row won
+
     engine_py = tmp_path / "src" / "boardsim" / "core" / "engine.py"
     engine_py.write_text(engine_py.read_text() + "\n# an edit of the shared engine\n")
-    edited = probe()
-    assert edited["engine"][1] >= 1 and edited["rules"][1] >= 1  # both compiled anew
-    assert probe() == {"engine": (1, 0), "rules": (1, 0)}
+    shared = probe()
+    assert shared["engine"][1] >= 1 and shared["rules"][1] >= 1  # both compiled anew
+    assert probe() == {**data, **warm}
 
 
 def _imports_by_ast(source: str) -> list[tuple[int, str | None, list[str]]]:

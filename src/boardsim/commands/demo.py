@@ -39,6 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.build import PARTS, compile_part, compile_weight
 
 DEFAULT_GAMES = 200
 DEFAULT_OUT = "demo-output"
@@ -279,10 +280,10 @@ class Progress:
 
 
 # ------------------------------------------------------------------ compiling
-# A game's compiled code in stages, as a worker runs them (warm_stage): the rules first (the
-# game's kernels, its heuristic and a State's step, which every later stage links), then the
-# search and the loops, side by side (they share nothing large the rules did not compile).
-STAGES = ("rules", "search", "loops")
+# A game's compiled code in the parts of boardsim.build (the library's build step, also
+# ``boardsim compile``), as the workers compile them: the rules first (which every later part
+# links), then the others side by side.
+STAGES = PARTS
 
 
 class Compiler:
@@ -328,7 +329,7 @@ class Compiler:
                 while running or (ready and not self._stop.is_set()):
                     while ready and len(running) < self.workers and not self._stop.is_set():
                         _, stage, name = heapq.heappop(ready)
-                        running[pool.submit(warm_stage, name, STAGES[stage])] = (name, stage)
+                        running[pool.submit(compile_part, name, STAGES[stage])] = (name, stage)
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in done:
                         name, stage = running.pop(future)
@@ -376,63 +377,6 @@ class Compiler:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-
-
-def compile_weight(name: str) -> int:
-    """How much a game has to compile: the size of its kernels' sources (Hispania's are
-    the largest, and its engine takes the longest)."""
-    from boardsim.games import definition
-
-    return sum(Path(p).stat().st_size for p in definition(name).load_kernels().sources)
-
-
-def warm_stage(name: str, stage: str) -> str:
-    """Run every compiled function of one of :data:`STAGES` that the tour calls for
-    ``name`` once, at the smallest size (compiling it, or loading it from the cache)."""
-    from boardsim.api import make_game
-
-    game = make_game(name, max_decisions=MAX_DECISIONS)
-    if stage == "rules":
-        from boardsim.api import rollout
-
-        rollout(name, 2, 2)
-        play_pictured_game(game, 0, max_moves=2)
-        warm_policy(game)
-    elif stage == "search":
-        from boardsim.agents import mcts
-
-        seats = ["mcts"] + [FIELD_AGENT] * (game.num_players - 1)
-        mcts.play_games(game, 1, seats, simulations=1)
-    else:
-        from boardsim.bench import bench_gymnasium, bench_pettingzoo
-        from boardsim.core.batch import play_games
-
-        bench_pettingzoo(name, 1e-6)
-        bench_gymnasium(name, 1e-6)
-        play_games(game, 1, FIELD_AGENT)
-    return name
-
-
-def warm_policy(game: Any) -> None:
-    """The engine's compiled policy with the heuristic's code, as every seat and the
-    search's rollouts call it (compiled here once, before the search and the loops both
-    link it)."""
-    import numpy as np
-
-    from boardsim.core.header import POLICY_HEURISTIC
-    from boardsim.core.rng import rng_seed
-
-    prng = np.zeros(2, np.int32)
-    rng_seed(prng, 0, 1)
-    mask = np.zeros(game.num_actions, np.uint8)
-    state = game.new_initial_state(0)
-    game.engine.policy_action(state.array, game.params, np.int32(POLICY_HEURISTIC), mask, prng)
-
-
-def warm_game(name: str) -> None:
-    """Every stage of :data:`STAGES` for ``name``, in this process."""
-    for stage in STAGES:
-        warm_stage(name, stage)
 
 
 def compiling_words(found: Findings) -> str:

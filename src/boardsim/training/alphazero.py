@@ -393,7 +393,7 @@ class AlphaZeroTrainer:
         returns_all, lengths = [], []
         for done in range(0, c.games_per_iteration, SELFPLAY_CHUNK):
             n = min(SELFPLAY_CHUNK, c.games_per_iteration - done)
-            out = _selfplay_chunk(g, table, record, c.seed, first + done, n, cap, c.threads)
+            out = selfplay_games(g, table, record, c.seed, first + done, n, cap, c.threads)
             self.buffer.add(out["states"], out["policies"], out["position_returns"], out["values"])
             positions += len(out["states"])
             returns_all.append(out["returns"])
@@ -455,7 +455,7 @@ class AlphaZeroTrainer:
             games = total // len(sides) + (1 if k < total % len(sides) else 0)
             for done in range(0, games, SELFPLAY_CHUNK):
                 n = min(SELFPLAY_CHUNK, games - done)
-                out = _selfplay_chunk(g, table, record, c.seed, first + done, n, cap, c.threads)
+                out = selfplay_games(g, table, record, c.seed, first + done, n, cap, c.threads)
                 states = np.ascontiguousarray(out["states"])
                 seed = derive_seed(c.seed, first + done)
                 searched = search_positions(g, expert, states, seed, c.threads)
@@ -728,7 +728,7 @@ def _zip_entries(entries: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def _selfplay_chunk(
+def selfplay_games(
     game: Any,
     table: tuple[np.ndarray, ...],
     record: np.ndarray,

@@ -1,0 +1,66 @@
+"""The build step (``boardsim compile``, :mod:`boardsim.build`): every game's entry points
+compiled once into numba's cache, after which a process only loads them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boardsim
+from boardsim.build import PARTS, compile_game, compile_games
+from boardsim.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.subprocess
+def test_a_second_build_finds_every_entry_point_in_the_cache() -> None:
+    """After one build of the race (its rules, envs, loops and searches), a new process
+    building it again compiles nothing: every entry point it calls was cached, none is
+    compiled anew at each start."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    cmd = [sys.executable, "-m", "boardsim", "compile", "liberation"]
+    subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    assert "liberation" in again and "all from the cache" in again, again
+    assert "1 game(s)" in again
+
+
+def test_a_part_reports_its_time_and_what_it_compiled() -> None:
+    report = compile_game("farrapos", ["rules"])
+    assert [p.part for p in report.parts] == ["rules"]
+    part = report.parts[0]
+    assert part.game == "farrapos" and part.seconds >= 0 and part.compiled >= 0
+    assert report.seconds == part.seconds and not report.error
+
+
+def test_parts_run_rules_first_whatever_the_order_asked() -> None:
+    report = compile_game("farrapos", ["envs", "rules"])
+    assert [p.part for p in report.parts] == ["rules", "envs"]
+    assert PARTS[0] == "rules"
+
+
+def test_bad_games_parts_and_workers_are_refused_by_name(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        compile_game("chess")
+    with pytest.raises(ValueError, match=r"unknown parts \['tests'\]"):
+        compile_game("farrapos", ["tests"])
+    with pytest.raises(ValueError, match="unknown games"):
+        compile_games(["chess"])
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        compile_games(["farrapos"], workers=0)
+    assert main(["compile", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown game chess" in err and ", ".join(boardsim.list_games()) in err
+    assert main(["compile", "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+
+
+def test_the_command_prints_a_line_a_game(capsys: pytest.CaptureFixture) -> None:
+    assert main(["compile", "farrapos", "--part", "rules", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("farrapos") and "rules" in out and "1 game(s) in" in out
