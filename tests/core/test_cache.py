@@ -205,3 +205,20 @@ def test_the_import_scan_reads_the_forms_a_module_may_use() -> None:
         (2, "core.header", ["H_GAME", "H_PHASE"]),
         (0, "boardsim.games.hispania", ["data"]),
     ]
+
+
+def test_a_game_drops_only_its_own_compiled_code_never_the_shared_cores() -> None:
+    """The folders a game's changed fingerprint empties are its own: a game's modules
+    import the core's compiled helpers, whose cache folder holds every game's engine
+    (counting it, a plugin installed in a new folder dropped all three built-in engines in
+    the middle of the test suite)."""
+    from boardsim.core.kernels import KERNELS, _cache_dirs, _own_modules, kernel_modules
+
+    core = Path(boardsim.core.__file__).parent
+    for name in boardsim.list_games():
+        kernels = boardsim.make_game(name).kernels
+        functions = [kernels.members[k] for k in KERNELS]
+        own = _own_modules(kernel_modules(functions, face=kernels.module), functions)
+        assert own and all(not Path(m.__file__).is_relative_to(core) for m in own)
+        dirs = _cache_dirs(own)
+        assert dirs and not any(d.parent == core or d.name.startswith("core_") for d in dirs)

@@ -360,15 +360,24 @@ def _cache_dir_of(fn: Any) -> Path | None:
 
 
 def _cache_dirs(modules: Iterable[ModuleType]) -> list[Path]:
-    """numba's cache folders of every compiled function of ``modules``
-    (``__pycache__`` beside the source, or under ``NUMBA_CACHE_DIR``)."""
+    """numba's cache folders of every compiled function defined in ``modules``
+    (``__pycache__`` beside the source, or under ``NUMBA_CACHE_DIR``).
+
+    Only the functions a module defines, not those it imports: a game's modules import the
+    shared core's compiled helpers (``from boardsim.core.rng import ...``), whose folder
+    holds every game's engine; counting it made a game seen for the first time (a plugin
+    installed in a new folder) or edited drop every other game's compiled engine too."""
     dirs: set[Path] = set()
     for module in modules:
         path = getattr(module, "__file__", None)
         if path:
             dirs.add(Path(path).parent / "__pycache__")
         for value in list(vars(module).values()):
-            found = _cache_dir_of(value) if isinstance(value, Dispatcher) else None
+            if not isinstance(value, Dispatcher):
+                continue
+            if getattr(value.py_func, "__module__", None) != module.__name__:
+                continue
+            found = _cache_dir_of(value)
             if found is not None:
                 dirs.add(found)
     return sorted(dirs)
