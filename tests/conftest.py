@@ -4,8 +4,9 @@
   ``subprocess`` (tests that start other programs: installs, cold probes, the site build,
   notebooks, Ray, the browser). ``pytest -m "not slow and not subprocess"`` is the
   development loop; CI runs everything (``scripts/test.sh``).
-- **Worker groups** for ``pytest-xdist --dist loadgroup``: the tests of one game's folder
-  go to one worker, which then loads that game's engine only; tests that share something
+- **Worker groups** for ``pytest-xdist --dist loadgroup``: the tests of one game's folder,
+  and the tests parametrized with that game, go to one worker, which then loads that
+  game's engine only; tests that share something
   that cannot be shared side by side (a Ray cluster) share a group, so they run one at a
   time on one worker.
 - **What numba compiled** during the tests: ``scripts/test.sh`` compiles every game's
@@ -30,12 +31,17 @@ RAY_FILES = ("research/test_ray.py", "research/test_ray_address.py", "training/t
 
 
 def worker_group(item: pytest.Item) -> str | None:
-    """The xdist group of a test: its game's folder, ``ray``, or none (any worker)."""
+    """The xdist group of a test: ``ray``, its game's folder, the game it is parametrized
+    with (a parameter ``game``), or none (any worker)."""
     rel = Path(str(item.fspath)).resolve().relative_to(TESTS).as_posix()
     if rel in RAY_FILES:
         return "ray"
     top = rel.split("/")[0]
-    return top if top in GAME_FOLDERS else None
+    if top in GAME_FOLDERS:
+        return top
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    game = params.get("game")
+    return game if isinstance(game, str) and game in GAME_FOLDERS else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,16 +1,14 @@
-"""The generic wrappers over Farrapos: PettingZoo and Gymnasium API checks."""
+"""The generic wrappers over Farrapos: PettingZoo and Gymnasium API checks (Gymnasium's
+``check_env`` at the defaults is the conformance test's, ``tests/core/test_conformance.py``)."""
 
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
-from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import boardsim
-from boardsim.core.game import Game
-from boardsim.wrappers.gymnasium import BoardsimGymEnv
 
 
 def test_pettingzoo_api_and_seed() -> None:
@@ -19,13 +17,6 @@ def test_pettingzoo_api_and_seed() -> None:
         api_test(boardsim.make_env("farrapos"), num_cycles=300)
         api_test(boardsim.make_env("farrapos", explicit_chance=True), num_cycles=100)
         seed_test(lambda: boardsim.make_env("farrapos"), num_cycles=100)
-
-
-def test_gymnasium_check_env(game: Game) -> None:
-    env = BoardsimGymEnv(game, illegal_action="terminate")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(env, skip_render_check=True)
 
 
 def test_gymnasium_plays_a_whole_game_with_masks() -> None:
