@@ -233,6 +233,7 @@ def test_compiled_games_without_mcts_are_the_engines_games() -> None:
     assert np.array_equal(ours["decisions"], theirs["decisions"])
 
 
+@pytest.mark.slow
 def test_compiled_mcts_seat_beats_random_and_ignores_threads() -> None:
     game = boardsim.make_game("liberation", num_players=2)
     one = play_games(game, 6, ["mcts", "random"], seed=1, threads=1, simulations=50)

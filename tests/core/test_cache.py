@@ -7,6 +7,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 import boardsim
 from boardsim.core.data import forget_stale_compiled_code, source_fingerprint
 from boardsim.core.kernels import import_statements
@@ -92,6 +94,7 @@ def _edit_keeping_size_and_time(path: Path, old: str, new: str) -> None:
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
+@pytest.mark.subprocess
 def test_the_cache_survives_a_fresh_clone_and_never_serves_an_edited_kernel(
     tmp_path: Path,
 ) -> None:

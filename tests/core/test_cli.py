@@ -47,6 +47,7 @@ def boardsim_command(*argv: str, stdin: str = "") -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.subprocess
 def test_python_dash_m_boardsim_prints_the_version() -> None:
     done = boardsim_command("--version")
     assert done.returncode == 0, done.stderr
@@ -77,6 +78,7 @@ def play(monkeypatch: pytest.MonkeyPatch, entries: list[str], *argv: str) -> int
     return main(["play", *argv])
 
 
+@pytest.mark.subprocess
 def test_quit_in_play_exits_0(tmp_path: Path) -> None:
     path = tmp_path / "quit.jsonl"
     argv = ["play", "farrapos", "--seed", "1", "--replay", str(path)]

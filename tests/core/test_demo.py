@@ -14,6 +14,8 @@ from boardsim.cli import main
 from boardsim.commands import demo
 from boardsim.replay import read_replay, reproduce
 
+pytestmark = pytest.mark.subprocess
+
 SECTIONS = ("SPEED", "STRENGTH", "BALANCE", "PICTURES")
 
 

@@ -107,6 +107,7 @@ def test_no_function_of_a_game_is_longer_than_a_screenful_or_two() -> None:
     assert files and not long, f"game functions over {MAX_GAME_FUNCTION_LINES} lines: {long}"
 
 
+@pytest.mark.subprocess
 def test_importing_boardsim_loads_no_game_kernels() -> None:
     """Finding, listing and registering the games (with their decision limits as the
     Gymnasium ids' max_episode_steps) imports no game's compiled engine: a game's kernels

@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.subprocess
+
 PLAIN = dict(os.environ, NUMBA_DISABLE_JIT="1")
 
 FAILING_STEP = """

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "benchmarks" / "connect_four"
 

@@ -170,6 +170,7 @@ def test_a_pickled_vector_env_continues_identically() -> None:
             assert np.array_equal(x, y)
 
 
+@pytest.mark.subprocess
 def test_maskable_ppo_trains_over_sb3_subprocesses() -> None:
     """SB3's ``SubprocVecEnv`` sends each process the env factory and asks for the
     masks through ``env_method("action_masks")``: the env's own mask, as the README."""

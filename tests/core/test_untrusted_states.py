@@ -308,6 +308,7 @@ def test_every_state_of_the_golden_traces_is_accepted(name: str) -> None:
 
 
 # ---------------------------------------------------------------- forged states
+@pytest.mark.subprocess
 def test_forged_states_never_crash_and_accepted_ones_play_out() -> None:
     """The fuzz of ``scripts/fuzz_states.py`` at CI size: 1500 forged saves, in a child
     process (a segfault counts as a crash): none but refusals and clean play-outs."""

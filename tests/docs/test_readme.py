@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SNIPPET_SECONDS = 900  # a cold numba cache compiles each game the snippet uses

@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts" / "docs"))
 from reference_modules import MODULES  # noqa: E402
 
+pytestmark = pytest.mark.subprocess
+
 GAMES = ("liberation", "hispania", "farrapos")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

@@ -10,6 +10,8 @@ import typing
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import boardsim
 from boardsim.core.game import Game
 from boardsim.wrappers.gymnasium import BoardsimGymEnv, Policy
@@ -39,6 +41,7 @@ def test_the_factories_return_their_concrete_types() -> None:
     assert isinstance(env, BoardsimGymEnv)
 
 
+@pytest.mark.subprocess
 def test_the_wheel_ships_py_typed_the_data_and_the_networks(tmp_path: Path) -> None:
     source = tmp_path / "checkout"  # a copy, so that the build leaves nothing in the tree
     source.mkdir()

@@ -93,6 +93,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         "units-and-bonuses",
     ],
 )
+@pytest.mark.slow
 def test_core_equals_reference(options: dict, games: int) -> None:
     game = boardsim.make_game("farrapos", **options)
     played, steps = compare_games(game, range(games))

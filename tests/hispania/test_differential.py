@@ -80,6 +80,7 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         "hispano-attacks-any-step",
     ],
 )
+@pytest.mark.slow
 def test_core_equals_reference(options: dict) -> None:
     game = boardsim.make_game("hispania", **options)
     for seed in range(GAMES_PER_SET):

@@ -36,6 +36,7 @@ def positions(scenario: str | None, count: int, seed: int) -> list[np.ndarray]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", [None, *SCENARIO_IDS])
 def test_search_moves_agrees_with_dijkstra(scenario: str | None) -> None:
     costs = np.zeros(hl.NUM_SPACES, np.int64)

@@ -176,6 +176,7 @@ def test_every_level_plays_to_the_end() -> None:
 VARIANTS = ("ingenivm", "imperivm", "proconsvl", "legio_hispana", "pirates", "terror", "hispano")
 
 
+@pytest.mark.slow
 def test_all_128_variant_combinations_play_to_the_end() -> None:
     combos = list(itertools.product((False, True), repeat=len(VARIANTS)))
     assert len(combos) == 128

@@ -60,6 +60,7 @@ def play_both(game: boardsim.Game, seed: int) -> int:
     return steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("config", "games"), CONFIGS, ids=lambda c: str(c))
 def test_core_equals_reference_over_random_games(config: dict[str, object], games: int) -> None:
     game = boardsim.make_game("liberation", **config)

@@ -49,6 +49,7 @@ def check_invariants(st: boardsim.State, n: int, counters: int, mode: str) -> No
                 assert a[L.HAND + p * L.K : L.HAND + (p + 1) * L.K].sum() <= D.HAND_LIMIT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("n", "mode", "counters"), [(2, "stay", 30), (4, "return", 30), (6, "stay", 12), (3, "stay", 4)]
 )

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
 

@@ -18,6 +18,8 @@ from boardsim.render.animate import move_label, state_digest, write_html
 from boardsim.replay import read_replay
 from tests.replay.helpers import write_random_game
 
+pytestmark = pytest.mark.subprocess
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 FLAGS = [

@@ -35,6 +35,7 @@ def _write(tmp_path: Path, *only: str) -> Path:
     )
 
 
+@pytest.mark.slow
 def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
     page = _write(tmp_path, "The advanced rules")
     text = page.read_text()

@@ -10,6 +10,8 @@ import pytest
 
 from boardsim.research import sweep
 
+pytestmark = pytest.mark.subprocess
+
 ray = pytest.importorskip("ray")
 
 

@@ -11,6 +11,8 @@ from boardsim import OptionError
 from boardsim.cli import main
 from boardsim.research.ray_backend import init_ray
 
+pytestmark = pytest.mark.subprocess
+
 ray = pytest.importorskip("ray")
 
 RAY_MESSAGE = (

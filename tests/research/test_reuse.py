@@ -58,6 +58,7 @@ def test_a_run_reusing_part_of_an_earlier_one_is_the_full_replay(tmp_path: Path)
     assert (again.reused, again.played) == (3, 0)
 
 
+@pytest.mark.slow
 def test_the_eval_command_reads_back_its_out_file_and_says_what_it_played(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -166,6 +166,7 @@ def _fake_play_cell(
     }
 
 
+@pytest.mark.slow
 def test_hispania_report_has_the_parameter_effects_and_the_plots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,6 +266,7 @@ def _fake_skilled_cell(
     return played
 
 
+@pytest.mark.slow
 def test_the_difficulty_parameters_are_read_at_each_skill_not_pooled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -88,6 +88,7 @@ def test_checkpoint_plays_as_an_agent_and_refuses_another_game(tmp_path) -> None
     assert other.metadata["options"]["num_players"] == 2
 
 
+@pytest.mark.slow
 def test_a_few_thousand_steps_beat_random(tmp_path) -> None:
     """A short run already wins more often against random than random does."""
     config = _config(

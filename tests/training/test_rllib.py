@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from boardsim.training.rllib import RLlibConfig, make_rllib_env, train_rllib
+
+pytestmark = pytest.mark.subprocess
 
 
 def test_the_rllib_env_masks_and_names_its_observations() -> None:
