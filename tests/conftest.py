@@ -17,8 +17,6 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -56,42 +54,14 @@ _compiled: dict[str, list[tuple[str, float]]] = {}
 _current = {"test": "(collection)"}
 
 
-class _CompileRecorder:
-    """Records each top-level numba compilation (a cache miss) against the running test."""
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def on_start(self, event: Any) -> None:
-        stack = getattr(self._local, "stack", None)
-        if stack is None:
-            stack = self._local.stack = []
-        stack.append(time.perf_counter())
-
-    def on_end(self, event: Any) -> None:
-        start = self._local.stack.pop()
-        if self._local.stack:
-            return
-        dispatcher = (event.data or {}).get("dispatcher")
-        py = getattr(dispatcher, "py_func", None)
-        name = f"{getattr(py, '__module__', '?')}.{getattr(py, '__qualname__', dispatcher)}"
-        seconds = time.perf_counter() - start
-        _compiled.setdefault(_current["test"], []).append((name, seconds))
+def _record(name: str, seconds: float) -> None:
+    _compiled.setdefault(_current["test"], []).append((name, seconds))
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from numba.core import event
+    from boardsim.build import listen_compiles
 
-    recorder = _CompileRecorder()
-
-    class _Listener(event.Listener):
-        def on_start(self, e: Any) -> None:
-            recorder.on_start(e)
-
-        def on_end(self, e: Any) -> None:
-            recorder.on_end(e)
-
-    event.register("numba:compile", _Listener())
+    listen_compiles(_record)
 
 
 @pytest.hookimpl(hookwrapper=True)

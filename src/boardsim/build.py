@@ -78,45 +78,45 @@ class GameReport:
         return sum(p.compiled for p in self.parts)
 
 
-# ------------------------------------------------------------------ counting compiles
-class _CompileCounter:
-    """Counts numba's top-level compilations (cache misses; loads from the cache are not
-    compilations) while installed, from any thread."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._depth = threading.local()
-
-    def on_start(self, event: Any) -> None:
-        depth = getattr(self._depth, "n", 0)
-        self._depth.n = depth + 1
-
-    def on_end(self, event: Any) -> None:
-        self._depth.n -= 1
-        if self._depth.n == 0:
-            self.count += 1
-
-
-@contextmanager
-def counting_compiles() -> Iterator[_CompileCounter]:
-    """Within the block, count the functions numba compiles."""
+# ------------------------------------------------------------------ watching compiles
+def listen_compiles(on_compiled: Callable[[str, float], None]) -> Callable[[], None]:
+    """Call ``on_compiled(name, seconds)`` for every function numba compiles from now on
+    (a cache miss, at the top level: the callees compiled on its way count in its seconds;
+    loads from the cache are not compilations), from any thread. Returns the function that
+    stops listening. The test suite's report of what it compiled uses it too."""
     from numba.core import event
 
-    counter = _CompileCounter()
+    local = threading.local()
 
     class _Listener(event.Listener):
         def on_start(self, e: Any) -> None:
-            counter.on_start(e)
+            stack = getattr(local, "stack", None)
+            if stack is None:
+                stack = local.stack = []
+            stack.append(time.perf_counter())
 
         def on_end(self, e: Any) -> None:
-            counter.on_end(e)
+            started = local.stack.pop()
+            if local.stack:
+                return
+            py = getattr((e.data or {}).get("dispatcher"), "py_func", None)
+            name = f"{getattr(py, '__module__', '?')}.{getattr(py, '__qualname__', '?')}"
+            on_compiled(name, time.perf_counter() - started)
 
     listener = _Listener()
     event.register("numba:compile", listener)
+    return lambda: event.unregister("numba:compile", listener)
+
+
+@contextmanager
+def counting_compiles() -> Iterator[list[tuple[str, float]]]:
+    """Within the block, the functions numba compiles (name, seconds), as they happen."""
+    found: list[tuple[str, float]] = []
+    stop = listen_compiles(lambda name, seconds: found.append((name, seconds)))
     try:
-        yield counter
+        yield found
     finally:
-        event.unregister("numba:compile", listener)
+        stop()
 
 
 # ------------------------------------------------------------------ the parts
@@ -288,9 +288,9 @@ def compile_part(name: str, part: str) -> PartReport:
     if part not in PART_FUNCTIONS:
         raise ValueError(f"unknown part {part!r}; parts: {', '.join(PARTS)}")
     start = time.perf_counter()
-    with counting_compiles() as counter:
+    with counting_compiles() as compiled:
         skipped = PART_FUNCTIONS[part](name)
-    return PartReport(name, part, time.perf_counter() - start, counter.count, skipped)
+    return PartReport(name, part, time.perf_counter() - start, len(compiled), skipped)
 
 
 def compile_game(name: str, parts: Sequence[str] | None = None) -> GameReport:
