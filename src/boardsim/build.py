@@ -8,8 +8,9 @@ every compiled entry point a game offers, with the argument types the library it
 passes, so that numba compiles it once and caches it; afterwards every process only loads.
 
 The work of a game is split into :data:`PARTS`, each a function that drives one family of
-entry points through the public API (never the kernels with types of its own choosing, so
-the signatures compiled are those the library and its users call):
+entry points through the public API, or where there is none (the engine's compiled policy,
+self-play) through the library's own callers, with their argument types: the signatures
+compiled are those the library and its users call, not types of the build's choosing.
 
 - ``rules``: a :class:`~boardsim.core.game.State` played with its methods (steps, masks,
   observations, returns, chance nodes, saving and loading, which validates), the compiled
@@ -181,7 +182,6 @@ def compile_rules(name: str) -> str:
     game.engine.policy_action(start.array, game.params, np.int32(POLICY_HEURISTIC), mask, prng)
     for spec in ("random", "heuristic"):
         agent = agents.load(spec, game, seed=0)
-        start.legal_actions_mask()
         agent.act(
             start.observation(start.current_player()), start.legal_actions_mask(), state=start
         )
