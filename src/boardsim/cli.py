@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -50,12 +51,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# what a shell reports for a program whose reader closed the pipe (128 + SIGPIPE)
+BROKEN_PIPE_STATUS = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if getattr(args, "games", 1) is not None and getattr(args, "games", 1) < 1:
-        print("--games must be at least 1", file=sys.stderr)
-        return 2
-    return int(args.func(args))
+    """Run one command; its exit status. A reader that closes the pipe first
+    (``boardsim info hispania | head -1``) ends the command quietly with
+    :data:`BROKEN_PIPE_STATUS`, as ``cat`` would end, not with a traceback."""
+    try:
+        args = build_parser().parse_args(argv)
+        if getattr(args, "games", 1) is not None and getattr(args, "games", 1) < 1:
+            print("--games must be at least 1", file=sys.stderr)
+            return 2
+        status = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return status
+    except BrokenPipeError:
+        # nothing more can be written: point stdout at nothing, so that Python's own flush
+        # at exit does not raise again (the Python documentation's "Note on SIGPIPE")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE_STATUS
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import boardsim
-from boardsim.cli import build_parser, main
+from boardsim.cli import BROKEN_PIPE_STATUS, build_parser, main
 from boardsim.replay import read_replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,3 +196,22 @@ def test_the_readme_replay_command_works_with_several_replays(
     for written in (a for a in argv if a.endswith((".html", ".gif"))):
         assert (tmp_path / written).stat().st_size > 0
     assert "the newest" in capsys.readouterr().out
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("argv", [["info", "hispania"], ["info", "liberation", "--json"]])
+def test_a_reader_that_closes_the_pipe_first_ends_the_command_quietly(argv: list[str]) -> None:
+    """``boardsim info hispania | true``: the reader is gone before the command writes; it
+    ends with the shell's status for a closed pipe, without a traceback (issue 38)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardsim", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader closes first, as `| true` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == BROKEN_PIPE_STATUS
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
