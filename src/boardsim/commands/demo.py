@@ -14,9 +14,10 @@
   ``--out DIR`` with an ``index.html``.
 
 The first run compiles each game's engine (numba caches it on disk) in two worker
-processes, a stage at a time (the rules first, then the search and the loops side by side),
-while this process plays the tour of the games already compiled; the speed is measured
-last, on a quiet machine. Later runs load the engines.
+processes, a part of ``boardsim compile`` at a time (the rules first, then the envs, the
+loops and the searches side by side), while this process plays the tour of the games
+already compiled; the speed is measured last, on a quiet machine. Later runs load the
+engines.
 """
 
 from __future__ import annotations
