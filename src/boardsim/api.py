@@ -98,16 +98,20 @@ def make_vec_env(
     ``"heuristic"``, or one such name a player. From ``options``: ``seed`` (the games of
     that run, as ``reset(seed=...)``, replayed by the first unseeded reset; default None:
     new games, from fresh entropy),
-    ``seat`` and ``render_mode`` (``"ansi"``, ``"rgb_array"``); the rest are the game's
-    options.
-    ``.action_masks()`` returns ``(num_envs, num_actions)``; ``.to_sb3()`` gives an SB3
-    ``VecEnv`` of the same games.
+    ``seat``, ``render_mode`` (``"ansi"``, ``"rgb_array"``), ``copy`` (default False:
+    ``step`` returns the batch's own arrays, overwritten by the step after the next; True:
+    copies) and ``obs_dtype`` (``"float32"``, or ``"uint8"`` where the game's observation is
+    binary); the rest are the game's options.
+    ``.action_masks()`` returns ``(num_envs, num_actions)`` booleans; ``.to_sb3()`` gives
+    an SB3 ``VecEnv`` of the same games.
     """
     from boardsim.wrappers.vector import BoardsimVectorEnv
 
     seed = options.pop("seed", None)
     seat = options.pop("seat", 0)
     render_mode = options.pop("render_mode", None)
+    copy = options.pop("copy", False)
+    obs_dtype = options.pop("obs_dtype", "float32")
     return BoardsimVectorEnv(
         make_game(game, **options),
         num_envs,
@@ -116,6 +120,8 @@ def make_vec_env(
         seat=seat,
         seed=seed,
         render_mode=render_mode,
+        copy=copy,
+        obs_dtype=obs_dtype,
     )
 
 

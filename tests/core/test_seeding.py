@@ -19,10 +19,11 @@ def first_legal(masks: np.ndarray) -> np.ndarray:
 
 
 def vector_games(venv: Any, obs: np.ndarray, steps: int = 20) -> list[np.ndarray]:
-    """The observations of ``steps`` first-legal steps after ``obs``: the games played."""
-    seen = [obs]
+    """The observations of ``steps`` first-legal steps after ``obs``: the games played
+    (copied: a step's arrays are the env's own, overwritten two steps later)."""
+    seen = [obs.copy()]
     for _ in range(steps):
-        seen.append(venv.step(first_legal(venv.action_masks()))[0])
+        seen.append(venv.step(first_legal(venv.action_masks()))[0].copy())
     return seen
 
 

@@ -23,6 +23,8 @@ DEFINITION = GameDefinition(
     agent_names=lambda options: ["player_0", "player_1"],
     describe_action=names.describe_action,
     render_text=names.render_text,
+    # two planes of 0/1 (rules.observe): make_vec_env(..., obs_dtype="uint8") is offered
+    binary_observation=True,
     mcts_defaults={"c_uct": 1.0, "rollout": "random", "rollout_depth": -1, "prior": 0.0},
     strength_matchups=(
         Matchup({}, ("heuristic", "random"), 0, "heuristic first vs random"),

@@ -5,19 +5,26 @@ states, observations, masks, rewards, termination flags, the opponents'
 generators. One call of ``step`` runs the whole batch in compiled code
 (``prange`` over rows), auto-resetting finished games with seeds derived from
 one master seed, so the games played do not depend on the thread count.
+
+What a step writes (observations, masks, rewards, flags, the finished games' last
+observations: :class:`Outputs`) lives in two sets of buffers used in turn, so that the
+arrays of one step stay intact through the next step and are overwritten by the step
+after it: a learner keeps ``obs`` and ``next_obs`` without a copy.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import numba
 import numpy as np
 
 from boardsim.core.engine import seats_scratch_size
-from boardsim.core.errors import StateFormatError
+from boardsim.core.errors import OptionError, StateFormatError
 from boardsim.core.game import Game
 from boardsim.core.header import (
     FLAG_TRUNCATED,
@@ -36,6 +43,171 @@ COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 def policy_codes(game: Game, policies: str | Sequence[str]) -> np.ndarray:
     """One compiled-policy code per player from a name (every player) or a name per player."""
     return seat_table(game, policies)[0]
+
+
+# the observation dtypes a batch writes: float32 always, uint8 for a game whose
+# observation is binary (GameDefinition.binary_observation)
+OBSERVATION_DTYPES = ("float32", "uint8")
+
+
+def observation_dtype(game: Game, dtype: Any = "float32") -> np.dtype:
+    """``dtype`` as the batch's observation dtype: float32 (every game), or uint8 where the
+    game's observation is binary (every feature 0 or 1); anything else raises
+    :class:`OptionError` saying what the game allows."""
+    try:
+        got = np.dtype(dtype)
+    except TypeError:
+        got = None
+    allowed = OBSERVATION_DTYPES if game.definition.binary_observation else ("float32",)
+    if got is None or got.name not in allowed:
+        why = "" if game.definition.binary_observation else " (its observation is not binary)"
+        raise OptionError(f"{game.name}: obs_dtype={dtype!r}; choose one of {allowed}{why}")
+    return got
+
+
+def available_memory() -> int:
+    """Bytes of memory this process may still take: the kernel's estimate of what can be
+    allocated without swapping (``MemAvailable``), else the free physical pages."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 2**62
+
+
+def checked_count(name: str, value: Any, bytes_each: int, what: str) -> int:
+    """``value`` as a count of ``what`` (an integer >= 1, numpy integers too, bools not)
+    whose ``bytes_each`` bytes apiece fit in the memory available; else
+    :class:`OptionError` saying what it would take and the largest count that fits."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise OptionError(f"{name} must be an integer, got {value!r}")
+    count = int(value)
+    if count < 1:
+        raise OptionError(f"{name} must be at least 1, got {count}")
+    free = available_memory()
+    if count * bytes_each > free:
+        raise OptionError(
+            f"{name}={count:,}: {what} take about {bytes_each:,} bytes each, "
+            f"{_gib(count * bytes_each)} in all, and {_gib(free)} is available: at most "
+            f"{max(free // bytes_each, 0):,} fit"
+        )
+    return count
+
+
+def _gib(n: int) -> str:
+    return f"{n / 2**30:,.1f} GiB"
+
+
+class Outputs:
+    """What one batched step writes for ``n`` rows: ``obs`` and ``final_obs`` (the last
+    observation of the rows whose game ended at this step, zeros elsewhere), ``masks``
+    (0/1 bytes; ``bool_masks`` is the same memory as booleans), every player's
+    ``rewards``, ``terminated``, ``truncated``, ``done`` (either), and
+    ``learner_rewards`` (the learning seat's column, contiguous)."""
+
+    NAMES = (
+        "obs",
+        "final_obs",
+        "masks",
+        "rewards",
+        "terminated",
+        "truncated",
+        "done",
+        "learner_rewards",
+    )
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self._take(arrays)
+        # the rows whose final_obs this buffer holds (zeroed before it is written again)
+        self.final_rows = np.zeros(0, np.int64)
+        # the outputs these are rows ``span`` of (Outputs.rows), else None
+        self.parent: Outputs | None = None
+        self.span = (0, len(self.obs))
+
+    def _take(self, arrays: dict[str, np.ndarray]) -> None:
+        self.obs = arrays["obs"]
+        self.final_obs = arrays["final_obs"]
+        self.masks = arrays["masks"]
+        self.rewards = arrays["rewards"]
+        self.terminated = arrays["terminated"]
+        self.truncated = arrays["truncated"]
+        self.done = arrays["done"]
+        self.learner_rewards = arrays["learner_rewards"]
+        self.bool_masks = self.masks.view(np.bool_)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled as the arrays themselves, or, for rows of other outputs, as the parent
+        and the span, so that an unpickled copy still shares the parent's memory."""
+        state: dict[str, Any] = {"final_rows": self.final_rows, "parent": self.parent}
+        state["span"] = self.span
+        if self.parent is None:
+            state["arrays"] = {name: getattr(self, name) for name in self.NAMES}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.parent = state["parent"]
+        self.span = state["span"]
+        self.final_rows = state["final_rows"]
+        if self.parent is None:
+            self._take(state["arrays"])
+        else:
+            start, stop = self.span
+            self._take({name: getattr(self.parent, name)[start:stop] for name in self.NAMES})
+
+    @classmethod
+    def allocate(cls, game: Game, n: int, obs_dtype: np.dtype) -> Outputs:
+        """Zeroed outputs for ``n`` rows of ``game``."""
+        width, players = game.observation_size, game.max_players
+        return cls(
+            {
+                "obs": np.zeros((n, width), obs_dtype),
+                "final_obs": np.zeros((n, width), obs_dtype),
+                "masks": np.zeros((n, game.num_actions), np.uint8),
+                "rewards": np.zeros((n, players), np.float32),
+                "terminated": np.zeros(n, np.bool_),
+                "truncated": np.zeros(n, np.bool_),
+                "done": np.zeros(n, np.bool_),
+                "learner_rewards": np.zeros(n, np.float32),
+            }
+        )
+
+    @staticmethod
+    def bytes_per_row(game: Game, obs_dtype: np.dtype) -> int:
+        """Bytes a row of one set of outputs takes."""
+        return (
+            2 * game.observation_size * obs_dtype.itemsize
+            + game.num_actions
+            + game.max_players * 4
+            + 3
+            + 4
+        )
+
+    def rows(self, start: int, stop: int) -> Outputs:
+        """Rows ``start:stop`` of these outputs: views, the same memory."""
+        view = Outputs({name: getattr(self, name)[start:stop] for name in self.NAMES})
+        view.parent = self
+        view.span = (start, stop)
+        return view
+
+    def copy_from(self, other: Outputs) -> None:
+        """Take ``other``'s values (the same shapes), its finished rows included."""
+        for name in self.NAMES:
+            getattr(self, name)[...] = getattr(other, name)
+        self.final_rows = other.final_rows.copy()
+
+    def clear_final(self) -> None:
+        """Zero the rows of ``final_obs`` written last (the others are zero already)."""
+        if self.final_rows.size:
+            self.final_obs[self.final_rows] = 0
+            self.final_rows = self.final_rows[:0]
 
 
 @contextmanager
@@ -63,6 +235,12 @@ class Batch:
     :class:`~boardsim.core.seats.Seat` or an agent with ``compiled_seat()`` such as a
     network; one for all or one a player) inside the compiled loop until a learner is
     to decide again. ``seat = -1``: one decision a row, whoever is to move.
+
+    ``obs``, ``final_obs``, ``masks``, ``rewards``, ``terminated``, ``truncated``,
+    ``done`` and ``learner_rewards`` are the arrays of the last step (or reset): two
+    sets of buffers (:class:`Outputs`) are written in turn, so a step's arrays are
+    overwritten by the step after the next. ``obs_dtype``: float32, or uint8 for a game
+    whose observation is binary.
     """
 
     def __init__(
@@ -73,9 +251,10 @@ class Batch:
         seed: int = 0,
         threads: int | None = None,
         opponents: SeatLike | Sequence[SeatLike] = "random",
+        obs_dtype: Any = "float32",
     ) -> None:
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        dtype = observation_dtype(game, obs_dtype)
+        num_envs = checked_count("num_envs", num_envs, self.bytes_per_env(game, dtype), "envs")
         if game.options.get("explicit_chance"):
             raise ValueError("the batched engine resolves chance itself: use explicit_chance=False")
         if not -1 <= seat < game.num_players:
@@ -84,14 +263,11 @@ class Batch:
         self.num_envs = num_envs
         self.seat = seat
         self.threads = threads
-        n, p = num_envs, game.max_players
+        n = num_envs
+        self.obs_dtype = dtype
         self.states = np.zeros((n, game.state_size), np.int32)
-        self.obs = np.zeros((n, game.observation_size), np.float32)
-        self.final_obs = np.zeros((n, game.observation_size), np.float32)
-        self.masks = np.zeros((n, game.num_actions), np.uint8)
-        self.rewards = np.zeros((n, p), np.float32)
-        self.terminated = np.zeros(n, np.bool_)
-        self.truncated = np.zeros(n, np.bool_)
+        self.buffers = (Outputs.allocate(game, n, dtype), Outputs.allocate(game, n, dtype))
+        self._bind(0)
         self.game_index = np.zeros(n, np.int64)
         self.policy_rngs = np.zeros((n, 2), np.int32)
         self.learners = game.teammates(max(seat, 0))
@@ -100,6 +276,47 @@ class Batch:
         self.seed = seed
         self.next_game = 0
         self.reset(seed)
+
+    @staticmethod
+    def bytes_per_env(game: Game, obs_dtype: np.dtype) -> int:
+        """Bytes one row takes: its state, two sets of outputs, the generators, and the
+        scratch of the compiled step without networks."""
+        scratch = game.max_players * (8 + 8 + 4 + 4) + game.max_chance_outcomes * 12
+        scratch += game.num_actions + 4 + 4 + 8
+        return game.state_size * 4 + 2 * Outputs.bytes_per_row(game, obs_dtype) + 8 + 8 + scratch
+
+    def _bind(self, k: int) -> None:
+        """Make buffer set ``k`` the batch's current arrays."""
+        self.current = k
+        out = self.buffers[k]
+        self.out = out
+        self.obs = out.obs
+        self.final_obs = out.final_obs
+        self.masks = out.masks
+        self.rewards = out.rewards
+        self.terminated = out.terminated
+        self.truncated = out.truncated
+        self.done = out.done
+        self.learner_rewards = out.learner_rewards
+
+    # the names _bind sets: aliases of the current outputs, not pickled
+    _ALIASES = ("out", *Outputs.NAMES)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._ALIASES}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind(self.current)
+
+    def use_outputs(self, buffers: tuple[Outputs, Outputs]) -> None:
+        """Write into ``buffers`` from now on (views of a larger batch's outputs, so that
+        several batches side by side fill one array without a copy); their values are
+        taken from the batch's own first."""
+        for mine, theirs in zip(self.buffers, buffers, strict=True):
+            theirs.copy_from(mine)
+        self.buffers = tuple(buffers)
+        self._bind(self.current)
 
     def set_opponents(self, opponents: SeatLike | Sequence[SeatLike]) -> None:
         """Who plays the other seats from the next step on (the games go on as they are)."""
@@ -141,8 +358,14 @@ class Batch:
             engine.batch_observe(
                 self.states, self.game.params, self.seat, self.learners, self.obs, self.masks
             )
-        self.terminated[:] = False
-        self.truncated[:] = False
+        for out in self.buffers:
+            out.final_obs[...] = 0
+            out.final_rows = out.final_rows[:0]
+            out.rewards[...] = 0
+            out.learner_rewards[...] = 0
+            out.terminated[...] = False
+            out.truncated[...] = False
+            out.done[...] = False
 
     def check_states(
         self, states: np.ndarray, policy_rngs: np.ndarray | None = None
@@ -196,9 +419,13 @@ class Batch:
             )
 
     def step(self, actions: np.ndarray) -> None:
-        """One action a row; results land in ``obs``, ``rewards``, ``terminated``, ..."""
+        """One action a row; results land in ``obs``, ``rewards``, ``terminated``, ...
+        (the other set of buffers than the last step's)."""
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         engine = self.game.engine
+        k = 1 - self.current
+        out = self.buffers[k]
+        out.clear_final()
         with threads_used(self.threads):
             self.next_game = int(
                 engine.batch_step(
@@ -212,15 +439,20 @@ class Batch:
                     self.game_index,
                     self.next_game,
                     self.policy_rngs,
-                    self.rewards,
-                    self.terminated,
-                    self.truncated,
-                    self.final_obs,
-                    self.obs,
-                    self.masks,
+                    out.rewards,
+                    out.terminated,
+                    out.truncated,
+                    out.final_obs,
+                    out.obs,
+                    out.masks,
                     self.scratch,
                 )
             )
+        np.logical_or(out.terminated, out.truncated, out=out.done)
+        out.final_rows = np.flatnonzero(out.done)
+        if self.seat >= 0:
+            np.copyto(out.learner_rewards, out.rewards[:, self.seat])
+        self._bind(k)
 
 
 def random_rollout(
@@ -231,8 +463,9 @@ def random_rollout(
     Returns decisions, games finished, seconds and decisions per second (the
     compile is done before the clock starts).
     """
-    if num_envs < 1 or num_steps < 0:
-        raise ValueError("num_envs must be >= 1 and num_steps >= 0")
+    num_envs = checked_count("num_envs", num_envs, game.state_size * 4 + 16, "envs")
+    if num_steps < 0:
+        raise ValueError("num_steps must be >= 0")
     states = np.zeros((num_envs, game.state_size), np.int32)
     decisions = np.zeros(num_envs, np.int64)
     games = np.zeros(num_envs, np.int64)

@@ -12,14 +12,21 @@ __all__ = ["DataError", "IllegalActionError", "OptionError", "StateFormatError"]
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current state.
 
-    The message names the action (number and words) and lists the legal ones.
+    The message names the action (number and words) and lists the legal ones; ``legal``
+    None when the refusal is about the form of the actions, not a position (a float, a
+    count that does not match the envs), and the message lists none.
     """
 
-    def __init__(self, action: Any, legal: list[int], described: str = "", names: str = "") -> None:
+    def __init__(
+        self, action: Any, legal: list[int] | None, described: str = "", names: str = ""
+    ) -> None:
         self.action = action
-        self.legal = list(legal)
+        self.legal = list(legal) if legal is not None else []
         shown_action = str(action) if isinstance(action, int | np.integer) else repr(action)
         what = shown_action + (f" ({described})" if described else "")
+        if legal is None and not names:
+            super().__init__(f"illegal action {what}")
+            return
         shown = names or ", ".join(str(a) for a in self.legal[:40])
         if not names and len(self.legal) > 40:
             shown += f", ... ({len(self.legal)} in all)"

@@ -76,6 +76,8 @@ class GameDefinition:
 
     # -- what the generic floors (agents, research, render) read about the game; each
     # -- optional, so that a new game needs none of them to play
+    # every feature of the observation is 0 or 1: the vector env offers obs_dtype=uint8
+    binary_observation: bool = False
     # the module drawing the board: draw(game, state, viewer, show_hands) -> Scene, and
     # optionally private_text(game, state, player) (boardsim.render); None: the text board
     drawer: str | None = None

@@ -84,9 +84,10 @@ def collect_heuristic_decisions(
         actions = heuristic_actions(env, prngs)
         if not masks[np.arange(n), actions].all():
             raise RuntimeError("the heuristic chose an illegal action")
+        # copies: the env's arrays are its own, overwritten by the step after the next
+        rows_obs.append(np.array(obs, np.float32))
+        rows_mask.append(masks.copy())
         next_obs, rewards, dones, _ = env.step(actions)
-        rows_obs.append(np.asarray(obs, np.float32))
-        rows_mask.append(masks)
         rows_keep.append(recording.copy())
         rows_act.append(actions)
         rows_rew.append(rewards.astype(np.float64))

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.core.batch import Batch, Outputs, checked_count
 from boardsim.core.errors import OptionError, StateFormatError
 from boardsim.core.game import Game
 from boardsim.wrappers.sb3 import SEED_STRIDE, BatchesVecEnv
@@ -65,11 +66,21 @@ class SidesVecEnv(BatchesVecEnv):
         if not seats:
             raise OptionError("train at least one seat")
         parts_count = len(seats) * len(groups)
+        num_envs = checked_count("num_envs", num_envs, 1, "envs")
         if num_envs < parts_count or num_envs % parts_count:
             raise OptionError(
                 f"num_envs={num_envs} must be a positive multiple of the {len(seats)} "
                 f"learning seats {seats} times the {len(groups)} opponent groups"
             )
+        # all of it up front (the parts, and the joint outputs SB3 reads), so that a count
+        # too large for the memory is refused before anything is allocated
+        per_env = Batch.bytes_per_env(game, np.dtype(np.float32))
+        checked_count(
+            "num_envs",
+            num_envs,
+            per_env + 2 * Outputs.bytes_per_row(game, np.dtype(np.float32)),
+            "envs",
+        )
         per_part = num_envs // parts_count
         self.game = game
         self.seats = seats

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from boardsim.core.batch import Outputs
 from boardsim.wrappers.vector import BoardsimVectorEnv
 
 # seeds of the batches side by side: far apart so that their games never coincide
@@ -32,6 +33,11 @@ class BatchesVecEnv(VecEnv):
     return of the rewards this env gave, the step penalty taken off; the length in the
     learner's decisions; the wall seconds since the env was made), which SB3 logs as
     ``rollout/ep_rew_mean`` and ``rollout/ep_len_mean``.
+
+    The parts write into one set of arrays (each its rows), so the observations, rewards
+    and dones a step returns are those arrays themselves, not a concatenation: valid
+    through the next step (SB3 reads the last step's observations after the next one),
+    overwritten by the step after it, as :class:`BoardsimVectorEnv`'s are.
     """
 
     def __init__(self, parts: Sequence[BoardsimVectorEnv], step_penalty: float = 0.0) -> None:
@@ -50,18 +56,40 @@ class BatchesVecEnv(VecEnv):
         self.episode_returns = np.zeros(self.num_envs, np.float64)
         self.episode_lengths = np.zeros(self.num_envs, np.int64)
         self.t_start = time.time()
+        self._share_outputs()
+
+    def _share_outputs(self) -> None:
+        """Make every part write its rows of two joint sets of outputs (in turn, as a
+        batch does), so that a step of all the parts fills one array a kind."""
+        game, dtype = self.parts[0].game, self.parts[0].batch.obs_dtype
+        self.joint = (
+            Outputs.allocate(game, self.num_envs, dtype),
+            Outputs.allocate(game, self.num_envs, dtype),
+        )
+        start = 0
+        for part in self.parts:
+            stop = start + part.num_envs
+            views = tuple(joint.rows(start, stop) for joint in self.joint)
+            # the part's current set becomes the joint set 0, whichever it was
+            part.batch.use_outputs(views if part.batch.current == 0 else views[::-1])
+            start = stop
+
+    def _outputs(self) -> Outputs:
+        """The joint outputs the parts wrote last (the parts step together)."""
+        parent = self.parts[0].batch.out.parent
+        assert parent is not None
+        return parent
 
     def reset(self) -> np.ndarray:
         """Reset every env; the observations, stacked."""
         base = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
-        obs = []
         for k, part in enumerate(self.parts):
             seed = None if base is None else base + SEED_STRIDE * k
-            obs.append(part.reset(seed=seed)[0])
+            part.reset(seed=seed)
         self._reset_seeds()
         self.episode_returns[:] = 0.0
         self.episode_lengths[:] = 0
-        return np.concatenate(obs)
+        return self._outputs().obs
 
     def step_async(self, actions: np.ndarray) -> None:
         """Take the actions of every env for :meth:`step_wait`."""
@@ -73,24 +101,20 @@ class BatchesVecEnv(VecEnv):
         ``info["terminal_observation"]``).
         """
         assert self._actions is not None, "step_async first"
-        obs, rewards, dones, infos = [], [], [], []
         start = 0
         for part in self.parts:
-            acts = self._actions[start : start + part.num_envs]
+            part.step(self._actions[start : start + part.num_envs])
             start += part.num_envs
-            o, r, term, trunc, info = part.step(acts)
-            done = term | trunc
-            rows: list[dict[str, Any]] = [{} for _ in range(part.num_envs)]
-            for i in np.flatnonzero(done):
-                rows[i]["terminal_observation"] = info["final_obs"][i]
-                rows[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
-            obs.append(o)
-            rewards.append(r - self.step_penalty if self.step_penalty else r)
-            dones.append(done)
-            infos.extend(rows)
-        all_rewards, all_dones = np.concatenate(rewards), np.concatenate(dones)
-        self._report_episodes(all_rewards, all_dones, infos)
-        return np.concatenate(obs), all_rewards, all_dones, infos
+        out = self._outputs()
+        rewards = out.learner_rewards
+        if self.step_penalty:
+            rewards = rewards - np.float32(self.step_penalty)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(out.done):
+            infos[i]["terminal_observation"] = out.final_obs[i]
+            infos[i]["TimeLimit.truncated"] = bool(out.truncated[i] and not out.terminated[i])
+        self._report_episodes(rewards, out.done, infos)
+        return out.obs, rewards, out.done, infos
 
     def _report_episodes(
         self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict[str, Any]]
@@ -125,7 +149,7 @@ class BatchesVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, num_actions)`` booleans, what sb3-contrib's MaskablePPO asks for."""
-        return np.concatenate([p.action_masks() for p in self.parts])
+        return self._outputs().bool_masks
 
     def close(self) -> None:
         """Nothing to release."""

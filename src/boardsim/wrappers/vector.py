@@ -8,6 +8,16 @@ Finished games restart in the same step (Gymnasium's ``SAME_STEP`` autoreset):
 the last observation of a finished game is in ``infos["final_obs"]``
 (``infos["_final_obs"]`` marks the rows), and SB3's ``terminal_observation``.
 
+**Zero copy.** ``reset`` and ``step`` return the batch's own arrays (observations,
+rewards, flags, ``info["action_mask"]``, ``info["final_obs"]``), not copies: the compiled
+step writes them in place, into one of two sets of buffers used in turn. So a step's arrays
+stay as they are through the next step (a learner may keep ``obs`` and ``next_obs``, as
+SB3's PPO and DQN do) and are overwritten by the step after it. Keep them longer by copying
+them, or make the env with ``copy=True`` (every step then returns fresh arrays). The masks
+are the engine's 0/1 bytes seen as booleans (no conversion); ``final_obs`` is written only
+in the rows whose game ended (zeros in the others). ``obs_dtype="uint8"`` gives a game
+whose observation is binary (connect four) one byte a feature instead of four.
+
 Seeding follows Gymnasium: ``reset(seed=s)`` plays the games of run ``s``, the same
 every time; an unseeded reset plays new games, their run seed drawn from the env's
 ``np_random`` (seeded by the last seeded reset, else from fresh operating-system
@@ -26,7 +36,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from boardsim.core.batch import Batch
+from boardsim.core.batch import Batch, checked_count
 from boardsim.core.errors import IllegalActionError, OptionError
 from boardsim.core.game import Game, checked_seed
 
@@ -37,6 +47,10 @@ class BoardsimVectorEnv(VectorEnv):
     ``opponents``: None or ``"random"`` (uniform over legal actions), ``"heuristic"``
     (the game's rule-based player), an agent that plays in compiled code
     (``compiled_seat()``: a network), or one such a player.
+
+    The arrays returned are the batch's own, overwritten by the step after the next
+    (module docstring); ``copy=True`` returns copies. ``obs_dtype``: ``"float32"``, or
+    ``"uint8"`` for a game whose observation is binary.
     """
 
     metadata = {
@@ -55,6 +69,8 @@ class BoardsimVectorEnv(VectorEnv):
         seed: int | None = None,
         check_actions: bool = True,
         render_mode: str | None = None,
+        copy: bool = False,
+        obs_dtype: Any = "float32",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(
@@ -71,6 +87,9 @@ class BoardsimVectorEnv(VectorEnv):
                 "use make_gym_env for Python opponents"
             )
         game.check_seat(seat)
+        num_envs = checked_count(
+            "num_envs", num_envs, Batch.bytes_per_env(game, np.dtype(np.float32)), "envs"
+        )
         self.game = game
         self._seed_at_first_reset = seed
         try:
@@ -81,15 +100,24 @@ class BoardsimVectorEnv(VectorEnv):
                 seed=self._run_seed(seed),
                 threads=threads,
                 opponents=opponents,
+                obs_dtype=obs_dtype,
             )
         except ValueError as exc:
             raise OptionError(str(exc)) from None
         self.num_envs = num_envs
         self.seat = seat
         self.check_actions = check_actions
-        self.single_observation_space = spaces.Box(
-            -np.inf, np.inf, (game.observation_size,), dtype=np.float32
-        )
+        self.copy = bool(copy)
+        # row r's mask starts at r * num_actions of the flattened masks
+        self._row_base = np.arange(num_envs, dtype=np.int64) * game.num_actions
+        if self.batch.obs_dtype == np.uint8:
+            self.single_observation_space = spaces.Box(
+                0, 1, (game.observation_size,), dtype=np.uint8
+            )
+        else:
+            self.single_observation_space = spaces.Box(
+                -np.inf, np.inf, (game.observation_size,), dtype=np.float32
+            )
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -105,7 +133,10 @@ class BoardsimVectorEnv(VectorEnv):
             seed = self._seed_at_first_reset
         self._seed_at_first_reset = None
         self.batch.reset(self._run_seed(seed))
-        return self.batch.obs.copy(), {"action_mask": self.batch.masks.astype(bool)}
+        out = self.batch.out
+        if self.copy:
+            return out.obs.copy(), {"action_mask": out.bool_masks.copy()}
+        return out.obs, {"action_mask": out.bool_masks}
 
     def _run_seed(self, seed: int | None) -> int:
         """The batch's run seed for a reset: ``seed`` itself (and ``np_random`` reseeded
@@ -125,30 +156,45 @@ class BoardsimVectorEnv(VectorEnv):
         """
         acts = integer_actions(actions, self.num_envs)
         if self.check_actions:
-            ok = (acts >= 0) & (acts < self.game.num_actions)
-            ok[ok] = self.batch.masks[np.flatnonzero(ok), acts[ok]] != 0
-            if not ok.all():
-                row = int(np.flatnonzero(~ok)[0])
-                legal = [int(a) for a in np.flatnonzero(self.batch.masks[row])]
-                raise IllegalActionError(int(acts[row]), legal, f"in env {row}")
+            self._refuse_illegal(acts)
         b = self.batch
         b.step(acts)
-        done = b.terminated | b.truncated
-        infos: dict[str, Any] = {"action_mask": b.masks.astype(bool)}
-        if done.any():
-            infos["final_obs"] = np.where(done[:, None], b.final_obs, 0.0).astype(np.float32)
-            infos["_final_obs"] = done.copy()
-        return (
-            b.obs.copy(),
-            b.rewards[:, self.seat].astype(np.float32),
-            b.terminated.copy(),
-            b.truncated.copy(),
-            infos,
-        )
+        out = b.out
+        infos: dict[str, Any] = {"action_mask": out.bool_masks}
+        if out.final_rows.size:
+            infos["final_obs"] = out.final_obs
+            infos["_final_obs"] = out.done
+        if self.copy:
+            infos = {key: value.copy() for key, value in infos.items()}
+            return (
+                out.obs.copy(),
+                out.learner_rewards.copy(),
+                out.terminated.copy(),
+                out.truncated.copy(),
+                infos,
+            )
+        return out.obs, out.learner_rewards, out.terminated, out.truncated, infos
+
+    def _refuse_illegal(self, acts: np.ndarray) -> None:
+        """Raise :class:`IllegalActionError` for the first env whose action its mask does
+        not allow (one gather over the flattened masks when every action is in range)."""
+        masks = self.batch.out.bool_masks
+        n_actions = masks.shape[1]
+        if acts.min() >= 0 and acts.max() < n_actions:
+            legal = masks.reshape(-1)[self._row_base + acts]
+            if legal.all():
+                return
+            row = int(np.argmin(legal))
+        else:
+            row = int(np.flatnonzero((acts < 0) | (acts >= n_actions))[0])
+        allowed = [int(a) for a in np.flatnonzero(masks[row])]
+        raise IllegalActionError(int(acts[row]), allowed, f"in env {row}")
 
     def action_masks(self) -> np.ndarray:
-        """``(num_envs, num_actions)`` booleans: the learner's legal actions in every env."""
-        return self.batch.masks.astype(bool)
+        """``(num_envs, num_actions)`` booleans: the learner's legal actions in every env
+        (the batch's own masks, as the last step returned them; a copy with ``copy=True``)."""
+        masks = self.batch.out.bool_masks
+        return masks.copy() if self.copy else masks
 
     def render(self) -> tuple[Any, ...] | None:
         """One frame per env, as the learner's seat sees it: the text board (``ansi``) or
@@ -171,14 +217,22 @@ class BoardsimVectorEnv(VectorEnv):
 
 
 def integer_actions(actions: Any, num_envs: int) -> np.ndarray:
-    """``actions`` as ``int64[num_envs]``, refusing what is not integers (floats such as
-    3.5, strings, booleans) with :class:`IllegalActionError` saying what was given."""
+    """``actions`` as ``int64[num_envs]``, refusing with :class:`IllegalActionError` what
+    is not one integer an env: floats such as 3.5, strings, booleans, or another count."""
     given = np.asarray(actions)
     if given.dtype.kind not in "iu":
         raise IllegalActionError(
-            given.ravel()[:4].tolist(), [], f"{given.dtype} actions, not integers"
+            given.ravel()[:4].tolist(),
+            None,
+            f"{given.dtype} actions, not integers: actions are integers, one an env",
         )
-    return given.astype(np.int64).reshape(num_envs)
+    if given.size != num_envs:
+        raise IllegalActionError(
+            given.ravel()[:4].tolist(),
+            None,
+            f"expected {num_envs} actions, one an env, got {given.size}",
+        )
+    return given.astype(np.int64, copy=False).reshape(num_envs)
 
 
 def make_sb3_vec_env(env: BoardsimVectorEnv) -> Any:
