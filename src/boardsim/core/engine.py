@@ -16,7 +16,7 @@ from numba import prange
 from boardsim.core import header as hd
 from boardsim.core.checks import refuse
 from boardsim.core.header import S_TEMPERATURE
-from boardsim.core.jit import jit, jit_inline, jit_parallel
+from boardsim.core.jit import jit, jit_borrowing, jit_inline, jit_parallel
 from boardsim.core.nn import (
     H_FLAGS,
     H_SLOTS,
@@ -77,6 +77,18 @@ def advance_decision(g, state, params, action, outcomes, weights):
     return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
 
 
+@jit_inline
+def advance_rewarded(g, state, params, action, rewards, before, after, outcomes, weights):
+    """:func:`step_into`'s body, inlined where a call a decision would show (the batched
+    step's rows)."""
+    g.returns(state, params, before)
+    advance_decision(g, state, params, action, outcomes, weights)
+    g.returns(state, params, after)
+    for p in range(rewards.shape[0]):
+        rewards[p] = after[p] - before[p]
+    return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+
+
 @jit
 def step_into(g, state, params, action, rewards, before, after, outcomes, weights):
     """Apply one decision, resolve chance, write each player's reward; return terminal.
@@ -84,12 +96,7 @@ def step_into(g, state, params, action, rewards, before, after, outcomes, weight
     A chance outcome may be given as the action at an explicit chance node.
     ``before``/``after``/``outcomes``/``weights`` are caller-owned scratch.
     """
-    g.returns(state, params, before)
-    advance_decision(g, state, params, action, outcomes, weights)
-    g.returns(state, params, after)
-    for p in range(rewards.shape[0]):
-        rewards[p] = after[p] - before[p]
-    return (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+    return advance_rewarded(g, state, params, action, rewards, before, after, outcomes, weights)
 
 
 @jit
@@ -396,6 +403,45 @@ def batch_reset(
         )
 
 
+@jit_borrowing
+def step_row(g, states, params, actions, i, seat, learners, seats, policy_rngs, rewards, scratch):
+    """Row ``i`` of :func:`batch_step`: the learner's action, then (``seat >= 0``) the
+    other players by their seats until a learner is to decide; its rewards into
+    ``rewards[i]``; returns terminal.
+
+    Compiled without reference counting (``jit_borrowing``): the batch owns every array,
+    and the atomic counts on the rows' views, shared by the threads, cost more than the
+    decisions of a small game."""
+    state = states[i]
+    rw = rewards[i]
+    before, after, tmp = scratch[0][i], scratch[1][i], scratch[2][i]
+    outcomes, weights, mask = scratch[3][i], scratch[4][i], scratch[5][i]
+    prng = policy_rngs[i]
+    done = advance_rewarded(g, state, params, actions[i], tmp, before, after, outcomes, weights)
+    for p in range(rw.shape[0]):
+        rw[p] = tmp[p]
+    while seat >= 0 and not done and learners[state[hd.H_ACTOR]] == 0:
+        player = state[hd.H_ACTOR]
+        code = seats[0][player]
+        if code == hd.POLICY_NETWORK:
+            nn = (scratch[7][i], scratch[8][i], scratch[9][i])
+            a = network_action(g, state, params, seats, player, mask, prng, nn)
+        else:
+            a = policy_action(g, state, params, code, mask, prng)
+        done = advance_rewarded(g, state, params, a, tmp, before, after, outcomes, weights)
+        for p in range(rw.shape[0]):
+            rw[p] += tmp[p]
+    return done
+
+
+@jit_borrowing
+def observe_row(g, states, params, i, seat, learners, obs, masks):
+    """Row ``i``'s observation (``viewer``'s eyes) and mask, without reference counts."""
+    state = states[i]
+    g.observe(state, params, viewer(state, seat, learners), obs[i])
+    g.legal_mask(state, params, masks[i])
+
+
 @jit_parallel
 def batch_step(
     g,
@@ -424,62 +470,40 @@ def batch_step(
     rows that finished before it, in row order, so threads do not matter), and its
     new observation and mask are written. Everything goes to preallocated arrays;
     ``scratch`` comes from ``new_scratch``. Returns the next game number.
+
+    A row whose game goes on is observed in the same pass that stepped it (its state is
+    still in the cache); only the finished rows wait for their game numbers and take a
+    second pass.
     """
     n = states.shape[0]
-    before, after, tmp, outcomes, weights, mask = scratch[:6]
     for i in prange(n):
-        state = states[i]
-        rw = rewards[i]
-        rw[:] = 0
-        done = step_into(
-            g, state, params, actions[i], tmp[i], before[i], after[i], outcomes[i], weights[i]
+        done = step_row(
+            g, states, params, actions, i, seat, learners, seats, policy_rngs, rewards, scratch
         )
-        for p in range(rw.shape[0]):
-            rw[p] += tmp[i][p]
-        if seat >= 0 and not done:
-            done = play_opponents(
-                g,
-                state,
-                params,
-                learners,
-                seats,
-                rw,
-                tmp[i],
-                before[i],
-                after[i],
-                outcomes[i],
-                weights[i],
-                mask[i],
-                policy_rngs[i],
-                row_nn(scratch, i),
-            )
-        terminated[i] = done and (state[hd.H_FLAGS] & hd.FLAG_TRUNCATED) == 0
-        truncated[i] = (state[hd.H_FLAGS] & hd.FLAG_TRUNCATED) != 0
+        flags = states[i, hd.H_FLAGS]
+        terminated[i] = done and (flags & hd.FLAG_TRUNCATED) == 0
+        truncated[i] = (flags & hd.FLAG_TRUNCATED) != 0
+        if not done:
+            observe_row(g, states, params, i, seat, learners, obs, masks)
     # game numbers for the rows that finished, in row order (independent of threads)
+    finished = np.empty(n, np.int64)
+    count = 0
     k = next_game
     for i in range(n):
         if terminated[i] or truncated[i]:
             game_index[i] = k
             k += 1
-    for i in prange(n):
+            finished[count] = i
+            count += 1
+    for j in prange(count):
+        i = finished[j]
         state = states[i]
-        if terminated[i] or truncated[i]:
-            g.observe(state, params, viewer(state, seat, learners), final_obs[i])
-            restart_row(
-                g,
-                states,
-                params,
-                i,
-                master_seed,
-                game_index,
-                policy_rngs,
-                seat,
-                learners,
-                seats,
-                scratch,
-            )
-        g.observe(state, params, viewer(state, seat, learners), obs[i])
-        g.legal_mask(state, params, masks[i])
+        g.observe(state, params, viewer(state, seat, learners), final_obs[i])
+        restart_row(
+            g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, seats,
+            scratch,
+        )  # fmt: skip
+        observe_row(g, states, params, i, seat, learners, obs, masks)
     return k
 
 

@@ -1,0 +1,298 @@
+"""The vector env stepped from Python, against the compiled rollout under it and EnvPool.
+
+    .venv/bin/python benchmarks/vector.py [--seconds 3] [--num-envs 4096] [--game farrapos]
+        [--no-peers] [--src OTHER_TREE/src]
+
+One harness for every case (issue 33): ``num_envs`` envs, each step a random legal action
+per env chosen in numpy from ``action_masks()`` (``benchmarks/sampling.py``, the same
+sampler EnvPool's side runs with), then ``step``. Per game, on 1 and 2 threads:
+
+- the vector env's learner steps a second from Python (a learner step carries the
+  opponents' decisions and the observation), games a second, and its ratio to the compiled
+  random rollout's decisions a second on the same threads, measured in the same run;
+- where the time of a step goes: the compiled call (``Batch.step``'s engine call), the
+  wrapper's own Python work around it, and the harness's sampler;
+- the SB3 ``VecEnv`` (``to_sb3()``) on the same harness, and, on connect four, the uint8
+  observations;
+- EnvPool 1.2.7's ``ConnectFour-v1`` and ``Backgammon-v1`` in the Python 3.12 side
+  environment that ``benchmarks/side_env.sh`` builds ("not installed" where it cannot).
+
+``--src`` measures another tree's library (``/work/old/src``) with this harness, for the
+before/after of a change. Writes ``benchmarks/results/vector-latest.json`` (temporary file,
+then rename). Timing lives here, never in the unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+SIDE_PYTHON = HERE / ".side-py312" / "bin" / "python"
+
+
+def _early_src() -> None:
+    """``--src TREE/src`` goes first on the path, before boardsim is imported."""
+    if "--src" in sys.argv:
+        sys.path.insert(0, sys.argv[sys.argv.index("--src") + 1])
+    for path in (str(ROOT), str(HERE)):
+        if path not in sys.path:
+            sys.path.append(path)
+
+
+_early_src()
+
+import numpy as np  # noqa: E402
+
+import boardsim  # noqa: E402
+from boardsim.core.batch import random_rollout, threads_used  # noqa: E402
+from sampling import KeyPool  # noqa: E402
+
+GAMES: dict[str, dict[str, Any]] = {
+    "farrapos": {},
+    "liberation": {"num_players": 2},
+    "hispania": {},
+    "connect_four": {},
+}
+
+# issue 33's targets: (what, the measured key path, bound)
+TARGETS = (
+    ("vector env / compiled rollout, 2 threads, at least 3x the issue's", "ratio_t2", 3.0),
+    ("2 threads / 1 thread, at least", "threads_2_vs_1", 1.7),
+    ("wrapper's own Python share of a step, at most", "wrapper_share_t2", 0.20),
+    ("SB3 VecEnv / vector env, at least", "sb3_over_vector_t2", 0.90),
+)
+# the ratio of the vector env to the compiled rollout on 2 threads when the issue was
+# filed (its table: 428k / 5.56M, 510k / 11.9M, 2.56M / 44.6M)
+ISSUE_RATIOS = {"farrapos": 0.077, "liberation": 0.043, "connect_four": 0.057}
+
+
+def make_game(name: str) -> Any:
+    if name == "connect_four":
+        from benchmarks.calibration import connect_four
+
+        return connect_four()
+    return boardsim.make_game(name, **GAMES[name])
+
+
+def rollout_rate(game: Any, num_envs: int, threads: int, seconds: float) -> float:
+    """Decisions a second of the compiled random rollout (best of three windows)."""
+    steps = 64
+    while True:  # size the windows to about seconds / 3
+        r = random_rollout(game, num_envs, steps, seed=1, threads=threads)
+        if r["seconds"] >= seconds / 6 or steps > 1 << 20:
+            break
+        steps *= 2
+    best = r["decisions_per_second"]
+    for k in range(2):
+        r = random_rollout(game, num_envs, steps, seed=2 + k, threads=threads)
+        best = max(best, r["decisions_per_second"])
+    return best
+
+
+class Timed:
+    """Wraps a batch's ``step`` to add up the time of its compiled call."""
+
+    def __init__(self, batch: Any) -> None:
+        self.batch = batch
+        self.inner = batch.step
+        self.seconds = 0.0
+        batch.step = self
+
+    def __call__(self, actions: np.ndarray) -> None:
+        t0 = time.perf_counter()
+        self.inner(actions)
+        self.seconds += time.perf_counter() - t0
+
+
+def vector_rate(
+    game: Any, num_envs: int, threads: int, seconds: float, sb3: bool = False, **kw: Any
+) -> dict[str, float]:
+    """The harness on the vector env (or its SB3 ``VecEnv``): learner steps and games a
+    second, and the shares of the time in the compiled step and in the sampler."""
+    from boardsim.wrappers.vector import BoardsimVectorEnv
+
+    venv = BoardsimVectorEnv(game, num_envs, threads=threads, seed=0, **kw)
+    keys = KeyPool(num_envs, game.num_actions, seed=0)
+    if sb3:
+        env = venv.to_sb3()
+        env.reset()
+
+        def step(actions: np.ndarray) -> np.ndarray:
+            env.step_async(actions)
+            return env.step_wait()[2]
+
+        masks = env.action_masks
+    else:
+        venv.reset(seed=0)
+
+        def step(actions: np.ndarray) -> np.ndarray:
+            _, _, term, trunc, _ = venv.step(actions)
+            return term | trunc
+
+        masks = venv.action_masks
+    for _ in range(3):  # warm: the compiled calls, the caches
+        step(keys.sample(masks()))
+    best: dict[str, float] = {}
+    for _ in range(3):
+        timed = Timed(venv.batch)
+        sampling = 0.0
+        steps = games = 0
+        start = time.perf_counter()
+        while True:
+            t0 = time.perf_counter()
+            actions = keys.sample(masks())
+            sampling += time.perf_counter() - t0
+            games += int(np.count_nonzero(step(actions)))
+            steps += num_envs
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds / 3:
+                break
+        venv.batch.step = timed.inner
+        rate = steps / elapsed
+        if rate > best.get("steps_per_second", 0.0):
+            best = {
+                "steps_per_second": rate,
+                "games_per_second": games / elapsed,
+                "compiled_share": timed.seconds / elapsed,
+                "sampler_share": sampling / elapsed,
+                "wrapper_share": (elapsed - timed.seconds - sampling) / elapsed,
+            }
+    return best
+
+
+def measure_game(name: str, num_envs: int, seconds: float) -> dict[str, Any]:
+    game = make_game(name)
+    out: dict[str, Any] = {}
+    for threads in (1, 2):
+        with threads_used(threads):
+            out[f"rollout_t{threads}"] = rollout_rate(game, num_envs, threads, seconds)
+        out[f"vector_t{threads}"] = vector_rate(game, num_envs, threads, seconds)
+    out["sb3_t2"] = vector_rate(game, num_envs, 2, seconds, sb3=True)
+    if getattr(game.definition, "binary_observation", False):
+        out["vector_uint8_t2"] = vector_rate(game, num_envs, 2, seconds, obs_dtype="uint8")
+    v1, v2 = out["vector_t1"], out["vector_t2"]
+    out["ratio_t1"] = v1["steps_per_second"] / out["rollout_t1"]
+    out["ratio_t2"] = v2["steps_per_second"] / out["rollout_t2"]
+    out["threads_2_vs_1"] = v2["steps_per_second"] / v1["steps_per_second"]
+    # the wrapper's own share of a step: of the env's time (the sampler is the harness's)
+    env_time = v2["compiled_share"] + v2["wrapper_share"]
+    out["wrapper_share_t2"] = v2["wrapper_share"] / env_time
+    out["sb3_over_vector_t2"] = out["sb3_t2"]["steps_per_second"] / v2["steps_per_second"]
+    if name in ISSUE_RATIOS:
+        out["ratio_t2_over_issue"] = out["ratio_t2"] / ISSUE_RATIOS[name]
+    return out
+
+
+def build_side_env() -> str | None:
+    """The Python 3.12 side environment with EnvPool; None when ready, else why not."""
+    if SIDE_PYTHON.exists():
+        return None
+    script = HERE / "side_env.sh"
+    done = subprocess.run(["bash", str(script)], capture_output=True, text=True)
+    if done.returncode != 0 or not SIDE_PYTHON.exists():
+        return (done.stderr or done.stdout).strip().splitlines()[-1:] or ["side_env.sh failed"]
+    return None
+
+
+def envpool(seconds: float, num_envs: int) -> dict[str, Any]:
+    why = build_side_env()
+    if why is not None:
+        return {"not installed": why}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL"))}
+    done = subprocess.run(
+        [str(SIDE_PYTHON), str(HERE / "envpool_peers.py"), "--seconds", str(seconds)]
+        + ["--num-envs", str(num_envs)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    if done.returncode != 0:
+        return {"not installed": done.stderr.strip().splitlines()[-1:]}
+    return json.loads(done.stdout)
+
+
+def report(result: dict[str, Any]) -> str:
+    lines = [
+        f"vector env from Python, {result['num_envs']} envs; steps/s and ratio to the "
+        "compiled rollout (decisions/s) in the same run",
+        "| game | rollout t1 | vector t1 | ratio | rollout t2 | vector t2 | ratio | x issue "
+        "| t2/t1 | compiled / wrapper / sampler share (t2) | SB3 t2 | uint8 t2 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, g in result["games"].items():
+        v1, v2 = g["vector_t1"], g["vector_t2"]
+        uint8 = g.get("vector_uint8_t2", {}).get("steps_per_second")
+        lines.append(
+            f"| {name} | {g['rollout_t1'] / 1e6:.2f}M | {v1['steps_per_second'] / 1e6:.2f}M "
+            f"| {g['ratio_t1']:.3f} | {g['rollout_t2'] / 1e6:.2f}M "
+            f"| {v2['steps_per_second'] / 1e6:.2f}M | {g['ratio_t2']:.3f} "
+            f"| {g.get('ratio_t2_over_issue', float('nan')):.1f}x "
+            f"| {g['threads_2_vs_1']:.2f} "
+            f"| {v2['compiled_share']:.2f} / {v2['wrapper_share']:.2f} / "
+            f"{v2['sampler_share']:.2f} "
+            f"| {g['sb3_t2']['steps_per_second'] / 1e6:.2f}M "
+            f"| {'-' if uint8 is None else f'{uint8 / 1e6:.2f}M'} |"
+        )
+    lines.append("")
+    peers = result.get("envpool")
+    if peers:
+        lines.append(f"EnvPool (side Python): {json.dumps(peers)[:2000]}")
+        c4 = result["games"].get("connect_four")
+        for threads in (1, 2):
+            ep = peers.get(f"ConnectFour-v1 t{threads}")
+            if c4 and isinstance(ep, dict):
+                ours = c4[f"vector_t{threads}"]
+                lines.append(
+                    f"connect four, {threads} thread(s): ours / EnvPool = "
+                    f"{ours['steps_per_second'] / ep['steps_per_second']:.1f}x steps, "
+                    f"{ours['games_per_second'] / max(ep['games_per_second'], 1e-9):.1f}x games"
+                )
+    lines.append("")
+    lines.append("targets (issue 33):")
+    for what, key, bound in TARGETS:
+        for name, g in result["games"].items():
+            value = g[key] / ISSUE_RATIOS[name] if key == "ratio_t2" else g[key]
+            if key == "ratio_t2" and name not in ISSUE_RATIOS:
+                continue
+            ok = value <= bound if "at most" in what else value >= bound
+            lines.append(f"  {name}: {what} {bound}: {value:.2f} {'met' if ok else 'MISSED'}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--num-envs", type=int, default=4096)
+    parser.add_argument("--game", action="append", choices=sorted(GAMES))
+    parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--src", help="measure the library of another tree (its src folder)")
+    parser.add_argument("--out", default=str(HERE / "results" / "vector-latest.json"))
+    args = parser.parse_args()
+    result: dict[str, Any] = {
+        "num_envs": args.num_envs,
+        "library": str(Path(boardsim.__file__).resolve().parent),
+        "games": {},
+    }
+    for name in args.game or list(GAMES):
+        result["games"][name] = measure_game(name, args.num_envs, args.seconds)
+        print(f"{name}: done", file=sys.stderr)
+    if not args.no_peers:
+        result["envpool"] = envpool(args.seconds, args.num_envs)
+    print(report(result))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(result, indent=1))
+    tmp.replace(out)
+
+
+if __name__ == "__main__":
+    main()
