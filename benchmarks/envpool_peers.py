@@ -7,22 +7,34 @@ Runs inside the Python 3.12 side environment that ``benchmarks/side_env.sh`` bui
 
 For each game and thread count: steps a second from Python (a step is one decision of the
 player to move, a random legal action per env chosen in numpy by
-``benchmarks/sampling.py``, the same sampler as the library's harness), games a second, and
+``boardsim/sampling.py``, loaded by its path: the same sampler as the library's harness),
+games a second, and
 the share of the time spent in EnvPool's ``step`` (the rest is the sampler and the loop).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sampling import KeyPool
+SAMPLING = Path(__file__).resolve().parents[1] / "src" / "boardsim" / "sampling.py"
+
+
+def legal_sampler() -> Any:
+    """``boardsim.sampling.LegalSampler``, loaded from its file (no boardsim here)."""
+    spec = importlib.util.spec_from_file_location("boardsim_sampling", SAMPLING)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.LegalSampler
+
 
 GAMES = ("ConnectFour-v1", "Backgammon-v1")
 
@@ -33,7 +45,7 @@ def measure(task: str, num_envs: int, threads: int, seconds: float) -> dict[str,
 
     env = envpool.make(task, env_type="gymnasium", num_envs=num_envs, num_threads=threads, seed=0)
     _, info = env.reset()
-    keys = KeyPool(num_envs, int(env.action_space.n), seed=0)
+    keys = legal_sampler()(num_envs, int(env.action_space.n), seed=0)
     steps = games = 0
     in_step = 0.0
     start = time.perf_counter()

@@ -4,8 +4,9 @@
         [--no-peers] [--src OTHER_TREE/src]
 
 One harness for every case (issue 33): ``num_envs`` envs, each step a random legal action
-per env chosen in numpy from ``action_masks()`` (``benchmarks/sampling.py``, the same
-sampler EnvPool's side runs with), then ``step``. Per game, on 1 and 2 threads:
+per env chosen in numpy from ``action_masks()`` (``boardsim.sampling.LegalSampler``, the
+same sampler EnvPool's side runs with), then ``step`` (``boardsim.bench.bench_vector``).
+Per game, on 1 and 2 threads:
 
 - the vector env's learner steps a second from Python (a learner step carries the
   opponents' decisions and the observation), games a second, and its ratio to the compiled
@@ -53,7 +54,6 @@ import numpy as np  # noqa: E402
 
 import boardsim  # noqa: E402
 from boardsim.core.batch import random_rollout, threads_used  # noqa: E402
-from sampling import KeyPool  # noqa: E402
 
 GAMES: dict[str, dict[str, Any]] = {
     "farrapos": {},
@@ -97,73 +97,75 @@ def rollout_rate(game: Any, num_envs: int, threads: int, seconds: float) -> floa
     return best
 
 
-class Timed:
-    """Wraps a batch's ``step`` to add up the time of its compiled call."""
-
-    def __init__(self, batch: Any) -> None:
-        self.batch = batch
-        self.inner = batch.step
-        self.seconds = 0.0
-        batch.step = self
-
-    def __call__(self, actions: np.ndarray) -> None:
-        t0 = time.perf_counter()
-        self.inner(actions)
-        self.seconds += time.perf_counter() - t0
-
-
 def vector_rate(
     game: Any, num_envs: int, threads: int, seconds: float, sb3: bool = False, **kw: Any
 ) -> dict[str, float]:
-    """The harness on the vector env (or its SB3 ``VecEnv``): learner steps and games a
-    second, and the shares of the time in the compiled step and in the sampler."""
+    """The harness (``boardsim.bench.bench_vector``; defined here for a tree without it)."""
+    try:
+        from boardsim.bench import bench_vector
+    except ImportError:  # an older tree (--src): the harness as it was first written
+        return _vector_rate_here(game, num_envs, threads, seconds, sb3)
+    return bench_vector(game, num_envs, threads, seconds, sb3=sb3, **kw)
+
+
+def _vector_rate_here(
+    game: Any, num_envs: int, threads: int, seconds: float, sb3: bool
+) -> dict[str, float]:
+    """``bench_vector``'s harness for a tree that has none (the sampler, loaded by path)."""
+    import importlib.util
+
     from boardsim.wrappers.vector import BoardsimVectorEnv
 
-    venv = BoardsimVectorEnv(game, num_envs, threads=threads, seed=0, **kw)
-    keys = KeyPool(num_envs, game.num_actions, seed=0)
+    spec = importlib.util.spec_from_file_location(
+        "boardsim_sampling", ROOT / "src" / "boardsim" / "sampling.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sampler = module.LegalSampler(num_envs, game.num_actions, seed=0)
+    venv = BoardsimVectorEnv(game, num_envs, threads=threads, seed=0)
+    env = venv.to_sb3() if sb3 else venv
     if sb3:
-        env = venv.to_sb3()
         env.reset()
-
-        def step(actions: np.ndarray) -> np.ndarray:
-            env.step_async(actions)
-            return env.step_wait()[2]
-
-        masks = env.action_masks
     else:
         venv.reset(seed=0)
+    inner = venv.batch.step
+    spent = [0.0]
 
-        def step(actions: np.ndarray) -> np.ndarray:
-            _, _, term, trunc, _ = venv.step(actions)
-            return term | trunc
+    def timed(actions: np.ndarray) -> None:
+        t0 = time.perf_counter()
+        inner(actions)
+        spent[0] += time.perf_counter() - t0
 
-        masks = venv.action_masks
-    for _ in range(3):  # warm: the compiled calls, the caches
-        step(keys.sample(masks()))
+    venv.batch.step = timed
     best: dict[str, float] = {}
     for _ in range(3):
-        timed = Timed(venv.batch)
+        spent[0] = 0.0
         sampling = 0.0
         steps = games = 0
         start = time.perf_counter()
         while True:
             t0 = time.perf_counter()
-            actions = keys.sample(masks())
+            actions = sampler.sample(env.action_masks())
             sampling += time.perf_counter() - t0
-            games += int(np.count_nonzero(step(actions)))
+            if sb3:
+                env.step_async(actions)
+                done = env.step_wait()[2]
+            else:
+                _, _, term, trunc, _ = venv.step(actions)
+                done = term | trunc
+            games += int(np.count_nonzero(done))
             steps += num_envs
             elapsed = time.perf_counter() - start
             if elapsed >= seconds / 3:
                 break
-        venv.batch.step = timed.inner
-        rate = steps / elapsed
-        if rate > best.get("steps_per_second", 0.0):
+        if steps / elapsed > best.get("steps_per_second", 0.0):
             best = {
-                "steps_per_second": rate,
+                "steps_per_second": steps / elapsed,
                 "games_per_second": games / elapsed,
-                "compiled_share": timed.seconds / elapsed,
+                "compiled_share": spent[0] / elapsed,
                 "sampler_share": sampling / elapsed,
-                "wrapper_share": (elapsed - timed.seconds - sampling) / elapsed,
+                "wrapper_share": (elapsed - spent[0] - sampling) / elapsed,
             }
     return best
 
@@ -208,8 +210,11 @@ def envpool(seconds: float, num_envs: int) -> dict[str, Any]:
         return {"not installed": why}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL"))}
     done = subprocess.run(
-        [str(SIDE_PYTHON), str(HERE / "envpool_peers.py"), "--seconds", str(seconds)]
-        + ["--num-envs", str(num_envs)],
+        [
+            str(SIDE_PYTHON),
+            str(HERE / "envpool_peers.py"),
+            *("--seconds", str(seconds), "--num-envs", str(num_envs)),
+        ],
         capture_output=True,
         text=True,
         env=env,

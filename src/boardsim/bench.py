@@ -21,8 +21,10 @@ import numba
 import numpy as np
 
 from boardsim.api import list_games, make_env, make_game, make_gym_env, rollout
+from boardsim.core.game import Game
 from boardsim.core.reference import ReferenceEngine
 from boardsim.files import atomic_write_json
+from boardsim.sampling import LegalSampler
 
 
 def uniform_legal(mask: np.ndarray, rng: random.Random) -> int:
@@ -123,6 +125,92 @@ def bench_reference(game_name: str, seconds: float) -> float:
         return n
 
     return _timed(one_game, seconds)
+
+
+class _TimedStep:
+    """Stands in for a batch's ``step`` and adds up the time of its compiled call."""
+
+    def __init__(self, batch: Any) -> None:
+        self.batch = batch
+        self.inner = batch.step
+        self.seconds = 0.0
+        batch.step = self
+
+    def __call__(self, actions: np.ndarray) -> None:
+        t0 = time.perf_counter()
+        self.inner(actions)
+        self.seconds += time.perf_counter() - t0
+
+    def remove(self) -> None:
+        del self.batch.step  # the class's own method again
+
+
+def bench_vector(
+    game: str | Game,
+    num_envs: int = 4096,
+    threads: int | None = None,
+    seconds: float = 1.0,
+    sb3: bool = False,
+    windows: int = 3,
+    **env_options: Any,
+) -> dict[str, float]:
+    """The vector env stepped from Python as a trainer steps it: each step a random legal
+    action per env chosen in numpy from ``action_masks()`` (:class:`LegalSampler`), then
+    ``step`` (``sb3``: the SB3 ``VecEnv`` of ``to_sb3()``, ``step_async``/``step_wait``).
+
+    Returns the best window's learner ``steps_per_second`` (a learner step carries the
+    other seats' decisions and the observation) and ``games_per_second``, and where its
+    time went: ``compiled_share`` (the batch's compiled step), ``sampler_share`` (the
+    harness's sampling) and ``wrapper_share`` (the env's own Python work, the rest)."""
+    from boardsim.wrappers.vector import BoardsimVectorEnv
+
+    g = make_game(game) if isinstance(game, str) else game
+    venv = BoardsimVectorEnv(g, num_envs, threads=threads, seed=0, **env_options)
+    sampler = LegalSampler(num_envs, g.num_actions, seed=0)
+    if sb3:
+        env = venv.to_sb3()
+        env.reset()
+        masks = env.action_masks
+
+        def step(actions: np.ndarray) -> np.ndarray:
+            env.step_async(actions)
+            return env.step_wait()[2]
+
+    else:
+        venv.reset(seed=0)
+        masks = venv.action_masks
+
+        def step(actions: np.ndarray) -> np.ndarray:
+            _, _, terminated, truncated, _ = venv.step(actions)
+            return terminated | truncated
+
+    for _ in range(3):  # warm: the compiled calls, the caches
+        step(sampler.sample(masks()))
+    best: dict[str, float] = {}
+    for _ in range(windows):
+        timed = _TimedStep(venv.batch)
+        sampling = 0.0
+        steps = games = 0
+        start = time.perf_counter()
+        while True:
+            t0 = time.perf_counter()
+            actions = sampler.sample(masks())
+            sampling += time.perf_counter() - t0
+            games += int(np.count_nonzero(step(actions)))
+            steps += num_envs
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds / windows:
+                break
+        timed.remove()
+        if steps / elapsed > best.get("steps_per_second", 0.0):
+            best = {
+                "steps_per_second": steps / elapsed,
+                "games_per_second": games / elapsed,
+                "compiled_share": timed.seconds / elapsed,
+                "sampler_share": sampling / elapsed,
+                "wrapper_share": (elapsed - timed.seconds - sampling) / elapsed,
+            }
+    return best
 
 
 def bench_rollout(

@@ -33,3 +33,30 @@ def test_game_length_comes_from_the_case_that_finished_most_games() -> None:
     add_game_lengths(res)
     assert res["rollout_n4096_t1"]["mean_game_length"] == 600
     assert res["rollout_n4096_t1"]["games_per_second"] == 2e6 / 600
+
+
+def test_the_legal_sampler_draws_every_legal_action_of_each_row_and_nothing_else() -> None:
+    from boardsim.sampling import LegalSampler
+
+    masks = np.zeros((3, 6), bool)
+    masks[0, [1, 3, 4]] = True
+    masks[1, 5] = True
+    masks[2, :] = True
+    sampler = LegalSampler(3, 6, seed=1)
+    seen = [Counter() for _ in range(3)]
+    for _ in range(3000):
+        for row, action in enumerate(sampler.sample(masks)):
+            seen[row][int(action)] += 1
+    assert set(seen[0]) == {1, 3, 4} and min(seen[0].values()) > 700
+    assert set(seen[1]) == {5}
+    assert set(seen[2]) == set(range(6)) and min(seen[2].values()) > 300
+
+
+def test_the_vector_harness_counts_steps_and_accounts_for_its_time() -> None:
+    from boardsim.bench import bench_vector
+
+    for sb3 in (False, True):
+        r = bench_vector("farrapos", 64, threads=1, seconds=0.05, sb3=sb3, windows=1)
+        assert r["steps_per_second"] > 0 and r["games_per_second"] >= 0
+        shares = r["compiled_share"] + r["sampler_share"] + r["wrapper_share"]
+        assert abs(shares - 1.0) < 1e-9 and 0 < r["compiled_share"] <= 1
