@@ -1,7 +1,11 @@
-"""Peer libraries on the same machine, in the same run: OpenSpiel, pgx (jax CPU), PettingZoo.
+"""Peer libraries on the same machine, in the same run: OpenSpiel, pgx (jax CPU), PettingZoo,
+EnvPool.
 
 Each case is skipped (reported as "not installed") when its package is missing;
-``pip install -e ".[bench]"`` brings them. Every Python loop samples with
+``pip install -e ".[bench]"`` brings them. EnvPool 1.2.7 needs Python 3.12: it runs in the
+side environment of ``benchmarks/side_env.sh`` (built by ``benchmarks/vector.py``, or by
+running the script), stepped by the vector env's harness (``benchmarks/envpool_peers.py``:
+a random legal action per env from numpy, 4096 envs). Every Python loop samples with
 ``boardsim.bench.uniform_legal``, as the library's own loops do. Steps are counted as
 each library counts them (see shared/research/peer_bench.md: compare games/s for
 backgammon).
@@ -9,8 +13,11 @@ backgammon).
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 from boardsim.bench import uniform_legal
@@ -88,6 +95,21 @@ def _pettingzoo_connect_four(seconds: float) -> dict[str, float]:
     return {"steps_per_second": steps / (time.perf_counter() - t0)}
 
 
+def _envpool(seconds: float) -> dict[str, Any]:
+    """EnvPool's board games in the side environment, if it was built; else not installed."""
+    here = Path(__file__).resolve().parent
+    python = here / ".side-py312" / "bin" / "python"
+    if not python.exists():
+        raise ImportError(name="envpool (run benchmarks/side_env.sh)")
+    done = subprocess.run(
+        [str(python), str(here / "envpool_peers.py"), "--seconds", str(seconds)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
 def run_all(seconds: float) -> dict[str, Any]:
     cases = {
         "openspiel connect_four": lambda: _openspiel("connect_four", seconds),
@@ -102,4 +124,15 @@ def run_all(seconds: float) -> dict[str, Any]:
             out[name] = fn()
         except ImportError as exc:
             out[name] = f"not installed ({exc.name})"
+    try:
+        found = _envpool(seconds)
+        for case in ("ConnectFour-v1", "Backgammon-v1"):
+            for threads in (1, 2):
+                value = found.get(f"{case} t{threads}")
+                if isinstance(value, dict):
+                    out[f"envpool {case} batch 4096, {threads} thread(s)"] = value
+    except ImportError as exc:
+        out["envpool"] = f"not installed ({exc.name})"
+    except (OSError, ValueError, subprocess.CalledProcessError) as exc:
+        out["envpool"] = f"not installed ({type(exc).__name__})"
     return out
