@@ -28,6 +28,9 @@ DEFINITION = GameDefinition(
         Matchup({}, ("heuristic", "random"), 0, "heuristic first vs random"),
         Matchup({}, ("random", "heuristic"), 1, "heuristic second vs random"),
     ),
+    # a full board ends the game: it never truncates at its 42nd move, and OpenSpiel (which
+    # needs the longest game) reads its length from here
+    decision_limit=42,
     # no dice, nothing hidden; +1 / -1, 0 for a draw
     chance=False,
     perfect_information=True,
