@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import boardsim
+from boardsim.agents import load as load_agent
 from boardsim.core.game import Payoffs
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -172,7 +173,8 @@ def test_the_races_hidden_hands_stay_hidden() -> None:
 
 def test_boardsim_agents_play_openspiel_bots_in_evaluate_bots() -> None:
     war = pyspiel.load_game("boardsim_farrapos")
-    bots = [bo.BoardsimBot(war, "heuristic", seed=0), pyspiel.make_uniform_random_bot(1, 5)]
+    heuristic = load_agent("heuristic", war.boardsim_game, seed=0)
+    bots = [bo.BoardsimBot(war, heuristic), pyspiel.make_uniform_random_bot(1, 5)]
     returns = evaluate_bots.evaluate_bots(war.new_initial_state(), bots, np.random.RandomState(0))
     assert len(returns) == 2 and sum(returns) == 0.0
 
@@ -188,6 +190,8 @@ def test_bad_parameters_are_refused_clearly() -> None:
         bo.load_game("farrapos", reward="nope")
     with pytest.raises(boardsim.OptionError, match="unknown game"):
         bo.load_game("chess")
+    with pytest.raises(TypeError, match="act_state"):
+        bo.BoardsimBot(pyspiel.load_game("boardsim_farrapos"), "heuristic")
     with pytest.raises(ValueError, match="not provided"):
         pyspiel.load_game("boardsim_farrapos").make_py_observer(
             pyspiel.IIGObservationType(

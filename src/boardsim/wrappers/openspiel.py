@@ -409,19 +409,21 @@ class BoardsimObserver:
 
 
 class BoardsimBot(pyspiel.Bot):
-    """One of the library's agents as an OpenSpiel bot, for OpenSpiel's states of the same
-    game: ``agent`` a spec for :func:`boardsim.agents.load` (``"heuristic"``, ``"mcts:200"``,
-    ``"ppo:PATH"``...) or an agent object; it reads only what the player to move may know,
-    as in the library's own envs."""
+    """One of the library's agents as an OpenSpiel bot, for OpenSpiel's states of its game:
+    ``agent`` any agent of :mod:`boardsim.agents` (``load("heuristic", game.boardsim_game)``,
+    ``"mcts:200"``, a network...), one with ``act_state(state)`` (``needs_state``) or
+    ``act(observation, action_mask, state)``; it reads only what the player to move may
+    know, as in the library's own envs."""
 
-    def __init__(self, game: OpenSpielGame, agent: Any = "heuristic", seed: int | None = None):
+    def __init__(self, game: OpenSpielGame, agent: Any) -> None:
         pyspiel.Bot.__init__(self)
         if not isinstance(game, OpenSpielGame):
             raise TypeError(f"BoardsimBot plays boardsim games loaded in OpenSpiel, not {game}")
-        if isinstance(agent, str):
-            from boardsim.agents import load
-
-            agent = load(agent, game.boardsim_game, seed=seed)
+        if not (hasattr(agent, "act_state") or hasattr(agent, "act")):
+            raise TypeError(
+                f"BoardsimBot needs an agent with act_state() or act() (boardsim.agents.load("
+                f"spec, game.boardsim_game)), got {agent!r}"
+            )
         self.agent = agent
 
     def step(self, state: OpenSpielState) -> int:
