@@ -19,7 +19,9 @@ chance where the rules have dice or draws (the game is always played with
 core's own distribution); perfect or imperfect information; the utility (zero-sum,
 general-sum, identical for a cooperative game) and its range; terminal rewards or, for
 the dense reward options, rewards along the way; the longest game, ``max_decisions``
-(which must not be 0 here: OpenSpiel needs a bound).
+(which must not be 0 here: OpenSpiel needs a bound). The games bound no count of chance
+events, so ``max_chance_nodes_in_history`` is OpenSpiel's default (the longest game), a
+figure no algorithm the suite runs reads.
 
 Observations go through OpenSpiel's observer interface:
 
@@ -250,11 +252,6 @@ class OpenSpielGame(pyspiel.Game):
     ) -> BoardsimObserver:
         """The observer of ``iig_obs_type`` (default: the player's own observation)."""
         return BoardsimObserver(self.boardsim_game, iig_obs_type, params)
-
-    def max_chance_nodes_in_history(self) -> int:
-        """At most one die or draw a decision and one at the start; an estimate OpenSpiel
-        uses for sizes only (the games bound their chance events by their decisions)."""
-        return self.max_game_length() * 4 + 64
 
 
 def _digest(*parts: bytes) -> bytes:
