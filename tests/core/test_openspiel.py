@@ -110,11 +110,12 @@ def test_openspiel_mcts_plays_a_whole_game(
     assert end.returns() == list(end.boardsim_state.returns())
 
 
-def test_openspiel_ismcts_plays_a_whole_race() -> None:
-    race = bo.load_game("liberation", num_players=2)
+@pytest.mark.parametrize("players", [2, 4])
+def test_openspiel_ismcts_plays_a_whole_race(players: int) -> None:
+    race = bo.load_game("liberation", num_players=players)
     rng = np.random.RandomState(2)
     evaluator = bo.RolloutEvaluator("heuristic", seed=2)
-    bots = [ismcts.ISMCTSBot(race, evaluator, 2.0, 16, random_state=rng) for _ in range(2)]
+    bots = [ismcts.ISMCTSBot(race, evaluator, 2.0, 16, random_state=rng) for _ in range(players)]
     end = _play(race, bots, 2)
     assert end.is_terminal() and not end.boardsim_state.is_truncated()
 
@@ -246,3 +247,28 @@ def test_dense_returns_are_the_sum_of_the_rewards_paid(game: str, options: dict[
         state.apply_action(int(rng.choice(state.legal_actions())))
         paid += state.last_rewards[: made.num_players]
         assert np.allclose(state.returns(), paid, atol=1e-5)
+
+
+def test_a_serialized_state_continues_identically() -> None:
+    """``pyspiel.serialize_game_and_state`` goes through the state's own saved bytes (the
+    pickled ``boardsim.State``): the loaded state is the same position, with the same
+    information states, and plays on identically."""
+    race = bo.load_game("liberation", num_players=3, counters=12)
+    state = race.new_initial_state()
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(race, state)
+    game_again, again = pyspiel.deserialize_game_and_state(text)
+    assert str(game_again) == str(race) and again.history() == state.history()
+    assert again.boardsim_state == state.boardsim_state
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        for p in range(3):
+            assert again.information_state_string(p) == state.information_state_string(p)
+            assert np.array_equal(again.observation_tensor(p), state.observation_tensor(p))
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        again.apply_action(action)
+        assert again.rewards() == state.rewards() and again.returns() == state.returns()
