@@ -41,10 +41,13 @@ Observations go through OpenSpiel's observer interface:
 
 ``state.resample_from_infostate(player, sampler)`` (OpenSpiel's ``ISMCTSBot`` calls it)
 redeals what the player cannot see with the game's own ``determinize`` kernel (the race:
-the pile and the other hands; a no-op for a game without hidden information). The
-resampled world keeps the player's information state; the others' become a digest of
-that one and of their own observations from there on, so no search keys a node by what
-the player cannot know.
+the pile and the other hands; a no-op for a game without hidden information). That
+redeal is consistent with the player's current observation, as the library's own MCTS
+assumes (the race's ledger, L22), not with all it has seen: a card an opponent took back
+into hand by an exchange (L14), seen by everyone, may be dealt elsewhere. The resampled
+world keeps the player's information-state string all the same (ISMCTS keys its nodes by
+it); the others' become a digest of that one and of their own observations from there
+on, so no search keys a node by what the player cannot know.
 
 :class:`BoardsimBot` plays one of the library's agents (``"heuristic"``, ``"mcts:200"``,
 a network) as a ``pyspiel.Bot``, for ``evaluate_bots`` against OpenSpiel's own bots.
