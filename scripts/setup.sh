@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install boardsim with its training, test, research, RLlib and
-# docs extras (the test suite builds the documentation site).
+# Create .venv (if missing) and install boardsim with its training, test, research, RLlib,
+# OpenSpiel and docs extras (the test suite builds the documentation site and runs OpenSpiel's
+# own tests on the games).
 # torch is installed first and explicitly as the CPU build, so that nothing pulls a CUDA one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[train,dev,research,rllib,docs]"
+.venv/bin/python -m pip install --quiet -e ".[train,dev,research,rllib,openspiel,docs]"
 # Headless Chromium and its driver, for the replay viewer's browser test
 # (tests/replay/test_html_viewer.py); Debian packages, installed only when missing.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then

@@ -13,6 +13,8 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "boardsim.wrappers.gymnasium",
             "boardsim.wrappers.vector",
             "boardsim.wrappers.sb3",
+            "boardsim.wrappers.openspiel",
+            "boardsim.registration",
         ),
     ),
     (

@@ -60,7 +60,8 @@ def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
     until the end, observations are finite float32 of the declared size, every decision
     can be described, clones replay identically, saved states load back, the game's
     validator accepts every position (and refuses a five-word array), and the game ends
-    (or is cut by ``max_decisions``) with finite returns."""
+    (or is cut by ``max_decisions``) with finite returns, within the definition's
+    ``payoffs`` where it declares them (:func:`check_payoffs`)."""
     _assert_refused(game, np.zeros(5, np.int32), "a five-word array")
     rng = np.random.default_rng(seed)
     for g in range(games):
@@ -81,10 +82,32 @@ def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
             else:
                 state.apply_action(action)
             steps += 1
+            check_payoffs(game, state)
         _assert_accepted(game, state)
         returns = state.returns()
         assert returns.shape == (game.num_players,) and np.all(np.isfinite(returns))
         assert state.legal_actions_mask().sum() == 0, "a finished game has no legal action"
+
+
+def check_payoffs(game: Game, state: State) -> None:
+    """``state``'s returns are what the definition's ``payoffs`` say of them (nothing to
+    check when it declares none): within ``[low, high]``, adding up to 0 (zero-sum) or to
+    ``total`` (constant-sum), equal (identical), and all 0 before the end unless dense.
+    Other libraries' game descriptions (OpenSpiel's utility range and kind) are these."""
+    if game.definition.payoffs is None:
+        return
+    pay = game.definition.payoffs(game.options)
+    returns = state.returns()
+    eps = 1e-6
+    assert np.all(returns >= pay.low - eps) and np.all(returns <= pay.high + eps), (
+        f"returns {returns} outside the declared payoffs [{pay.low}, {pay.high}]"
+    )
+    if pay.kind in ("zero_sum", "constant_sum"):
+        assert abs(returns.sum() - pay.total) < eps, f"{pay.kind} returns {returns}"
+    if pay.kind == "identical":
+        assert np.all(np.abs(returns - returns[0]) < eps), f"identical returns {returns}"
+    if not pay.dense and not state.is_terminal():
+        assert not np.any(returns), f"terminal payoffs, yet {returns} before the end"
 
 
 def _assert_accepted(game: Game, state: State) -> None:

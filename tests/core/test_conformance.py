@@ -23,3 +23,26 @@ def test_every_installed_game_passes_the_conformance_checks(game: str) -> None:
 def test_the_conformance_run_refuses_an_unknown_check() -> None:
     with pytest.raises(ValueError, match="unknown checks"):
         check_game(boardsim.list_games()[0], skip=("no such check",))
+
+
+@pytest.mark.parametrize("game", boardsim.list_games())
+def test_returns_keep_to_the_declared_payoffs_under_every_sample_option_set(game: str) -> None:
+    """What a game's definition declares of its returns (range, sum, dense or not: what
+    OpenSpiel is told) holds in random games of each of its sample option sets, dense
+    rewards and more players included (the conformance run plays the defaults only)."""
+    import numpy as np
+
+    from boardsim.games import definition
+    from boardsim.testing import check_payoffs
+
+    d = definition(game)
+    assert d.payoffs is not None, f"{game} declares no payoffs"
+    rng = np.random.default_rng(0)
+    for options in ({}, *d.sample_options):
+        made = boardsim.make_game(game, **{**options, "max_decisions": 600})
+        for seed in range(2):
+            state = made.new_initial_state(seed)
+            check_payoffs(made, state)
+            while not state.is_terminal():
+                state.apply_action(int(rng.choice(state.legal_actions())))
+                check_payoffs(made, state)

@@ -103,3 +103,35 @@ def test_the_plugin_plays_in_sweeps_and_in_the_terminal(
         stdin="4\nboard\nquit\n",
     )
     assert "drop a piece into column 4" in played
+
+
+PLUGIN_IN_REGISTRIES = """
+import numpy as np
+import pettingzoo
+import pyspiel
+from open_spiel.python.algorithms import mcts
+from boardsim.wrappers import openspiel
+
+game = pyspiel.load_game("boardsim_connect_four")
+kind = game.get_type()
+assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC, kind
+assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION, kind
+pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+rng = np.random.RandomState(0)
+bots = [mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        for _ in range(2)]
+state = game.new_initial_state()
+while not state.is_terminal():
+    state.apply_action(bots[state.current_player()].step(state))
+env = pettingzoo.make("aec", "boardsim/connect_four-v0")
+env.reset(seed=1)
+print("plugin in the registries", state.returns())
+"""
+
+
+def test_the_plugin_is_in_openspiel_and_pettingzoos_registry(installed: dict[str, str]) -> None:
+    """Issue 35: OpenSpiel's random_sim_test and a whole MCTSBot game on the plugin game,
+    and PettingZoo's registry making it, with no line of boardsim naming it."""
+    pytest.importorskip("pyspiel")
+    out = run(installed, "-c", PLUGIN_IN_REGISTRIES)
+    assert "plugin in the registries" in out

@@ -88,6 +88,7 @@ def test_the_site_has_every_page_of_the_issue(site: Path) -> None:
         "guides/balance/index.html",
         "guides/benchmarks/index.html",
         "guides/replays-and-play/index.html",
+        "guides/other-libraries/index.html",
         "adding-a-game/index.html",
         "agents/index.html",
         "cli/index.html",

@@ -9,7 +9,7 @@ on identical work measures the engine's overhead.
 
 from __future__ import annotations
 
-from boardsim.core.game import GameDefinition, Matchup
+from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim_connect_four import engine, names
 
 DEFINITION = GameDefinition(
@@ -30,6 +30,13 @@ DEFINITION = GameDefinition(
         Matchup({}, ("heuristic", "random"), 0, "heuristic first vs random"),
         Matchup({}, ("random", "heuristic"), 1, "heuristic second vs random"),
     ),
+    # a full board ends the game: it never truncates at its 42nd move, and OpenSpiel (which
+    # needs the longest game) reads its length from here
+    decision_limit=42,
+    # no dice, nothing hidden; +1 / -1, 0 for a draw
+    chance=False,
+    perfect_information=True,
+    payoffs=lambda options: Payoffs(-1.0, 1.0, "zero_sum"),
 )
 
 __all__ = ["DEFINITION"]

@@ -35,6 +35,7 @@ __all__ = [
     "Game",
     "GameDefinition",
     "Matchup",
+    "Payoffs",
     "State",
 ]
 
@@ -122,6 +123,14 @@ class GameDefinition:
     # result is ``Game.options``, so a game remade from them is the same game. None: the
     # resolved options as they are
     settle_options: Callable[[Mapping[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+    # -- the rulebook's facts other libraries' game descriptions state (OpenSpiel's GameType
+    # -- and GameInfo, boardsim.openspiel); the defaults are the cautious answers
+    # whether the rules have dice or draws (chance nodes under explicit_chance=True)
+    chance: bool = True
+    # whether every player sees the whole position (no hidden hands, no hidden pile)
+    perfect_information: bool = False
+    # (resolved options) -> what the returns can be (:class:`Payoffs`); None: undeclared
+    payoffs: Callable[[dict[str, Any]], Payoffs] | None = None
 
     def load_kernels(self) -> GameKernels:
         """The game's :class:`GameKernels` (importing their module the first time)."""
@@ -131,6 +140,32 @@ class GameDefinition:
         if not isinstance(found, GameKernels):
             raise TypeError(f"game {self.name!r}: {self.kernels}.KERNELS is not a GameKernels")
         return found
+
+
+PAYOFF_KINDS = ("zero_sum", "constant_sum", "general_sum", "identical")
+
+
+@dataclass(frozen=True)
+class Payoffs:
+    """What a game's returns can be under given options: every player's return lies in
+    ``[low, high]`` (truncated games included); ``kind`` says how they relate (one of
+    ``zero_sum``, ``constant_sum`` (they add up to ``total``), ``general_sum``,
+    ``identical`` (every player gets the same)); ``dense``: rewards come during the game,
+    not only at its end."""
+
+    low: float
+    high: float
+    kind: str
+    dense: bool = False
+    total: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in PAYOFF_KINDS:
+            raise ValueError(f"payoff kind {self.kind!r}; choose one of {', '.join(PAYOFF_KINDS)}")
+        if not self.low < self.high:
+            raise ValueError(f"payoffs need low < high, got [{self.low}, {self.high}]")
+        if self.kind == "zero_sum" and self.total != 0.0:
+            raise ValueError("zero-sum payoffs add up to 0 (total=0.0)")
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boardsim.core.game import GameDefinition, Matchup
+from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.farrapos import layout
 from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, BALANCE_TUNINGS, STRENGTH_LADDER
 from boardsim.games.farrapos.data import (
+    CITY_VP,
     PORTS_BONUS,
     REGION_BONUS,
     SIDE_SET_UP_UNITS,
     SIDE_UNITS,
+    START_VP,
     VICTORY_VP,
 )
 from boardsim.games.farrapos.names import describe_action, evaluate, render_text
@@ -221,6 +223,22 @@ def settle_options(given: Mapping[str, Any], options: dict[str, Any]) -> dict[st
     return out
 
 
+def payoffs(options: dict[str, Any]) -> Payoffs:
+    """+1 / -1, 0 for a draw (or a game cut short), zero-sum; ``vp_difference`` adds the
+    change of the Republic's VP lead / 24 densely, a lead at most every VP a side can hold
+    (every city, every region's bonus, the ports' bonus)."""
+    if options["reward"] != "vp_difference":
+        return Payoffs(-1.0, 1.0, "zero_sum")
+    shift = int(options["region_bonus_shift"])
+    most = (
+        int(CITY_VP.sum())
+        + sum(max(0, int(b) + shift) for b in REGION_BONUS)
+        + int(options["ports_bonus"])
+    )
+    swing = (most + abs(int(START_VP[0]) - int(START_VP[1]))) / 24.0
+    return Payoffs(-1.0 - swing, 1.0 + swing, "zero_sum", dense=True)
+
+
 DEFINITION = GameDefinition(
     name="farrapos",
     version=2,
@@ -248,6 +266,10 @@ DEFINITION = GameDefinition(
     turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
     settle_options=settle_options,
+    # dice decide the battles; nothing is hidden (search.py)
+    chance=True,
+    perfect_information=True,
+    payoffs=payoffs,
 )
 
 __all__ = ["DEFINITION", "OPTIONS", "game_params"]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boardsim.core.errors import OptionError
-from boardsim.core.game import Difficulty, GameDefinition, Matchup
+from boardsim.core.game import Difficulty, GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.hispania import names
 from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
@@ -374,6 +374,16 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     },
 )
 
+
+def payoffs(options: dict[str, Any]) -> Payoffs:
+    """Every general gets Rome's result (+1, -1, 0 cut short), the Hispano player its
+    opposite; ``progress`` adds 0.5 x Rome's standing (0-1) at every moment, paid densely."""
+    progress = options["reward"] == "progress"
+    bound = 1.5 if progress else 1.0
+    kind = "general_sum" if options["hispano"] else "identical"
+    return Payoffs(-bound, bound, kind, dense=progress)
+
+
 # the default max_decisions and the longest turn (docs/rules/hispania.md, rulings 25-26)
 DECISION_LIMIT = 2_000
 MAX_TURN_DECISIONS = 100
@@ -410,4 +420,8 @@ DEFINITION = GameDefinition(
     settle_options=settle_options,
     turn_of=lambda state: int(state[TRACK]) * 4 + int(state[TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
+    # dice decide combats, revolts and the armies' moves; nothing is hidden (search.py)
+    chance=True,
+    perfect_information=True,
+    payoffs=payoffs,
 )

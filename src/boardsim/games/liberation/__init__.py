@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardsim.core.game import GameDefinition, Matchup
+from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.liberation import data, layout, names
 from boardsim.games.liberation.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
@@ -148,6 +148,18 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     },
 )
 
+
+def payoffs(options: dict[str, Any]) -> Payoffs:
+    """``win_loss``: +1 a sole winner, 0 tied winners (and everyone in a game cut short),
+    -1 the others, zero-sum between two players only; ``vt``: each VT as won, at most a
+    country's closing card and its best award in every country."""
+    if options["reward"] == "vt":
+        best = max(int(data.PLACE_VT.max()), int(data.OTHER_VT))
+        most = data.NUM_COUNTRIES * (data.CLOSING_CARD_VT + best)
+        return Payoffs(0.0, float(most), "general_sum", dense=True)
+    return Payoffs(-1.0, 1.0, "zero_sum" if options["num_players"] == 2 else "general_sum")
+
+
 # the default max_decisions and the longest turn (docs/rules/liberation.md, ruling L23 and
 # "Game length"): 3 x the longest game that ended, 13,511 decisions, rounded up to 1,000
 DECISION_LIMIT = 41_000
@@ -176,4 +188,8 @@ DEFINITION = GameDefinition(
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
+    # the draws are chance; the hands and the pile are hidden (ledger L17)
+    chance=True,
+    perfect_information=False,
+    payoffs=payoffs,
 )
