@@ -40,9 +40,11 @@ SIDE_PYTHON = HERE / ".side-py312" / "bin" / "python"
 
 
 def _early_src() -> None:
-    """``--src TREE/src`` goes first on the path, before boardsim is imported."""
+    """``--src TREE/src`` goes first on the path, before boardsim is imported, and that
+    tree's ``benchmarks`` (its connect-four plugin) with it."""
     if "--src" in sys.argv:
-        sys.path.insert(0, sys.argv[sys.argv.index("--src") + 1])
+        src = Path(sys.argv[sys.argv.index("--src") + 1]).resolve()
+        sys.path[:0] = [str(src), str(src.parent)]
     for path in (str(ROOT), str(HERE)):
         if path not in sys.path:
             sys.path.append(path)
