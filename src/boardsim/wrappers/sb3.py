@@ -110,26 +110,33 @@ class BatchesVecEnv(VecEnv):
         if self.step_penalty:
             rewards = rewards - np.float32(self.step_penalty)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(out.done):
-            infos[i]["terminal_observation"] = out.final_obs[i]
-            infos[i]["TimeLimit.truncated"] = bool(out.truncated[i] and not out.terminated[i])
-        self._report_episodes(rewards, out.done, infos)
+        self._report_episodes(rewards, out, infos)
         return out.obs, rewards, out.done, infos
 
     def _report_episodes(
-        self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict[str, Any]]
+        self, rewards: np.ndarray, out: Outputs, infos: list[dict[str, Any]]
     ) -> None:
-        """Add a step to each env's episode; ``info["episode"]`` for those that ended."""
+        """Add a step to each env's episode; for those that ended, their ``info``: the
+        last observation, whether time cut it, and ``"episode"`` (one pass over the
+        finished rows, their numbers read out of numpy at once)."""
         self.episode_returns += rewards
         self.episode_lengths += 1
-        for i in np.flatnonzero(dones):
-            infos[i]["episode"] = {
-                "r": round(float(self.episode_returns[i]), 6),
-                "l": int(self.episode_lengths[i]),
-                "t": round(time.time() - self.t_start, 6),
+        rows = np.flatnonzero(out.done)
+        if not rows.size:
+            return
+        returns = self.episode_returns[rows].tolist()
+        lengths = self.episode_lengths[rows].tolist()
+        cut = (out.truncated[rows] & ~out.terminated[rows]).tolist()
+        seconds = round(time.time() - self.t_start, 6)
+        final = out.final_obs
+        for i, r, length, truncated in zip(rows.tolist(), returns, lengths, cut, strict=True):
+            infos[i] = {
+                "terminal_observation": final[i],
+                "TimeLimit.truncated": truncated,
+                "episode": {"r": round(r, 6), "l": length, "t": seconds},
             }
-            self.episode_returns[i] = 0.0
-            self.episode_lengths[i] = 0
+        self.episode_returns[rows] = 0.0
+        self.episode_lengths[rows] = 0
 
     def episode_arrays(self) -> dict[str, np.ndarray]:
         """The episodes under way (return and length so far, per env), to save."""
