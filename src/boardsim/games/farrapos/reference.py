@@ -292,6 +292,8 @@ def ask_for_losses(s: State, params: Params) -> None:
         elif not pieces_in(s, t):
             for u in selected(s):
                 s[L.LOC + u] = t
+            if not selected(s) and params[L.P_EMPTY_CITY] == L.EMPTY_NEUTRAL:
+                s[L.OWNER + t] = -1  # both sides wiped out by a tie: no one's at once
             next_turn(s, params)
         elif not selected(s):
             next_turn(s, params)

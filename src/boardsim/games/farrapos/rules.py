@@ -188,6 +188,17 @@ def release_empty_cities(state: np.ndarray, params: np.ndarray) -> None:
 
 
 @jit
+def release_wiped_out_city(state: np.ndarray, params: np.ndarray, c: int) -> None:
+    """Option ``empty_city="neutral"`` (ruling 5): a battle whose tie removed the last
+    pieces of both sides leaves the defended city with no one to enter it. It is no one's
+    at once: it would be at the turn's end anyway, and the attacker's set-up step can place
+    nothing in it (it is not the attacker's), so only the position in between changes,
+    which then keeps the rule that an empty city of the side not to move is no one's."""
+    if params[P_EMPTY_CITY] == EMPTY_NEUTRAL:
+        state[OWNER + c] = NEUTRAL
+
+
+@jit
 def holds_region(state: np.ndarray, side: int, region: int) -> bool:
     """Every city of the colour region is occupied by ``side``."""
     for c in range(C):
@@ -675,13 +686,17 @@ def advance_chosen(params: np.ndarray) -> bool:
 @jit
 def take_city(state: np.ndarray, params: np.ndarray) -> None:
     """The city has no defender left and falls (ruling 12): the surviving attackers move in
-    and the action is over. With ``advance="chosen"`` and two survivors or more, the
-    attacker chooses them instead, one at a time (the advance, M_MOVE with ROUND >= 1)."""
+    and the action is over (with none left, a tie having removed both sides' last pieces,
+    it stays empty: :func:`release_wiped_out_city`). With ``advance="chosen"`` and two
+    survivors or more, the attacker chooses them instead, one at a time (the advance, M_MOVE
+    with ROUND >= 1)."""
     if advance_chosen(params) and count_attackers(state) >= 2:
         state[MODE] = M_MOVE
         state[H_ACTOR] = state[SIDE]
         return
     target = state[TARGET]
+    if count_attackers(state) == 0:
+        release_wiped_out_city(state, params, target)
     for u in range(NUM_UNITS):
         if state[SEL + u] != 0 and state[LOC + u] >= 0:
             state[LOC + u] = target
