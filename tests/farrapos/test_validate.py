@@ -241,3 +241,16 @@ def test_a_city_both_sides_lose_in_a_tie_is_no_ones_at_once_and_the_game_saves()
     assert np.array_equal(g.state_from_bytes(state.to_bytes()).array, a)
     assert np.array_equal(pickle.loads(pickle.dumps(state)).array, a)
 
+
+def test_the_text_board_names_the_deciding_side_at_a_loss_decision() -> None:
+    """Issue 38: on the Empire's turn, after the tie at Triunfo (phase 7, turn 2), the
+    Republic chooses its loss: the header says the Empire moves and the Republic decides."""
+    from boardsim.fuzz import KNOWN_LINES, known_position
+
+    _, options, seed, actions = KNOWN_LINES[0]
+    state = known_position(game(**options), seed, actions[:-1])
+    assert state.array[L.MODE] == L.M_LOSS and state.current_player() == 0
+    header = str(state).splitlines()[0]
+    assert "Empire to move, Republic decides (loss)" in header
+    state.apply_action(actions[-1])
+    assert "Empire to move (militia)" in str(state).splitlines()[0]
