@@ -254,3 +254,17 @@ def test_the_text_board_names_the_deciding_side_at_a_loss_decision() -> None:
     assert "Empire to move, Republic decides (loss)" in header
     state.apply_action(actions[-1])
     assert "Empire to move (militia)" in str(state).splitlines()[0]
+
+
+def test_a_move_that_empties_its_city_is_forged_when_a_piece_must_stay() -> None:
+    """empty_origin="forbidden" (ruling 10): the Republic's move to Rio Pardo with all four
+    of Triunfo's MU chosen is a real position by default and a forged one under that
+    reading (the fourth could not have joined)."""
+    g = game()
+    state = g.new_initial_state(0)
+    state.apply_action(L.A_CITY + city("rio_pardo"))
+    for p in ("R01", "R02", "R03", "R04"):
+        state.apply_action(L.A_UNIT + piece(p))
+    a = state.array.copy()
+    assert accepted(a)
+    assert "is selected to move" in refused(a, empty_origin="forbidden")
