@@ -69,6 +69,16 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         ({"max_decisions": 400, "move_destinations": "several", "port_transport": True}, 40),
         ({"max_decisions": 400, "round_attackers": "rechosen", "siege": True}, 40),
         ({"max_decisions": 400, "advance": "chosen", "round_attackers": "rechosen"}, 40),
+        ({"max_decisions": 400, "port_transport": True, "sea_ports": "conquered"}, 40),
+        (
+            {
+                "max_decisions": 400,
+                "empty_origin": "forbidden",
+                "move_destinations": "several",
+                "port_transport": True,
+            },
+            40,
+        ),
         (
             {
                 "max_decisions": 400,
@@ -90,6 +100,8 @@ def rules_returns(game, ref: list[int]) -> list[float]:
         "several-destinations",
         "rechosen-attackers",
         "chosen-advance",
+        "conquered-ports",
+        "origin-kept",
         "units-and-bonuses",
     ],
 )

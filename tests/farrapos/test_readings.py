@@ -13,7 +13,17 @@ from boardsim.core.game import State
 from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules
 from boardsim.games.farrapos.data import PIECE_IDS
-from tests.farrapos.helpers import act_city, act_unit, fresh, legal, piece, pieces_at, place, vp
+from tests.farrapos.helpers import (
+    act_city,
+    act_unit,
+    city,
+    fresh,
+    legal,
+    piece,
+    pieces_at,
+    place,
+    vp,
+)
 
 
 def farrapos(**options: object) -> boardsim.Game:
@@ -348,3 +358,69 @@ def test_withheld_units_are_shown_apart_from_the_reserve() -> None:
     assert "Empire: 8 in reserve, 0 eliminated, 8 withheld" in render.to_svg(game, st)
     default = farrapos()
     assert "Empire: 16 in reserve, 0 eliminated<" in render.to_svg(default, fresh(default))
+
+
+# ---------------------------------------------------------------- ruling 19: which ports carry
+@pytest.mark.parametrize("reading", ["possessed", "conquered"])
+def test_port_transport_counts_possessed_ports_or_only_conquered_ones(reading: str) -> None:
+    """Ruling 19 (l.134, "If a player has conquered at least 2 port cities"), with the
+    advanced rule on. The Empire's turn 1 (1835): it holds Porto Alegre and Rio Grande, its
+    ports since the start. With sea_ports="possessed" it may move to either by sea; with
+    "conquered" it has conquered no port and may not. The Republic, with São José do Norte
+    and Laguna entered, may carry between those two under either reading, and from its own
+    Pelotas only under "possessed"."""
+    g = farrapos(port_transport=True, sea_ports=reading)
+    s = fresh(g)
+    s.apply_action(L.A_PASS)  # the Republic takes no action
+    assert s.current_player() == 1
+    assert (act_city("rio_grande") in legal(s)) == (reading == "possessed")
+    assert (act_city("porto_alegre") in legal(s)) == (reading == "possessed")
+    s = fresh(g)
+    place(s, "R09", "sao_jose_norte")  # conquered: no one's at the start
+    assert (act_city("sao_jose_norte") in legal(s)) == (reading == "possessed")  # Pelotas
+    place(s, "R10", "laguna")
+    s.apply_action(act_city("sao_jose_norte"))
+    acts = legal(s)
+    assert act_unit("R10") in acts  # from Laguna, by sea
+    assert (act_unit("R05") in acts) == (reading == "possessed")  # from Pelotas, by sea
+    s.apply_action(act_unit("R10"))
+    assert int(s.array[L.SEA_USED]) == 1
+
+
+# ---------------------------------------------------------------- ruling 10: the city of origin
+@pytest.mark.parametrize("reading", ["allowed", "forbidden"])
+def test_a_move_may_empty_its_city_of_origin_or_must_leave_one(reading: str) -> None:
+    """Ruling 10 (l.60-61, "leaving at least one MU or one Militia counter in the city of
+    origin"). The Republic's turn 1: R01-R04 stand in Triunfo. With empty_origin="allowed"
+    all four may invade Rio Pardo and Triunfo is left empty (its VP not recorded); with
+    "forbidden" the fourth may not join, one stays."""
+    s = fresh(farrapos(empty_origin=reading))
+    s.apply_action(act_city("rio_pardo"))
+    for p in ("R01", "R02", "R03"):
+        s.apply_action(act_unit(p))
+    assert (act_unit("R04") in legal(s)) == (reading == "allowed")
+    if reading == "allowed":
+        s.apply_action(act_unit("R04"))
+    s.apply_action(L.A_CONFIRM)
+    left = [] if reading == "allowed" else ["R04"]
+    assert pieces_at(s, "triunfo") == left
+    assert int(s.array[L.OCC + city("triunfo")]) == (-1 if reading == "allowed" else 0)
+
+
+@pytest.mark.parametrize("reading", ["allowed", "forbidden"])
+def test_a_lone_mu_leaves_its_city_only_if_a_militia_stays(reading: str) -> None:
+    """Ruling 10, "forbidden": R01, the Republic's only MU, alone in Triunfo may move nowhere
+    (it may still attack); a militia placed beside it lets it go, the militia keeping the
+    city. With "allowed" it may move either way."""
+    s = fresh(farrapos(empty_origin=reading))
+    for p in ("R02", "R03", "R04", "R05", "R06", "R07", "R08", "R09", "R10", "R11", "R12"):
+        place(s, p, L.LOC_ELIMINATED)
+    moves = [a for a in legal(s) if a < L.A_UNIT and int(s.array[L.OCC + a]) != 1]
+    assert bool(moves) == (reading == "allowed")
+    place(s, "RM1", "triunfo")
+    moves = [a for a in legal(s) if a < L.A_UNIT and int(s.array[L.OCC + a]) != 1]
+    assert moves
+    s.apply_action(moves[0])
+    s.apply_action(act_unit("R01"))
+    s.apply_action(L.A_CONFIRM)
+    assert pieces_at(s, "triunfo") == ["RM1"]

@@ -513,10 +513,17 @@ def test_options_are_validated() -> None:
         boardsim.make_game("farrapos", reward="score")
     with pytest.raises(OptionError):
         boardsim.make_game("farrapos", sieges=True)
+    with pytest.raises(OptionError, match="sea_ports"):
+        boardsim.make_game("farrapos", sea_ports="won")
+    with pytest.raises(OptionError, match="empty_origin"):
+        boardsim.make_game("farrapos", empty_origin=True)
     g = boardsim.make_game("farrapos", siege=True, port_transport=True, victory_vp=30)
-    # the readings' words, then ruling 27's numbers (the data's: 20 and 28 MU, 3, +0)
-    expected = [1, 1, 0, 0, 30, 0, 0, 0, 0, 0, 20, 28, 3, 0]
+    # the readings' words, then ruling 27's numbers (the data's: 20 and 28 MU, 3, +0),
+    # then rulings 19 and 10 (sea_ports, empty_origin)
+    expected = [1, 1, 0, 0, 30, 0, 0, 0, 0, 0, 20, 28, 3, 0, 0, 0]
     assert list(g.params[L.P_SIEGE : L.PARAMS_SIZE]) == expected
+    g = boardsim.make_game("farrapos", sea_ports="conquered", empty_origin="forbidden")
+    assert (g.params[L.P_SEA_PORTS], g.params[L.P_EMPTY_ORIGIN]) == (1, 1)
 
 
 # ---------------------------------------------------------------- more rulings of the ledger

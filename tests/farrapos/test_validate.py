@@ -14,6 +14,7 @@ from boardsim import StateFormatError
 from boardsim.core.header import H_ACTOR
 from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos.data import CITY_PORT, NUM_UNITS, PIECE_IDS, PIECE_SIDE
+from tests.farrapos.helpers import city, piece
 
 
 def game(**options: object) -> boardsim.Game:
@@ -213,3 +214,57 @@ def test_a_withheld_unit_never_leaves_the_reserve() -> None:
     on_map = position_where(lambda a: int(a[L.LOC + PIECE_IDS.index("E21")]) >= 0)
     assert accepted(on_map)
     assert "unit 20 is withheld" in refused(on_map, empire_mu=20)
+
+
+def test_a_city_both_sides_lose_in_a_tie_is_no_ones_at_once_and_the_game_saves() -> None:
+    """empty_city="neutral" (ruling 5), issue 38: in phase 7 (1841), turn 2, the Empire's
+    E03 alone attacks Triunfo, held by the Republic's reduced R03 alone; both dice read 4,
+    a tie, and both lose their last piece. No one enters; the Empire's militia step
+    follows. Triunfo is no one's from then on (it would be at the turn's end anyway), so the
+    position validates, saves, loads and pickles (boardsim.fuzz starts tries from it)."""
+    import pickle
+
+    from boardsim.fuzz import KNOWN_LINES, known_position
+
+    _, options, seed, actions = KNOWN_LINES[0]
+    g = game(**options)
+    before = known_position(g, seed, actions[:-2])  # the attacker's loss, then the defender's
+    triunfo = city("triunfo")
+    assert before.array[L.TARGET] == triunfo and before.array[L.OWNER + triunfo] == 0
+    state = known_position(g, seed, actions)
+    a = state.array
+    assert (a[L.PHASE], a[L.TURN], a[L.SIDE], a[L.MODE]) == (7, 2, 1, L.M_MILITIA)
+    assert a[L.LOC + piece("E03")] == L.LOC_ELIMINATED
+    assert a[L.LOC + piece("R03")] == L.LOC_ELIMINATED
+    assert (a[L.OCC + triunfo], a[L.OWNER + triunfo]) == (-1, -1)
+    assert accepted(a, **options)
+    assert np.array_equal(g.state_from_bytes(state.to_bytes()).array, a)
+    assert np.array_equal(pickle.loads(pickle.dumps(state)).array, a)
+
+
+def test_the_text_board_names_the_deciding_side_at_a_loss_decision() -> None:
+    """Issue 38: on the Empire's turn, after the tie at Triunfo (phase 7, turn 2), the
+    Republic chooses its loss: the header says the Empire moves and the Republic decides."""
+    from boardsim.fuzz import KNOWN_LINES, known_position
+
+    _, options, seed, actions = KNOWN_LINES[0]
+    state = known_position(game(**options), seed, actions[:-1])
+    assert state.array[L.MODE] == L.M_LOSS and state.current_player() == 0
+    header = str(state).splitlines()[0]
+    assert "Empire to move, Republic decides (loss)" in header
+    state.apply_action(actions[-1])
+    assert "Empire to move (militia)" in str(state).splitlines()[0]
+
+
+def test_a_move_that_empties_its_city_is_forged_when_a_piece_must_stay() -> None:
+    """empty_origin="forbidden" (ruling 10): the Republic's move to Rio Pardo with all four
+    of Triunfo's MU chosen is a real position by default and a forged one under that
+    reading (the fourth could not have joined)."""
+    g = game()
+    state = g.new_initial_state(0)
+    state.apply_action(L.A_CITY + city("rio_pardo"))
+    for p in ("R01", "R02", "R03", "R04"):
+        state.apply_action(L.A_UNIT + piece(p))
+    a = state.array.copy()
+    assert accepted(a)
+    assert "is selected to move" in refused(a, empty_origin="forbidden")

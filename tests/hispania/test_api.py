@@ -164,3 +164,24 @@ def test_single_agent_envs_train_the_whole_roman_side() -> None:
     assert played <= {0, 1, 2} and len(played) >= 2
     venv = boardsim.make_vec_env("hispania", 4, hispano=True, level="6-4-3-4-2")
     assert venv.batch.learners.tolist()[:4] == [1, 1, 1, 0]
+
+
+def test_the_text_board_names_the_hispano_player_when_it_acts() -> None:
+    """Issue 38: with the Hispano variant, player 3 is the Hispano player: at its first
+    decision (the initial revolts, before any turn) the text board says "to act: Hispano",
+    not "proconsul"; at a Roman general's decision it names that general."""
+    game = boardsim.make_game("hispania", hispano=True)
+    s = game.new_initial_state(0)
+    chooser = random.Random(0)
+    seen = set()
+    while not s.is_terminal() and len(seen) < 2:
+        if s.current_player() >= 0:
+            header = str(s).splitlines()[0]
+            if s.current_player() == hl.HISPANO:
+                assert "to act: Hispano |" in header and "proconsul" not in header
+                seen.add("hispano")
+            elif s.current_player() == 0:
+                assert "to act: praetor of Ulterior |" in header
+                seen.add("roman")
+        s.apply_action(chooser.choice(s.legal_actions()))
+    assert seen == {"hispano", "roman"}

@@ -61,6 +61,12 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         {"beaten_garrison": "lost", "legio_hispana": True, "level": "7-5-4-5-1"},
         {"assassination": "while_in_game", "terror": True, "traitors": True, "level": "7-5-4-5-1"},
         {"hispano_attacks": "any_step", "hispano": True, "terror": True, "level": "6-4-3-4-2"},
+        {
+            "scenario": "first_repression",
+            "display_of_power": "named_only",
+            "hispano": True,
+            "level": "6-4-3-4-2",
+        },
     ],
     ids=[
         "medium",
@@ -78,6 +84,7 @@ def compare_game(game: boardsim.Game, seed: int, max_steps: int = 5000) -> int:
         "beaten-garrison",
         "assassination-while-in-game",
         "hispano-attacks-any-step",
+        "display-named-only",
     ],
 )
 @pytest.mark.slow
@@ -200,3 +207,17 @@ def _biased_compare(game: boardsim.Game, seeds: range) -> None:
             st.apply_action(a)
             ref.step(rs, a)
             assert list(st.array) == rs, f"seed {seed}"
+
+
+@pytest.mark.parametrize("reading", ["bare_die", "named_only"])
+def test_reference_display_of_power_biased_games_match(reading: str) -> None:
+    """The First Repression's Display of Power (ledger S5) both ways, in games full of
+    combats in the consul's first turn, the Hispano player's attacks included."""
+    game = boardsim.make_game(
+        "hispania",
+        scenario="first_repression",
+        display_of_power=reading,
+        hispano=True,
+        level="6-4-3-4-2",
+    )
+    _biased_compare(game, range(30))

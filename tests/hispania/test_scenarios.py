@@ -78,6 +78,26 @@ def test_display_of_power_limits_the_hispanic_value_in_the_consuls_first_turn() 
     assert int(st2.array[hl.DISPLAY]) == 0 and int(st2.array[hl.TRACK]) == 1
 
 
+@pytest.mark.parametrize("reading", ["bare_die", "named_only"])
+def test_display_of_power_drops_the_bare_die_or_only_what_it_names(reading: str) -> None:
+    """Ledger S5, option display_of_power: in Cato's first turn the Hispano player has put
+    2 denarii on an army's die of 3. "bare_die": its value is 3, and 3 for the special army
+    too; "named_only": the revolts and the x2 of linked armies go, not the rest: 3 + 2 = 5,
+    and the special army doubles its own, 10 (the reference agrees: test_differential's
+    display sets). The option needs the scenario."""
+    g = game("first_repression", display_of_power=reading, hispano=True)
+    st = g.new_initial_state(0)
+    to_first_decision_after_setup(st)
+    a = st.array.copy()
+    assert int(a[hl.DISPLAY]) == 1
+    a[hl.HISP_BONUS] = 2
+    want = (3, 3) if reading == "bare_die" else (5, 10)
+    got = tuple(int(hc.display_value(a, g.params, k, 3)) for k in (0, hl.SPECIAL))
+    assert got == want
+    with pytest.raises(boardsim.OptionError, match="first_repression"):
+        boardsim.make_game("hispania", display_of_power="named_only")
+
+
 def test_numantia_carpetania_cities_1_3_5_and_no_army_in_ilergetia() -> None:
     st = game("numantia").new_initial_state(0)
     a = st.array

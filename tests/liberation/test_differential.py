@@ -12,7 +12,7 @@ from boardsim.core.reference import ReferenceEngine
 from boardsim.games.liberation import layout as L
 from boardsim.games.liberation import reference
 
-# (options, games): 2,540 whole games in all
+# (options, games): 2,640 whole games in all
 CONFIGS = [
     ({"num_players": 2}, 400),
     ({"num_players": 3, "independence_ties": "demote"}, 400),
@@ -33,6 +33,8 @@ CONFIGS = [
     ({"num_players": 4, "game_end": "end_of_round"}, 100),
     ({"num_players": 2, "cleared_space": "tuck", "counters": 8}, 100),
     ({"num_players": 5, "independent_spaces": "counted", "reward": "vt"}, 100),
+    # the other reading of L6
+    ({"num_players": 3, "hand_limit": "at_once"}, 100),
 ]
 
 

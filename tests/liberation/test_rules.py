@@ -420,6 +420,34 @@ def test_hand_limit_five_the_player_chooses_the_discards() -> None:
     assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
 
 
+@pytest.mark.parametrize("reading", ["end_of_turn", "at_once"])
+def test_a_sixth_card_drawn_moves_the_pawn_or_is_discarded_first(reading: str) -> None:
+    """Ledger L6, option hand_limit: player 0 holds Troops 1-4 and Ideals 1 and draws Battle
+    3 at the start of its turn: 6 cards. With "end_of_turn" it may move with any of them at
+    once (Battle 3 included) and discards at the end of its turn; with "at_once" it must
+    first discard down to 5 (its choice, here Ideals 1), and then moves."""
+    st = new_state(2, hand_limit=reading)
+    empty_hand(st, 0)
+    for f in (1, 2, 3, 4):
+        give(st, 0, kind("Troops", f))
+    give(st, 0, kind("Ideals", 1))
+    give(st, 0, kind("Battle", 3))  # the turn's draw: 6 cards
+    assert phase(st) == L.PH_MOVE and st.current_player() == 0
+    acts = st.legal_actions()
+    if reading == "end_of_turn":
+        assert L.A_ROLL in acts and L.A_MOVE_CARD + kind("Battle", 3) in acts
+        assert not any(L.A_DISCARD <= a < L.A_ROYALIST for a in acts)
+        return
+    assert L.A_ROLL not in acts and not any(L.A_MOVE_CARD <= a < L.A_PASS for a in acts)
+    assert L.A_DISCARD + kind("Battle", 3) in acts and L.A_DISCARD + kind("Ideals", 1) in acts
+    assert st.action_to_string(L.A_DISCARD + kind("Ideals", 1))
+    st.apply_action(L.A_DISCARD + kind("Ideals", 1))
+    assert hand(st, 0).sum() == 5 and phase(st) == L.PH_MOVE and st.current_player() == 0
+    assert int(st.array[L.DISCARD + kind("Ideals", 1)]) >= 1
+    acts = st.legal_actions()
+    assert L.A_ROLL in acts and L.A_MOVE_CARD + kind("Battle", 3) in acts
+
+
 def test_empty_draw_pile_takes_the_reshuffled_discards() -> None:
     """Research liberation.md section 3: 'If the deck runs out, shuffle the discard'."""
     st = new_state(2)

@@ -31,6 +31,8 @@ EMPTY_CITIES = ("possessed", "neutral")  # index = layout.EMPTY_*
 MOVE_DESTINATIONS = ("one", "several")  # index = layout.MOVES_*
 ROUND_ATTACKERS = ("same", "rechosen")  # index = layout.ATTACKERS_*
 ADVANCES = ("all", "chosen")  # index = layout.ADVANCE_*
+SEA_PORTS = ("possessed", "conquered")  # index = layout.SEA_PORTS_*
+EMPTY_ORIGINS = ("allowed", "forbidden")  # index = layout.ORIGIN_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -117,6 +119,28 @@ OPTIONS: tuple[Option, ...] = (
         choices=ADVANCES,
     ),
     Option(
+        "sea_ports",
+        "possessed",
+        'Which ports port transport counts (ruling 19; l.134: "If a player has conquered at '
+        'least 2 port cities, he can carry up to 2 MU per turn between them"). possessed: '
+        "every port the side possesses (the Empire qualifies from its first turn with its 2 "
+        "ports of 1835). conquered: only ports it possesses that were not its at the start "
+        "of the game (the state keeps no history: a home port lost and retaken does not "
+        "count).",
+        choices=SEA_PORTS,
+    ),
+    Option(
+        "empty_origin",
+        "allowed",
+        'Whether a move may empty its city of origin (ruling 10; l.60-61: "leaving at least '
+        'one MU or one Militia counter in the city of origin" / "If the home city is left '
+        'without one MU or Militia, it will be considered empty"). allowed: it may, the city '
+        "then being empty and scoring nothing. forbidden: an MU joins a move or invasion "
+        "only if a MU or militia not moving stays in its city (attacks and the advance into "
+        "a taken city are not moves).",
+        choices=EMPTY_ORIGINS,
+    ),
+    Option(
         "republic_mu",
         SIDE_UNITS[0],
         f"The Republic's MU in the game (the reconstructed {SIDE_UNITS[0]}; the rulebook prints "
@@ -170,6 +194,8 @@ def game_params(options: dict[str, Any]) -> list[int]:
         int(options["empire_mu"]),
         int(options["ports_bonus"]),
         int(options["region_bonus_shift"]),
+        SEA_PORTS.index(options["sea_ports"]),
+        EMPTY_ORIGINS.index(options["empty_origin"]),
     ]
 
 
@@ -202,6 +228,7 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"arrivals": "after", "empty_city": "neutral"},
     {"move_destinations": "several", "round_attackers": "rechosen", "advance": "chosen"},
     {"empire_mu": 20, "republic_mu": 16, "ports_bonus": 6, "region_bonus_shift": -1},
+    {"port_transport": True, "sea_ports": "conquered", "empty_origin": "forbidden"},
 )
 
 # the default max_decisions and the longest turn (docs/rules/farrapos.md, rulings 25-26)

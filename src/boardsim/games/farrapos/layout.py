@@ -114,7 +114,9 @@ P_REPUBLIC_MU = PARAMS_HEADER + 10  # the Republic's MU in the game (20); its la
 P_EMPIRE_MU = PARAMS_HEADER + 11  # the Empire's MU in the game (28); P_REPUBLIC_MU + EMPIRE
 P_PORTS_BONUS = PARAMS_HEADER + 12  # VP for holding every port (3)
 P_REGION_BONUS_SHIFT = PARAMS_HEADER + 13  # added to each colour region's bonus (0), floor 0
-PARAMS_SIZE = PARAMS_HEADER + 14
+P_SEA_PORTS = PARAMS_HEADER + 14  # SEA_PORTS_*: which ports port transport counts (ruling 19)
+P_EMPTY_ORIGIN = PARAMS_HEADER + 15  # ORIGIN_*: whether a move may empty a city (ruling 10)
+PARAMS_SIZE = PARAMS_HEADER + 16
 
 ARRIVALS_BEFORE = 0  # at the start of the turn, before the action (l.79)
 ARRIVALS_AFTER = 1  # in the set-up step after the action, before the militia (l.63)
@@ -126,6 +128,10 @@ ATTACKERS_SAME = 0  # a continued attack goes on with the same surviving units (
 ATTACKERS_RECHOSEN = 1  # the attacker may name the attacking units anew for each round
 ADVANCE_ALL = 0  # every surviving attacker enters the taken city
 ADVANCE_CHOSEN = 1  # the attacker chooses which survivors enter (at least one)
+SEA_PORTS_POSSESSED = 0  # port transport between any ports the side possesses (l.134)
+SEA_PORTS_CONQUERED = 1  # ... only between ports it did not hold at the start ("conquered")
+ORIGIN_MAY_EMPTY = 0  # a move may leave its city of origin empty (l.60, the consequence)
+ORIGIN_KEEPS_ONE = 1  # a move must leave one MU or militia in each city of origin (l.60-61)
 
 # ---------------------------------------------------------------- actions
 A_CITY = 0  # A_CITY + c: city c

@@ -192,9 +192,12 @@ def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> s
     """A readable board: phase and turn, VP, and every held or occupied city with its units."""
     phase, turn = int(state[PHASE]), int(state[TURN])
     side = int(state[SIDE])
+    actor = int(state[H_ACTOR])
+    # the loser of a battle round decides its loss on the other side's turn (ruling 13)
+    decides = f", {SIDE_TITLES[actor]} decides" if actor in (0, 1) and actor != side else ""
     lines = [
         f"Farrapos  phase {phase} ({FIRST_YEAR + phase - 1}), turn {turn}: "
-        f"{SIDE_TITLES[side]} to move ({MODE_NAMES[int(state[MODE])]})",
+        f"{SIDE_TITLES[side]} to move{decides} ({MODE_NAMES[int(state[MODE])]})",
         f"VP  {_side(0, f'Republic {int(state[VP])}', colour)}   "
         f"{_side(1, f'Empire {int(state[VP + 1])}', colour)}",
     ]

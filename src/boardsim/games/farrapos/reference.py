@@ -186,6 +186,8 @@ def sea_ok(s: State, params: Params, side: int, u: int, dest: int) -> bool:
     if not params[L.P_PORT_TRANSPORT]:
         return False
     held_ports = PORTS & cities_of(s, side)
+    if params[L.P_SEA_PORTS] == L.SEA_PORTS_CONQUERED:  # ruling 19's option: won ports only
+        held_ports = {c for c in held_ports if CITY_START[c] != side}
     return len(held_ports) >= 2 and dest in held_ports and loc(s, u) in held_ports
 
 
@@ -195,6 +197,10 @@ def how_unit_moves(
     """SEL_LAND within its MF (``dist`` = distances_to(dest)), SEL_SEA by port, else 0."""
     if u >= NUM_UNITS or SIDE_OF[u] != side or loc(s, u) < 0 or loc(s, u) == dest:
         return 0
+    if params[L.P_EMPTY_ORIGIN] == L.ORIGIN_KEEPS_ONE:  # ruling 10's option: one stays
+        chosen = set(selected(s))
+        if not [v for v in pieces_in(s, loc(s, u)) if v != u and v not in chosen]:
+            return 0
     d = dist.get(loc(s, u))
     if d is not None and d <= PIECE_MF[u][face(s, u)]:
         return L.SEL_LAND
@@ -292,6 +298,8 @@ def ask_for_losses(s: State, params: Params) -> None:
         elif not pieces_in(s, t):
             for u in selected(s):
                 s[L.LOC + u] = t
+            if not selected(s) and params[L.P_EMPTY_CITY] == L.EMPTY_NEUTRAL:
+                s[L.OWNER + t] = -1  # both sides wiped out by a tie: no one's at once
             next_turn(s, params)
         elif not selected(s):
             next_turn(s, params)

@@ -107,10 +107,12 @@ from boardsim.games.farrapos.layout import (
     OBS_SIZE,
     OBS_TARGET,
     OCC,
+    ORIGIN_KEEPS_ONE,
     OWNER,
     P_ADVANCE,
     P_ARRIVALS,
     P_EMPTY_CITY,
+    P_EMPTY_ORIGIN,
     P_FINAL_TIE,
     P_MOVE_DESTINATIONS,
     P_PORT_TRANSPORT,
@@ -119,11 +121,13 @@ from boardsim.games.farrapos.layout import (
     P_REPUBLIC_MU,
     P_REWARD,
     P_ROUND_ATTACKERS,
+    P_SEA_PORTS,
     P_SIEGE,
     P_VICTORY_VP,
     PHASE,
     PIECE_FEATURES,
     ROUND,
+    SEA_PORTS_CONQUERED,
     SEA_USED,
     SEL,
     SEL_LAND,
@@ -188,6 +192,17 @@ def release_empty_cities(state: np.ndarray, params: np.ndarray) -> None:
 
 
 @jit
+def release_wiped_out_city(state: np.ndarray, params: np.ndarray, c: int) -> None:
+    """Option ``empty_city="neutral"`` (ruling 5): a battle whose tie removed the last
+    pieces of both sides leaves the defended city with no one to enter it. It is no one's
+    at once: it would be at the turn's end anyway, and the attacker's set-up step can place
+    nothing in it (it is not the attacker's), so only the position in between changes,
+    which then keeps the rule that an empty city of the side not to move is no one's."""
+    if params[P_EMPTY_CITY] == EMPTY_NEUTRAL:
+        state[OWNER + c] = NEUTRAL
+
+
+@jit
 def holds_region(state: np.ndarray, side: int, region: int) -> bool:
     """Every city of the colour region is occupied by ``side``."""
     for c in range(C):
@@ -205,10 +220,21 @@ def holds_all_ports(state: np.ndarray, side: int) -> bool:
 
 
 @jit
-def ports_held(state: np.ndarray, side: int) -> int:
+def is_sea_port(state: np.ndarray, params: np.ndarray, side: int, c: int) -> bool:
+    """A port of ``side``'s for port transport (ruling 19, l.134 "has conquered at least 2
+    port cities"): one it possesses; with ``sea_ports="conquered"`` only one it did not
+    hold at the start of the game (the state keeps no history: a home port lost and
+    retaken does not count)."""
+    if CITY_PORT[c] != 1 or state[OWNER + c] != side:
+        return False
+    return params[P_SEA_PORTS] != SEA_PORTS_CONQUERED or CITY_START[c] != side
+
+
+@jit
+def ports_held(state: np.ndarray, params: np.ndarray, side: int) -> int:
     n = 0
     for c in range(C):
-        if CITY_PORT[c] == 1 and state[OWNER + c] == side:
+        if is_sea_port(state, params, side, c):
             n += 1
     return n
 
@@ -390,12 +416,11 @@ def can_carry_by_sea(state: np.ndarray, params: np.ndarray, side: int, u: int, d
         return False
     loc = state[LOC + u]
     return (
-        CITY_PORT[dest] == 1
-        and CITY_PORT[loc] == 1
-        and state[OWNER + dest] == side
-        and state[OWNER + loc] == side
+        loc >= 0
+        and is_sea_port(state, params, side, dest)
+        and is_sea_port(state, params, side, loc)
         and loc != dest
-        and ports_held(state, side) >= 2
+        and ports_held(state, params, side) >= 2
     )
 
 
@@ -407,7 +432,7 @@ def can_move_unit(
     if u >= NUM_UNITS or PIECE_SIDE[u] != side:
         return 0
     loc = state[LOC + u]
-    if loc < 0 or loc == dest:
+    if loc < 0 or loc == dest or not leaves_one_behind(state, params, u):
         return 0
     if (land_reach(loc, movement_factor(state, u), passable) >> dest) & 1:
         return SEL_LAND
@@ -422,18 +447,39 @@ def can_use_sea(state: np.ndarray, params: np.ndarray, side: int) -> bool:
     return (
         params[P_PORT_TRANSPORT] != 0
         and state[SEA_USED] < SEA_CAPACITY
-        and ports_held(state, side) >= 2
+        and ports_held(state, params, side) >= 2
     )
 
 
 @jit
-def held_ports(state: np.ndarray, side: int) -> int:
-    """The ports ``side`` holds, as a bit set."""
+def held_ports(state: np.ndarray, params: np.ndarray, side: int) -> int:
+    """The ports ``side`` may carry MU between (:func:`is_sea_port`), as a bit set."""
     bits = 0
     for c in range(C):
-        if CITY_PORT[c] == 1 and state[OWNER + c] == side:
+        if is_sea_port(state, params, side, c):
             bits |= 1 << c
     return bits
+
+
+@jit
+def origin_kept(params: np.ndarray) -> bool:
+    """Option ``empty_origin="forbidden"`` (ruling 10, l.60-61 "leaving at least one MU or
+    Militia counter in the city of origin"): a move may not empty a city; by default it
+    may, the city then being empty (l.60's parenthesis)."""
+    return params[P_EMPTY_ORIGIN] == ORIGIN_KEEPS_ONE
+
+
+@jit
+def leaves_one_behind(state: np.ndarray, params: np.ndarray, u: int) -> bool:
+    """``u`` may join the move: by default always; with ``empty_origin="forbidden"`` only
+    if a piece not chosen for the move stays in its city."""
+    if not origin_kept(params):
+        return True
+    loc = state[LOC + u]
+    for v in range(P):
+        if v != u and state[LOC + v] == loc and not is_chosen(state, v):
+            return True
+    return False
 
 
 @jit
@@ -472,13 +518,21 @@ def move_destinations(state: np.ndarray, params: np.ndarray, side: int) -> int:
     within its MF by path lines (not through enemy cities), or by sea between held ports.
     An MU that has moved in this action (several destinations) moves no more."""
     passable = passable_cities(state, side)
-    ports = held_ports(state, side) if can_use_sea(state, params, side) else 0
+    ports = held_ports(state, params, side) if can_use_sea(state, params, side) else 0
     # the longest move from each city holding our MU (units in one city share their paths)
     longest = np.full(C, -1, np.int64)
     for u in range(NUM_UNITS):
         loc = state[LOC + u]
         if PIECE_SIDE[u] == side and loc >= 0 and not has_moved(state, u):
             longest[loc] = max(longest[loc], movement_factor(state, u))
+    if origin_kept(params):  # empty_origin="forbidden": a lone piece may not leave its city
+        pieces = np.zeros(C, np.int64)
+        for u in range(P):
+            if state[LOC + u] >= 0:
+                pieces[state[LOC + u]] += 1
+        for loc in range(C):
+            if pieces[loc] < 2:
+                longest[loc] = -1
     dests = 0
     for loc in range(C):
         if longest[loc] < 0:
@@ -675,13 +729,17 @@ def advance_chosen(params: np.ndarray) -> bool:
 @jit
 def take_city(state: np.ndarray, params: np.ndarray) -> None:
     """The city has no defender left and falls (ruling 12): the surviving attackers move in
-    and the action is over. With ``advance="chosen"`` and two survivors or more, the
-    attacker chooses them instead, one at a time (the advance, M_MOVE with ROUND >= 1)."""
+    and the action is over (with none left, a tie having removed both sides' last pieces,
+    it stays empty: :func:`release_wiped_out_city`). With ``advance="chosen"`` and two
+    survivors or more, the attacker chooses them instead, one at a time (the advance, M_MOVE
+    with ROUND >= 1)."""
     if advance_chosen(params) and count_attackers(state) >= 2:
         state[MODE] = M_MOVE
         state[H_ACTOR] = state[SIDE]
         return
     target = state[TARGET]
+    if count_attackers(state) == 0:
+        release_wiped_out_city(state, params, target)
     for u in range(NUM_UNITS):
         if state[SEL + u] != 0 and state[LOC + u] >= 0:
             state[LOC + u] = target
@@ -940,7 +998,7 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
         target = state[TARGET]
         layers = np.empty(MAX_MF + 1, np.int64)
         distance_layers(target, passable_cities(state, side), layers)
-        ports = held_ports(state, side) if can_use_sea(state, params, side) else 0
+        ports = held_ports(state, params, side) if can_use_sea(state, params, side) else 0
         if (ports >> target) & 1 == 0:
             ports = 0
         any_sel = False
@@ -954,6 +1012,7 @@ def legal_mask(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
                 and loc >= 0
                 and loc != target
                 and ((layers[movement_factor(state, u)] >> loc) & 1 or (ports >> loc) & 1)
+                and leaves_one_behind(state, params, u)
             ):
                 mask[A_UNIT + u] = 1
         if any_sel:

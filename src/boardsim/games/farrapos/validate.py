@@ -103,6 +103,7 @@ from boardsim.games.farrapos.rules import (
     holds_any_city,
     in_the_game,
     land_reach,
+    leaves_one_behind,
     move_destinations,
     movement_factor,
     next_reinforcement,
@@ -446,7 +447,7 @@ def check_selection(state, params, where):
             return refuse(where, E_SELECTED, u, how)
         loc = state[LOC + u]
         if mode == M_MOVE and state[ROUND] == 0:
-            if loc == target:
+            if loc == target or not leaves_one_behind(state, params, u):  # empty_origin
                 return refuse(where, E_CANNOT_MOVE, u, how)
             if how == SEL_SEA:
                 sea += 1

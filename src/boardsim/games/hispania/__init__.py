@@ -28,6 +28,7 @@ COMBAT_TIES = ("defender", "attacker")
 HISPANIC_REVOLTS = ("group", "city")
 BEATEN_ARMY = ("revolts_stay", "revolt_removed")
 BEATEN_GARRISON = ("reserve", "lost")
+DISPLAY_OF_POWER = ("bare_die", "named_only")  # ledger S5
 ASSASSINATION = ("once_per_game", "while_in_game")  # ledger V9
 HISPANO_ATTACKS = ("after_move", "any_step")  # ledger V17
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
@@ -185,6 +186,17 @@ OPTIONS = (
         choices=BEATEN_GARRISON,
     ),
     Option(
+        "display_of_power",
+        "bare_die",
+        "The First Repression's 'Display of Power' (scenario=first_repression; ledger S5): "
+        "'the Hispanic value is limited to the die result (Hispanic armies do not add "
+        "revolts or multiply x2)' read as 'bare_die' (default): the die alone; or as "
+        "'named_only': only what the parenthesis names goes (the revolts, the x2 per linked "
+        "army), the Hispano player's denarii still adding to the die and the special army "
+        "still doubling its own value (Terror).",
+        choices=DISPLAY_OF_POWER,
+    ),
+    Option(
         "assassination",
         "once_per_game",
         "'Rome does not pay traitors' (traitors=True; ledger V9): 'Once in the game, a "
@@ -271,6 +283,13 @@ def game_params(options: dict[str, Any]) -> list[int]:
         raise OptionError(
             "hispania: hispano_attacks times the Hispano player's attacks: it needs hispano=True"
         )
+    if options.get("display_of_power", "bare_die") != "bare_die" and (
+        options.get("scenario") != "first_repression"
+    ):
+        raise OptionError(
+            "hispania: display_of_power reads The First Repression's 'Display of Power': it "
+            "needs scenario='first_repression'"
+        )
     d, g, f, r, a = parse_level(options["level"])
     out = [d, g, f, r, a, int(bool(options["auto_setup"])), int(options["agents"] == "rome")]
     out += [int(bool(options.get(v, False))) for v in IMPLEMENTED_VARIANTS_ORDER]
@@ -289,6 +308,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
     out += [ASSASSINATION.index(options.get("assassination", "once_per_game"))]
     out += [HISPANO_ATTACKS.index(options.get("hispano_attacks", "after_move"))]
     out += [BEATEN_GARRISON.index(options.get("beaten_garrison", "reserve"))]
+    out += [DISPLAY_OF_POWER.index(options.get("display_of_power", "bare_die"))]
     assert len(out) == PARAMS_SIZE - 4
     return out
 

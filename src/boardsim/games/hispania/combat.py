@@ -52,6 +52,7 @@ from boardsim.games.hispania.layout import (
     P_BEATEN_ARMY,
     P_BEATEN_GARRISON,
     P_COMBAT_TIES,
+    P_DISPLAY_OF_POWER,
     P_HISPANIC_REVOLTS,
     PROCONSUL,
     RESERVE,
@@ -248,6 +249,20 @@ def remove_general(state: np.ndarray, g: int) -> None:
 
 
 @jit
+def display_value(state: np.ndarray, params: np.ndarray, k: int, die_h: int) -> int:
+    """The First Repression's Display of Power (ledger S5), army ``k`` rolling ``die_h``:
+    the bare die (``display_of_power="bare_die"``), or with ``"named_only"`` the die with
+    the Hispano player's denarii, doubled for the special army: only the revolts and the
+    x2 per linked army go."""
+    if params[P_DISPLAY_OF_POWER] == 0:
+        return die_h
+    value = die_h + state[HISP_BONUS]
+    if k == SPECIAL:
+        value *= 2
+    return value
+
+
+@jit
 def resolve_attack(
     state: np.ndarray, params: np.ndarray, g: int, t: int, spent: int, die_r: int, die_h: int
 ) -> bool:
@@ -259,7 +274,7 @@ def resolve_attack(
     if k == SPECIAL:
         hisp *= 2  # Terror: the special army doubles its own value
     if state[DISPLAY] != 0:
-        hisp = die_h  # Display of Power: the bare die
+        hisp = display_value(state, params, k, die_h)
     if attacker_wins(params, roman, hisp):
         army_beaten(state, params, k)
         return True
@@ -294,7 +309,7 @@ def resolve_army_attack(
     if k == SPECIAL:
         hisp *= 2
     if state[DISPLAY] != 0:
-        hisp = die_h
+        hisp = display_value(state, params, k, die_h)
     if kind == CB_ARMY_GARRISON:
         roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
         if attacker_wins(params, hisp, roman):

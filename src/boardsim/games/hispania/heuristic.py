@@ -132,8 +132,8 @@ def _attack_p(state: np.ndarray, params: np.ndarray, g: int, t: int, k: int) -> 
             hisp = (dh + group) << am
             if a == hl.SPECIAL:
                 hisp *= 2
-            if state[hl.DISPLAY] != 0:
-                hisp = dh
+            if state[hl.DISPLAY] != 0:  # Display of Power (S5)
+                hisp = dh * 2 if params[hl.P_DISPLAY_OF_POWER] == 1 and a == hl.SPECIAL else dh
             if attacker_wins(params, roman, hisp):
                 win += 1
     return win / 36.0

@@ -197,7 +197,8 @@ STANDING_RESERVE = 0.25  # x the share of all revolt counters in the reserve
 STANDING_CLEAR = 0.15  # x 1 / (1 + revolts in the Roman provinces)
 PROGRESS_TIME = 0.15  # x the share of the track's time left
 P_BEATEN_GARRISON = PARAMS_HEADER + 22  # 0 a beaten garrison goes to its reserve, 1 it is lost
-PARAMS_SIZE = PARAMS_HEADER + 23
+P_DISPLAY_OF_POWER = PARAMS_HEADER + 23  # 0 the bare die, 1 only revolts and links' x2 dropped
+PARAMS_SIZE = PARAMS_HEADER + 24
 
 # ---------------------------------------------------------------- actions
 A_PASS = 0  # end the Roman phase

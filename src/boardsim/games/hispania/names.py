@@ -60,6 +60,7 @@ from boardsim.games.hispania.layout import (
     GARR_RESERVE,
     GEN_POS,
     HDENARII,
+    HISPANO,
     NUM_ACTIONS,
     NUM_ARMY_SLOTS,
     P_SCENARIO,
@@ -172,7 +173,11 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
     else:  # The New Empire: 3 revolts a space on 54, 36, 18
         year = int(TIME_TRACK_YEARS[min(8 + track // 3, len(TIME_TRACK_YEARS) - 1)])
     actor = int(state[H_ACTOR])
-    who = "chance" if actor == CHANCE else (GENERAL_NAMES[actor] if 0 <= actor < 4 else "-")
+    # players 0-2 are the Roman generals; player 3 (variant hispano) is the Hispano player,
+    # not the proconsul (the proconsul's turn is played by a Roman player)
+    who = "chance" if actor == CHANCE else (
+        GENERAL_NAMES[actor] if 0 <= actor < HISPANO else "Hispano" if actor == HISPANO else "-"
+    )  # fmt: skip
     lines.append(
         f"Hispania {year} BC | turn {GENERAL_NAMES[int(state[TURN])]} | to act: {who} | "
         f"denarii {int(state[DENARII])} | revolts in reserve {int(state[RESERVE])} | "

@@ -107,6 +107,7 @@ from boardsim.games.hispania.layout import (
     HISPANO,
     NUM_ACTIONS,
     NUM_ARMY_SLOTS,
+    P_DISPLAY_OF_POWER,
     P_IMPERIVM,
     PEND_KIND,
     PEND_TARGET,
@@ -214,8 +215,8 @@ def attack_p(state, params, g, t, k):
             hisp = (dh + group) << am
             if a == SPECIAL:
                 hisp *= 2
-            if state[DISPLAY] != 0:
-                hisp = dh
+            if state[DISPLAY] != 0:  # Display of Power (S5)
+                hisp = dh * 2 if params[P_DISPLAY_OF_POWER] == 1 and a == SPECIAL else dh
             if attacker_wins(params, roman, hisp):
                 win += 1
     return win / 36.0

@@ -273,8 +273,10 @@ def attack(s: State, params: Params, g: int, t: int, spent: int, die_r: int, die
     )
     if k == hl.SPECIAL:
         hisp *= 2
-    if s[hl.DISPLAY]:
+    if s[hl.DISPLAY]:  # Display of Power (S5): the bare die, or all but the named two
         hisp = die_h
+        if params[hl.P_DISPLAY_OF_POWER] == 1:
+            hisp = (die_h + s[hl.HISP_BONUS]) * (2 if k == hl.SPECIAL else 1)
     if wins(params, roman, hisp):
         beaten(s, params, k)
         return True
@@ -293,8 +295,10 @@ def army_attack(
     own = die_h + s[hl.HISP_BONUS] + army_revolts(s, params, a)
     hisp = own * 2 ** n_armies_linked(s, t, k)
     hisp *= 2 if k == hl.SPECIAL else 1
-    if s[hl.DISPLAY]:
+    if s[hl.DISPLAY]:  # Display of Power (S5): the bare die, or all but the named two
         hisp = die_h
+        if params[hl.P_DISPLAY_OF_POWER] == 1:
+            hisp = (die_h + s[hl.HISP_BONUS]) * (2 if k == hl.SPECIAL else 1)
     if kind == hl.CB_ARMY_GARRISON:
         if wins(params, hisp, SHIELD[t] * 2 ** n_generals_linked(s, a, -1)):
             st = stack(s, t)

@@ -14,6 +14,7 @@ from boardsim.games.liberation.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
 GAME_ENDS = ("at_once", "end_of_round")
 CLEARED_SPACES = ("left_empty", "tuck")
 INDEPENDENT_SPACES = ("not_counted", "counted")
+HAND_LIMITS = ("end_of_turn", "at_once")  # index = layout.HAND_LIMIT_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -84,6 +85,16 @@ OPTIONS: tuple[Option, ...] = (
         "that is not independent.",
         choices=INDEPENDENT_SPACES,
     ),
+    Option(
+        "hand_limit",
+        "end_of_turn",
+        "When 'Max hand size is 5 cards. Discard excess cards.' applies (ledger L6). "
+        "'end_of_turn': at the end of the player's own turn (phase 5), so the turn's draw may "
+        "make a sixth card that can still move the pawn; 'at_once': as soon as a hand is "
+        "over the limit, so a sixth card drawn at the start of the turn is discarded down to "
+        "5 before the move (a revolution draw ends the turn either way).",
+        choices=HAND_LIMITS,
+    ),
 )
 
 
@@ -105,6 +116,7 @@ def _game_params(o: dict[str, Any]) -> list[int]:
     out[layout.PR_INDEPENDENT_SPACES - layout.PR_COUNTERS] = INDEPENDENT_SPACES.index(
         o["independent_spaces"]
     )
+    out[layout.PR_HAND_LIMIT - layout.PR_COUNTERS] = HAND_LIMITS.index(o["hand_limit"])
     return out
 
 
@@ -139,13 +151,14 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"num_players": 4, "explicit_chance": True},
     {"num_players": 5, "royalist_moves": False, "independence_ties": "demote"},
     {"num_players": 6, "reward": "vt", "counters": 12},
-    # the other reading of each contested ruling (L4, L7, L13)
+    # the other reading of each contested ruling (L4, L7, L13; L6)
     {
         "num_players": 3,
         "game_end": "end_of_round",
         "cleared_space": "tuck",
         "independent_spaces": "counted",
     },
+    {"num_players": 4, "hand_limit": "at_once"},
 )
 
 

@@ -5,6 +5,16 @@ from __future__ import annotations
 
 from boardsim.core.game import BalanceQuestion, StrengthLadder
 
+# issue 38: why the seat question of game_end needs no sweep (both L13 questions say so)
+END_OF_ROUND_NOTE = (
+    " By construction game_end=end_of_round cannot change a result: VT are won only when "
+    "a country becomes independent, and once every country is free the rest of the "
+    "round wins no one a VT, so a game played the same way has the same winner under "
+    "both readings and the seat question is answered without a sweep; where the cells "
+    "differ, the agents played differently (a search that sees the round played out), "
+    "not the rule."
+)
+
 BALANCE_QUESTIONS = (
     BalanceQuestion(
         "First-seat advantage across skill, 2 players",
@@ -24,7 +34,8 @@ BALANCE_QUESTIONS = (
         "When the game ends (ledger L13)",
         "The two readings of the end (option game_end): at once, with the tuck that frees "
         "the last country (the default), or at the end of that round, every player having "
-        "had as many turns; 2 players, both seats the same agent at each rung of the ladder.",
+        "had as many turns; 2 players, both seats the same agent at each rung of the ladder."
+        + END_OF_ROUND_NOTE,
         ("game_end=at_once,end_of_round", "skill=ladder:10"),
         options={"num_players": 2},
     ),
@@ -35,7 +46,7 @@ BALANCE_QUESTIONS = (
         "simulations; the self-play network plays 2 players only, so it is no rung here): "
         "each seat's win rate against the fair share, whether the first seat's edge at each "
         "player count holds as skill rises, and whether ending at the end of the round "
-        "removes it.",
+        "removes it." + END_OF_ROUND_NOTE,
         ("game_end=at_once,end_of_round", "num_players=2,3,4,5,6", "skill=ladder:10"),
         share=0.5,
     ),
@@ -53,6 +64,15 @@ BALANCE_QUESTIONS = (
         "uses no pip (the default) or one; 2 players, both seats the same agent at each rung "
         "of the ladder.",
         ("independent_spaces=not_counted,counted", "skill=ladder:10"),
+        options={"num_players": 2},
+    ),
+    BalanceQuestion(
+        "When the hand limit applies (ledger L6)",
+        "The two readings of 'Max hand size is 5 cards. Discard excess cards.' (option "
+        "hand_limit): at the end of one's own turn (the default) or at once, a sixth card "
+        "drawn at the turn's start discarded before the move; 2 players, both seats the same "
+        "agent at each rung of the ladder.",
+        ("hand_limit=end_of_turn,at_once", "skill=ladder:10"),
         options={"num_players": 2},
     ),
 )

@@ -91,7 +91,8 @@ PR_ROYALIST_MOVES = PARAMS_HEADER + 4  # 1: a Royalist card may be discarded to 
 PR_GAME_END = PARAMS_HEADER + 5  # GAME_END_*: when the last independence ends the game (L13)
 PR_CLEARED_SPACE = PARAMS_HEADER + 6  # CLEARED_*: may an attacker tuck on the space cleared (L7)
 PR_INDEPENDENT_SPACES = PARAMS_HEADER + 7  # INDEPENDENT_*: do skipped spaces use a pip (L4)
-PARAMS_SIZE = PARAMS_HEADER + 8
+PR_HAND_LIMIT = PARAMS_HEADER + 8  # HAND_LIMIT_*: when the hand limit is checked (L6)
+PARAMS_SIZE = PARAMS_HEADER + 9
 
 TIE_SHARE = 0  # tied players all take the award of the best place they share
 TIE_DEMOTE = 1  # tied players all take the award of the worst place they cover
@@ -103,6 +104,8 @@ CLEARED_LEFT_EMPTY = 0  # a space cleared by a Royalist attack stays empty for t
 CLEARED_TUCK = 1  # the attacker may tuck a Liberation card there in the same landing
 INDEPENDENT_NOT_COUNTED = 0  # independent spaces are skipped and use no pip
 INDEPENDENT_COUNTED = 1  # they are skipped over but each uses a pip
+HAND_LIMIT_END_OF_TURN = 0  # a hand over the limit is cut down at the end of its turn
+HAND_LIMIT_AT_ONCE = 1  # ... as soon as it is over: the turn's draw, before the move
 
 # ---------------------------------------------------------------- actions
 A_ROLL = 0  # move by a die roll

@@ -314,7 +314,9 @@ def heuristic_action(state, params, mask, prng):
     p = state[H_ACTOR]
     ph = state[PHASE]
     a = -1
-    if ph == PH_MOVE:
+    if ph == PH_MOVE and not mask[A_ROLL]:  # hand_limit="at_once": the excess first
+        a = discard(state, p, mask)
+    elif ph == PH_MOVE:
         a = move(state, params, p, mask)
     elif ph == PH_EMPTY:
         a = strongest(state, p, mask, A_TUCK)

@@ -271,7 +271,10 @@ def legal_actions(state: list[int], params: Sequence[int]) -> list[int]:
     liberation_in_hand = [k for k in range(L.K) if hand[k] > 0 and not D.KIND_ROYALIST[k]]
     phase = state[L.PHASE]
     acts: list[int] = []
-    if phase == L.PH_MOVE:
+    at_once = params[L.PR_HAND_LIMIT] == L.HAND_LIMIT_AT_ONCE  # L6's option
+    if phase == L.PH_MOVE and at_once and sum(hand) > D.HAND_LIMIT:
+        acts += [L.A_DISCARD + k for k in range(L.K) if hand[k] > 0]  # down to 5, then move
+    elif phase == L.PH_MOVE:
         acts.append(L.A_ROLL)
         royal_ok = params[L.PR_ROYALIST_MOVES] != 0
         acts += [
@@ -363,6 +366,8 @@ def apply_action(state: list[int], params: Sequence[int], action: int) -> None:
         state[L.DISCARD + k] += 1
         if state[L.PHASE] == L.PH_DRAW_DISCARD:
             race.end_turn()
+        elif state[L.PHASE] == L.PH_MOVE:
+            pass  # hand_limit="at_once": still the move to decide
         elif sum(race.hand(p)) <= D.HAND_LIMIT:
             race.pass_turn()
     else:

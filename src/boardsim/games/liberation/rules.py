@@ -72,6 +72,7 @@ from boardsim.games.liberation.layout import (
     DISCARD,
     GAME_END_AT_ONCE,
     HAND,
+    HAND_LIMIT_AT_ONCE,
     INDEP,
     INDEPENDENT_COUNTED,
     LAST_SCORER,
@@ -103,6 +104,7 @@ from boardsim.games.liberation.layout import (
     PR_CLEARED_SPACE,
     PR_COUNTERS,
     PR_GAME_END,
+    PR_HAND_LIMIT,
     PR_INDEPENDENT_SPACES,
     PR_RETURN_COUNTERS,
     PR_REWARD,
@@ -280,6 +282,13 @@ def next_player(state, params):
         return
     state[MOVER] = (state[MOVER] + 1) % params[P_NUM_PLAYERS]
     start_turn(state, params)
+
+
+@jit
+def over_limit_now(state, params, p):
+    """Option ``hand_limit="at_once"`` (ledger L6): ``p``'s hand is over the limit and must
+    be cut down now, before anything else; by default only at the end of its turn."""
+    return params[PR_HAND_LIMIT] == HAND_LIMIT_AT_ONCE and hand_size(state, p) > HAND_LIMIT
 
 
 @jit
@@ -512,7 +521,11 @@ def legal_mask(state, params, mask):
     s = state[POS + p]
     hand = HAND + p * K
     n = 0
-    if phase == PH_MOVE:
+    if phase == PH_MOVE and over_limit_now(state, params, p):
+        for k in range(K):  # hand_limit="at_once": discard the excess before the move
+            if state[hand + k] > 0:
+                n += allow(mask, A_DISCARD + k)
+    elif phase == PH_MOVE:
         n += allow(mask, A_ROLL)
         for k in range(K):
             if state[hand + k] > 0 and (KIND_ROYALIST[k] == 0 or params[PR_ROYALIST_MOVES] != 0):
@@ -611,6 +624,8 @@ def apply_action(state, params, action):
         state[DISCARD + k] += 1
         if state[PHASE] == PH_DRAW_DISCARD:
             end_turn(state, params)
+        elif state[PHASE] == PH_MOVE:
+            pass  # hand_limit="at_once": the move follows once the hand is down to the limit
         elif hand_size(state, p) <= HAND_LIMIT:
             next_player(state, params)
     else:  # add a Royalist card to the attack being composed
