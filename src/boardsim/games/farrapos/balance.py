@@ -90,23 +90,6 @@ BALANCE_QUESTIONS = (
         "names the attacking MU anew before each round, at each rung of the ladder.",
         ("round_attackers=same,rechosen", "skill=ladder:10"),
     ),
-    BalanceQuestion(
-        "Which ports carry (ruling 19)",
-        "The two readings of 'If a player has conquered at least 2 port cities' (l.134, "
-        "option sea_ports), with port transport on: every port the side possesses (the "
-        "default; the Empire qualifies from its first turn) or only ports it did not hold "
-        "at the start, at each rung of the ladder.",
-        ("sea_ports=possessed,conquered", "skill=ladder:10"),
-        options={"port_transport": True},
-    ),
-    BalanceQuestion(
-        "Whether a move may empty its city (ruling 10)",
-        "The two readings of 'leaving at least one MU or one Militia counter in the city of "
-        "origin' (l.60-61, option empty_origin): a consequence, the emptied city scoring "
-        "nothing (the default), or a requirement, one piece staying, at each rung of the "
-        "ladder.",
-        ("empty_origin=allowed,forbidden", "skill=ladder:10"),
-    ),
 )
 
 BALANCE_TUNINGS = (

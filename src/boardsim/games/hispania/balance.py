@@ -92,17 +92,6 @@ BALANCE_QUESTIONS = (
         options={"level": "6-5-4-5-1", "hispano": True},
         share=0.5,
     ),
-    BalanceQuestion(
-        "What Display of Power leaves (S5)",
-        "The First Repression's 'Display of Power' in the consul's first turn: the bare "
-        "Hispanic die (option display_of_power, the default) or only the revolts and the x2 "
-        "of linked armies dropped, the Hispano player's denarii and the special army's own "
-        "doubling kept; Rome's win rate in The First Repression at 6-4-3-4-2 with the "
-        "Hispano variant, at each rung of the ladder.",
-        ("display_of_power=bare_die,named_only", "skill=ladder:10"),
-        options={"scenario": "first_repression", "level": "6-4-3-4-2", "hispano": True},
-        share=0.5,
-    ),
 )
 
 # the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder hispania)

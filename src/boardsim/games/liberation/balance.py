@@ -66,15 +66,6 @@ BALANCE_QUESTIONS = (
         ("independent_spaces=not_counted,counted", "skill=ladder:10"),
         options={"num_players": 2},
     ),
-    BalanceQuestion(
-        "When the hand limit applies (ledger L6)",
-        "The two readings of 'Max hand size is 5 cards. Discard excess cards.' (option "
-        "hand_limit): at the end of one's own turn (the default) or at once, a sixth card "
-        "drawn at the turn's start discarded before the move; 2 players, both seats the same "
-        "agent at each rung of the ladder.",
-        ("hand_limit=end_of_turn,at_once", "skill=ladder:10"),
-        options={"num_players": 2},
-    ),
 )
 
 # the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder liberation)
