@@ -46,9 +46,10 @@ Observations go through OpenSpiel's observer interface:
     ``H_ACTOR, H_FLAGS, H_DECISIONS, H_CHANCE_KIND``, then the game's own layout), as
     floats (exact below 2**24, which these counts and indices stay under). In a
     perfect-information game the position is all a player can know, so two states have
-    the same tensor exactly when they are the same position (the decision count included); the observation alone was
-    never seen shared by two positions along random play, but nothing guarantees it (it
-    scales and clips counts), hence the words. It is the position, not the history: two
+    the same tensor exactly when they are the same position (the decision count
+    included). The observation alone was never seen shared by two positions along random
+    play, but nothing guarantees it (it is made for networks, not to be injective),
+    hence the words. It is the position, not the history: two
     move orders reaching one position share the tensor, while their strings differ.
   * the race (``liberation``, hidden hands): after the observation, two blocks of
     ``MAX_PLAYERS x NUM_KINDS`` (6 x 25) card counts by kind, a row a player listed from
