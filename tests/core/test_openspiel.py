@@ -252,7 +252,7 @@ def test_dense_returns_are_the_sum_of_the_rewards_paid(game: str, options: dict[
 def test_a_serialized_state_continues_identically() -> None:
     """``pyspiel.serialize_game_and_state`` goes through the state's own saved bytes (the
     pickled ``boardsim.State``): the loaded state is the same position, with the same
-    information states, and plays on identically."""
+    information states (strings and tensors), and plays on identically."""
     race = bo.load_game("liberation", num_players=3, counters=12)
     state = race.new_initial_state()
     rng = np.random.default_rng(4)
@@ -267,6 +267,9 @@ def test_a_serialized_state_continues_identically() -> None:
             break
         for p in range(3):
             assert again.information_state_string(p) == state.information_state_string(p)
+            assert np.array_equal(
+                again.information_state_tensor(p), state.information_state_tensor(p)
+            )
             assert np.array_equal(again.observation_tensor(p), state.observation_tensor(p))
         action = int(rng.choice(state.legal_actions()))
         state.apply_action(action)
