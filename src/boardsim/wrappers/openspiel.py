@@ -124,6 +124,7 @@ __all__ = [
     "OpenSpielState",
     "RolloutEvaluator",
     "game_type",
+    "information_state_size",
     "load_game",
     "openspiel_name",
     "register_games",
