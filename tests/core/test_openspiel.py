@@ -252,7 +252,7 @@ def test_dense_returns_are_the_sum_of_the_rewards_paid(game: str, options: dict[
 def test_a_serialized_state_continues_identically() -> None:
     """``pyspiel.serialize_game_and_state`` goes through the state's own saved bytes (the
     pickled ``boardsim.State``): the loaded state is the same position, with the same
-    information states, and plays on identically."""
+    information states (strings and tensors), and plays on identically."""
     race = bo.load_game("liberation", num_players=3, counters=12)
     state = race.new_initial_state()
     rng = np.random.default_rng(4)
@@ -267,8 +267,119 @@ def test_a_serialized_state_continues_identically() -> None:
             break
         for p in range(3):
             assert again.information_state_string(p) == state.information_state_string(p)
+            assert np.array_equal(
+                again.information_state_tensor(p), state.information_state_tensor(p)
+            )
             assert np.array_equal(again.observation_tensor(p), state.observation_tensor(p))
         action = int(rng.choice(state.legal_actions()))
         state.apply_action(action)
         again.apply_action(action)
         assert again.rewards() == state.rewards() and again.returns() == state.returns()
+
+
+def _random_walk(game: Any, seed: int, steps: int) -> Any:
+    """States along one random play of ``game`` (chance from its distribution)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        yield state
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs)]))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize(("game", "options"), [("farrapos", {}), ("hispania", {"hispano": True})])
+def test_a_perfect_information_state_tensor_is_the_position(
+    game: str, options: dict[str, Any]
+) -> None:
+    """Different positions, different tensors (and the same position, the same tensor),
+    over a few hundred positions of random play; the tensor starts with the observation."""
+    spiel_game = load(game, options)
+    assert spiel_game.get_type().provides_information_state_tensor
+    size = spiel_game.information_state_tensor_size()
+    words = bo._position_words(spiel_game.boardsim_game.state_size)
+    seen: dict[bytes, bytes] = {}
+    for seed in (0, 1):
+        for state in _random_walk(spiel_game, seed, 200):
+            ours = state.boardsim_state
+            for p in range(spiel_game.num_players()):
+                tensor = np.asarray(state.information_state_tensor(p), np.float32)
+                assert tensor.shape == (size,)
+                obs = ours.observation(p)
+                assert np.array_equal(tensor[: obs.size], obs)
+                key = bytes([p]) + tensor.tobytes()
+                position = bytes([p]) + ours.array[words].tobytes()
+                assert seen.setdefault(key, position) == position
+    assert len(seen) > 300
+
+
+def test_the_races_information_state_tensor_hides_the_other_hands() -> None:
+    """The race's tensor: the observation, then per player (from the observer on) the cards
+    seen leaving its hand and those it is known to hold, by kind. It never depends on a
+    hand the player cannot see: redealing the others' hands leaves it as it was."""
+    race = bo.load_game("liberation", num_players=3)
+    assert race.get_type().provides_information_state_tensor
+    obs_size = race.boardsim_game.observation_size
+    hands = bo._hands(race.boardsim_game.definition)
+    assert hands is not None
+    block = hands.rows * hands.kinds
+    assert race.information_state_tensor_size() == obs_size + 2 * block
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    shown_any = known_any = False
+    for state in _random_walk(race, 5, 1500):
+        held = hands.of(state.boardsim_state.array)
+        # what is known to be held is held (a lower bound, never a guess)
+        assert np.all(state._known <= held)
+        tensors = [np.asarray(state.information_state_tensor(p)) for p in range(3)]
+        for p in range(3):
+            assert np.array_equal(tensors[p][:obs_size], state.observation_tensor(p))
+            # players listed from the observer on: row 0 is p's own record
+            mine = tensors[p][obs_size : obs_size + hands.kinds]
+            assert np.array_equal(mine, state._shown[p])
+        shown_any |= bool(state._shown.any())
+        known_any |= bool(state._known.any())
+        if len(state.history()) % 97 == 0 and not state.is_chance_node():
+            for _ in range(3):
+                world = state.resample_from_infostate(0, sampler)
+                assert np.array_equal(world.information_state_tensor(0), tensors[0])
+    assert shown_any and known_any, "the record was never filled"
+
+
+def test_the_races_tensor_is_the_same_for_worlds_differing_in_an_opponents_hand() -> None:
+    """Two states differing only in an opponent's hidden cards (one card of player 1's
+    hand swapped for one of the pile) give player 0 the same information-state tensor."""
+    race = bo.load_game("liberation", num_players=3)
+    hands = bo._hands(race.boardsim_game.definition)
+    assert hands is not None
+    from boardsim.games.liberation import layout
+
+    swapped = 0
+    for state in _random_walk(race, 6, 400):
+        if state.is_chance_node() or state.current_player() != 0:
+            continue
+        arr = state.boardsim_state.array
+        held = hands.of(arr)[1]
+        pile = arr[layout.PILE : layout.PILE + hands.kinds]
+        have = np.flatnonzero(held > 0)
+        free = np.flatnonzero(pile > 0)
+        pairs = [(a, b) for a in have for b in free if a != b]
+        if not pairs:
+            continue
+        a, b = pairs[0]
+        other = state.clone()
+        o = other.boardsim_state.array
+        o[layout.HAND + hands.kinds + a] -= 1
+        o[layout.HAND + hands.kinds + b] += 1
+        o[layout.PILE + a] += 1
+        o[layout.PILE + b] -= 1
+        assert not np.array_equal(
+            other.information_state_tensor(1), state.information_state_tensor(1)
+        )
+        assert np.array_equal(other.information_state_tensor(0), state.information_state_tensor(0))
+        assert np.array_equal(other.information_state_tensor(2), state.information_state_tensor(2))
+        swapped += 1
+    assert swapped > 10

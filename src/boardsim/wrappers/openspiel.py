@@ -29,13 +29,51 @@ Observations go through OpenSpiel's observer interface:
   information) is the library's own: the tensor is ``State.observation(player)``, so the
   race's hidden hands stay hidden as in every other env; the string is that tensor's
   non-zero entries (``index:value``).
-- the information state (``perfect_recall=True``) is the player's action-observation
-  history, OpenSpiel's definition of a perfect-recall information state: each of the
-  player's own actions and every observation it was shown after every step, chance
-  outcomes included. The library has no fixed-size tensor of that history (a race runs
-  to thousands of decisions), so only the string is provided: a SHA-256 digest of the
-  history, kept step by step, so equal strings are equal histories.
-  ``provides_information_state_tensor`` is False.
+- the information state (``perfect_recall=True``), as a string, is the player's
+  action-observation history, OpenSpiel's definition of a perfect-recall information
+  state: each of the player's own actions and every observation it was shown after every
+  step, chance outcomes included, kept step by step as a SHA-256 digest, so equal strings
+  are equal histories (tabular algorithms key on it: CFR, MCCFR, best response).
+- the information state as a tensor (``state.information_state_tensor(player)``,
+  ``provides_information_state_tensor`` True), ``float32``, fixed size
+  (:func:`information_state_size`), always the observation first
+  (``[0, observation_size)``, as above) and then:
+
+  * a perfect-information game (Farrapos, Hispania, connect four: the definition's
+    ``perfect_information``): the position's state words, every word of the state array
+    but the generator's two (unused: every die and draw is a chance node), the game's
+    tag and the reserved word, in the array's order (:func:`_position_words`:
+    ``H_ACTOR, H_FLAGS, H_DECISIONS, H_CHANCE_KIND``, then the game's own layout), as
+    floats (exact below 2**24, which these counts and indices stay under). In a
+    perfect-information game the position is all a player can know, so two states have
+    the same tensor exactly when they are the same position (the decision count
+    included). The observation alone was never seen shared by two positions along random
+    play, but nothing guarantees it (it is made for networks, not to be injective),
+    hence the words. It is the position, not the history: two
+    move orders reaching one position share the tensor, while their strings differ.
+  * the race (``liberation``, hidden hands): after the observation, two blocks of
+    ``MAX_PLAYERS x NUM_KINDS`` (6 x 25) card counts by kind, a row a player listed from
+    the observer on as in the observation (row 0 the observer, rows past
+    ``num_players`` zero): first the cards seen leaving that player's hand (moved with,
+    tucked, exchanged onto the board, discarded, spent in a Royalist attack), then the
+    cards it is known to still hold (a card taken back from the board by an exchange,
+    L14, less the cards of that kind it has shown since, never below 0: a lower bound,
+    never a guess). Both are counted from the hands before and after each
+    decision, which moves cards only in the open (no decision draws: every draw is a
+    chance node, and its card stays hidden), so the tensor never depends on a hand the
+    player cannot see. This is the public record the observation forgets (it shows the
+    discards by kind, not who discarded them, and no hand but one's own). It is not
+    perfect recall: two histories with the same position and the same record (moves in
+    another order, a die roll the board no longer shows) share a tensor. A perfect-recall
+    tensor of fixed size would have to hold the whole history, up to ``max_decisions``
+    (41,000) decisions and the chance outcomes between them, millions of entries: no
+    useful size. The tensor is a sufficient-statistic summary for the networks of
+    OpenSpiel's neural algorithms (NFSP, Deep CFR, R-NaD, policy gradient and DQN through
+    ``rl_environment``'s ``info_state``), not a key for the tabular ones, which take the
+    string. A world redealt by ``resample_from_infostate`` (below) keeps the record,
+    which is the player's knowledge, even where the redeal contradicts it.
+  * another imperfect-information game (a plugin): no tensor, only the string
+    (``provides_information_state_tensor`` False).
 - other observation types (public-only, all players' private information) are refused
   with a ``ValueError`` naming the two above.
 
@@ -71,6 +109,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the extra's absenc
 
 from open_spiel.python.algorithms import mcts as _mcts
 
+from boardsim.core import header as hd
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, GameDefinition, Payoffs, State
 from boardsim.core.options import COMMON_OPTIONS, resolve_options
@@ -85,6 +124,7 @@ __all__ = [
     "OpenSpielState",
     "RolloutEvaluator",
     "game_type",
+    "information_state_size",
     "load_game",
     "openspiel_name",
     "register_games",
@@ -206,7 +246,7 @@ def game_type(d: GameDefinition, options: dict[str, Any] | None = None) -> Any:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=_has_information_tensor(d),
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameter_defaults(d),
@@ -257,6 +297,55 @@ class OpenSpielGame(pyspiel.Game):
         return BoardsimObserver(self.boardsim_game, iig_obs_type, params)
 
 
+# the header words that say nothing of the position: the generator (unused with explicit
+# chance, every die and draw an OpenSpiel chance node), the game's tag and the reserved word
+_NOT_POSITION = (hd.H_RNG, hd.H_RNG + 1, hd.H_GAME, hd.H_RESERVED)
+
+
+def _position_words(state_size: int) -> np.ndarray:
+    """The indices of the state words that make up a position (all but :data:`_NOT_POSITION`)."""
+    return np.array([i for i in range(state_size) if i not in _NOT_POSITION], np.int64)
+
+
+class _Hands:
+    """Where an imperfect-information game keeps its hands: ``hand`` the first word of
+    ``rows`` rows of ``kinds`` card counts, one a player (the race: ``HAND[p, k]``)."""
+
+    def __init__(self, hand: int, rows: int, kinds: int) -> None:
+        self.hand, self.rows, self.kinds = hand, rows, kinds
+
+    def of(self, array: np.ndarray) -> np.ndarray:
+        """Every player's hand, ``(rows, kinds)``, a copy."""
+        return array[self.hand : self.hand + self.rows * self.kinds].reshape(self.rows, -1).copy()
+
+
+def _hands(d: GameDefinition) -> _Hands | None:
+    """The hands of an imperfect-information game the bridge knows (the race), else None."""
+    if d.name == "liberation":
+        from boardsim.games.liberation import layout
+
+        return _Hands(layout.HAND, layout.P, layout.K)
+    return None
+
+
+def _has_information_tensor(d: GameDefinition) -> bool:
+    """Whether the bridge gives game ``d`` an information-state tensor: every
+    perfect-information game (its position) and the race (its summary, :class:`_Hands`)."""
+    return bool(d.perfect_information) or _hands(d) is not None
+
+
+def information_state_size(game: Game) -> int:
+    """The length of the information-state tensor of ``game`` (the module's docstring):
+    the observation and the position's words, or the observation and the hands' summary."""
+    d = game.definition
+    if d.perfect_information:
+        return int(game.observation_size) + len(_position_words(game.state_size))
+    hands = _hands(d)
+    if hands is None:
+        raise ValueError(f"{d.name}: no information-state tensor (only the string)")
+    return int(game.observation_size) + 2 * hands.rows * hands.kinds
+
+
 def _digest(*parts: bytes) -> bytes:
     h = hashlib.sha256()
     for part in parts:
@@ -282,6 +371,12 @@ class OpenSpielState(pyspiel.State):
             _digest(b"start", self.boardsim_state.observation(p).tobytes())
             for p in range(g.num_players)
         ]
+        # the race's public record of the hands (the information-state tensor): per player
+        # and kind, the cards seen leaving its hand, and how many it is known to still hold
+        hands = self._hands = _hands(g.definition)
+        rows = (hands.rows, hands.kinds) if hands is not None else (0, 0)
+        self._shown = np.zeros(rows, np.int64)
+        self._known = np.zeros(rows, np.int64)
 
     # -- queries
     def current_player(self) -> int:
@@ -330,9 +425,19 @@ class OpenSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         st = self.boardsim_state
         actor = st.current_player()
-        if not st.is_chance_node():
+        decision = not st.is_chance_node()
+        if decision:
             self._base = st.returns()
+        hands = self._hands
+        before = hands.of(st.array) if hands is not None and decision else None
         st.apply_action(int(action))
+        if before is not None:
+            # a decision moves cards between hands and the table only in the open (the
+            # kinds named by the actions, a tucked card taken back, an attack's cards): no
+            # decision draws, every draw being a chance node, whose cards stay hidden
+            change = hands.of(st.array) - before
+            self._shown += np.maximum(-change, 0)
+            self._known = np.maximum(self._known + change, 0)
         mine = b"a%d" % int(action)
         self._aoh = [
             _digest(h, mine if p == actor else b"", st.observation(p).tobytes())
@@ -386,17 +491,44 @@ class BoardsimObserver:
                 "(the information state: a string)"
             )
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.dict: dict[str, np.ndarray]
         if self.perfect_recall:
-            self.tensor = None
-            self.dict: dict[str, np.ndarray] = {}
+            if not _has_information_tensor(game.definition):
+                self.tensor = None
+                self.dict = {}
+            else:
+                self.tensor = np.zeros(information_state_size(game), np.float32)
+                self.dict = {"info_state": self.tensor}
+            self._words = _position_words(game.state_size)
+            self._split = int(game.observation_size)
         else:
             self.tensor = np.zeros(game.observation_size, np.float32)
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: OpenSpielState, player: int) -> None:
-        """Write ``player``'s observation of ``state`` into ``tensor``."""
-        if self.tensor is not None:
-            self.tensor[:] = state.boardsim_state.observation(player)
+        """Write ``player``'s observation of ``state``, or its information state (the
+        module's docstring), into ``tensor``."""
+        if self.tensor is None:
+            return
+        st = state.boardsim_state
+        if not self.perfect_recall:
+            self.tensor[:] = st.observation(player)
+            return
+        cut = self._split
+        self.tensor[:cut] = st.observation(player)
+        if st.game.definition.perfect_information:
+            self.tensor[cut:] = st.array[self._words]
+            return
+        # the hands' public record, players listed from ``player`` on (as the observation)
+        n = st.game.num_players
+        rows, kinds = state._shown.shape
+        order = [(player + j) % n for j in range(n)]
+        shown = np.zeros((rows, kinds), np.float32)
+        known = np.zeros((rows, kinds), np.float32)
+        shown[:n] = state._shown[order]
+        known[:n] = state._known[order]
+        self.tensor[cut : cut + rows * kinds] = shown.ravel()
+        self.tensor[cut + rows * kinds :] = known.ravel()
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
         """``player``'s observation (its non-zero entries) or information state (a digest
