@@ -278,6 +278,36 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _write_report(path: Path, text: str, result: dict[str, Any]) -> None:
+    """The report as markdown (the table as a table, the rest as it printed), with the
+    command, the commit and the machine's load."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    command = " ".join(["python benchmarks/vector.py", *sys.argv[1:]])
+    lines = text.splitlines()
+    table = [line for line in lines if line.startswith("|")]
+    rest = [line for line in lines[1:] if not line.startswith("|")]
+    out = [
+        "<!-- written by python benchmarks/vector.py: do not edit, run it again -->",
+        "",
+        f"Written by `{command}` at commit {commit or 'unknown'}, {os.cpu_count()} CPUs, "
+        f"load average {load:.2f} when it ended. {lines[0]}.",
+        "",
+        *table,
+        "",
+        "```text",
+        *[line for line in rest if line.strip()],
+        "```",
+        "",
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(out))
+    tmp.replace(path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -286,6 +316,11 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--src", help="measure the library of another tree (its src folder)")
     parser.add_argument("--out", default=str(HERE / "results" / "vector-latest.json"))
+    parser.add_argument(
+        "--report",
+        default=str(HERE / "results" / "vector.md"),
+        help="where the report goes as markdown (the README's figures; '' for none)",
+    )
     args = parser.parse_args()
     result: dict[str, Any] = {
         "num_envs": args.num_envs,
@@ -297,7 +332,10 @@ def main() -> None:
         print(f"{name}: done", file=sys.stderr)
     if not args.no_peers:
         result["envpool"] = envpool(args.seconds, args.num_envs)
-    print(report(result))
+    text = report(result)
+    print(text)
+    if args.report:
+        _write_report(Path(args.report), text, result)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
