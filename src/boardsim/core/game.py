@@ -38,8 +38,13 @@ __all__ = [
     "State",
 ]
 
-CHANCE = hd.CHANCE  # the chance player (current_player at a chance node)
-TERMINAL = hd.TERMINAL  # current_player when the game is over
+CHANCE: int = -1
+"""``-1``: the chance player, ``state.current_player()`` at a chance node (a die roll or a
+card draw, reached with ``explicit_chance=True``); ``state.chance_outcomes()`` lists what
+it may do."""
+TERMINAL: int = -4
+"""``-4``: ``state.current_player()`` once the game is over (``state.is_terminal()``)."""
+assert (CHANCE, TERMINAL) == (hd.CHANCE, hd.TERMINAL)
 
 SAVE_MAGIC = b"BSIMSTAT"
 SAVE_FORMAT = 1
