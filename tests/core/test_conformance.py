@@ -7,10 +7,15 @@ env, pictures and turn bounds. A new game's API tests come for free: it is param
 
 from __future__ import annotations
 
+import dataclasses
+import types
+
 import pytest
 
 import boardsim
-from boardsim.testing import CHECKS, check_game
+import boardsim.testing
+from boardsim.games import definition
+from boardsim.testing import CHECKS, NoDecisionLimitWarning, check_game
 
 
 @pytest.mark.parametrize("game", boardsim.list_games())
@@ -23,3 +28,16 @@ def test_every_installed_game_passes_the_conformance_checks(game: str) -> None:
 def test_the_conformance_run_refuses_an_unknown_check() -> None:
     with pytest.raises(ValueError, match="unknown checks"):
         check_game(boardsim.list_games()[0], skip=("no such check",))
+
+
+def test_a_game_without_a_decision_limit_is_warned_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin that declares no decision_limit gets max_decisions = 0: check_game says its
+    episodes may never end (issue 38); the built-in games, which declare one, are not warned."""
+    unlimited = dataclasses.replace(definition("liberation"), decision_limit=0)
+    monkeypatch.setattr(
+        boardsim.testing, "_limited", lambda *a: types.SimpleNamespace(definition=unlimited)
+    )
+    with pytest.warns(NoDecisionLimitWarning, match="declares no decision_limit.*never ends"):
+        assert check_game("liberation", skip=CHECKS) == []
+    for game in ("liberation", "hispania", "farrapos"):
+        assert boardsim.testing.no_decision_limit(definition(game)) is None
