@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 
 from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND
@@ -188,8 +191,18 @@ def is_withheld(params: np.ndarray, u: int) -> bool:
     return PIECE_TYPE[u] != 3 and PIECE_ENTRY_RANK[u] >= int(params[P_REPUBLIC_MU + PIECE_SIDE[u]])
 
 
-def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> str:
-    """A readable board: phase and turn, VP, and every held or occupied city with its units."""
+def colour_wanted() -> bool:
+    """The sides' colours only for a terminal: standard output a TTY and ``NO_COLOR`` unset
+    (no escape codes in a redirected file, a pipe, a log or a notebook)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def render_text(params: np.ndarray, state: np.ndarray, colour: bool | None = None) -> str:
+    """A readable board: phase and turn, VP, and every held or occupied city with its units.
+    ``colour``: the sides in green and yellow (terminal escape codes); by default only
+    when standard output is a terminal (:func:`colour_wanted`)."""
+    if colour is None:
+        colour = colour_wanted()
     phase, turn = int(state[PHASE]), int(state[TURN])
     side = int(state[SIDE])
     lines = [
