@@ -113,6 +113,13 @@ class GameDefinition:
     # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
     # max_episode_steps. 0: no default limit
     decision_limit: int = 0
+    # what the text board's notation means (``render_text``'s abbreviations and marks),
+    # shown by ``boardsim play``'s ``help``; empty: the board needs none
+    text_legend: str = ""
+    # (params, state before, state after a move) -> sentences of what the move brought
+    # about that the move's own words do not say (a country's independence and who
+    # scored), for ``boardsim play``; None: nothing more to say
+    move_events: Callable[[np.ndarray, np.ndarray, np.ndarray], list[str]] | None = None
     # (state) -> the number of the turn in play (it changes whenever a turn ends), and the
     # most decisions one turn can take (documented in the rules ledger): no player can
     # stall inside a turn (boardsim.testing.check_turn_bounds plays the first and the last

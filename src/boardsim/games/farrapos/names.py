@@ -191,6 +191,18 @@ def is_withheld(params: np.ndarray, u: int) -> bool:
     return PIECE_TYPE[u] != 3 and PIECE_ENTRY_RANK[u] >= int(params[P_REPUBLIC_MU + PIECE_SIDE[u]])
 
 
+TEXT_LEGEND = """\
+VP: each side's victory points
+a city held or occupied: REP / EMP (held by the Republic / the Empire),
+  its VP, port, region, then the units in it:
+  R03, E17   a Republican / Imperial manoeuvre unit (MU)
+  R02'       an MU on its reduced face
+  RM2, EM3   a Republican / Imperial militia
+  R05*       chosen for the action being composed; R05+: moved already in it
+  (empty: possessed, scores nothing)   held with no unit in it
+reserve: units not yet arrived; eliminated: units out of the game"""
+
+
 def colour_wanted() -> bool:
     """The sides' colours only for a terminal: standard output a TTY and ``NO_COLOR`` unset
     (no escape codes in a redirected file, a pipe, a log or a notebook)."""
