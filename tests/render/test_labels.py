@@ -188,6 +188,15 @@ def _segment_crosses(seg: Box, box: Box) -> bool:
     return bool(inside_.any())
 
 
+def _point_box(seg: Box, centre: tuple[float, float]) -> Box:
+    """The point of the segment nearest ``centre``, as a box of no size."""
+    x0, y0, x1, y1 = seg
+    vx, vy = x1 - x0, y1 - y0
+    t = ((centre[0] - x0) * vx + (centre[1] - y0) * vy) / max(vx * vx + vy * vy, 1e-9)
+    t = min(max(t, 0.0), 1.0)
+    return x0 + t * vx, y0 + t * vy, x0 + t * vx, y0 + t * vy
+
+
 def _rim_distance(box: Box, node: tuple[float, float, float]) -> float:
     x, y, r = node
     dx = max(box[0] - x, 0.0, x - box[2])
@@ -217,12 +226,18 @@ def label_problems(name: str, scene: Scene) -> list[str]:
                 found.append(f"the label {t.text!r} covers another node ({n})")
         others = min(d for n, d in dist.items() if n != me)
         x, y, r = nodes[me]
-        led = any(
-            len(ln.points) == 2
+        led = [
+            ln
+            for ln in leaders
+            if len(ln.points) == 2
             and np.hypot(ln.points[0][0] - x, ln.points[0][1] - y) <= r + 6.0
             and _rim_distance(box, (*ln.points[1], 0.0)) < 2.0
-            for ln in leaders
-        )
+        ]
+        for ln in led:  # a leader passes no other node
+            seg = (*ln.points[0], *ln.points[1])
+            for n, (nx, ny, nr) in nodes.items():
+                if n != me and _rim_distance(_point_box(seg, (nx, ny)), (nx, ny, nr)) < 0:
+                    found.append(f"the leader of {t.text!r} passes over node {n}")
         if not led and not others >= dist[me] + 4.0:
             near = min((n for n in dist if n != me), key=dist.get)
             found.append(

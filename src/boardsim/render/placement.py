@@ -141,6 +141,20 @@ class Placer:
             return True
         return not bool(segments_cross_box(self._segments, (x0 - p, y0 - p, x1 + p, y1 + p)).any())
 
+    def leader_clear(self, anchor: Point, box: Box) -> bool:
+        """Whether a leader from ``anchor`` to ``box`` passes (within 3 px of) no other
+        declared space."""
+        if not len(self._nodes):
+            return True
+        ax, ay = anchor
+        bx, by = min(max(ax, box[0]), box[2]), min(max(ay, box[1]), box[3])
+        x, y, r = self._nodes[:, 0], self._nodes[:, 1], self._nodes[:, 2]
+        own = np.hypot(x - ax, y - ay) < 0.5
+        vx, vy = bx - ax, by - ay
+        t = np.clip(((x - ax) * vx + (y - ay) * vy) / max(vx * vx + vy * vy, 1e-9), 0.0, 1.0)
+        d = np.hypot(ax + t * vx - x, ay + t * vy - y)
+        return not bool(((d < r + 3.0) & ~own).any())
+
     def owned_by(self, box: Box, anchor: Point) -> bool:
         """Whether ``anchor`` is the space nearest ``box`` (rim to box), clearly: every
         other space at least ``OWN_MARGIN`` pixels further. No spaces declared: True."""
@@ -183,11 +197,16 @@ class Placer:
                     box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
                     if self.free(box, lines) and self.owned_by(box, anchor):
                         return self._take(box, ring > leader_after)
+        if own:  # none: a leader says whose it is, passing no other space
+            for ring in RINGS:
+                for dx, dy in (*directions, *BETWEEN):
+                    box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
+                    if self.free(box, lines) and self.leader_clear(anchor, box):
+                        return self._take(box, True)
         for ring in RINGS:
             for dx, dy in directions:
                 box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
                 if self.free(box, lines):
-                    # a label nearer another space than its own: a leader says whose it is
                     return self._take(box, own or ring > leader_after)
         for box in self._sweep(ax, ay, w, h):
             if self.free(box, lines):
