@@ -179,3 +179,19 @@ def test_a_replay_printed_to_a_file_is_plain_text(
     assert run_command(["replay", str(tmp_path / "g.jsonl"), "--board"]) == 0
     out = capsys.readouterr().out
     assert "    1. " in out and "\x1b" not in out
+
+
+def test_the_replay_tells_each_independence_and_who_scored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole random race: every country's independence is printed under its move."""
+    game = boardsim.make_game("liberation", num_players=2)
+    final = write_random_game(tmp_path / "g.jsonl", game, seed=5)
+    assert run_command(["replay", str(tmp_path / "g.jsonl")]) == 0
+    out = capsys.readouterr().out
+    from boardsim.games.liberation import layout as L
+
+    independent = int(final.array[L.INDEP : L.INDEP + L.NUM_COUNTRIES].sum())
+    assert independent > 0
+    assert out.count(" is independent") == independent
+    assert " VT (now " in out

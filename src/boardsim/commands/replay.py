@@ -77,11 +77,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     # writing a picture prints what it wrote and how the game ended, not the whole game
     # again (--moves asks for it too)
     listing = args.moves or not (args.gif or args.html)
+    events = game.definition.move_events
     before = None
     final = None
     for step, move, state in replay.states(game):
         if listing and move is not None and before is not None:
             print(f"{step:>5}. {move_label(game, before, move)}")
+            if events is not None:  # what the move brought about (the race's independences)
+                for words in events(game.params, before.array, state.array):
+                    print(f"         {words}")
             if args.board:
                 print(str(state))
         before = final = state
