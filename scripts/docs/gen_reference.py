@@ -24,6 +24,11 @@ for section, modules in SECTIONS:
         nav[(section, title)] = doc.relative_to("reference").as_posix()
         with mkdocs_gen_files.open(doc, "w") as f:
             f.write(f"# `{module}`\n\n::: {module}\n")
+            if module == "boardsim":
+                # what a user calls first (make_game, make_env, ...) leads, in the order of
+                # boardsim.__all__, not attributes, then classes, then functions
+                f.write("    options:\n      members_order: __all__\n")
+                f.write("      group_by_category: false\n")
         source = Path("src", *parts)
         source = source / "__init__.py" if source.is_dir() else source.with_suffix(".py")
         mkdocs_gen_files.set_edit_path(doc, Path("..") / source)

@@ -21,22 +21,23 @@ __version__ = "0.1.0"
 
 _register_all()
 
-__all__ = [
-    "CHANCE",
-    "TERMINAL",
-    "DataError",
-    "Game",
-    "GameInfo",
-    "IllegalActionError",
-    "OptionError",
-    "OptionInfo",
-    "State",
-    "StateFormatError",
-    "game_info",
-    "list_games",
-    "make_env",
+# in the order the API reference lists them: what a user calls first leads
+__all__ = [  # noqa: RUF022
     "make_game",
+    "make_env",
     "make_gym_env",
     "make_vec_env",
+    "list_games",
+    "game_info",
     "rollout",
+    "Game",
+    "State",
+    "GameInfo",
+    "OptionInfo",
+    "IllegalActionError",
+    "OptionError",
+    "DataError",
+    "StateFormatError",
+    "CHANCE",
+    "TERMINAL",
 ]

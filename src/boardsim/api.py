@@ -178,7 +178,11 @@ class GameInfo:
 
     def text(self) -> str:
         """The description as ``boardsim info`` prints it: the facts, then the options."""
-        limit = f"{self.decision_limit:,} decisions" if self.decision_limit else "none"
+        limit = (
+            f"{self.decision_limit:,} decisions"
+            if self.decision_limit
+            else "none declared: an episode ends only by the rules"
+        )
         lines = [
             f"{self.name}: {self.title} (version {self.version})",
             f"players:            {self.players_allowed}; agents: {', '.join(self.agents)}",

@@ -28,7 +28,7 @@ import numpy as np
 
 from boardsim.core.batch import Batch, play_games, threads_used
 from boardsim.core.errors import StateFormatError
-from boardsim.core.game import SAVE_MAGIC, Game, State
+from boardsim.core.game import SAVE_MAGIC, Game, GameDefinition, State
 from boardsim.core.rng import py_derive_seed
 
 DEFAULT_LIMIT = 5_000  # decisions a random game of the checks may take before it is cut
@@ -40,6 +40,26 @@ def _limited(game_name: str, options: Mapping[str, Any], limit: int) -> Game:
     opts = dict(options)
     opts.setdefault("max_decisions", limit)
     return make_game(game_name, **opts)
+
+
+class NoDecisionLimitWarning(UserWarning):
+    """A game declares no ``decision_limit``: ``max_decisions`` defaults to 0 (never), so an
+    episode whose players loop (choose and cancel, or roll and pass for ever) never ends."""
+
+
+def no_decision_limit(definition: GameDefinition) -> str | None:
+    """What :func:`check_game` warns of when ``definition`` has no ``decision_limit``, else
+    None."""
+    if definition.decision_limit:
+        return None
+    return (
+        f"game {definition.name!r} declares no decision_limit: max_decisions defaults to 0 "
+        "(no limit) and boardsim info shows 'decision limit: none', so an episode whose "
+        "players never finish (a choose-and-cancel loop, a race nobody wins) never ends "
+        "and a training loop waiting for it hangs. Measure the game's lengths "
+        "(python scripts/decision_lengths.py GAME) and set GameDefinition.decision_limit "
+        "well above the longest (docs/adding-a-game.md, section 7)"
+    )
 
 
 def check_definition(game: Game) -> None:
@@ -346,12 +366,16 @@ def check_game(
 ) -> list[str]:
     """Run every conformance check (:data:`CHECKS`, less ``skip``) on ``game_name`` with
     ``options``; returns the names of the checks that ran. ``report(name)`` is called
-    before each."""
+    before each. A game without a ``decision_limit`` gets a
+    :class:`NoDecisionLimitWarning`: its episodes may never end."""
     unknown = sorted(set(skip) - set(CHECKS))
     if unknown:
         raise ValueError(f"unknown checks {unknown}; checks: {', '.join(CHECKS)}")
     opts = dict(options or {})
     game = _limited(game_name, opts, DEFAULT_LIMIT)
+    warning = no_decision_limit(game.definition)
+    if warning is not None:
+        warnings.warn(NoDecisionLimitWarning(warning), stacklevel=2)
     runs: dict[str, Callable[[], None]] = {
         "definition": lambda: check_definition(game),
         "random games": lambda: check_random_games(game),

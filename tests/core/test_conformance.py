@@ -7,10 +7,15 @@ env, pictures and turn bounds. A new game's API tests come for free: it is param
 
 from __future__ import annotations
 
+import dataclasses
+import types
+
 import pytest
 
 import boardsim
-from boardsim.testing import CHECKS, check_game
+import boardsim.testing
+from boardsim.games import definition
+from boardsim.testing import CHECKS, NoDecisionLimitWarning, check_game
 
 
 @pytest.mark.parametrize("game", boardsim.list_games())
@@ -32,7 +37,6 @@ def test_returns_keep_to_the_declared_payoffs_under_every_sample_option_set(game
     rewards and more players included (the conformance run plays the defaults only)."""
     import numpy as np
 
-    from boardsim.games import definition
     from boardsim.testing import check_payoffs
 
     d = definition(game)
@@ -46,3 +50,16 @@ def test_returns_keep_to_the_declared_payoffs_under_every_sample_option_set(game
             while not state.is_terminal():
                 state.apply_action(int(rng.choice(state.legal_actions())))
                 check_payoffs(made, state)
+
+
+def test_a_game_without_a_decision_limit_is_warned_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin that declares no decision_limit gets max_decisions = 0: check_game says its
+    episodes may never end (issue 38); the built-in games, which declare one, are not warned."""
+    unlimited = dataclasses.replace(definition("liberation"), decision_limit=0)
+    monkeypatch.setattr(
+        boardsim.testing, "_limited", lambda *a: types.SimpleNamespace(definition=unlimited)
+    )
+    with pytest.warns(NoDecisionLimitWarning, match="declares no decision_limit.*never ends"):
+        assert check_game("liberation", skip=CHECKS) == []
+    for game in ("liberation", "hispania", "farrapos"):
+        assert boardsim.testing.no_decision_limit(definition(game)) is None

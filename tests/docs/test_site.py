@@ -147,6 +147,18 @@ def test_every_public_name_has_a_reference_entry_with_a_docstring(site: Path) ->
         assert name in top
 
 
+def test_the_top_level_reference_leads_with_what_a_user_calls_first(site: Path) -> None:
+    """make_game, make_env, ... come first, in boardsim.__all__'s order, and the constants
+    come last with their value and what they mean (issue 38)."""
+    page = (site / "reference/boardsim/index.html").read_text(encoding="utf-8")
+    where = {name: page.find(f'id="boardsim.{name}"') for name in boardsim.__all__}
+    assert all(at > 0 for at in where.values()), where
+    assert sorted(where, key=where.get) == list(boardsim.__all__)
+    assert boardsim.__all__[0] == "make_game"
+    chance = text_of(site / "reference/boardsim/index.html").split("CHANCE", 1)[1]
+    assert "-1" in chance and "chance player" in chance
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_each_game_page_is_written_from_the_code(site: Path, game: str) -> None:
     from boardsim.games import gym_id

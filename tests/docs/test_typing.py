@@ -45,7 +45,7 @@ def test_the_factories_return_their_concrete_types() -> None:
 def test_the_wheel_ships_py_typed_the_data_and_the_networks(tmp_path: Path) -> None:
     source = tmp_path / "checkout"  # a copy, so that the build leaves nothing in the tree
     source.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, source / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.egg-info")
     shutil.copytree(ROOT / "src", source / "src", ignore=ignore)
@@ -63,3 +63,9 @@ def test_the_wheel_ships_py_typed_the_data_and_the_networks(tmp_path: Path) -> N
     assert any(n.startswith("boardsim/envs/") and n.endswith(".toml") for n in names)
     # what load("ppo", game) and load("alphazero", game) read from an installed wheel
     assert shipped and all(f"boardsim/shipped/{p.parent.name}/{p.name}" in names for p in shipped)
+    # the licence (issue 38): declared in the metadata, its text shipped, classifiers said
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    meta = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "License-Expression: MIT" in meta and "License-File: LICENSE" in meta
+    assert "Classifier: Topic :: Games/Entertainment :: Board Games" in meta
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

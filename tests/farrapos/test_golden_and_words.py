@@ -64,3 +64,20 @@ def test_observation_is_bounded(game: Game) -> None:
             o = s.observation(p)
             assert np.all(np.isfinite(o)) and o.min() >= -1.0 and o.max() <= 20.0
         s.apply_action(chooser.choice(s.legal_actions()))
+
+
+def test_the_text_board_is_coloured_only_for_a_terminal(monkeypatch) -> None:
+    """str(state) in a file, a pipe or a notebook has no escape codes (issue 38: boardsim
+    replay FILE > file wrote them); a terminal still sees the sides in colour."""
+    import io
+
+    import boardsim
+    from boardsim.games.farrapos import names
+
+    game = boardsim.make_game("farrapos")
+    state = game.new_initial_state(seed=1)
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert "\x1b" not in str(state)
+    assert "\x1b[32m" in names.render_text(game.params, state.array, colour=True)
+    monkeypatch.setattr(names, "colour_wanted", lambda: True)
+    assert "\x1b[33m" in str(state)

@@ -17,7 +17,7 @@ from PIL import ImageFont
 
 import boardsim
 from boardsim import render
-from boardsim.render.scene import Circle, Rect, Scene, Text
+from boardsim.render.scene import Circle, Polyline, Rect, Scene, Text
 
 Box = tuple[float, float, float, float]
 ANCHORS = {"start": "lm", "middle": "mm", "end": "rm"}
@@ -154,3 +154,104 @@ def test_the_race_spells_colombia_as_the_country_does() -> None:
     svg = render.to_svg(game, state)
     assert "Colombia" in svg and "Columbia" not in svg
     assert "Colombia" in str(state)
+
+
+def _map(name: str) -> tuple[dict[int, tuple[float, float, float]], list[tuple[Box, str]]]:
+    """A map's nodes (id -> x, y, radius) and its links' segments (with the link's ends
+    named), from the drawer's own geometry."""
+    if name == "hispania":
+        from boardsim.games.hispania import data as HD
+        from boardsim.games.hispania import render as HR
+
+        nodes = {s: (*HR.space_xy(s), HR._radius(s)) for s in range(HD.NUM_SPACES)}
+        lines = [
+            (HR.link_points(li), f"{HD.SPACE_NAMES[HD.LINK_A[li]]}-{HD.SPACE_NAMES[HD.LINK_B[li]]}")
+            for li in range(HD.NUM_LINKS)
+        ]
+    else:
+        from boardsim.games.farrapos import data as FD
+        from boardsim.games.farrapos import render as FR
+
+        nodes = {c: (*FR.city_xy(c), FR.CITY_R) for c in range(FD.NUM_CITIES)}
+        lines = [(pts, f"{FD.CITY_NAMES[a]}-{FD.CITY_NAMES[b]}") for a, b, pts in FR.path_points()]
+    segs = [((*p, *q), what) for pts, what in lines for p, q in itertools.pairwise(pts)]
+    return nodes, segs
+
+
+def _segment_crosses(seg: Box, box: Box) -> bool:
+    """Whether any point of the segment lies inside the box (sampled finely)."""
+    x0, y0, x1, y1 = seg
+    n = max(2, int(np.hypot(x1 - x0, y1 - y0)))
+    t = np.linspace(0.0, 1.0, n + 1)
+    xs, ys = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+    inside_ = (xs > box[0]) & (xs < box[2]) & (ys > box[1]) & (ys < box[3])
+    return bool(inside_.any())
+
+
+def _point_box(seg: Box, centre: tuple[float, float]) -> Box:
+    """The point of the segment nearest ``centre``, as a box of no size."""
+    x0, y0, x1, y1 = seg
+    vx, vy = x1 - x0, y1 - y0
+    t = ((centre[0] - x0) * vx + (centre[1] - y0) * vy) / max(vx * vx + vy * vy, 1e-9)
+    t = min(max(t, 0.0), 1.0)
+    return x0 + t * vx, y0 + t * vy, x0 + t * vx, y0 + t * vy
+
+
+def _rim_distance(box: Box, node: tuple[float, float, float]) -> float:
+    x, y, r = node
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return float(np.hypot(dx, dy)) - r
+
+
+def label_problems(name: str, scene: Scene) -> list[str]:
+    """Each city label: no link crosses it, it covers no other node, and its own node is
+    clearly the nearest (rim to box: every other node at least 4 pixels further), or, where
+    the map leaves no such room, a leader line runs from its own node to it."""
+    nodes, segs = _map(name)
+    key = "space" if name == "hispania" else "city"
+    leaders = [s for s in (*scene.static, *scene.dynamic) if isinstance(s, Polyline) and not s.data]
+    found = []
+    for t in (*scene.static, *scene.dynamic):
+        if not (isinstance(t, Text) and t.data.get("kind") == "name"):
+            continue
+        box = measured(t)
+        me = int(t.data[key])
+        for seg, what in segs:
+            if _segment_crosses(seg, box):
+                found.append(f"the link {what} crosses the label {t.text!r}")
+        dist = {n: _rim_distance(box, xyr) for n, xyr in nodes.items()}
+        for n, d in dist.items():
+            if n != me and d < 0:
+                found.append(f"the label {t.text!r} covers another node ({n})")
+        others = min(d for n, d in dist.items() if n != me)
+        x, y, r = nodes[me]
+        led = [
+            ln
+            for ln in leaders
+            if len(ln.points) == 2
+            and np.hypot(ln.points[0][0] - x, ln.points[0][1] - y) <= r + 6.0
+            and _rim_distance(box, (*ln.points[1], 0.0)) < 2.0
+        ]
+        for ln in led:  # a leader passes no other node
+            seg = (*ln.points[0], *ln.points[1])
+            for n, (nx, ny, nr) in nodes.items():
+                if n != me and _rim_distance(_point_box(seg, (nx, ny)), (nx, ny, nr)) < 0:
+                    found.append(f"the leader of {t.text!r} passes over node {n}")
+        if not led and not others >= dist[me] + 4.0:
+            near = min((n for n in dist if n != me), key=dist.get)
+            found.append(
+                f"the label {t.text!r} is {dist[me]:.0f} px from its node but "
+                f"{others:.0f} px from node {near}: whose it is is unclear"
+            )
+    return found
+
+
+@pytest.mark.parametrize("case", ["hispania", "hispania-setup", "hispania-variants", "farrapos"])
+def test_each_label_is_beside_its_own_node_and_no_link_crosses_it(case: str) -> None:
+    """Issue 38: "Toletum", "Baecula" sat on links or between two cities, "Porto Alegre"
+    between Triunfo and another; every map, every position of the label tests."""
+    name = case.split("-")[0]
+    for game, state in positions(case):
+        found = label_problems(name, render.scene(game, state))
+        assert not found, f"{case}, decision {state.decisions()}: " + "; ".join(found[:8])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import xml.etree.ElementTree as ET
 
 import gymnasium as gym
@@ -64,7 +65,8 @@ def test_svg_draws_the_links_and_where_pieces_are() -> None:
     game = boardsim.make_game("farrapos")
     state = game.new_initial_state(0)
     root = ET.fromstring(render.to_svg(game, state))
-    lines = list(root.iter(f"{SVG}polyline"))
+    # the paths (a label's leader line, thinner, is not one)
+    lines = [e for e in root.iter(f"{SVG}polyline") if float(e.get("stroke-width", 1)) > 1.0]
     assert len(lines) == len(boardsim.games.farrapos.data.DATA.raw["path"])
     units = [e for e in root.iter() if e.get("data-kind") == "unit"]
     from boardsim.games.farrapos import data as D
@@ -226,3 +228,18 @@ def test_chance_text_says_a_roll_to_everyone_and_a_card_to_its_taker(name: str) 
         hidden = [w for w in seen if w.endswith(" a card")]
         assert drawn and hidden  # the taker sees the card, the other player does not
         assert all(w.removeprefix("you drew ") in map(card_name, range(L.K)) for w in drawn)
+
+
+@pytest.mark.parametrize("name", ["liberation", "hispania", "farrapos"])
+def test_every_board_has_a_legend(name: str) -> None:
+    """Each picture explains its marks (issue 38: the race's had no legend for R, the
+    numbers, ×N and the pawn dots)."""
+    game = boardsim.make_game(name)
+    svg = html.unescape(str(render.to_svg(game, game.new_initial_state(seed=1))))
+    words = {
+        "liberation": ("R: revolution space", "the track's spaces", "×N", "pawns"),
+        "hispania": ("red disc: revolts",),
+        "farrapos": ("I infantry",),
+    }[name]
+    for w in words:
+        assert w in svg, w

@@ -96,9 +96,11 @@ def test_stepping_through_the_viewer_follows_the_replay(browser: object, tmp_pat
 def _layout(d: object) -> dict[str, float]:
     script = """
     const b = document.getElementById('board-svg').getBoundingClientRect();
+    const f = document.getElementById('board-wrap').getBoundingClientRect();
     const p = document.getElementById('panel-svg');
     const r = p.getBoundingClientRect();
     return {board_w: b.width, board_h: b.height, board_bottom: b.bottom,
+            frame_w: f.width, frame_h: f.height,
             panel_w: p.clientWidth, panel_right: r.right, panel_view_w: p.viewBox.baseVal.width,
             win_w: window.innerWidth, win_h: window.innerHeight};
     """
@@ -126,6 +128,8 @@ def test_the_viewer_fits_the_board_to_the_window_and_zooms(browser: object, tmp_
         assert fit["win_w"] == 1400 and fit["win_h"] == 900
         assert fit["board_w"] >= 950  # the board alone, not board and panel, fills the width
         assert fit["board_bottom"] <= 900  # and fits the height: no scrolling to see it
+        # the frame hugs the board: no blank strip beside or below it (issue 38)
+        assert fit["frame_w"] - fit["board_w"] <= 4 and fit["frame_h"] - fit["board_h"] <= 4
         assert fit["panel_w"] == pytest.approx(fit["panel_view_w"], abs=1)  # 1:1, readable
         assert fit["panel_right"] <= 1400
         d.find_element(By.ID, "zoom-in").click()  # type: ignore[attr-defined]

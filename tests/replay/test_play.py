@@ -171,3 +171,58 @@ def test_board_shows_the_board_and_the_choices_again(
     out = capsys.readouterr().out
     after = out.split("> ", 1)[1]  # what the entry "board" printed
     assert "your hand (player 0):" in after and "0  roll the die and move" in after
+
+
+def test_help_explains_the_board_and_an_empty_line_asks_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: help gives the board's notation, not only the commands; an empty line is
+    not answered "'' is not a legal choice"; a named side is named."""
+    argv = ["farrapos", "--seed", "1", "--seat", "1", "--replay", str(tmp_path / "r.jsonl")]
+    assert play(monkeypatch, ["", "help", "quit"], *argv) == 0
+    out = capsys.readouterr().out
+    assert "you play Empire (player 1)" in out
+    assert "type help for the commands and the board's notation" in out
+    assert "'' is not a legal choice" not in out
+    assert "type an action's number or name (help: the commands and the board)" in out
+    assert "The board's notation:" in out and "an MU on its reduced face" in out
+    assert "undo takes back your" in out and "board shows the board again" in out
+
+
+@pytest.mark.parametrize("game", ["liberation", "hispania", "farrapos"])
+def test_the_board_is_wrapped_to_the_terminal_between_tokens(
+    game: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At 80 columns no line of the board or the legend is longer than the terminal, and a
+    line is broken between tokens (``P1/Ideals 3/x1[1]`` stays whole)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    argv = [game, "--seed", "2", "--replay", str(tmp_path / "r.jsonl")]
+    if game == "liberation":  # a played board: liberated spaces on long lines
+        argv += ["-o", "num_players=2"]
+    assert play(monkeypatch, ["help", "quit"], *argv) == 0
+    out = capsys.readouterr().out
+    board = out[out.index("\n\n") :]
+    too_long = [line for line in board.splitlines() if len(line) > 79 and "replay" not in line]
+    assert not too_long, too_long
+    if game == "liberation":
+        assert "P0: VT 0, counters" in out
+
+
+def test_a_countrys_independence_is_told_with_who_scored() -> None:
+    """The race says which country became independent and the VT each player scored."""
+    from boardsim.games.liberation import layout as L
+    from boardsim.games.liberation import names
+
+    game = boardsim.make_game("liberation", num_players=3)
+    before = game.new_initial_state(seed=0).array
+    after = before.copy()
+    after[L.INDEP + 0] = 1
+    after[L.VT + 1] += 5
+    after[L.VT + 2] += 2
+    assert names.move_events(game.params, before, after) == [
+        "Colombia is independent: player 1 +5 VT (now 5), player 2 +2 VT (now 2)"
+    ]
+    assert names.move_events(game.params, before, before) == []
+    text = str(game.new_initial_state(seed=0))
+    assert " cards, " in text or " card, " in text
+    assert " 1 cards" not in text

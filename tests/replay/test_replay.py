@@ -144,6 +144,10 @@ def test_replay_command_prints_the_game(
     path = _broken(tmp_path, good_replay)
     assert run_command(["replay", str(path), "--html", str(tmp_path / "v.html")]) == 0
     out = capsys.readouterr().out
+    # a picture written: what was written and how the game ended, not the game again
+    assert "HTML viewer written" in out and "not finished" in out and "    1. " not in out
+    assert run_command(["replay", str(path), "--html", str(tmp_path / "v.html"), "--moves"]) == 0
+    out = capsys.readouterr().out
     first = json.loads(good_replay[1])
     assert f"    1. player_{first['player']}: {first['name']}" in out
     assert "   30. " in out and "not finished" in out and (tmp_path / "v.html").exists()
@@ -162,3 +166,32 @@ def test_a_replay_page_of_1000_moves_stays_under_2_mb(tmp_path: Path) -> None:
     page = html_page(replay)
     assert page.count("<li data-step=") == 1001
     assert len(page.encode()) < 2_000_000, f"{len(page.encode()):,} bytes"
+
+
+@pytest.mark.parametrize("name", ["liberation", "hispania", "farrapos"])
+def test_a_replay_printed_to_a_file_is_plain_text(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``boardsim replay FILE > file`` writes no terminal colour codes (issue 38): the
+    output read here is a pipe, as a redirected one is."""
+    game = boardsim.make_game(name)
+    write_random_game(tmp_path / "g.jsonl", game, seed=3, moves=60)
+    assert run_command(["replay", str(tmp_path / "g.jsonl"), "--board"]) == 0
+    out = capsys.readouterr().out
+    assert "    1. " in out and "\x1b" not in out
+
+
+def test_the_replay_tells_each_independence_and_who_scored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole random race: every country's independence is printed under its move."""
+    game = boardsim.make_game("liberation", num_players=2)
+    final = write_random_game(tmp_path / "g.jsonl", game, seed=5)
+    assert run_command(["replay", str(tmp_path / "g.jsonl")]) == 0
+    out = capsys.readouterr().out
+    from boardsim.games.liberation import layout as L
+
+    independent = int(final.array[L.INDEP : L.INDEP + L.NUM_COUNTRIES].sum())
+    assert independent > 0
+    assert out.count(" is independent") == independent
+    assert " VT (now " in out

@@ -16,7 +16,9 @@ so far). Every game is saved as a replay (``--replay PATH``, or a new file in
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -156,13 +158,32 @@ class Session:
         kind = "you" if player in self.seats.humans else self.seats.specs[player]
         return f"player {player} ({kind})"
 
+    def say_wrapped(self, text: str) -> None:
+        """``text`` with each line too long for the terminal broken between words (the
+        continuation indented under its line), never inside a token."""
+        width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+        for line in text.splitlines():
+            if len(line) <= width:
+                self.say(line)
+                continue
+            indent = line[: len(line) - len(line.lstrip())]
+            wrapped = textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent + "    ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            for part in wrapped:
+                self.say(part)
+
     def show_board(self, player: int) -> None:
         from boardsim.render import private_text, to_text
 
-        self.say(to_text(self.game, self.state))
+        self.say_wrapped(to_text(self.game, self.state))
         mine = private_text(self.game, self.state, player)
         if mine:
-            self.say(mine)
+            self.say_wrapped(mine)
 
     def show_choices(self, legal: list[int]) -> None:
         for a in legal[:CHOICES_SHOWN]:
@@ -183,6 +204,10 @@ class Session:
             self.say(f"{self.who(player)}: {name}")
         for words in seen(self.state):
             self.say(f"  ({words})")
+        events = self.game.definition.move_events
+        if events is not None:  # what the move brought about: an independence, who scored
+            for words in events(self.game.params, self.before[-1].array, self.state.array):
+                self.say(f"  {words}")
 
     def viewer(self) -> int:
         """The player whose eyes the person sees chance with (the first of their seats)."""
@@ -282,8 +307,20 @@ class Session:
             low = entry.lower()
             if low in ("quit", "exit", "q"):
                 return False
+            if not entry:
+                self.say("type an action's number or name (help: the commands and the board)")
+                continue
             if low in ("help", "?", "h"):
-                self.say("type an action's number or name; undo, board, help, quit")
+                self.say_wrapped(
+                    "type an action's number or a part of its name; undo takes back your "
+                    "last decision, board shows the board again, quit stops (the replay "
+                    "keeps the moves)"
+                )
+                legend = self.game.definition.text_legend
+                if legend:
+                    self.say("\nThe board's notation:")
+                    self.say_wrapped(legend)
+                self.say("\nLegal actions:")
                 self.show_choices(legal)
                 continue
             if low == "board":
@@ -339,6 +376,21 @@ class Session:
             self.writer.close()
 
 
+def seat_names(game: Game, seats: Seats) -> str:
+    """The person's seats in words: ``player 0``, or ``Empire (player 1)`` where the seat
+    has a name of its own."""
+    names = game.agent_names()
+    out = []
+    for p in sorted(seats.humans):
+        name = names[p] if p < len(names) else f"player_{p}"
+        out.append(
+            f"player {p}"
+            if name == f"player_{p}"
+            else f"{name.replace('_', ' ').capitalize()} (player {p})"
+        )
+    return ", ".join(out)
+
+
 def result_words(state: State) -> str:
     ret = state.returns()
     shown = ", ".join(f"player {p}: {r:+g}" for p, r in enumerate(ret))
@@ -366,7 +418,8 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
         Path(args.replay) if args.replay else default_replay_path(args.replay_dir, game.name, seed)
     )
     out = sys.stdout
-    print(f"{game.definition.title}; seed {seed}; you play {sorted(seats.humans)}", file=out)
+    print(f"{game.definition.title}; seed {seed}; you play {seat_names(game, seats)}", file=out)
+    print("type help for the commands and the board's notation", file=out)
     print(f"replay: {path}", file=out)
     return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
 

@@ -6,7 +6,8 @@ replay shown is named first.
 
 ``--board`` prints the board after every move; ``--gif OUT`` writes an animated
 GIF; ``--html OUT`` writes one self-contained page that steps forward and back
-through the game (board as SVG, the action log beside it). A truncated or
+through the game (board as SVG, the action log beside it); with either, only the
+outcome is printed (``--moves`` prints the game too). A truncated or
 corrupted replay, or one of an unknown format version, is refused with the
 number of the line at fault.
 """
@@ -73,17 +74,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         f"boardsim {h.get('boardsim_version', '?')}; {len(replay.moves)} moves"
         + (f"; seats {h['seats']}" if "seats" in h else "")
     )
+    # writing a picture prints what it wrote and how the game ended, not the whole game
+    # again (--moves asks for it too)
+    listing = args.moves or not (args.gif or args.html)
+    events = game.definition.move_events
     before = None
     final = None
     for step, move, state in replay.states(game):
-        if move is not None and before is not None:
+        if listing and move is not None and before is not None:
             print(f"{step:>5}. {move_label(game, before, move)}")
+            if events is not None:  # what the move brought about (the race's independences)
+                for words in events(game.params, before.array, state.array):
+                    print(f"         {words}")
             if args.board:
                 print(str(state))
         before = final = state
     assert final is not None
-    print()
-    print(str(final))
+    if listing:
+        print()
+        print(str(final))
     if final.is_terminal():
         ret = ", ".join(f"player {p}: {r:+g}" for p, r in enumerate(final.returns()))
         print(f"game {'truncated' if final.is_truncated() else 'over'}; returns {ret}")
@@ -116,6 +125,11 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--board", action="store_true", help="print the board after every move")
     p.add_argument("--gif", metavar="OUT", help="write an animated GIF")
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML replay viewer")
+    p.add_argument(
+        "--moves",
+        action="store_true",
+        help="with --gif or --html, print the moves and the final board too",
+    )
     p.add_argument(
         "--every",
         type=int,

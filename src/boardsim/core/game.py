@@ -39,8 +39,13 @@ __all__ = [
     "State",
 ]
 
-CHANCE = hd.CHANCE  # the chance player (current_player at a chance node)
-TERMINAL = hd.TERMINAL  # current_player when the game is over
+CHANCE: int = -1
+"""``-1``: the chance player, ``state.current_player()`` at a chance node (a die roll or a
+card draw, reached with ``explicit_chance=True``); ``state.chance_outcomes()`` lists what
+it may do."""
+TERMINAL: int = -4
+"""``-4``: ``state.current_player()`` once the game is over (``state.is_terminal()``)."""
+assert (CHANCE, TERMINAL) == (hd.CHANCE, hd.TERMINAL)
 
 SAVE_MAGIC = b"BSIMSTAT"
 SAVE_FORMAT = 1
@@ -111,6 +116,13 @@ class GameDefinition:
     # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
     # max_episode_steps. 0: no default limit
     decision_limit: int = 0
+    # what the text board's notation means (``render_text``'s abbreviations and marks),
+    # shown by ``boardsim play``'s ``help``; empty: the board needs none
+    text_legend: str = ""
+    # (params, state before, state after a move) -> sentences of what the move brought
+    # about that the move's own words do not say (a country's independence and who
+    # scored), for ``boardsim play``; None: nothing more to say
+    move_events: Callable[[np.ndarray, np.ndarray, np.ndarray], list[str]] | None = None
     # (state) -> the number of the turn in play (it changes whenever a turn ends), and the
     # most decisions one turn can take (documented in the rules ledger): no player can
     # stall inside a turn (boardsim.testing.check_turn_bounds plays the first and the last

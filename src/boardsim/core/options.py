@@ -62,8 +62,9 @@ COMMON_OPTIONS: tuple[Option, ...] = (
         "max_decisions",
         0,  # each game's own default: GameDefinition.decision_limit
         "Truncate a game after this many decisions, reported as truncation (0: never). "
-        "The default is the game's decision limit, well above the longest games its "
-        "random, heuristic and MCTS players play (docs/rules/<game>.md).",
+        "The default is the game's decision limit (boardsim info shows it), well above the "
+        "longest games its random, heuristic and MCTS players play (docs/rules/<game>.md); "
+        "0 for a game that declares none.",
         low=0,
         high=2**31 - 1,
     ),

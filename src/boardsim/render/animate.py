@@ -187,6 +187,7 @@ let step = 0;
 let zoom = 1;
 const svg = document.getElementById("board-svg");
 const wrap = document.getElementById("board-wrap");
+const side = document.getElementById("side");
 const pieces = document.getElementById("pieces");
 const items = document.querySelectorAll("#log li");
 function show(k) {{
@@ -204,11 +205,21 @@ function fitScale() {{
 }}
 function layout() {{
   // measure the room with the board out of the way (no scroll bars), then fill it
+  wrap.style.flex = "";
+  wrap.style.alignSelf = "";
+  side.style.flexGrow = "";
   svg.setAttribute("width", "1");
   svg.setAttribute("height", "1");
   const k = fitScale() * zoom;
-  svg.setAttribute("width", String(Math.round(BOARD_W * k)));
+  const w = Math.round(BOARD_W * k);
+  svg.setAttribute("width", String(w));
   svg.setAttribute("height", String(Math.round(BOARD_H * k)));
+  if (zoom <= 1) {{
+    // the frame hugs the board (no blank strip beside it); the log takes the room left
+    wrap.style.flex = "0 0 " + w + "px";
+    wrap.style.alignSelf = "flex-start";
+    side.style.flexGrow = "1";
+  }}
   svg.setAttribute("data-scale", k.toFixed(3));
   document.getElementById("zoom-level").textContent =
     zoom === 1 ? "fit" : Math.round(zoom * 100) + "%";

@@ -38,6 +38,19 @@ DIRECTIONS: tuple[Point, ...] = (
     (1.0, -1.0),
     (-1.0, -1.0),
 )
+# how much nearer its own space a label is than any other (rim to box, pixels)
+OWN_MARGIN = 4.0
+# the directions between those, tried for a label that must stay beside its own space
+BETWEEN: tuple[Point, ...] = (
+    (0.5, 1.0),
+    (-0.5, 1.0),
+    (0.5, -1.0),
+    (-0.5, -1.0),
+    (1.0, 0.5),
+    (-1.0, 0.5),
+    (1.0, -0.5),
+    (-1.0, -0.5),
+)
 RINGS: tuple[float, ...] = (0, 4, 9, 15, 22, 30, 40, 52, 66, 82, 100, 122, 148, 178, 212)
 
 
@@ -94,23 +107,66 @@ class Placer:
     def __init__(self, width: float, height: float, pad: float = 1.5, edge: float = 2.0) -> None:
         self.width, self.height, self.pad, self.edge = width, height, pad, edge
         self._boxes = np.zeros((0, 4), np.float64)
+        self._segments = np.zeros((0, 4), np.float64)  # x0, y0, x1, y1: lines not to cross
+        self._nodes = np.zeros((0, 3), np.float64)  # x, y, radius: the board's spaces
 
     def block(self, box: Box) -> None:
         """Mark ``box`` as taken."""
         self._boxes = np.vstack([self._boxes, np.asarray(box, np.float64)[None, :]])
 
-    def free(self, box: Box) -> bool:
-        """Whether ``box`` lies inside the canvas and meets no box taken."""
+    def block_line(self, points: Sequence[Point]) -> None:
+        """Mark a drawn line (a link between two spaces) as one no box may cross."""
+        pts = np.asarray(points, np.float64)
+        segs = np.hstack([pts[:-1], pts[1:]])
+        self._segments = np.vstack([self._segments, segs])
+
+    def add_node(self, anchor: Point, radius: float) -> None:
+        """Declare a space of the board (a label must lie nearer its own space than any)."""
+        self._nodes = np.vstack([self._nodes, [[anchor[0], anchor[1], radius]]])
+
+    def free(self, box: Box, lines: bool = True) -> bool:
+        """Whether ``box`` lies inside the canvas and meets no box taken nor (``lines``)
+        line blocked."""
         x0, y0, x1, y1 = box
         e = self.edge
         if x0 < e or y0 < e or x1 > self.width - e or y1 > self.height - e:
             return False
         b = self._boxes
-        if not len(b):
-            return True
         p = self.pad
-        hit = (b[:, 0] < x1 + p) & (x0 - p < b[:, 2]) & (b[:, 1] < y1 + p) & (y0 - p < b[:, 3])
-        return not bool(hit.any())
+        if len(b):
+            hit = (b[:, 0] < x1 + p) & (x0 - p < b[:, 2]) & (b[:, 1] < y1 + p) & (y0 - p < b[:, 3])
+            if hit.any():
+                return False
+        if not lines:
+            return True
+        return not bool(segments_cross_box(self._segments, (x0 - p, y0 - p, x1 + p, y1 + p)).any())
+
+    def leader_clear(self, anchor: Point, box: Box) -> bool:
+        """Whether a leader from ``anchor`` to ``box`` passes (within 3 px of) no other
+        declared space."""
+        if not len(self._nodes):
+            return True
+        ax, ay = anchor
+        bx, by = min(max(ax, box[0]), box[2]), min(max(ay, box[1]), box[3])
+        x, y, r = self._nodes[:, 0], self._nodes[:, 1], self._nodes[:, 2]
+        own = np.hypot(x - ax, y - ay) < 0.5
+        vx, vy = bx - ax, by - ay
+        t = np.clip(((x - ax) * vx + (y - ay) * vy) / max(vx * vx + vy * vy, 1e-9), 0.0, 1.0)
+        d = np.hypot(ax + t * vx - x, ay + t * vy - y)
+        return not bool(((d < r + 3.0) & ~own).any())
+
+    def owned_by(self, box: Box, anchor: Point) -> bool:
+        """Whether ``anchor`` is the space nearest ``box`` (rim to box), clearly: every
+        other space at least ``OWN_MARGIN`` pixels further. No spaces declared: True."""
+        if not len(self._nodes):
+            return True
+        d = box_distance(box, self._nodes[:, 0], self._nodes[:, 1]) - self._nodes[:, 2]
+        own = np.hypot(self._nodes[:, 0] - anchor[0], self._nodes[:, 1] - anchor[1]) < 0.5
+        if not own.any():
+            return True
+        mine = float(d[own].min())
+        others = d[~own]
+        return not len(others) or bool((others >= mine + OWN_MARGIN).all())
 
     def place(
         self,
@@ -121,21 +177,39 @@ class Placer:
         gap: float = 2.0,
         leader_after: float = 30.0,
         directions: Sequence[Point] = DIRECTIONS,
+        own: bool = False,
+        lines: bool = False,
     ) -> Placed:
         """Put a ``w`` x ``h`` block as near ``anchor`` as the taken boxes allow.
 
         The block keeps ``radius + gap`` from the anchor (a space's circle); the first free
-        candidate wins and is taken. If nothing near is free, the search goes on over
-        the whole canvas; as a last resort the block goes where it least overlaps.
+        candidate wins and is taken. ``own``: a free candidate nearer the anchor's space
+        than any other declared space (:meth:`owned_by`) wins over a nearer one that is
+        not (when there is none, the block gets a leader to its space); ``lines``: the
+        block crosses no line blocked (:meth:`block_line`). If nothing near is free, the
+        search goes on over the whole canvas; as a last resort the block goes where it
+        least overlaps.
         """
         ax, ay = anchor
+        if own:  # beside its own space first: nearer it than any other space
+            for ring in RINGS:
+                for dx, dy in (*directions, *BETWEEN):
+                    box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
+                    if self.free(box, lines) and self.owned_by(box, anchor):
+                        return self._take(box, ring > leader_after)
+        if own:  # none: a leader says whose it is, passing no other space
+            for ring in RINGS:
+                for dx, dy in (*directions, *BETWEEN):
+                    box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
+                    if self.free(box, lines) and self.leader_clear(anchor, box):
+                        return self._take(box, True)
         for ring in RINGS:
             for dx, dy in directions:
                 box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
-                if self.free(box):
-                    return self._take(box, ring > leader_after)
+                if self.free(box, lines):
+                    return self._take(box, own or ring > leader_after)
         for box in self._sweep(ax, ay, w, h):
-            if self.free(box):
+            if self.free(box, lines):
                 return self._take(box, True)
         box = _candidate(ax, ay, w, h, radius + gap, 0.0, 1.0)
         return self._take(self._clamp(box), True)
@@ -158,6 +232,38 @@ class Placer:
     def _take(self, box: Box, far: bool) -> Placed:
         self.block(box)
         return Placed(box[0], box[1], box, far)
+
+
+def box_distance(box: Box, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The distance from each point (``x``, ``y``) to ``box`` (0 inside it)."""
+    dx = np.maximum(np.maximum(box[0] - x, 0.0), x - box[2])
+    dy = np.maximum(np.maximum(box[1] - y, 0.0), y - box[3])
+    return np.hypot(dx, dy)
+
+
+def segments_cross_box(segs: np.ndarray, box: Box) -> np.ndarray:
+    """For each segment (rows x0, y0, x1, y1) whether any part of it lies inside ``box``
+    (Liang-Barsky clipping)."""
+    if not len(segs):
+        return np.zeros(0, bool)
+    x0, y0, x1, y1 = segs[:, 0], segs[:, 1], segs[:, 2], segs[:, 3]
+    dx, dy = x1 - x0, y1 - y0
+    lo = np.zeros(len(segs))
+    hi = np.ones(len(segs))
+    ok = np.ones(len(segs), bool)
+    for p, q in (
+        (-dx, x0 - box[0]),
+        (dx, box[2] - x0),
+        (-dy, y0 - box[1]),
+        (dy, box[3] - y0),
+    ):
+        parallel = p == 0
+        ok &= ~(parallel & (q < 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
+        lo = np.where(~parallel & (p < 0), np.maximum(lo, t), lo)
+        hi = np.where(~parallel & (p > 0), np.minimum(hi, t), hi)
+    return ok & (lo <= hi)
 
 
 def _candidate(ax: float, ay: float, w: float, h: float, d: float, dx: float, dy: float) -> Box:
@@ -188,14 +294,20 @@ def label(
     bold: bool = False,
     data: dict[str, str] | None = None,
     directions: Sequence[Point] = DIRECTIONS,
+    own: bool = True,
+    leader_line: bool = True,
 ) -> list[Shape]:
-    """A text label placed near ``anchor`` (a leader line when it had to go far)."""
+    """A text label placed near ``anchor`` (a leader line when it had to go far, unless
+    not ``leader_line``: an area's name), beside its own space rather than nearer another
+    (``own``, :meth:`Placer.place`), crossing no line the placer blocks."""
     x0, y0, x1, y1 = _text_extent(text, round(size), bold, "start")
-    placed = placer.place(anchor, x1 - x0, y1 - y0, radius, directions=directions)
+    placed = placer.place(
+        anchor, x1 - x0, y1 - y0, radius, directions=directions, own=own, lines=True
+    )
     # a "start" text is drawn from (x, y) with its measured box at (x + x0, y + y0)
     out: list[Shape] = [
         Text(placed.x - x0, placed.y - y0, text, size, fill, "start", bold, data or {})
     ]
-    if placed.far:
+    if placed.far and leader_line:
         out.insert(0, leader(anchor, radius, placed.box))
     return out

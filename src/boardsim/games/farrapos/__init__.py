@@ -22,7 +22,7 @@ from boardsim.games.farrapos.data import (
     START_VP,
     VICTORY_VP,
 )
-from boardsim.games.farrapos.names import describe_action, evaluate, render_text
+from boardsim.games.farrapos.names import TEXT_LEGEND, describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
 FINAL_TIES = ("draw", "empire")
@@ -277,6 +277,7 @@ DEFINITION = GameDefinition(
     agent_names=lambda o: ["republic", "empire"],
     describe_action=describe_action,
     render_text=render_text,
+    text_legend=TEXT_LEGEND,
     evaluate=evaluate,
     drawer="boardsim.games.farrapos.render",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 
 from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND
@@ -188,8 +191,30 @@ def is_withheld(params: np.ndarray, u: int) -> bool:
     return PIECE_TYPE[u] != 3 and PIECE_ENTRY_RANK[u] >= int(params[P_REPUBLIC_MU + PIECE_SIDE[u]])
 
 
-def render_text(params: np.ndarray, state: np.ndarray, colour: bool = True) -> str:
-    """A readable board: phase and turn, VP, and every held or occupied city with its units."""
+TEXT_LEGEND = """\
+VP: each side's victory points
+a city held or occupied: REP / EMP (held by the Republic / the Empire),
+  its VP, port, region, then the units in it:
+  R03, E17   a Republican / Imperial manoeuvre unit (MU)
+  R02'       an MU on its reduced face
+  RM2, EM3   a Republican / Imperial militia
+  R05*       chosen for the action being composed; R05+: moved already in it
+  (empty: possessed, scores nothing)   held with no unit in it
+reserve: units not yet arrived; eliminated: units out of the game"""
+
+
+def colour_wanted() -> bool:
+    """The sides' colours only for a terminal: standard output a TTY and ``NO_COLOR`` unset
+    (no escape codes in a redirected file, a pipe, a log or a notebook)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def render_text(params: np.ndarray, state: np.ndarray, colour: bool | None = None) -> str:
+    """A readable board: phase and turn, VP, and every held or occupied city with its units.
+    ``colour``: the sides in green and yellow (terminal escape codes); by default only
+    when standard output is a terminal (:func:`colour_wanted`)."""
+    if colour is None:
+        colour = colour_wanted()
     phase, turn = int(state[PHASE]), int(state[TURN])
     side = int(state[SIDE])
     actor = int(state[H_ACTOR])

@@ -88,6 +88,9 @@ def _placer() -> Placer:
     for c in range(D.NUM_CITIES):
         x, y = city_xy(c)
         placer.block((x - RING_R, y - RING_R, x + RING_R, y + RING_R))
+        placer.add_node((x, y), CITY_R)
+    for _a, _b, pts in path_points():  # no label or unit block on a path
+        placer.block_line(pts)
     return placer
 
 

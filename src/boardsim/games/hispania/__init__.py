@@ -419,6 +419,7 @@ DEFINITION = GameDefinition(
     agent_names=agent_names,
     describe_action=names.describe_action,
     render_text=names.render_text,
+    text_legend=names.TEXT_LEGEND,
     agent_of_player=agent_of_player,
     team_of_player=team_of_player,
     drawer="boardsim.games.hispania.render",

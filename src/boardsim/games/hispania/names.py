@@ -86,6 +86,20 @@ GENERAL_NAMES = ("praetor of Ulterior", "praetor of Citerior", "consul", "procon
 COLOURS = ("red", "yellow", "blue", "white")
 
 
+TEXT_LEGEND = """\
+the top line: the year on the time track, whose turn it is, the general to
+  act, his denarii, the revolt discs in reserve, the track (step/limit)
+Osca (I-6): city 6 of province I (I-VI: the six provinces; Citerior,
+  Ulterior: the Roman provinces); Mare Balearicum (sea 1): a sea
+  N revolts              revolt discs on the space
+  garrisons red/yellow   garrison discs, bottom first, their general's
+                         colour (red: praetor of Ulterior, yellow: praetor
+                         of Citerior, blue: consul)
+  ARMY                   a Hispanic army (SPECIAL ARMY: the Terror's)
+  fleet                  a Roman fleet on the sea
+roads: the roads built (Ingenivm)"""
+
+
 def space_label(s: int) -> str:
     """A space's name with its coordinates (``Ilerda (I-5)``, ``Mare Ibericum (sea 2)``)."""
     if s >= FIRST_SEA:
@@ -190,7 +204,8 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
     for s in range(NUM_SPACES):
         parts = []
         if state[REVOLTS + s]:
-            parts.append(f"{int(state[REVOLTS + s])} revolt")
+            n = int(state[REVOLTS + s])
+            parts.append(f"{n} revolt{'' if n == 1 else 's'}")
         if s < NUM_CITIES:
             stack = state[GARR + s * STACK : GARR + s * STACK + STACK]
             garr = [COLOURS[int(c) - 1] for c in stack if 0 < c < 5]

@@ -118,6 +118,9 @@ def _placer() -> Placer:
         x, y = space_xy(sp)
         r = _radius(sp) + 2
         placer.block((x - r, y - r, x + r, y + r))
+        placer.add_node((x, y), _radius(sp))
+    for li in range(D.NUM_LINKS):  # no label or piece block on a link
+        placer.block_line(link_points(li))
     for x, y, w, h in (*TIME_CELLS, *TURN_CELLS):
         placer.block((x - 1, y - 1, x + w + 1, y + h + 1))
     return placer
@@ -227,8 +230,9 @@ def _pieces_and_names(out: list, s: np.ndarray) -> None:
                          data={"kind": "name", "space": str(sp)}))  # fmt: skip
     for p in D.BOARD.raw["provinces"]:
         anchor = board_xy(float(p["label_x"]), float(p["label_y"]))
+        # a province is an area, not a node: no leader line to its point
         out.extend(label(placer, anchor, p["name"], 13.0, "#8a7c62", -8.0, bold=True,
-                         data={"kind": "province"}))  # fmt: skip
+                         data={"kind": "province"}, own=False, leader_line=False))  # fmt: skip
 
 
 def _tracks(out: list, s: np.ndarray, year_index: int) -> None:

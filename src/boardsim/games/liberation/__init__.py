@@ -189,6 +189,8 @@ DEFINITION = GameDefinition(
     agent_names=lambda o: [f"player_{i}" for i in range(int(o["num_players"]))],
     describe_action=names.describe_action,
     render_text=names.render_text,
+    text_legend=names.TEXT_LEGEND,
+    move_events=names.move_events,
     evaluate=names.evaluate,
     drawer="boardsim.games.liberation.render",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):

@@ -86,6 +86,37 @@ def describe_action(params: np.ndarray, state: np.ndarray, action: int) -> str:
     return f"action {a} (out of range 0..{L.NUM_ACTIONS - 1})"
 
 
+TEXT_LEGEND = """\
+the board, country by country, space by space:
+  38:P1/Ideals 4/x1[1]   space 38, liberated by player 1: the card Ideals
+                         (force 4) tucked under it, 1 of his counters on it;
+                         [1]: player 1's pawn stands there ([02]: players 0, 2)
+  4:--                   space 4 has no card yet (33:--[3]: pawn 3 on it)
+  INDEPENDENT            every space of the country is liberated, VT scored
+revolution spaces: the spaces between the countries, pawns in []
+P0: VT 0, counters 24, 2 cards: a player's victory points, counters in
+  supply and hand size (your own hand is listed under the board)"""
+
+
+def move_events(params: np.ndarray, before: np.ndarray, after: np.ndarray) -> list[str]:
+    """What a move brought about beyond its words: each country that became independent
+    and the VT each player scored by it."""
+    n = int(params[P_NUM_PLAYERS])
+    out = []
+    for c in range(len(D.DATA.country_names)):
+        if after[L.INDEP + c] and not before[L.INDEP + c]:
+            out.append(f"{country_name(c)} is independent")
+    if out:
+        gains = [
+            f"player {p} +{int(after[L.VT + p]) - int(before[L.VT + p])} VT "
+            f"(now {int(after[L.VT + p])})"
+            for p in range(n)
+            if int(after[L.VT + p]) != int(before[L.VT + p])
+        ]
+        out[-1] += ": " + (", ".join(gains) if gains else "nobody scores")
+    return out
+
+
 def render_text(params: np.ndarray, state: np.ndarray) -> str:
     """The track, pawns, hands (sizes), supplies and VT, as plain text."""
     n = int(params[P_NUM_PLAYERS])
@@ -120,7 +151,7 @@ def render_text(params: np.ndarray, state: np.ndarray) -> str:
         hand = sum(int(s[L.HAND + p * L.K + k]) for k in range(L.K))
         lines.append(
             f"  P{p}: VT {int(s[L.VT + p])}, counters {int(s[L.SUPPLY + p])}, "
-            f"{hand} cards, on {space_name(int(s[L.POS + p]))}"
+            f"{hand} card{'' if hand == 1 else 's'}, on {space_name(int(s[L.POS + p]))}"
         )
     pile = sum(int(v) for v in s[L.PILE : L.PILE + L.K])
     disc = sum(int(v) for v in s[L.DISCARD : L.DISCARD + L.K])

@@ -190,6 +190,13 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
     chosen = [card_name(k) for k in range(L.K) for _ in range(int(s[L.SELECTED + k]))]
     if chosen and (show_hands or viewer == mover):
         panel.line("attack: " + ", ".join(chosen), 12.0, fill="#7b241c")
+    # the legend, as the other boards have one
+    panel.gap()
+    panel.line("R: revolution space (draw a card, or roll again)", 11.0, fill=FAINT)
+    panel.line("small numbers: the track's spaces, 1 to 41", 11.0, fill=FAINT)
+    panel.line("liberated space: the tucked card's force over ×N, the", 11.0, fill=FAINT)
+    panel.line("  counters on it; ring: the player who liberated it", 11.0, fill=FAINT)
+    panel.line("dots beside a space: the players' pawns, in their colours", 11.0, fill=FAINT)
 
 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
