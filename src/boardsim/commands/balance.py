@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
 
 EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
@@ -110,7 +111,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--games-per-cell", dest="games_per_cell", type=int, default=1000)
     p.add_argument("--out", default=None, help="the sweep folder (created; resumed if present)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_argument, default=0)
     p.add_argument(
         "--option",
         "-o",

@@ -41,6 +41,7 @@ from typing import Any
 
 from boardsim.api import list_games
 from boardsim.build import PARTS, compile_part, compile_weight
+from boardsim.commands.args import seed_argument
 
 DEFAULT_GAMES = 200
 DEFAULT_OUT = "demo-output"
@@ -90,7 +91,7 @@ def add_parser(subparsers: Any) -> None:
         help=f"MCTS's simulations a decision (default {SEARCH_SIMULATIONS}; it grows stronger "
         "and slower with more)",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_argument, default=0)
     p.add_argument(
         "--game",
         dest="games_list",

@@ -374,7 +374,7 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim play``."""
     from boardsim.api import list_games
-    from boardsim.commands.args import add_list_argument
+    from boardsim.commands.args import add_list_argument, seed_argument
 
     p = subparsers.add_parser(
         "play",
@@ -392,7 +392,9 @@ def add_parser(subparsers: Any) -> None:
         "one for all, or one per other player in order (default random)",
         metavar="AGENT[,AGENT...]",
     )
-    p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one)")
+    p.add_argument(
+        "--seed", type=seed_argument, default=None, help="game seed (default: a random one)"
+    )
     p.add_argument(
         "--option", "-o", action="append", metavar="NAME=VALUE", help="a game option (repeatable)"
     )

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.commands.args import seed_argument
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--pool-swap", type=int, default=None, help="rollouts between pool draws")
     p.add_argument("--num-envs", type=int, default=None)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_argument, default=None)
     p.add_argument("--n-steps", type=int, default=None, help="steps per env per rollout")
     p.add_argument("--batch-size", type=int, default=None, help="minibatch")
     p.add_argument("--epochs", type=int, default=None)

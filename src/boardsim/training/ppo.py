@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from boardsim.core.errors import OptionError
+from boardsim.core.game import checked_seed
 from boardsim.training.checkpoint import (
     atomic_write_text,
     latest_checkpoint,
@@ -110,6 +111,10 @@ class TrainConfig:
 
     def validate(self) -> None:
         """Refuse sizes that cannot work, with the reason."""
+        try:
+            self.seed = checked_seed(self.seed)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
         positive = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs")
         for name in (*positive, "checkpoint_every", "keep_checkpoints"):
             if int(getattr(self, name)) < 1:
@@ -363,7 +368,7 @@ class Trainer:
             clip_range=c.clip_range,
             policy_kwargs={"net_arch": {"pi": self.net_arch, "vf": self.net_arch}},
             tensorboard_log=str(self.run_dir / "tb") if c.tensorboard else None,
-            seed=c.seed,
+            seed=c.seed % 2**32,  # SB3 seeds numpy's legacy generator: 32 bits
             device="cpu",
             verbose=0,
         )
