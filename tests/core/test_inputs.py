@@ -156,7 +156,7 @@ def test_agents_load_takes_a_game_name_as_make_env_does(spec: str) -> None:
     mask = state.legal_actions_mask()
     action = agent.act(state.observation(state.current_player()), mask, state)
     assert mask[action]
-    with pytest.raises(OptionError, match="unknown game|not a game|chess"):
+    with pytest.raises(OptionError, match="unknown game"):
         agents.load(spec, "chess")
     with pytest.raises(OptionError, match="a Game or a game's name"):
         agents.load(spec, 42)
