@@ -215,3 +215,16 @@ def test_a_reader_that_closes_the_pipe_first_ends_the_command_quietly(argv: list
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == BROKEN_PIPE_STATUS
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+@pytest.mark.parametrize("name", boardsim.list_games())
+def test_the_demo_plays_and_records_each_game_at_its_own_decision_limit(name: str) -> None:
+    """Issue 38: the demo recorded its games with ``max_decisions: 20000`` rather than
+    each game's default."""
+    from boardsim.commands import demo
+    from boardsim.games import definition
+    from boardsim.replay import make_header
+
+    game = boardsim.make_game(name, **demo.strength_options(name))
+    assert game.options["max_decisions"] == definition(name).decision_limit
+    assert make_header(game, 0)["options"]["max_decisions"] == definition(name).decision_limit
