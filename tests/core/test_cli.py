@@ -4,6 +4,7 @@ replay: tests/replay/; ``boardsim info``: test_info.py)."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import re
@@ -11,6 +12,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -228,3 +230,82 @@ def test_the_demo_plays_and_records_each_game_at_its_own_decision_limit(name: st
     game = boardsim.make_game(name, **demo.strength_options(name))
     assert game.options["max_decisions"] == definition(name).decision_limit
     assert make_header(game, 0)["options"]["max_decisions"] == definition(name).decision_limit
+
+
+def _subparser(parser: Any, *names: str) -> Any:
+    for name in names:
+        parser = next(
+            a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+        ).choices[name]
+    return parser
+
+
+def test_every_train_flag_shows_its_default() -> None:
+    """Issue 38: most ``train --help`` flags did not say what leaving them out means."""
+    train = _subparser(build_parser(), "train")
+    formatter = train.formatter_class(prog="boardsim train")
+    missing = [
+        a.dest
+        for a in train._actions
+        if a.option_strings and a.dest != "help" and "default" not in formatter._get_help_string(a)
+    ]
+    assert missing == []
+
+
+def test_every_train_flag_default_is_the_configuration_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "games played side by side (default 16)" in flat  # TrainConfig.num_envs
+    assert "the trunk's hidden layers (default 256,256)" in flat  # AlphaZeroConfig.hidden
+    assert "in [0, 2**63) (default 0)" in flat
+
+
+@pytest.mark.parametrize(
+    ("command", "has", "lacks"),
+    [
+        (
+            "tune",
+            ["usage: boardsim balance tune", "(default 30)", "--games-per-trial", "(default 200)"],
+            ["--grid", "--dry-run"],
+        ),
+        (
+            "docs",
+            ["usage: boardsim balance docs", "--out FOLDER", "GAME.md is written into"],
+            ["--grid", "--trials"],
+        ),
+        ("report", ["usage: boardsim balance report", "DIR"], ["--grid", "--trials"]),
+    ],
+)
+def test_balance_subcommands_have_their_own_usage_and_flags(
+    capsys: pytest.CaptureFixture[str], command: str, has: list[str], lacks: list[str]
+) -> None:
+    """Issue 38: ``balance tune --help`` and ``balance docs --help`` printed the sweep's
+    generic usage."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["balance", command, "--help"])
+    assert exit_info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for words in has:
+        assert words in out
+    for words in lacks:
+        assert words not in out
+
+
+def test_balance_sweeps_a_game_with_its_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["balance", "farrapos", "--grid", "side=republic,empire", "--dry-run"]
+    args += ["--agents", "heuristic,random"]
+    assert main(args) == 0
+    assert "republic" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["balance", "farrapos", "--trials", "3"])  # tune's flag, not the sweep's
+
+
+def test_a_zero_games_count_is_refused_with_the_command_prefix(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 38: ``eval --games 0`` said "--games must be at least 1" without the prefix."""
+    assert main(["eval", "farrapos", "--agents", "random,heuristic", "--games", "0"]) == 2
+    assert capsys.readouterr().err == "boardsim eval: --games must be at least 1\n"
