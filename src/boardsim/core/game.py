@@ -15,6 +15,7 @@ import struct
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,11 @@ class GameDefinition:
 
     # -- what the generic floors (agents, research, render) read about the game; each
     # -- optional, so that a new game needs none of them to play
+    # the module of the game's plain-Python twin, driven by
+    # boardsim.core.reference.ReferenceEngine (the differential tests and the benchmarks'
+    # core / reference ratio), e.g. "boardsim.games.farrapos.reference"; None: the game
+    # has none, and the generic tools that use one skip it
+    reference: str | None = None
     # the module drawing the board: draw(game, state, viewer, show_hands) -> Scene, and
     # optionally private_text(game, state, player) (boardsim.render); None: the text board
     drawer: str | None = None
@@ -120,6 +126,13 @@ class GameDefinition:
     # result is ``Game.options``, so a game remade from them is the same game. None: the
     # resolved options as they are
     settle_options: Callable[[Mapping[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+
+    def load_reference(self) -> ModuleType | None:
+        """The module of the game's plain-Python twin (``reference``, imported the first
+        time), or None if the game declares none."""
+        if self.reference is None:
+            return None
+        return importlib.import_module(self.reference)
 
     def load_kernels(self) -> GameKernels:
         """The game's :class:`GameKernels` (importing their module the first time)."""
