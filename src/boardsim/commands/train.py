@@ -421,6 +421,9 @@ def run(args: argparse.Namespace) -> int:
 
         export_policy(result.checkpoint, args.export)
         print(f"policy exported to {args.export}")
+    if result.trained == 0:
+        print(f"already at {result.timesteps} steps; checkpoint {result.checkpoint}")
+        return 0
     print(
         f"trained {result.timesteps} steps ({result.games} games, recent win rate "
         f"{result.win_rate:.3f}) in {result.wall_seconds:.0f} s; checkpoint {result.checkpoint}"
