@@ -309,3 +309,41 @@ def test_a_zero_games_count_is_refused_with_the_command_prefix(
     """Issue 38: ``eval --games 0`` said "--games must be at least 1" without the prefix."""
     assert main(["eval", "farrapos", "--agents", "random,heuristic", "--games", "0"]) == 2
     assert capsys.readouterr().err == "boardsim eval: --games must be at least 1\n"
+
+
+def _fresh_compile() -> int:
+    """Compile a function numba has never seen (no cache): a first run's compilation."""
+    import numba
+
+    def add(x: int) -> int:
+        return x + 1
+
+    return int(numba.njit(add)(1))
+
+
+def test_compiling_is_said_once_and_only_when_something_compiles() -> None:
+    from boardsim.build import compiling_notice
+
+    said: list[str] = []
+    with compiling_notice(said.append, "the thing"):
+        _fresh_compile()
+        _fresh_compile()
+    assert said == ["compiling the thing (first run only) ..."]
+    said.clear()
+    with compiling_notice(said.append, "the thing"):
+        pass  # nothing compiles: nothing said
+    assert said == []
+
+
+def test_play_says_compiling_at_its_first_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: play's first move was silent for tens of seconds while numba compiled."""
+    from boardsim.commands.play import Session
+
+    run = Session.run
+    monkeypatch.setattr(Session, "run", lambda self: (_fresh_compile(), run(self))[1])
+    assert play(monkeypatch, ["quit"], "farrapos", "--replay", str(tmp_path / "r.jsonl")) == 0
+    out = capsys.readouterr().out
+    assert "compiling farrapos (first run only) ..." in out
+    assert out.count("(first run only)") == 1

@@ -368,7 +368,11 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
     out = sys.stdout
     print(f"{game.definition.title}; seed {seed}; you play {sorted(seats.humans)}", file=out)
     print(f"replay: {path}", file=out)
-    return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
+    from boardsim.build import compiling_notice
+
+    # a first run compiles the engine and the agents before the first move: say so
+    with compiling_notice(lambda text: print(text, file=out, flush=True), game.name):
+        return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
 
 
 def add_parser(subparsers: Any) -> None:

@@ -812,9 +812,14 @@ def train_alphazero(
         log(f"resuming {checkpoint} after iteration {trainer.iteration}")
     writer = _writer(trainer) if config.tensorboard else None
     bar = _bar(trainer) if config.progress else None
-    reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
+    from boardsim.build import compiling_notice
+
+    # the first run compiles the search and the self-play for tens of seconds: say so
+    notice = compiling_notice(log, f"the self-play search for {trainer.game.name}")
     path = checkpoint
     try:
+        notice.__enter__()
+        reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
         while trainer.iteration < config.iterations:
             if config.max_seconds is not None and trainer.wall_seconds() >= config.max_seconds:
                 log(f"time budget of {config.max_seconds:.0f} s reached")
@@ -830,6 +835,7 @@ def train_alphazero(
                     best=trainer.best_iteration,
                 )
     finally:
+        notice.__exit__(None, None, None)
         if bar is not None:
             bar.close()
         if writer is not None:
