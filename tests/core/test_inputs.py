@@ -145,14 +145,22 @@ def test_numpy_integers_are_integer_options() -> None:
     assert repr(game) == repr(boardsim.make_game("liberation", num_players=3))
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic", "greedy"])
-def test_agents_load_takes_a_game_name_as_make_env_does(spec: str) -> None:
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("random", "liberation"),
+        ("heuristic", "liberation"),
+        ("greedy", "hispania"),
+        ("ppo", "farrapos"),
+    ],
+)
+def test_agents_load_takes_a_game_name_as_make_env_does(spec: str, name: str) -> None:
     """Issue 38: ``agents.load("heuristic", "liberation")`` failed with an AttributeError
     deep inside."""
     from boardsim import agents
 
-    agent = agents.load(spec, "liberation", seed=1)
-    state = boardsim.make_game("liberation").new_initial_state(0)
+    agent = agents.load(spec, name, seed=1)
+    state = boardsim.make_game(name).new_initial_state(0)
     mask = state.legal_actions_mask()
     action = agent.act(state.observation(state.current_player()), mask, state)
     assert mask[action]
