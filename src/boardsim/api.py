@@ -146,10 +146,12 @@ def rollout(
 
 @dataclass(frozen=True)
 class OptionInfo:
-    """One option of a game: its name, its value in the game described (the default unless
-    given), the values it allows, what it does, and whether every game has it."""
+    """One option of a game: its name, its value in the game described (``value``: the
+    default unless given), its ``default`` (its value in the game made without options),
+    the values it allows, what it does, and whether every game has it."""
 
     name: str
+    value: Any
     default: Any
     allowed: str
     doc: str
@@ -195,7 +197,8 @@ class GameInfo:
         ]
         for option in self.options:
             common = " (every game)" if option.common else ""
-            lines.append(f"  {option.name} = {option.default!r}{common}")
+            given = "" if option.value == option.default else f" (default {option.default!r})"
+            lines.append(f"  {option.name} = {option.value!r}{given}{common}")
             for words in (f"allowed: {option.allowed}", option.doc):
                 lines.append(
                     textwrap.fill(
@@ -260,6 +263,7 @@ def game_info(game: str, **options: Any) -> GameInfo:
     """
     d = definition(game)
     made = make_game(game, **options)
+    defaults = make_game(game).options if options else made.options
     common = {o.name for o in COMMON_OPTIONS}
     return GameInfo(
         name=d.name,
@@ -269,7 +273,14 @@ def game_info(game: str, **options: Any) -> GameInfo:
         agents=tuple(made.agent_names()),
         players_allowed=players_allowed(d, made),
         options=tuple(
-            OptionInfo(o.name, made.options[o.name], allowed_values(o, d), o.doc, o.name in common)
+            OptionInfo(
+                o.name,
+                made.options[o.name],
+                defaults[o.name],
+                allowed_values(o, d),
+                o.doc,
+                o.name in common,
+            )
             for o in (*d.options, *COMMON_OPTIONS)
         ),
         num_actions=made.num_actions,

@@ -80,11 +80,15 @@ class GameReport:
 
 
 # ------------------------------------------------------------------ watching compiles
-def listen_compiles(on_compiled: Callable[[str, float], None]) -> Callable[[], None]:
+def listen_compiles(
+    on_compiled: Callable[[str, float], None],
+    on_start: Callable[[], None] | None = None,
+) -> Callable[[], None]:
     """Call ``on_compiled(name, seconds)`` for every function numba compiles from now on
     (a cache miss, at the top level: the callees compiled on its way count in its seconds;
-    loads from the cache are not compilations), from any thread. Returns the function that
-    stops listening. The test suite's report of what it compiled uses it too."""
+    loads from the cache are not compilations), from any thread, and ``on_start()`` when
+    such a top-level compilation begins. Returns the function that stops listening. The
+    test suite's report of what it compiled uses it too."""
     from numba.core import event
 
     local = threading.local()
@@ -94,6 +98,8 @@ def listen_compiles(on_compiled: Callable[[str, float], None]) -> Callable[[], N
             stack = getattr(local, "stack", None)
             if stack is None:
                 stack = local.stack = []
+            if not stack and on_start is not None:
+                on_start()
             stack.append(time.perf_counter())
 
         def on_end(self, e: Any) -> None:
@@ -107,6 +113,26 @@ def listen_compiles(on_compiled: Callable[[str, float], None]) -> Callable[[], N
     listener = _Listener()
     event.register("numba:compile", listener)
     return lambda: event.unregister("numba:compile", listener)
+
+
+@contextmanager
+def compiling_notice(say: Callable[[str], None], what: str) -> Iterator[None]:
+    """Within the block, ``say("compiling WHAT (first run only) ...")`` once, as numba
+    starts compiling (a cache miss); nothing when every function loads from the cache.
+    For the first run's long silences: ``train --algo alphazero``'s first iteration,
+    ``play``'s first move."""
+    said = threading.Event()
+
+    def started() -> None:
+        if not said.is_set():
+            said.set()
+            say(f"compiling {what} (first run only) ...")
+
+    stop = listen_compiles(lambda name, seconds: None, started)
+    try:
+        yield
+    finally:
+        stop()
 
 
 @contextmanager

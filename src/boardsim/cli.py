@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "games", 1) is not None and getattr(args, "games", 1) < 1:
-            print("--games must be at least 1", file=sys.stderr)
+            print(f"boardsim {args.command}: --games must be at least 1", file=sys.stderr)
             return 2
         status = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit

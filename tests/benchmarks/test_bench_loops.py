@@ -60,3 +60,26 @@ def test_the_vector_harness_counts_steps_and_accounts_for_its_time() -> None:
         assert r["steps_per_second"] > 0 and r["games_per_second"] >= 0
         shares = r["compiled_share"] + r["sampler_share"] + r["wrapper_share"]
         assert abs(shares - 1.0) < 1e-9 and 0 < r["compiled_share"] <= 1
+
+
+def test_the_reference_bench_takes_the_twin_the_game_declares(monkeypatch) -> None:
+    """Issue 38: ``bench_reference`` imported ``boardsim.games.<name>.reference``, a path
+    only built-in games have, so a plugin game crashed ``benchmarks/run.py``; a game now
+    declares its plain-Python twin (or none) in its definition."""
+    import dataclasses
+
+    import boardsim
+    from boardsim import bench
+    from boardsim.core.game import Game
+    from boardsim.games import definition
+
+    for name in ("farrapos", "hispania", "liberation"):
+        module = definition(name).load_reference()
+        assert module is not None and module.__name__ == f"boardsim.games.{name}.reference"
+    assert bench.bench_reference("farrapos", 0.05) > 0
+
+    plugin = dataclasses.replace(definition("farrapos"), name="outside", reference=None)
+    monkeypatch.setattr(bench, "make_game", lambda name: Game(plugin))
+    assert plugin.load_reference() is None
+    assert bench.bench_reference("outside", 0.05) is None
+    assert boardsim.make_game("farrapos").definition.reference is not None

@@ -4,6 +4,7 @@ replay: tests/replay/; ``boardsim info``: test_info.py)."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import re
@@ -11,6 +12,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -215,3 +217,133 @@ def test_a_reader_that_closes_the_pipe_first_ends_the_command_quietly(argv: list
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == BROKEN_PIPE_STATUS
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+@pytest.mark.parametrize("name", boardsim.list_games())
+def test_the_demo_plays_and_records_each_game_at_its_own_decision_limit(name: str) -> None:
+    """Issue 38: the demo recorded its games with ``max_decisions: 20000`` rather than
+    each game's default."""
+    from boardsim.commands import demo
+    from boardsim.games import definition
+    from boardsim.replay import make_header
+
+    game = boardsim.make_game(name, **demo.strength_options(name))
+    assert game.options["max_decisions"] == definition(name).decision_limit
+    assert make_header(game, 0)["options"]["max_decisions"] == definition(name).decision_limit
+
+
+def _subparser(parser: Any, *names: str) -> Any:
+    for name in names:
+        parser = next(
+            a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+        ).choices[name]
+    return parser
+
+
+def test_every_train_flag_shows_its_default() -> None:
+    """Issue 38: most ``train --help`` flags did not say what leaving them out means."""
+    train = _subparser(build_parser(), "train")
+    formatter = train.formatter_class(prog="boardsim train")
+    missing = [
+        a.dest
+        for a in train._actions
+        if a.option_strings and a.dest != "help" and "default" not in formatter._get_help_string(a)
+    ]
+    assert missing == []
+
+
+def test_every_train_flag_default_is_the_configuration_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "games played side by side (default 16)" in flat  # TrainConfig.num_envs
+    assert "the trunk's hidden layers (default 256,256)" in flat  # AlphaZeroConfig.hidden
+    assert "in [0, 2**63) (default 0)" in flat
+
+
+@pytest.mark.parametrize(
+    ("command", "has", "lacks"),
+    [
+        (
+            "tune",
+            ["usage: boardsim balance tune", "(default 30)", "--games-per-trial", "(default 200)"],
+            ["--grid", "--dry-run"],
+        ),
+        (
+            "docs",
+            ["usage: boardsim balance docs", "--out FOLDER", "GAME.md is written into"],
+            ["--grid", "--trials"],
+        ),
+        ("report", ["usage: boardsim balance report", "DIR"], ["--grid", "--trials"]),
+    ],
+)
+def test_balance_subcommands_have_their_own_usage_and_flags(
+    capsys: pytest.CaptureFixture[str], command: str, has: list[str], lacks: list[str]
+) -> None:
+    """Issue 38: ``balance tune --help`` and ``balance docs --help`` printed the sweep's
+    generic usage."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["balance", command, "--help"])
+    assert exit_info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for words in has:
+        assert words in out
+    for words in lacks:
+        assert words not in out
+
+
+def test_balance_sweeps_a_game_with_its_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["balance", "farrapos", "--grid", "side=republic,empire", "--dry-run"]
+    args += ["--agents", "heuristic,random"]
+    assert main(args) == 0
+    assert "republic" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["balance", "farrapos", "--trials", "3"])  # tune's flag, not the sweep's
+
+
+def test_a_zero_games_count_is_refused_with_the_command_prefix(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 38: ``eval --games 0`` said "--games must be at least 1" without the prefix."""
+    assert main(["eval", "farrapos", "--agents", "random,heuristic", "--games", "0"]) == 2
+    assert capsys.readouterr().err == "boardsim eval: --games must be at least 1\n"
+
+
+def _fresh_compile() -> int:
+    """Compile a function numba has never seen (no cache): a first run's compilation."""
+    import numba
+
+    def add(x: int) -> int:
+        return x + 1
+
+    return int(numba.njit(add)(1))
+
+
+def test_compiling_is_said_once_and_only_when_something_compiles() -> None:
+    from boardsim.build import compiling_notice
+
+    said: list[str] = []
+    with compiling_notice(said.append, "the thing"):
+        _fresh_compile()
+        _fresh_compile()
+    assert said == ["compiling the thing (first run only) ..."]
+    said.clear()
+    with compiling_notice(said.append, "the thing"):
+        pass  # nothing compiles: nothing said
+    assert said == []
+
+
+def test_play_says_compiling_at_its_first_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: play's first move was silent for tens of seconds while numba compiled."""
+    from boardsim.commands.play import Session
+
+    run = Session.run
+    monkeypatch.setattr(Session, "run", lambda self: (_fresh_compile(), run(self))[1])
+    assert play(monkeypatch, ["quit"], "farrapos", "--replay", str(tmp_path / "r.jsonl")) == 0
+    out = capsys.readouterr().out
+    assert "compiling farrapos (first run only) ..." in out
+    assert out.count("(first run only)") == 1

@@ -35,7 +35,8 @@ def test_game_info_describes_the_game_made_with_the_options_given() -> None:
     info = boardsim.game_info("liberation", num_players=3)
     assert info.num_players == 3 and len(info.agents) == 3
     assert "num_players: 2-6" in info.players_allowed
-    assert {o.name: o.default for o in info.options}["num_players"] == 3
+    num_players = {o.name: o for o in info.options}["num_players"]
+    assert num_players.value == 3 and num_players.default == 4
     with pytest.raises(boardsim.OptionError, match="unknown option"):
         boardsim.game_info("liberation", colour="red")
     with pytest.raises(boardsim.OptionError, match="unknown game"):
@@ -63,7 +64,7 @@ def test_boardsim_info_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert f"float32[{info.observation_size}]" in out and f"{info.num_actions} (Discrete)" in out
     flat = " ".join(out.split())
     for option in info.options:
-        assert f"  {option.name} = {option.default!r}" in out
+        assert f"  {option.name} = {option.value!r}" in out
         assert " ".join(option.doc.split()) in flat
         assert " ".join(f"allowed: {option.allowed}".split()) in flat
 
@@ -72,7 +73,19 @@ def test_boardsim_info_takes_options_and_json(capsys: pytest.CaptureFixture[str]
     assert main(["info", "liberation", "-o", "num_players=5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["num_players"] == 5 and data["gym_id"] == "boardsim/Liberation-v0"
-    assert {o["name"]: o["default"] for o in data["options"]}["num_players"] == 5
+    assert {o["name"]: o["value"] for o in data["options"]}["num_players"] == 5
+
+
+def test_boardsim_info_json_gives_the_value_and_the_default_apart(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 38: ``info hispania -o level=7-5-4-5-1 --json`` wrote the given value in the
+    ``"default"`` field."""
+    assert main(["info", "hispania", "-o", "level=7-5-4-5-1", "--json"]) == 0
+    level = {o["name"]: o for o in json.loads(capsys.readouterr().out)["options"]}["level"]
+    assert level["value"] == "7-5-4-5-1" and level["default"] == "6-4-3-4-2"
+    assert main(["info", "hispania", "-o", "level=7-5-4-5-1"]) == 0
+    assert "  level = '7-5-4-5-1' (default '6-4-3-4-2')" in capsys.readouterr().out
     assert main(["info", "liberation", "-o", "num_players=9"]) == 2
     assert "num_players" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -100,3 +100,71 @@ def test_a_seat_outside_the_game_is_an_option_error_for_both_single_agent_envs()
         boardsim.make_gym_env("liberation", num_players=2, seat=5)
     with pytest.raises(OptionError, match="seat must be an int"):
         boardsim.make_gym_env("liberation", num_players=2, seat=True)
+
+
+SEED_RULE = r"seed -5 is out of range: a seed is an integer in \[0, 2\*\*63\)"
+
+
+def test_one_seed_rule_for_the_core_and_every_env() -> None:
+    """Issue 38: the core took -5, Gymnasium said "Seed must be greater or equal to zero"
+    and ``train`` "between 0 and 2**32 - 1"; now one rule, one message, everywhere."""
+    game = boardsim.make_game("liberation", num_players=2)
+    with pytest.raises(ValueError, match=SEED_RULE):
+        game.new_initial_state(-5)
+    with pytest.raises(ValueError, match=SEED_RULE):
+        boardsim.make_gym_env("liberation", num_players=2).reset(seed=-5)
+    with pytest.raises(ValueError, match=SEED_RULE):
+        boardsim.make_env("liberation", num_players=2).reset(seed=-5)
+    with pytest.raises(ValueError, match=SEED_RULE):
+        boardsim.make_vec_env("liberation", 2, num_players=2).reset(seed=-5)
+    with pytest.raises(ValueError, match="integer"):
+        game.new_initial_state(True)
+    top = np.int64(2**63 - 1)  # numpy integers are seeds, up to the rule's top
+    assert game.new_initial_state(top) == game.new_initial_state(2**63 - 1)
+    env = boardsim.make_gym_env("liberation", num_players=2)
+    assert np.array_equal(env.reset(seed=top)[0], env.reset(seed=2**63 - 1)[0])
+
+
+def test_train_states_the_same_seed_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from boardsim.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "liberation", "--seed", "-5"])
+    assert exit_info.value.code == 2
+    assert "seed -5 is out of range: a seed is an integer in [0, 2**63)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_numpy_integers_are_integer_options() -> None:
+    """Issue 38: ``num_players=np.int64(3)`` (what a sweep over np.arange gives) was
+    refused."""
+    game = boardsim.make_game("liberation", num_players=np.int64(3))
+    assert game.num_players == 3
+    assert type(game.options["num_players"]) is int
+    assert repr(game) == repr(boardsim.make_game("liberation", num_players=3))
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("random", "liberation"),
+        ("heuristic", "liberation"),
+        ("greedy", "hispania"),
+        ("ppo", "farrapos"),
+    ],
+)
+def test_agents_load_takes_a_game_name_as_make_env_does(spec: str, name: str) -> None:
+    """Issue 38: ``agents.load("heuristic", "liberation")`` failed with an AttributeError
+    deep inside."""
+    from boardsim import agents
+
+    agent = agents.load(spec, name, seed=1)
+    state = boardsim.make_game(name).new_initial_state(0)
+    mask = state.legal_actions_mask()
+    action = agent.act(state.observation(state.current_player()), mask, state)
+    assert mask[action]
+    with pytest.raises(OptionError, match="unknown game"):
+        agents.load(spec, "chess")
+    with pytest.raises(OptionError, match="a Game or a game's name"):
+        agents.load(spec, 42)

@@ -237,7 +237,9 @@ def test_balance_command_rejects_bad_arguments(tmp_path: Path, capsys) -> None:
         == 2
     )
     assert "two agents" in capsys.readouterr().err
-    assert main(["balance", "report"]) == 2
+    with pytest.raises(SystemExit) as exit_info:  # argparse: report's DIR is required
+        main(["balance", "report"])
+    assert exit_info.value.code == 2
     assert main(["balance", "report", str(tmp_path / "nothing")]) == 2
     assert "not a sweep folder" in capsys.readouterr().err
     assert main(["balance", "liberation", "--games-per-cell", "0", "--out", str(tmp_path)]) == 2

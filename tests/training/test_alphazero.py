@@ -356,3 +356,22 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
         **values,
     )
     assert again == config
+
+
+def test_the_first_iteration_says_it_is_compiling(tmp_path, monkeypatch) -> None:
+    """Issue 38: ``train --algo alphazero``'s first iteration was silent for tens of
+    seconds while numba compiled; now it says so, once, when something compiles."""
+    import numba
+
+    from boardsim.training import alphazero
+
+    def compiles_then_runs(*args, **kwargs):
+        numba.njit(lambda x: x + 1)(1)  # a function never compiled: a first run's work
+        return run(*args, **kwargs)
+
+    run = alphazero.run_iteration
+    monkeypatch.setattr(alphazero, "run_iteration", compiles_then_runs)
+    said: list[str] = []
+    train_alphazero(_config(tmp_path / "a", 1), log=lambda text: said.append(str(text)))
+    notices = [s for s in said if "(first run only)" in s]
+    assert notices == ["compiling the self-play search for liberation (first run only) ..."]

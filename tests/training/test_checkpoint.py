@@ -71,7 +71,7 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path, monkeypatch) -
 def test_not_a_checkpoint_is_refused_clearly(tmp_path) -> None:
     bogus = tmp_path / "model.zip"
     bogus.write_bytes(b"not a zip")
-    with pytest.raises(boardsim.StateFormatError, match="not a boardsim checkpoint"):
+    with pytest.raises(boardsim.StateFormatError, match="not a readable zip file"):
         read_metadata(bogus)
     with pytest.raises(boardsim.StateFormatError, match="no checkpoint"):
         read_metadata(tmp_path / "missing.zip")
@@ -82,6 +82,35 @@ def test_not_a_checkpoint_is_refused_clearly(tmp_path) -> None:
         archive.writestr("boardsim.json", json.dumps({"format": 99}))
     with pytest.raises(boardsim.StateFormatError, match="format 99"):
         read_metadata(other)
+
+
+def test_the_latest_pointer_is_followed_wherever_a_checkpoint_path_is_taken(tmp_path) -> None:
+    """Issue 38: ``alphazero:RUN/checkpoints/latest`` was refused as "not a boardsim
+    checkpoint: File is not a zip file"."""
+    for t in (100, 200):
+        write_checkpoint(tmp_path, _model_zip(), _meta(t), {"x": np.arange(t)}, keep=2)
+    pointer = tmp_path / "checkpoints" / "latest"
+    assert resolve_checkpoint(pointer).name == "step_000000000200.zip"
+    assert read_metadata(pointer)["timesteps"] == 200
+
+
+def test_a_damaged_checkpoint_is_named_and_the_previous_one_offered(tmp_path) -> None:
+    """Issue 38: a truncated checkpoint gave SB3's "wasn't a zip-file"."""
+    for t in (100, 200):
+        write_checkpoint(tmp_path, _model_zip(), _meta(t), {"x": np.arange(t)}, keep=2)
+    folder = tmp_path / "checkpoints"
+    newest = folder / "step_000000000200.zip"
+    newest.write_bytes(newest.read_bytes()[:-40])  # truncated, as by a full disk
+    for path in (tmp_path, folder / "latest", newest):
+        with pytest.raises(boardsim.StateFormatError) as err:
+            read_metadata(path)
+        text = str(err.value)
+        assert f"checkpoint {newest} is damaged" in text
+        assert f"an earlier checkpoint, {folder / 'step_000000000100.zip'}" in text
+        assert f"step_000000000100.zip, into {folder / 'latest'}" in text
+    (folder / "step_000000000100.zip").write_bytes(b"")
+    with pytest.raises(boardsim.StateFormatError, match="kept no other readable checkpoint"):
+        resolve_checkpoint(newest)
 
 
 def test_compatibility_names_what_differs() -> None:

@@ -62,9 +62,29 @@ def test_resume_without_timesteps_trains_to_the_run_s_own_budget(tmp_path, capsy
     args = ["train", "farrapos", "--run-dir", str(run), *FLAGS]
     assert main([*args, "--timesteps", "128"]) == 0
     capsys.readouterr()
+    saved = sorted((run / CHECKPOINT_DIR).glob("step_*.zip"))
     assert main([*args, "--resume"]) == 0
-    assert "trained 128 steps" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "already at 128 steps" in out and "nothing to train" in out  # issue 38
+    assert "trained" not in out
     assert _saved_config(run)["total_timesteps"] == 128
+    assert sorted((run / CHECKPOINT_DIR).glob("step_*.zip")) == saved  # nothing rewritten
+
+
+def test_a_budget_between_rollouts_is_rounded_up_and_said_so(tmp_path, capsys) -> None:
+    """Issue 38: ``--timesteps 20000`` trained 20,480 without a word and the bar ran past
+    100%; the rounding is said up front and the bar sized to it."""
+    from boardsim.training.ppo import planned_timesteps
+
+    assert planned_timesteps(0, 20_000, 16, 128) == 20_480
+    assert planned_timesteps(0, 2048, 16, 128) == 2048
+    assert planned_timesteps(2048, 2049, 16, 128) == 4096
+    run = tmp_path / "run"
+    assert main(["train", "farrapos", "--run-dir", str(run), *FLAGS, "--timesteps", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "training to 128 steps" in out and "so 100 is rounded up" in out
+    assert "--num-envs 4 x --n-steps 32" in out
+    assert "trained 128 steps" in out
 
 
 def test_the_library_refuses_a_setting_given_otherwise_than_the_run_s(tmp_path) -> None:

@@ -168,13 +168,22 @@ def available() -> list[str]:
     return list(AGENT_FACTORIES)
 
 
-def load(spec: str, game: Game, seed: int | None = None, **options: Any) -> Any:
+def load(spec: str, game: Game | str, seed: int | None = None, **options: Any) -> Any:
     """An agent from its spec: ``"random"``, ``"greedy"``, ``"heuristic"``, ``"mcts:200"``,
     ``"ppo[:PATH]"``, ``"alphazero[:PATH]"``, ``"alphazero-mcts:200[:PATH]"``, ``"net:PATH"``.
 
-    Raises :class:`OptionError` for an unknown name, naming the known ones.
+    ``game`` is a :class:`Game` or, as for ``make_env``, a game's name (made with its
+    default options). Raises :class:`OptionError` for an unknown agent name, naming the
+    known ones, and for a ``game`` that is neither.
     """
     import importlib
+
+    if isinstance(game, str):
+        from boardsim.api import make_game
+
+        game = make_game(game)
+    elif not isinstance(game, Game):
+        raise OptionError(f"game must be a Game or a game's name, got {game!r}")
 
     if not isinstance(spec, str) or not spec:
         raise OptionError(f"agent spec must be a non-empty string, got {spec!r}")

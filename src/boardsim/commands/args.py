@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from boardsim.core.game import checked_seed
+
 LIST_HELP = "comma-separated, or the flag repeated"
 
 
@@ -28,3 +30,16 @@ def add_list_argument(
 def split_list(values: Sequence[str] | None) -> list[str]:
     """``["random,greedy", "mcts:50"]`` -> ``["random", "greedy", "mcts:50"]`` (blanks dropped)."""
     return [item.strip() for value in values or [] for item in value.split(",") if item.strip()]
+
+
+def seed_argument(text: str) -> int:
+    """``--seed``'s type: an integer by the library's one seed rule
+    (:func:`boardsim.core.game.checked_seed`), else argparse's usage error saying so."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
+    try:
+        return checked_seed(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
 
 EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
@@ -36,8 +37,60 @@ DIR/sweep.json; a re-run with the same DIR resumes. `boardsim balance report DIR
 writes DIR/report.md with DIR/plots/*.png."""
 
 
+def _flags(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Add the flags ``names`` (the sweep's, tune's and docs' shared ones) to ``parser``."""
+    for name in names:
+        FLAGS[name](parser)
+
+
+def _add_out(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out", default=None, help="the sweep folder (created; resumed if present)"
+    )
+
+
+FLAGS: dict[str, Any] = {
+    "seed": lambda q: q.add_argument(
+        "--seed", type=seed_argument, default=0, help="the run's seed (default 0)"
+    ),
+    "option": lambda q: q.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a fixed game option for every cell (repeatable)",
+    ),
+    "backend": lambda q: (
+        q.add_argument(
+            "--backend", choices=("local", "ray"), default="local", help="(default local)"
+        ),
+        q.add_argument(
+            "--address",
+            default=None,
+            help="with --backend ray: the cluster (auto, host:6379, ray://host:10001); "
+            "default: a local Ray",
+        ),
+    ),
+    "threads": lambda q: q.add_argument(
+        "--threads", type=int, default=None, help="local backend: cores (default all)"
+    ),
+    "no-progress": lambda q: q.add_argument(
+        "--no-progress", action="store_true", help="no progress bar"
+    ),
+    "games-per-cell": lambda q: q.add_argument(
+        "--games-per-cell",
+        dest="games_per_cell",
+        type=int,
+        default=1000,
+        help="games played in each cell (default 1000)",
+    ),
+}
+
+
 def add_parser(subparsers: Any) -> None:
-    """Register ``balance`` on the ``boardsim`` command."""
+    """Register ``balance`` on the ``boardsim`` command: one subcommand a game (the
+    sweep), ``report``, ``tune`` and ``docs``, each with its own usage and flags."""
     p = subparsers.add_parser(
         "balance",
         help="balance sweep over an option grid, `balance report DIR`, `balance tune GAME`",
@@ -45,62 +98,42 @@ def add_parser(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "target",
-        choices=[*list_games(), "report", "tune", "docs"],
+    p.set_defaults(func=run)
+    sub = p.add_subparsers(
+        dest="target",
+        required=True,
+        title="subcommands",
         metavar="GAME|report|tune|docs",
-        help=f"the game to sweep ({', '.join(list_games())}), 'report', 'tune' or 'docs' (the "
-        "game's balance page: every question it declares, swept and written to "
-        "docs/balance/GAME.md, or to --out)",
     )
-    p.add_argument(
-        "dir",
-        nargs="?",
-        default=None,
-        help="with 'report': the sweep folder; 'tune' and 'docs': the game",
+    for game in list_games():
+        _add_sweep(sub, game)
+    report = sub.add_parser(
+        "report",
+        help="write DIR/report.md and DIR/plots/*.png from a sweep folder",
+        description="Write DIR/report.md and DIR/plots/*.png from the sweep in DIR.",
     )
-    p.add_argument(
-        "--work",
-        default="runs/balance-docs",
-        help="docs: where each question's sweep goes (resumed when run again)",
+    report.add_argument("dir", metavar="DIR", help="the sweep folder")
+    _add_tune(sub)
+    _add_docs(sub)
+
+
+def _add_sweep(sub: Any, game: str) -> None:
+    q = sub.add_parser(
+        game,
+        help=f"sweep {game}'s options over a grid",
+        description=f"Sweep {game}'s options over a grid of cells, each played by --agents.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "--question",
-        dest="questions",
-        action="append",
-        default=[],
-        metavar="TITLE",
-        help="docs: play only this question (or tuning) of the page (repeatable)",
-    )
-    p.add_argument(
-        "--target",
-        dest="targets",
-        action="append",
-        default=[],
-        metavar="WHAT=VALUE[@SKILL]",
-        help="tune: a target (republic=0.5@heuristic, rome=40-60%%@mcts:25, balance=0.9-1); "
-        "repeatable",
-    )
-    p.add_argument(
-        "--search",
-        action="append",
-        default=[],
-        metavar="KEY=LOW:HIGH|KEY=V1,V2",
-        help="tune: an option to search (victory_vp=12:40, siege=false,true); repeatable",
-    )
-    p.add_argument("--trials", type=int, default=30, help="tune: complete trials wanted")
-    p.add_argument("--games-per-trial", dest="games_per_trial", type=int, default=200)
-    p.add_argument(
-        "--workers", type=int, default=1, help="tune: trials asked and played at once (Ray)"
-    )
-    p.add_argument(
+    q.set_defaults(dir=None)
+    q.add_argument(
         "--grid",
         action="append",
         default=[],
         metavar="KEY=V1,V2,...",
         help="a grid key and its values (repeatable; cells are every combination)",
     )
-    p.add_argument(
+    q.add_argument(
         "--agents",
         default="heuristic",
         help="compiled policies (" + ", ".join(COMPILED_POLICIES) + ", mcts:SIMS, ppo:PATH, "
@@ -108,31 +141,15 @@ def add_parser(subparsers: Any) -> None:
         "every seat, one per seat, or TEST,FIELD with a seat/side key "
         "(default heuristic)",
     )
-    p.add_argument("--games-per-cell", dest="games_per_cell", type=int, default=1000)
-    p.add_argument("--out", default=None, help="the sweep folder (created; resumed if present)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a fixed game option for every cell (repeatable)",
-    )
-    p.add_argument("--backend", choices=("local", "ray"), default="local")
-    p.add_argument(
-        "--address",
-        default=None,
-        help="with --backend ray: the cluster (auto, host:6379, ray://host:10001); "
-        "default: a local Ray",
-    )
-    p.add_argument("--threads", type=int, default=None, help="local backend: cores (default all)")
-    p.add_argument(
+    _flags(q, "games-per-cell")
+    _add_out(q)
+    _flags(q, "seed", "option", "backend", "threads")
+    q.add_argument(
         "--skip-invalid",
         action="store_true",
         help="skip grid points the game refuses (listed in sweep.json) instead of stopping",
     )
-    p.add_argument(
+    q.add_argument(
         "--metrics",
         action="store_true",
         help="record every decision (the same games, in compiled code) for the shape and "
@@ -140,10 +157,78 @@ def add_parser(subparsers: Any) -> None:
         "(positions valued by the game's shipped self-play network where it plays the cell, "
         "else by its progress measure)",
     )
-    p.add_argument("--dry-run", action="store_true", help="list the cells and stop")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--report", action="store_true", help="write the report after the sweep")
-    p.set_defaults(func=run)
+    q.add_argument("--dry-run", action="store_true", help="list the cells and stop")
+    _flags(q, "no-progress")
+    q.add_argument("--report", action="store_true", help="write the report after the sweep")
+
+
+def _add_tune(sub: Any) -> None:
+    q = sub.add_parser(
+        "tune",
+        help="search option values that meet win-rate targets",
+        description="Search the values of --search options until the game meets every "
+        "--target win rate; the study and its results go to --out.",
+    )
+    q.add_argument("dir", metavar="GAME", help=f"the game ({', '.join(list_games())})")
+    q.add_argument(
+        "--target",
+        dest="targets",
+        action="append",
+        default=[],
+        metavar="WHAT=VALUE[@SKILL]",
+        help="a target (republic=0.5@heuristic, rome=40-60%%@mcts:25, balance=0.9-1); repeatable",
+    )
+    q.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="KEY=LOW:HIGH|KEY=V1,V2",
+        help="an option to search (victory_vp=12:40, siege=false,true); repeatable",
+    )
+    q.add_argument("--trials", type=int, default=30, help="complete trials wanted (default 30)")
+    q.add_argument(
+        "--games-per-trial",
+        dest="games_per_trial",
+        type=int,
+        default=200,
+        help="games played to measure each trial (default 200)",
+    )
+    q.add_argument(
+        "--workers", type=int, default=1, help="trials asked and played at once (Ray; default 1)"
+    )
+    q.add_argument("--out", default=None, help="the study's folder (required)")
+    _flags(q, "seed", "option", "backend", "threads", "no-progress")
+
+
+def _add_docs(sub: Any) -> None:
+    q = sub.add_parser(
+        "docs",
+        help="sweep every question of a game's balance page and write the page",
+        description="Play every question (and tuning) the game's balance page declares and "
+        "write the page, GAME.md, into the --out folder (default docs/balance).",
+    )
+    q.add_argument("dir", metavar="GAME", help=f"the game ({', '.join(list_games())})")
+    _flags(q, "games-per-cell")
+    q.add_argument(
+        "--out",
+        default=None,
+        metavar="FOLDER",
+        help="the folder the page GAME.md is written into (default docs/balance)",
+    )
+    q.add_argument(
+        "--work",
+        default="runs/balance-docs",
+        help="where each question's sweep goes, resumed when run again (default runs/balance-docs)",
+    )
+    q.add_argument(
+        "--question",
+        dest="questions",
+        action="append",
+        default=[],
+        metavar="TITLE",
+        help="play only this question (or tuning) of the page (repeatable)",
+    )
+    _flags(q, "seed", "threads", "no-progress")
 
 
 def base_options(game: str, specs: list[str]) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from typing import Any
 
 from boardsim.api import list_games
 from boardsim.build import PARTS, compile_part, compile_weight
+from boardsim.commands.args import seed_argument
 
 DEFAULT_GAMES = 200
 DEFAULT_OUT = "demo-output"
@@ -48,7 +49,6 @@ SEARCH_SIMULATIONS = 25  # MCTS's small budget by default: simulations a decisio
 SEARCH_SHARE = 10  # MCTS rungs play 1/SEARCH_SHARE of --games (at least 2)
 LEVEL_CELL_SHARE = 20  # a difficulty sweep plays --games / LEVEL_CELL_SHARE games a level
 LEARNED = "alphazero"  # the learned network's agent spec, once a build has it
-MAX_DECISIONS = 20_000  # a safety net: a longer game is cut and counted as truncated
 FIELD_AGENT = "heuristic"  # who plays the balance games and the pictured game
 SEARCH_NOTE = (
     "(MCTS grows with its budget: --simulations 200, or boardsim eval GAME --agents "
@@ -90,7 +90,7 @@ def add_parser(subparsers: Any) -> None:
         help=f"MCTS's simulations a decision (default {SEARCH_SIMULATIONS}; it grows stronger "
         "and slower with more)",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_argument, default=0)
     p.add_argument(
         "--game",
         dest="games_list",
@@ -458,14 +458,15 @@ def peer_results(tour: Tour) -> dict[str, Any] | None:
 # ------------------------------------------------------------------ strength
 def strength_options(name: str) -> dict[str, Any]:
     """The options the game measures strength at (its first ``strength_matchups`` line),
-    without its difficulty option (the ladder chooses the levels)."""
+    without its difficulty option (the ladder chooses the levels); the decision limit is
+    the game's own default (``max_decisions`` left out)."""
     from boardsim.games import definition
 
     d = definition(name)
     options = dict(d.strength_matchups[0].options) if d.strength_matchups else {}
     if d.difficulty is not None:
         options.pop(d.difficulty.option, None)
-    return {**options, "max_decisions": MAX_DECISIONS}
+    return options
 
 
 def easy_and_medium(name: str) -> list[tuple[str, str]]:
@@ -601,7 +602,6 @@ def balance_plan(name: str, tour: Tour) -> dict[str, Any]:
 
     d = definition(name)
     options = strength_options(name)
-    options.pop("max_decisions")
     fixed = "".join(f" --option {k}={v}" for k, v in options.items())
     if d.difficulty is not None:
         option = d.difficulty.option

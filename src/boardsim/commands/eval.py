@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardsim.api import list_games
-from boardsim.commands.args import add_list_argument, split_list
+from boardsim.commands.args import add_list_argument, seed_argument, split_list
 from boardsim.commands.train import add_option_argument, parse_options
 from boardsim.core.errors import DataError, OptionError
 
@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
         required=True,
     )
     p.add_argument("--games", type=int, default=100, help="games a pair (a level) (default 100)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_argument, default=0)
     p.add_argument(
         "--levels",
         default=None,

@@ -421,13 +421,17 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
     print(f"{game.definition.title}; seed {seed}; you play {seat_names(game, seats)}", file=out)
     print("type help for the commands and the board's notation", file=out)
     print(f"replay: {path}", file=out)
-    return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
+    from boardsim.build import compiling_notice
+
+    # a first run compiles the engine and the agents before the first move: say so
+    with compiling_notice(lambda text: print(text, file=out, flush=True), game.name):
+        return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim play``."""
     from boardsim.api import list_games
-    from boardsim.commands.args import add_list_argument
+    from boardsim.commands.args import add_list_argument, seed_argument
 
     p = subparsers.add_parser(
         "play",
@@ -445,7 +449,9 @@ def add_parser(subparsers: Any) -> None:
         "one for all, or one per other player in order (default random)",
         metavar="AGENT[,AGENT...]",
     )
-    p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one)")
+    p.add_argument(
+        "--seed", type=seed_argument, default=None, help="game seed (default: a random one)"
+    )
     p.add_argument(
         "--option", "-o", action="append", metavar="NAME=VALUE", help="a game option (repeatable)"
     )

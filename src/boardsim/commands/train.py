@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.commands.args import seed_argument
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -46,6 +47,94 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# what the flags without a help of their own set (their defaults are added when printed)
+FLAG_HELP = {
+    "backend": "sb3: the batched engine and SB3; rllib: RLlib on Ray",
+    "num_envs": "ppo: games played side by side",
+    "seed": "the run's seed, an integer in [0, 2**63)",
+    "epochs": "ppo: passes over each rollout",
+    "gamma": "discount",
+    "ent_coef": "ppo: entropy bonus",
+    "no_progress": "no progress bar",
+    "no_tensorboard": "no TensorBoard log",
+    "search": "the search: gumbel or puct",
+    "c_puct": "puct's exploration",
+    "rollout": "the policy of a leaf's rollout",
+    "rollout_depth": "decisions a rollout plays",
+    "value_hidden": "the value head's hidden width",
+    "weight_decay": "the optimizer's weight decay",
+    "gate_threshold": "score the candidate needs to become the best",
+    "gate_simulations": "search budget of a gate game",
+    "warmup_expert": "the warm-up iterations' expert",
+}
+
+# the defaults of the flags that no configuration field gives
+OTHER_DEFAULTS = {
+    "threads": "all cores",
+    "export": "none",
+    "address": "a local Ray",
+    "num_cpus": "all",
+    "opponents": "random",
+    "max_seconds": "none",
+    "net_arch": "sized to the observation",
+    "seed": "0",
+    "option": "none",
+}
+
+
+def _config_default(name: str, config: Any) -> Any:
+    import dataclasses
+
+    field = next(f for f in dataclasses.fields(config) if f.name == name)
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    return field.default_factory()  # type: ignore[misc]
+
+
+def flag_default(dest: str) -> str | None:
+    """What a ``train`` flag left out means: the PPO and AlphaZero configurations'
+    defaults of the setting it sets (both where they differ), else :data:`OTHER_DEFAULTS`."""
+    from boardsim.training.alphazero import AlphaZeroConfig
+    from boardsim.training.ppo import TrainConfig
+
+    if dest in OTHER_DEFAULTS:
+        return OTHER_DEFAULTS[dest]
+    found = []
+    for label, settings, config in (
+        ("ppo", PPO_SETTINGS, TrainConfig),
+        ("alphazero", ALPHAZERO_SETTINGS, AlphaZeroConfig),
+    ):
+        if dest in settings:
+            value = _config_default(settings[dest], config)
+            if isinstance(value, list):
+                value = ",".join(str(v) for v in value)
+            found.append((label, value))
+    if not found:
+        return None
+    if len(found) == 2 and found[0][1] != found[1][1]:
+        return ", ".join(f"{v} ({label})" for label, v in found)
+    return str(found[0][1])
+
+
+class TrainHelpFormatter(argparse.HelpFormatter):
+    """``train --help``: every flag says its default (read from the configurations when
+    the help is printed, so that parsing a command line imports no training code)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or not action.option_strings or action.dest == "help":
+            return text
+        if isinstance(action, argparse._StoreTrueAction):
+            default: str | None = "off"
+        elif action.default not in (None, False):
+            default = str(action.default)
+        else:
+            default = flag_default(action.dest)
+        if default is None:
+            return text
+        return f"{text} (default {default})" if text.strip() else f"default {default}"
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim train``."""
     p = subparsers.add_parser(
@@ -53,6 +142,7 @@ def add_parser(subparsers: Any) -> None:
         help="train an agent: PPO (MaskablePPO), AlphaZero self-play (--algo alphazero), "
         "or RLlib (--backend rllib)",
         description=__doc__,
+        formatter_class=TrainHelpFormatter,
     )
     p.add_argument("game", choices=list_games())
     p.add_argument(
@@ -87,7 +177,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--pool-swap", type=int, default=None, help="rollouts between pool draws")
     p.add_argument("--num-envs", type=int, default=None)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_argument, default=None)
     p.add_argument("--n-steps", type=int, default=None, help="steps per env per rollout")
     p.add_argument("--batch-size", type=int, default=None, help="minibatch")
     p.add_argument("--epochs", type=int, default=None)
@@ -197,6 +287,9 @@ def add_parser(subparsers: Any) -> None:
     rl = p.add_argument_group("rllib backend")
     rl.add_argument("--address", default=None, help="Ray cluster address (default: local Ray)")
     rl.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
+    for action in p._actions:
+        if action.help is None and action.option_strings:  # argparse lists only a help
+            action.help = FLAG_HELP[action.dest]
     p.set_defaults(func=run)
 
 
@@ -328,6 +421,9 @@ def run(args: argparse.Namespace) -> int:
 
         export_policy(result.checkpoint, args.export)
         print(f"policy exported to {args.export}")
+    if result.trained == 0:
+        print(f"already at {result.timesteps} steps; checkpoint {result.checkpoint}")
+        return 0
     print(
         f"trained {result.timesteps} steps ({result.games} games, recent win rate "
         f"{result.win_rate:.3f}) in {result.wall_seconds:.0f} s; checkpoint {result.checkpoint}"

@@ -15,6 +15,7 @@ import struct
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,11 @@ class GameDefinition:
     # -- optional, so that a new game needs none of them to play
     # every feature of the observation is 0 or 1: the vector env offers obs_dtype=uint8
     binary_observation: bool = False
+    # the module of the game's plain-Python twin, driven by
+    # boardsim.core.reference.ReferenceEngine (the differential tests and the benchmarks'
+    # core / reference ratio), e.g. "boardsim.games.farrapos.reference"; None: the game
+    # has none, and the generic tools that use one skip it
+    reference: str | None = None
     # the module drawing the board: draw(game, state, viewer, show_hands) -> Scene, and
     # optionally private_text(game, state, player) (boardsim.render); None: the text board
     drawer: str | None = None
@@ -143,6 +149,13 @@ class GameDefinition:
     perfect_information: bool = False
     # (resolved options) -> what the returns can be (:class:`Payoffs`); None: undeclared
     payoffs: Callable[[dict[str, Any]], Payoffs] | None = None
+
+    def load_reference(self) -> ModuleType | None:
+        """The module of the game's plain-Python twin (``reference``, imported the first
+        time), or None if the game declares none."""
+        if self.reference is None:
+            return None
+        return importlib.import_module(self.reference)
 
     def load_kernels(self) -> GameKernels:
         """The game's :class:`GameKernels` (importing their module the first time)."""
@@ -471,18 +484,27 @@ def state_from_pickle(game: Game, data: bytes, last_rewards: Any) -> State:
     return state
 
 
+SEED_LIMIT = 2**63
+"""Seeds are the integers in ``[0, SEED_LIMIT)``: see :func:`checked_seed`."""
+
+
 def checked_seed(seed: Any) -> int:
-    """``seed`` as a game seed: an integer in ``[-2**63, 2**63)`` (a 0-d integer array
-    too); None draws one from fresh operating-system entropy; a bool, a float, a string
-    or a seed out of range raises ``ValueError`` saying so."""
+    """``seed`` as a seed, by boardsim's one seed rule.
+
+    A seed is an integer in ``[0, 2**63)``: a Python ``int``, a numpy integer or a 0-d
+    integer array (not a bool, a float or a string); ``None`` draws one from fresh
+    operating-system entropy. The same rule holds everywhere a seed is taken: the core
+    (``Game.new_initial_state``), the PettingZoo, Gymnasium and vector envs' ``reset``
+    and ``boardsim train --seed``; anything else raises ``ValueError`` saying so.
+    """
     if seed is None:
-        return int(np.random.default_rng().integers(-(2**63), 2**63 - 1))
+        return int(np.random.default_rng().integers(0, SEED_LIMIT))
     if isinstance(seed, np.ndarray) and seed.ndim == 0:
         seed = seed[()]
     if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
         raise ValueError(f"seed must be an integer or None, got {seed!r}")
-    if not -(2**63) <= int(seed) < 2**63:
-        raise ValueError(f"seed {seed} is out of range [-2**63, 2**63)")
+    if not 0 <= int(seed) < SEED_LIMIT:
+        raise ValueError(f"seed {seed} is out of range: a seed is an integer in [0, 2**63)")
     return int(seed)
 
 

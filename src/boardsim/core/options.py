@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from boardsim.core.errors import OptionError
 
 
@@ -26,7 +28,15 @@ class Option:
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
 
     def validate(self, value: Any, game: str) -> Any:
-        """Return ``value`` if allowed, else raise :class:`OptionError` naming what is."""
+        """Return ``value`` if allowed, else raise :class:`OptionError` naming what is.
+
+        A numpy integer or bool (what a sweep over ``np.arange`` gives) counts as the
+        Python ``int`` or ``bool`` it equals, and is returned as that.
+        """
+        if isinstance(value, np.bool_):
+            value = bool(value)
+        elif isinstance(value, np.integer):
+            value = int(value)
         if self.choices is not None:
             if not any(c == value and type(c) is type(value) for c in self.choices):
                 allowed = ", ".join(repr(c) for c in self.choices)

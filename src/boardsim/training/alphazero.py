@@ -64,6 +64,7 @@ import numpy as np
 from boardsim.core import header as hd
 from boardsim.core.batch import play_games, threads_used
 from boardsim.core.errors import OptionError
+from boardsim.core.game import SEED_LIMIT, checked_seed
 from boardsim.core.network import Network
 from boardsim.core.seats import (
     NETWORK_SEARCH_DEFAULTS,
@@ -150,6 +151,10 @@ class AlphaZeroConfig:
 
     def validate(self) -> None:
         """Refuse settings that cannot work, with the reason."""
+        try:
+            self.seed = checked_seed(self.seed)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
         for name in (
             "iterations",
             "games_per_iteration",
@@ -536,19 +541,21 @@ class AlphaZeroTrainer:
         sims = c.gate_simulations or c.simulations
         a = self.search(candidate, training=False, simulations=sims)
         b = self.search(self.best, training=False, simulations=sims)
-        seed = c.seed + 1_000_003 * (self.iteration + 1)
+        seed = (c.seed + 1_000_003 * (self.iteration + 1)) % SEED_LIMIT
         return rotated_score(self.game, a, b, c.gate_games, seed, c.threads)
 
     def evaluate(self, network: Network) -> float:
         """The network alone against the heuristic (a fixed set of deals every iteration)."""
         c = self.config
-        return side_win_rate(self.game, self.alone(network), c.eval_games, c.seed + 7, c.threads)
+        return side_win_rate(
+            self.game, self.alone(network), c.eval_games, (c.seed + 7) % SEED_LIMIT, c.threads
+        )
 
     def heuristic_reference(self) -> float:
         """In a cooperative game, the heuristic's own win rate on the evaluation's deals."""
         c = self.config
         g = self.game
-        out = play_games(g, c.eval_games, "heuristic", c.seed + 7, 0, c.threads)
+        out = play_games(g, c.eval_games, "heuristic", (c.seed + 7) % SEED_LIMIT, 0, c.threads)
         return float((out["returns"][:, 0] > 0).mean())
 
     # ------------------------------------------------------------ checkpoints
@@ -805,9 +812,14 @@ def train_alphazero(
         log(f"resuming {checkpoint} after iteration {trainer.iteration}")
     writer = _writer(trainer) if config.tensorboard else None
     bar = _bar(trainer) if config.progress else None
-    reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
+    from boardsim.build import compiling_notice
+
+    # the first run compiles the search and the self-play for tens of seconds: say so
+    notice = compiling_notice(log, f"the self-play search for {trainer.game.name}")
     path = checkpoint
     try:
+        notice.__enter__()
+        reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
         while trainer.iteration < config.iterations:
             if config.max_seconds is not None and trainer.wall_seconds() >= config.max_seconds:
                 log(f"time budget of {config.max_seconds:.0f} s reached")
@@ -823,6 +835,7 @@ def train_alphazero(
                     best=trainer.best_iteration,
                 )
     finally:
+        notice.__exit__(None, None, None)
         if bar is not None:
             bar.close()
         if writer is not None:

@@ -96,16 +96,54 @@ def latest_checkpoint(run_dir: str | os.PathLike[str]) -> Path | None:
 
 
 def resolve_checkpoint(path: str | os.PathLike[str]) -> Path:
-    """A checkpoint file from a path to one, or to a run folder (its latest checkpoint)."""
+    """A checkpoint file from a path to one, to a run folder (its latest checkpoint) or to
+    a run's ``checkpoints/latest`` pointer (the checkpoint it names).
+
+    The file is checked whole (every entry's checksum): a damaged one (a truncated copy,
+    say) raises :class:`StateFormatError` naming it and the newest readable checkpoint
+    the run kept beside it, if any.
+    """
     p = Path(path)
     if p.is_dir():
         found = latest_checkpoint(p)
         if found is None:
             raise StateFormatError(f"{p} holds no checkpoint ({CHECKPOINT_DIR}/{LATEST_NAME})")
-        return found
+        p = found
+    elif p.name == LATEST_NAME and p.is_file():
+        found = latest_checkpoint(p.parent.parent)
+        assert found is not None  # the pointer exists
+        p = found
     if not p.is_file():
         raise StateFormatError(f"no checkpoint at {p}")
+    problem = _damage(p)
+    if problem is not None:
+        raise StateFormatError(f"checkpoint {p} is damaged ({problem}){_previous_hint(p)}")
     return p
+
+
+def _damage(path: Path) -> str | None:
+    """What is wrong with the zip file at ``path`` (not a zip, an entry that fails its
+    checksum), or None if it reads whole."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            bad = archive.testzip()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        return f"not a readable zip file: {exc}"
+    return None if bad is None else f"its entry {bad} fails its checksum"
+
+
+def _previous_hint(damaged: Path) -> str:
+    """``"; the run kept ..."``: the newest other readable checkpoint of the same kind in
+    the folder, and how to use it; "" if there is none."""
+    prefix = damaged.name.split("_")[0]
+    for other in sorted(damaged.parent.glob(f"{prefix}_*.zip"), reverse=True):
+        if other != damaged and _damage(other) is None:
+            pointer = damaged.parent / LATEST_NAME
+            return (
+                f"; the run kept an earlier checkpoint, {other}: play it by its path, or "
+                f"resume from it by writing its name, {other.name}, into {pointer}"
+            )
+    return "; the run kept no other readable checkpoint"
 
 
 def _open_archive(path: Path) -> zipfile.ZipFile:

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from boardsim.core.errors import OptionError
+from boardsim.core.game import checked_seed
 from boardsim.training.checkpoint import (
     atomic_write_text,
     latest_checkpoint,
@@ -110,6 +111,10 @@ class TrainConfig:
 
     def validate(self) -> None:
         """Refuse sizes that cannot work, with the reason."""
+        try:
+            self.seed = checked_seed(self.seed)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
         positive = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs")
         for name in (*positive, "checkpoint_every", "keep_checkpoints"):
             if int(getattr(self, name)) < 1:
@@ -222,6 +227,17 @@ class TrainResult:
     win_rate: float
     return_mean: float
     wall_seconds: float
+    # steps this call trained: 0 when a resumed run was already at its budget
+    trained: int = 0
+
+
+def planned_timesteps(start: int, total: int, num_envs: int, n_steps: int) -> int:
+    """The steps a run from ``start`` to ``total`` ends at: PPO trains in whole rollouts
+    of ``num_envs * n_steps`` steps, so ``total`` is rounded up to the next rollout."""
+    if total <= start:
+        return start
+    rollout = num_envs * n_steps
+    return start + -(-(total - start) // rollout) * rollout
 
 
 class GameStats:
@@ -363,7 +379,7 @@ class Trainer:
             clip_range=c.clip_range,
             policy_kwargs={"net_arch": {"pi": self.net_arch, "vf": self.net_arch}},
             tensorboard_log=str(self.run_dir / "tb") if c.tensorboard else None,
-            seed=c.seed,
+            seed=c.seed % 2**32,  # SB3 seeds numpy's legacy generator: 32 bits
             device="cpu",
             verbose=0,
         )
@@ -595,16 +611,31 @@ def train(
             )
         if trainer.pool is not None:
             trainer.pool.add(trainer.model, 0)  # the policy PPO starts from: the pool's first
-    remaining = max(config.total_timesteps - int(trainer.model.num_timesteps), 0)
-    if remaining > 0:
+    start = int(trainer.model.num_timesteps)
+    remaining = max(config.total_timesteps - start, 0)
+    if remaining == 0 and checkpoint is not None:
+        log(
+            f"{run_dir} is already at {start} steps (total_timesteps {config.total_timesteps}): "
+            "nothing to train; give a larger --timesteps to train on"
+        )
+        path = checkpoint
+    else:
+        planned = planned_timesteps(start, config.total_timesteps, config.num_envs, config.n_steps)
+        if planned != config.total_timesteps:
+            log(
+                f"training to {planned} steps: PPO trains in whole rollouts of "
+                f"{config.num_envs * config.n_steps} steps (--num-envs {config.num_envs} x "
+                f"--n-steps {config.n_steps}), so {config.total_timesteps} is rounded up"
+            )
         trainer.model.learn(
             total_timesteps=remaining,
-            callback=_callbacks(trainer, config.total_timesteps),
+            callback=_callbacks(trainer, planned),
             reset_num_timesteps=checkpoint is None,
             tb_log_name=TB_LOG_NAME,
         )
-    path = trainer.save()
+        path = trainer.save()
     return TrainResult(
+        trained=int(trainer.model.num_timesteps) - start,
         run_dir=str(run_dir),
         checkpoint=str(path),
         timesteps=int(trainer.model.num_timesteps),

@@ -23,7 +23,7 @@ import numpy as np
 
 from boardsim.core.batch import Batch, Outputs, checked_count
 from boardsim.core.errors import OptionError, StateFormatError
-from boardsim.core.game import Game
+from boardsim.core.game import SEED_LIMIT, Game
 from boardsim.wrappers.sb3 import SEED_STRIDE, BatchesVecEnv
 from boardsim.wrappers.vector import BoardsimVectorEnv
 
@@ -92,7 +92,7 @@ class SidesVecEnv(BatchesVecEnv):
                 threads=threads,
                 opponents=group,
                 seat=s,
-                seed=seed + SEAT_SEED_STRIDE * (k * len(groups) + j),
+                seed=(seed + SEAT_SEED_STRIDE * (k * len(groups) + j)) % SEED_LIMIT,
                 check_actions=False,
             )
             for k, s in enumerate(seats)

@@ -31,7 +31,7 @@ from boardsim.core.batch import policy_codes
 from boardsim.core.bound import BoundFunction
 from boardsim.core.engine import seats_scratch_size
 from boardsim.core.errors import OptionError, as_action
-from boardsim.core.game import Game, State
+from boardsim.core.game import Game, State, checked_seed
 from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS, POLICY_MCTS
 from boardsim.core.rng import derive_seed, rng_seed
 from boardsim.core.seats import seat_table
@@ -236,8 +236,10 @@ class BoardsimGymEnv(gym.Env):
         """Start a new game; the opponents play until it is the learner's turn.
         ``info["action_mask"]`` holds its legal actions.
         """
+        if seed is not None:
+            seed = checked_seed(seed)  # the one seed rule, before Gymnasium's own
         super().reset(seed=seed)
-        game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
         self.state_ = self.game.new_initial_state(game_seed)
         self._ended_illegally = False
         self._named_agents.clear()  # named opponents draw their generators afresh

@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from boardsim.core.errors import IllegalActionError, as_action
-from boardsim.core.game import CHANCE, Game, State
+from boardsim.core.game import CHANCE, Game, State, checked_seed
 from boardsim.core.header import TERMINAL
 
 CHANCE_AGENT = "chance"
@@ -116,8 +116,8 @@ class BoardsimAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (seeded by ``seed`` when given)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = int(seed)
+            game_seed = checked_seed(seed)  # the one seed rule, before numpy's own
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(0, 2**62))
         self.state_ = self.game.new_initial_state(game_seed)

@@ -15,6 +15,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from boardsim.core.batch import Outputs
+from boardsim.core.game import SEED_LIMIT
 from boardsim.wrappers.vector import BoardsimVectorEnv
 
 # seeds of the batches side by side: far apart so that their games never coincide
@@ -26,7 +27,7 @@ class BatchesVecEnv(VecEnv):
     rows one after another; ``action_masks()`` for sb3-contrib's MaskablePPO.
 
     ``step_penalty`` is subtracted from the learner's reward at each of its decisions.
-    A seeded ``reset`` seeds part ``k`` with ``seed + SEED_STRIDE * k``.
+    A seeded ``reset`` seeds part ``k`` with ``seed + SEED_STRIDE * k`` (modulo ``2**63``).
 
     Finished episodes are reported as SB3's ``VecMonitor`` reports them: on an env's
     last step, ``info["episode"] = {"r": return, "l": length, "t": seconds}`` (the
@@ -84,7 +85,7 @@ class BatchesVecEnv(VecEnv):
         """Reset every env; the observations, stacked."""
         base = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
         for k, part in enumerate(self.parts):
-            seed = None if base is None else base + SEED_STRIDE * k
+            seed = None if base is None else (base + SEED_STRIDE * k) % SEED_LIMIT
             part.reset(seed=seed)
         self._reset_seeds()
         self.episode_returns[:] = 0.0

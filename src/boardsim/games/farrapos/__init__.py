@@ -280,6 +280,7 @@ DEFINITION = GameDefinition(
     text_legend=TEXT_LEGEND,
     evaluate=evaluate,
     drawer="boardsim.games.farrapos.render",
+    reference="boardsim.games.farrapos.reference",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},

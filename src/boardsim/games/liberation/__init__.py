@@ -193,6 +193,7 @@ DEFINITION = GameDefinition(
     move_events=names.move_events,
     evaluate=names.evaluate,
     drawer="boardsim.games.liberation.render",
+    reference="boardsim.games.liberation.reference",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # 555 of 800 two-player games won with these
     mcts_defaults={"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
