@@ -51,32 +51,10 @@ BOUNDARY = (0, 1, -1, 2, -2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 22, 24, 28, 29
 BOUNDARY += (43, 44, 48, 49, 55, 56, 63, 64, 100, 255, 413, 1000, INT32_MAX, INT32_MIN, -4, -3)
 MAGIC = b"BSIMSTAT"
 
-# Positions reached by legal play that random play seldom reaches, each one a validator once
-# refused (so the game could not be saved): (game, options, seed, the actions from the
-# start, chance outcomes included). A try starts from one of its game's now and then
-# (``KNOWN_LINE_SHARE``), plays on at random for a few steps, and forges that.
-_FARRAPOS_TIE_LINE = (
-    "14 61 62 81 6 39 40 37 35 34 36 38 81 0 54 81 1 1 54 85 7 25 81 6 6 25 85 7 14 7 "
-    "17 10 64 61 81 6 33 81 83 21 57 81 2 6 57 85 3 35 36 39 37 81 10 20 5 64 81 7 25 "
-    "81 3 5 25 20 56 53 65 67 68 63 54 81 17 2 33 40 36 35 39 34 26 38 37 81 3 6 17 "
-    "61 53 57 81 4 26 36 33 39 38 34 40 35 81 19 57 53 56 61 67 70 60 81 4 37 81 2 17 "
-    "17 83 2 21 8 40 35 37 26 38 34 33 39 81 17 69 56 66 70 62 54 60 81 14 83 18 37 "
-    "26 81 13 56 60 62 81 18 4 5 36 81 5 6 36 84 5 4 64 85 0 55 81 1 2 55 84 6 1 27 "
-    "85 16 26 43 81 21 68 81 6 5 68 85 6 2 7 27 81 4 4 27 55"
-)
-KnownLine = tuple[str, dict[str, Any], int, tuple[int, ...]]
-KNOWN_LINES: tuple[KnownLine, ...] = (
-    # issue 38: Farrapos with empty_city="neutral", phase 7 turn 2: a tie (dice 4 and 4)
-    # removes the Empire's last attacker (E03) and Triunfo's last defender (R03); the
-    # Empire's militia step follows with Triunfo empty (once kept as the Republic's there,
-    # which the validator refused)
-    (
-        "farrapos",
-        {"empty_city": "neutral", "explicit_chance": True},
-        23,
-        tuple(int(a) for a in _FARRAPOS_TIE_LINE.split()),
-    ),
-)
+# A try starts now and then (``KNOWN_LINE_SHARE``) from one of its game's known lines
+# (``GameDefinition.known_lines``: positions reached by legal play that random play seldom
+# reaches, each one a validator once refused), plays on at random for a few steps, and
+# forges that.
 KNOWN_LINE_SHARE = 0.1
 
 
@@ -141,7 +119,8 @@ def source_state(game: Any, rng: np.random.Generator) -> Any:
 
 
 def known_position(game: Any, seed: int, actions: tuple[int, ...]) -> Any:
-    """The position of a known line (``KNOWN_LINES``): its game replayed from ``seed``."""
+    """The position of a known line (``GameDefinition.known_lines``): its game replayed
+    from ``seed``."""
     state = game.new_initial_state(seed)
     for action in actions:
         state.apply_action(action)
@@ -170,9 +149,11 @@ def forge(
     name = names[int(rng.integers(len(names)))]  # each game as often, then its variants
     rows = [o for n, o in table if n == name]
     options = rows[int(rng.integers(len(rows)))]
-    lines = [line for line in KNOWN_LINES if line[0] == name]
+    from boardsim.games import definition
+
+    lines = definition(name).known_lines
     if lines and rng.random() < KNOWN_LINE_SHARE:
-        _, options, seed0, actions = lines[int(rng.integers(len(lines)))]
+        options, seed0, actions = lines[int(rng.integers(len(lines)))]
         game = make(name, json.dumps(options, sort_keys=True))
         state = known_position(game, seed0, actions)
         for _ in range(int(rng.integers(0, 4))):

@@ -224,9 +224,10 @@ def test_a_city_both_sides_lose_in_a_tie_is_no_ones_at_once_and_the_game_saves()
     position validates, saves, loads and pickles (boardsim.fuzz starts tries from it)."""
     import pickle
 
-    from boardsim.fuzz import KNOWN_LINES, known_position
+    from boardsim.fuzz import known_position
+    from boardsim.games import definition
 
-    _, options, seed, actions = KNOWN_LINES[0]
+    options, seed, actions = definition("farrapos").known_lines[0]
     g = game(**options)
     before = known_position(g, seed, actions[:-2])  # the attacker's loss, then the defender's
     triunfo = city("triunfo")
@@ -245,9 +246,10 @@ def test_a_city_both_sides_lose_in_a_tie_is_no_ones_at_once_and_the_game_saves()
 def test_the_text_board_names_the_deciding_side_at_a_loss_decision() -> None:
     """Issue 38: on the Empire's turn, after the tie at Triunfo (phase 7, turn 2), the
     Republic chooses its loss: the header says the Empire moves and the Republic decides."""
-    from boardsim.fuzz import KNOWN_LINES, known_position
+    from boardsim.fuzz import known_position
+    from boardsim.games import definition
 
-    _, options, seed, actions = KNOWN_LINES[0]
+    options, seed, actions = definition("farrapos").known_lines[0]
     state = known_position(game(**options), seed, actions[:-1])
     assert state.array[L.MODE] == L.M_LOSS and state.current_player() == 0
     header = str(state).splitlines()[0]

@@ -117,6 +117,15 @@ class GameDefinition:
     # in some), for generic tests that play every one (boardsim.fuzz's forged states,
     # the validator's real ones); empty: the defaults only
     sample_options: tuple[Mapping[str, Any], ...] = ()
+    # where a game with hidden hands keeps them: (the first word of the hands, rows (one a
+    # player), card kinds), counts of each kind a player holds; the OpenSpiel bridge's
+    # information-state tensor summarises what each player saw leave or enter them.
+    # None: no hands (or none the bridge should read)
+    hands: tuple[int, int, int] | None = None
+    # positions reached by legal play that random play seldom reaches, each one a
+    # validator once refused: (options, seed, the actions from the start, chance outcomes
+    # included); boardsim.fuzz starts some of its tries from them
+    known_lines: tuple[tuple[Mapping[str, Any], int, tuple[int, ...]], ...] = ()
     # the default of ``max_decisions``: a cap on a game's length well above the longest
     # games its random, heuristic and MCTS players play, measured and documented in its
     # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's

@@ -320,12 +320,11 @@ class _Hands:
 
 
 def _hands(d: GameDefinition) -> _Hands | None:
-    """The hands of an imperfect-information game the bridge knows (the race), else None."""
-    if d.name == "liberation":
-        from boardsim.games.liberation import layout
-
-        return _Hands(layout.HAND, layout.P, layout.K)
-    return None
+    """The hands of an imperfect-information game that declares them
+    (``GameDefinition.hands``: the race), else None."""
+    if d.hands is None:
+        return None
+    return _Hands(*d.hands)
 
 
 def _has_information_tensor(d: GameDefinition) -> bool:

@@ -266,6 +266,28 @@ def payoffs(options: dict[str, Any]) -> Payoffs:
     return Payoffs(-1.0 - swing, 1.0 + swing, "zero_sum", dense=True)
 
 
+# Positions reached by legal play that random play seldom reaches (boardsim.fuzz starts
+# some tries from them). Issue 38: with empty_city="neutral", phase 7 turn 2, a tie (dice 4
+# and 4) removes the Empire's last attacker (E03) and Triunfo's last defender (R03); the
+# Empire's militia step follows with Triunfo empty (once kept as the Republic's there,
+# which the validator refused). Seed 23, explicit chance, the actions from the start.
+TIE_LINE = (
+    "14 61 62 81 6 39 40 37 35 34 36 38 81 0 54 81 1 1 54 85 7 25 81 6 6 25 85 7 14 7 "
+    "17 10 64 61 81 6 33 81 83 21 57 81 2 6 57 85 3 35 36 39 37 81 10 20 5 64 81 7 25 "
+    "81 3 5 25 20 56 53 65 67 68 63 54 81 17 2 33 40 36 35 39 34 26 38 37 81 3 6 17 "
+    "61 53 57 81 4 26 36 33 39 38 34 40 35 81 19 57 53 56 61 67 70 60 81 4 37 81 2 17 "
+    "17 83 2 21 8 40 35 37 26 38 34 33 39 81 17 69 56 66 70 62 54 60 81 14 83 18 37 "
+    "26 81 13 56 60 62 81 18 4 5 36 81 5 6 36 84 5 4 64 85 0 55 81 1 2 55 84 6 1 27 "
+    "85 16 26 43 81 21 68 81 6 5 68 85 6 2 7 27 81 4 4 27 55"
+)
+KNOWN_LINES = (
+    (
+        {"empty_city": "neutral", "explicit_chance": True},
+        23,
+        tuple(int(a) for a in TIE_LINE.split()),
+    ),
+)
+
 DEFINITION = GameDefinition(
     name="farrapos",
     version=2,
@@ -291,6 +313,7 @@ DEFINITION = GameDefinition(
     balance_tunings=BALANCE_TUNINGS,
     strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
+    known_lines=KNOWN_LINES,
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.PHASE]) * 8 + int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,

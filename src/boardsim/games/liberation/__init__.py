@@ -201,6 +201,7 @@ DEFINITION = GameDefinition(
     balance_questions=BALANCE_QUESTIONS,
     strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
+    hands=(layout.HAND, layout.P, layout.K),
     decision_limit=DECISION_LIMIT,
     turn_of=lambda state: int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
