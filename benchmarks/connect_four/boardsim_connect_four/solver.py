@@ -183,9 +183,8 @@ class Solver:
             if mask & top:
                 raise ValueError(f"move {i}: column {col} is full")
             move = (mask + (1 << (col * (self.height + 1)))) & self._column(col)
-            if self._wins(current, mask, move):
-                if i != len(moves) - 1:
-                    raise ValueError(f"move {i}: the game is already won")
+            if self._wins(current, mask, move) and i != len(moves) - 1:
+                raise ValueError(f"move {i}: the game is already won")
             current ^= mask
             mask |= move
         return current, mask, len(moves)
