@@ -281,8 +281,11 @@ def report(result: dict[str, Any]) -> str:
 def _write_report(path: Path, text: str, result: dict[str, Any]) -> None:
     """The report as markdown (the table as a table, the rest as it printed), with the
     command, the commit and the machine's load."""
+    library = Path(result["library"])  # the tree measured (--src: another one)
     commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ["git", "-C", str(library), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     command = " ".join(["python benchmarks/vector.py", *sys.argv[1:]])
@@ -292,7 +295,8 @@ def _write_report(path: Path, text: str, result: dict[str, Any]) -> None:
     out = [
         "<!-- written by python benchmarks/vector.py: do not edit, run it again -->",
         "",
-        f"Written by `{command}` at commit {commit or 'unknown'}, {os.cpu_count()} CPUs, "
+        f"Written by `{command}`, the library measured at commit {commit or 'unknown'}, "
+        f"{os.cpu_count()} CPUs, "
         f"load average {load:.2f} when it ended. {lines[0]}.",
         "",
         *table,
