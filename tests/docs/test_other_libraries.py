@@ -4,18 +4,14 @@ completion, each in a fresh interpreter, as a reader pasting it would."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.docs.test_readme import SNIPPET_SECONDS, python_blocks
+from tests.docs.snippets import ROOT, SNIPPET_SECONDS, python_blocks, run_python
 
 pytestmark = pytest.mark.subprocess
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "guides" / "other-libraries.md"
 SNIPPETS = python_blocks(PAGE.read_text(encoding="utf-8"))
 LIBRARIES = ("pyspiel", "pettingzoo.make", "gym.make", "MaskablePPO", "make_rllib_env")
@@ -32,15 +28,5 @@ def test_the_page_has_a_snippet_for_each_library() -> None:
 def test_other_libraries_snippet_runs_to_completion(index: int, tmp_path: Path) -> None:
     if index == 0:
         pytest.importorskip("pyspiel")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    env.setdefault("NUMBA_NUM_THREADS", "1")
-    done = subprocess.run(
-        [sys.executable, "-c", SNIPPETS[index]],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=SNIPPET_SECONDS,
-    )
+    done = run_python(SNIPPETS[index], tmp_path, NUMBA_NUM_THREADS="1")
     assert done.returncode == 0, f"snippet {index} failed:\n{done.stderr[-4000:]}"

@@ -10,27 +10,20 @@ listed below with the reason they do not run here.
 from __future__ import annotations
 
 import ast
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.docs.snippets import ROOT, SNIPPET_SECONDS, python_blocks, run_python
+
 pytestmark = pytest.mark.subprocess
 
-ROOT = Path(__file__).resolve().parents[2]
-SECONDS = 900  # a cold numba cache compiles each game a page uses
+SECONDS = SNIPPET_SECONDS  # a cold numba cache compiles each game a page uses
 PAGES = ("getting-started.md", "index.md", "adding-a-game.md")
 # pages whose other blocks are a plugin's files (they import the reader's package): only
 # the blocks that start with "import boardsim" run
 PARTS_ONLY = ("adding-a-game.md",)
-
-
-def python_blocks(text: str) -> list[str]:
-    """The code of every fenced ```python block, in order."""
-    return re.findall(r"^```python\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
 
 
 def checked(code: str) -> str:
@@ -70,18 +63,8 @@ def test_a_pages_snippets_run_and_show_what_they_return(page: str, tmp_path: Pat
     if page in PARTS_ONLY:
         blocks = [b for b in blocks if b.startswith("import boardsim\n")]
     assert blocks
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    env.setdefault("MPLBACKEND", "Agg")
     code = "\n".join(checked(b) for b in blocks)
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=SECONDS,
-    )
+    done = run_python(code, tmp_path, SECONDS)
     assert done.returncode == 0, f"docs/{page}'s snippets failed:\n{done.stderr[-4000:]}"
 
 
@@ -99,14 +82,5 @@ def test_the_pettingzoo_loop_ends_by_the_rules(page: str, tmp_path: Path) -> Non
     loop = "\n".join(["import boardsim", *lines[start : end + 1]])
     loop += "\n    steps = globals().get('steps', 0) + 1\n"
     loop += "assert term and not trunc, (term, trunc)\nassert steps < 5000, steps\n"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    done = subprocess.run(
-        [sys.executable, "-c", loop],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=SECONDS,
-    )
+    done = run_python(loop, tmp_path, SECONDS)
     assert done.returncode == 0, f"{page}'s PettingZoo loop:\n{done.stderr[-4000:]}"
