@@ -6,6 +6,7 @@ without a line of boardsim naming it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,7 +62,11 @@ def test_the_plugin_passes_the_conformance_checks_from_outside(
         str(PLUGIN / "tests"),
         cwd=tmp_path,
     )
-    assert "3 passed" in out
+    # the plugin's own tests: its conformance run (3), its solver and mistake rate (issue
+    # 34); the Allis opening check is skipped there with its reason (it needs a book)
+    counts = {kind: int(n) for n, kind in re.findall(r"(\d+) (passed|failed|skipped|errors?)", out)}
+    assert counts.get("passed", 0) >= 11, out[-2000:]
+    assert not any(counts.get(kind) for kind in ("failed", "error", "errors")), out[-2000:]
     where = run(installed, "-c", "import boardsim_connect_four as m; print(m.__file__)")
     assert not Path(where.strip()).is_relative_to(ROOT)  # the installed copy, not the source
 
