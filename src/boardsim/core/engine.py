@@ -245,20 +245,30 @@ def seat_action(g, state, params, seats, mask, prng, nn):
     return policy_action(g, state, params, code, mask, prng)
 
 
-@jit
+@jit_borrowing
 def play_opponents(
     g, state, params, learners, seats, rewards, tmp, before, after, outcomes, weights, mask,
     prng, nn,
 ):  # fmt: skip
     """The players outside ``learners`` play (each by his seat of the table ``seats``,
-    ``core/seats.py``) until a learner decides or the game ends.
+    ``core/seats.py``) until a learner decides or the game ends; their rewards are added
+    to ``rewards``.
 
     ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
+    Compiled without reference counting (``jit_borrowing``): it is every batched step's
+    inner loop (:func:`step_row`), where the atomic counts on the rows' views, shared by
+    the threads, cost more than a small game's decisions; a compiled policy's move is
+    inlined, a network's is a call.
     """
     done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
     while not done and learners[state[hd.H_ACTOR]] == 0:
-        a = seat_action(g, state, params, seats, mask, prng, nn)
-        done = step_into(g, state, params, a, tmp, before, after, outcomes, weights)
+        player = state[hd.H_ACTOR]
+        code = seats[0][player]
+        if code == hd.POLICY_NETWORK:
+            a = network_action(g, state, params, seats, player, mask, prng, nn)
+        else:
+            a = policy_action(g, state, params, code, mask, prng)
+        done = advance_rewarded(g, state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]
     return done
@@ -406,8 +416,8 @@ def batch_reset(
 @jit_borrowing
 def step_row(g, states, params, actions, i, seat, learners, seats, policy_rngs, rewards, scratch):
     """Row ``i`` of :func:`batch_step`: the learner's action, then (``seat >= 0``) the
-    other players by their seats until a learner is to decide; its rewards into
-    ``rewards[i]``; returns terminal.
+    other players by their seats until a learner is to decide (:func:`play_opponents`);
+    its rewards into ``rewards[i]``; returns terminal.
 
     Compiled without reference counting (``jit_borrowing``): the batch owns every array,
     and the atomic counts on the rows' views, shared by the threads, cost more than the
@@ -416,21 +426,15 @@ def step_row(g, states, params, actions, i, seat, learners, seats, policy_rngs, 
     rw = rewards[i]
     before, after, tmp = scratch[0][i], scratch[1][i], scratch[2][i]
     outcomes, weights, mask = scratch[3][i], scratch[4][i], scratch[5][i]
-    prng = policy_rngs[i]
     done = advance_rewarded(g, state, params, actions[i], tmp, before, after, outcomes, weights)
     for p in range(rw.shape[0]):
         rw[p] = tmp[p]
-    while seat >= 0 and not done and learners[state[hd.H_ACTOR]] == 0:
-        player = state[hd.H_ACTOR]
-        code = seats[0][player]
-        if code == hd.POLICY_NETWORK:
-            nn = (scratch[7][i], scratch[8][i], scratch[9][i])
-            a = network_action(g, state, params, seats, player, mask, prng, nn)
-        else:
-            a = policy_action(g, state, params, code, mask, prng)
-        done = advance_rewarded(g, state, params, a, tmp, before, after, outcomes, weights)
-        for p in range(rw.shape[0]):
-            rw[p] += tmp[p]
+    if seat >= 0 and not done:
+        nn = (scratch[7][i], scratch[8][i], scratch[9][i])
+        done = play_opponents(
+            g, state, params, learners, seats, rw, tmp, before, after, outcomes, weights,
+            mask, policy_rngs[i], nn,
+        )  # fmt: skip
     return done
 
 
