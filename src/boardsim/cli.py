@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "boardsim.commands.replay",
     "boardsim.commands.train",
     "boardsim.commands.eval",
+    "boardsim.commands.ladder",
 )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import boardsim
 from boardsim.agents import load
-from boardsim.research.tournament import play_batched
+from boardsim.research.players import play_batched
 
 AGENTS = Path(__file__).resolve().parents[2] / "agents"
 CASES = {

@@ -12,8 +12,8 @@ import pytest
 from boardsim.agents import heuristic
 from boardsim.cli import build_parser
 from boardsim.commands.args import split_list
-from boardsim.commands.eval import command_line
-from boardsim.commands.train import parse_options
+from boardsim.commands.eval import request_of
+from boardsim.core.options import option_words
 from boardsim.research import agent_pages as pages
 from boardsim.research import ladder
 
@@ -46,13 +46,13 @@ def test_each_eval_file_is_its_command(prefix: str) -> None:
     assert words[:2] == ["boardsim", "eval"]
     args = build_parser().parse_args(words[1:])
     # spelled as boardsim eval records its command, so a file that has one matches
-    assert command_line(args) == evaluation.command
+    assert request_of(args).command() == evaluation.command
     assert data.get("command", evaluation.command) == evaluation.command
     assert args.out == prefix and Path(prefix + ".csv").is_file()
     assert args.game == data["game"]
     assert split_list(args.agents) == data["agents"]
     assert (args.games, args.seed) == (data["games_per_pair"], data["seed"])
-    for key, value in parse_options(args.option).items():
+    for key, value in option_words(args.option).items():
         assert data["options"][key] == value, f"{prefix}.json: {key}"
     if data["mode"] == "cooperative":
         levels = {r["level"] for r in data["solo"]}

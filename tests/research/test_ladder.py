@@ -65,10 +65,10 @@ def test_eval_records_its_command_and_elo_intervals(tmp_path: Path) -> None:
 
 
 def test_ladder_refuses_a_game_without_one_and_a_folder_outside_a_checkout(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(ValueError, match="no ladder for 'chess'"):
         ladder.eval_arguments("chess")
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit, match="root of a boardsim checkout"):
-        ladder.main(["--docs"])
+    assert cli_main(["ladder", "--docs"]) == 2
+    assert "root of a boardsim checkout" in capsys.readouterr().err

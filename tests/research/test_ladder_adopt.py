@@ -150,15 +150,15 @@ def test_an_adopted_ladder_is_read_back_whole_with_the_same_numbers(
 def test_the_command_adopts_and_says_what_it_refuses(
     checkout: Checkout, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert ladder.main(["liberation", "--adopt", "--rules-version", "2"]) == 2
+    assert cli_main(["ladder", "liberation", "--adopt", "--rules-version", "2"]) == 2
     err = capsys.readouterr().err
     assert "not adopted: liberation's rules are at version 1 today, not 2" in err
     assert "pair_records" not in checkout.read()
-    assert ladder.main(["liberation", "--adopt", "--rules-version", "1"]) == 0
+    assert cli_main(["ladder", "liberation", "--adopt", "--rules-version", "1"]) == 0
     assert "adopted 3 pairs (rules version 1)" in capsys.readouterr().err
     for argv in (["liberation", "--adopt"], ["liberation", "--rules-version", "1"]):
         with pytest.raises(SystemExit):
-            ladder.main(argv)
+            cli_main(["ladder", *argv])
 
 
 def _drop_pair(data: dict[str, Any]) -> None:

@@ -251,10 +251,27 @@ def test_the_ladder_reads_back_its_own_file_unless_told_not_to(
 ) -> None:
     from boardsim.research import ladder
 
-    seen: list[list[str]] = []
-    monkeypatch.setattr("boardsim.cli.main", lambda argv: seen.append(argv) or 0)
+    seen: list[tuple[Any, ...]] = []
+
+    class Played:
+        mode = "round_robin"
+
+        def write(self, prefix: Any) -> None:
+            seen.append(("write", str(prefix)))
+
+    def prior_results(out: str, reuse: Any = None, no_reuse: bool = False) -> None:
+        seen.append(("prior", out, no_reuse))
+
+    def run_eval(request: Any, progress: Any = None, prior: Any = None) -> Played:
+        seen.append(("run", request))
+        return Played()
+
+    monkeypatch.setattr(ladder, "prior_results", prior_results)
+    monkeypatch.setattr(ladder, "run_eval", run_eval)
     ladder.play_ladder("liberation", 2)
     ladder.play_ladder("liberation", 2, reuse=False)
+    request = ladder.ladder_request("liberation", 2)
     # the ladder's file is eval's --out: its pairs are read back (the command stays the same)
-    assert seen[0] == ["eval", *ladder.eval_arguments("liberation", 2)]
-    assert seen[1] == [*seen[0], "--no-reuse"]
+    assert request.words()[2:] == ladder.eval_arguments("liberation", 2)
+    assert seen[:3] == [("prior", request.out, False), ("run", request), ("write", request.out)]
+    assert seen[3:] == [("prior", request.out, True), ("run", request), ("write", request.out)]

@@ -14,14 +14,16 @@ from boardsim.agents import RandomAgent
 from boardsim.agents.mcts import play_games as mcts_play_games
 from boardsim.core.errors import OptionError
 from boardsim.games import definition
-from boardsim.research.tournament import (
-    bradley_terry_elo,
-    bradley_terry_intervals,
+from boardsim.research.players import (
     compiled_together,
-    cooperative,
     mcts_simulations,
     play_compiled,
     play_lockstep,
+)
+from boardsim.research.tournament import (
+    bradley_terry_elo,
+    bradley_terry_intervals,
+    cooperative,
     round_robin,
     seat_scores,
 )
@@ -189,20 +191,14 @@ def test_mcts_specs_play_compiled_only_with_compiled_company() -> None:
 
 def test_a_compiled_mcts_run_is_the_mcts_modules_games_in_chunks() -> None:
     game = boardsim.make_game("liberation", num_players=2)
-    told: list[str] = []
-    rets, trunc = play_compiled(
-        game,
-        ["mcts:6", "heuristic"],
-        5,
-        seed=4,
-        first_game=2,
-        progress=told.append,
-        label="run",
-        chunk=2,
+    told: list[int] = []
+    out = play_compiled(
+        game, ["mcts:6", "heuristic"], 5, seed=4, first_game=2, on_chunk=told.append, chunk=2
     )
     direct = mcts_play_games(game, 5, ["mcts", "heuristic"], seed=4, first_game=2, simulations=6)
-    assert np.array_equal(rets, direct["returns"]) and np.array_equal(trunc, direct["truncated"])
-    assert told == ["run: 2/5 games", "run: 4/5 games", "run: 5/5 games"]
+    assert np.array_equal(out["returns"], direct["returns"])
+    assert np.array_equal(out["truncated"], direct["truncated"])
+    assert told == [2, 2, 1]
 
 
 def test_round_robin_with_mcts_reports_progress_and_scores_every_game() -> None:

@@ -325,7 +325,8 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
     import shlex
 
     from boardsim.cli import build_parser
-    from boardsim.commands.train import ALPHAZERO_SETTINGS, given_settings, parse_options
+    from boardsim.commands.train import ALPHAZERO_SETTINGS, given_settings
+    from boardsim.core.options import option_words
     from boardsim.training.alphazero import train_command
 
     config = _config(
@@ -349,7 +350,7 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
     again = AlphaZeroConfig(
         game=args.game,
         run_dir=str(tmp_path / "c"),
-        options=parse_options(args.option),
+        options=option_words(args.option),
         threads=config.threads,
         torch_threads=config.torch_threads,
         progress=config.progress,

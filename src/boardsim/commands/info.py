@@ -15,7 +15,8 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
-from boardsim.commands.train import add_option_argument, parse_options
+from boardsim.commands.train import add_option_argument
+from boardsim.core.options import option_words
 
 
 def add_parser(subparsers: Any) -> None:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from boardsim.api import game_info
 
     try:
-        info = game_info(args.game, **parse_options(args.option))
+        info = game_info(args.game, **option_words(args.option))
     except ValueError as exc:
         print(f"boardsim info: {exc}", file=sys.stderr)
         return 2

@@ -29,28 +29,10 @@ import numpy as np
 from boardsim.core.errors import OptionError
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS, H_RNG, P_EXPLICIT_CHANCE
+from boardsim.core.options import option_words
 
 CHOICES_SHOWN = 200  # a decision with more legal actions lists the first ones and says so
 DEFAULT_REPLAY_DIR = "replays"
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """``"num_players=3"`` -> ``("num_players", 3)``; true/false become booleans."""
-    name, sep, raw = text.partition("=")
-    if not sep or not name:
-        raise OptionError(f"option {text!r}: write NAME=VALUE, e.g. num_players=3")
-    low = raw.strip().lower()
-    if low in ("true", "false"):
-        return name.strip(), low == "true"
-    try:
-        return name.strip(), int(raw)
-    except ValueError:
-        return name.strip(), raw
-
-
-def parse_options(items: list[str] | None) -> dict[str, Any]:
-    """``["num_players=3", "reward=vt"]`` -> ``{"num_players": 3, "reward": "vt"}``."""
-    return dict(parse_option(t) for t in items or [])
 
 
 def chance_after(
@@ -408,7 +390,7 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
     from boardsim.commands.args import split_list
 
     try:
-        game = make_game(args.game, **parse_options(args.option))
+        game = make_game(args.game, **option_words(args.option))
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
         seats = make_seats(game, args.seat, split_list(args.vs), seed)
     except OptionError as exc:

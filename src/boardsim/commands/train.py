@@ -11,20 +11,7 @@ from typing import Any
 
 from boardsim.api import list_games
 from boardsim.commands.args import seed_argument
-
-
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """``["num_players=2", "level=6-4-3-4-2"]`` -> options; values read as JSON when they parse."""
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--option takes KEY=VALUE, got {pair!r}")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options
+from boardsim.core.options import option_words
 
 
 def parse_net_arch(text: str | None) -> list[int] | None:
@@ -384,7 +371,7 @@ def given_settings(
 
 def run(args: argparse.Namespace) -> int:
     try:
-        options = parse_options(args.option)
+        options = option_words(args.option)
         ppo_values, ppo_flags = given_settings(args, PPO_SETTINGS)
     except ValueError as exc:
         print(f"boardsim train: {exc}", file=sys.stderr)

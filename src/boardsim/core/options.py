@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,3 +108,20 @@ def with_later_defaults(declared: tuple[Option, ...], saved: Mapping[str, Any]) 
     network): each declared option they do not name takes its default. A game's new
     option defaults to the reading it had before, so the old options mean the same game."""
     return {**{o.name: o.default for o in declared if o.name not in saved}, **saved}
+
+
+def option_words(pairs: Sequence[str] | None) -> dict[str, Any]:
+    """``["num_players=2", "level=6-4-3-4-2"]`` -> options, as the command line gives them
+    (``-o KEY=VALUE``): values read as JSON when they parse (``3``, ``true``), else as text
+    (``6-4-3-4-2``); :class:`OptionError` for a word that is not ``KEY=VALUE``."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise OptionError(f"option {pair!r}: write KEY=VALUE, e.g. num_players=3")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options

@@ -22,13 +22,14 @@ The pairs' own times were not recorded: each record takes an even share of the f
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardsim.api import make_game
 from boardsim.core.errors import DataError
 from boardsim.core.options import COMMON_OPTIONS, Option, with_later_defaults
+from boardsim.research.evaluation import EvalRequest
 from boardsim.research.reuse import (
     ADOPTED,
     RECORDS_KEY,
@@ -58,50 +59,16 @@ class Adoption:
     refused: list[str] = field(default_factory=list)
 
 
-@dataclass
-class EvalCommand:
-    """A ``boardsim eval`` command line as ``boardsim eval`` reads it."""
-
-    command: str
-    game: str
-    agents: list[str]
-    games: int
-    seed: int
-    levels: list[str] | None
-    options: dict[str, Any]
-    agent_maker: Callable[[str, Any, int], Any]
-
-    @classmethod
-    def parse(cls, command: str) -> EvalCommand:
-        """:class:`AdoptionError` unless ``command`` is a ``boardsim eval`` command written
-        the way ``boardsim eval`` records its own (every setting spelled out)."""
-        from boardsim.cli import build_parser
-        from boardsim.commands.args import split_list
-        from boardsim.commands.eval import agent_maker, command_line, eval_options
-
-        words = shlex.split(command)
-        if words[:2] != ["boardsim", "eval"]:
-            raise AdoptionError(f"{command!r} is not a boardsim eval command")
-        try:
-            args = build_parser().parse_args(words[1:])
-        except SystemExit:
-            raise AdoptionError(f"boardsim eval cannot read {command!r}") from None
-        if command_line(args) != command:
-            raise AdoptionError(
-                f"{command!r} is not written as boardsim eval records its command "
-                f"({command_line(args)!r})"
-            )
-        levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
-        return cls(
-            command,
-            args.game,
-            split_list(args.agents),
-            args.games,
-            args.seed,
-            levels,
-            eval_options(args),
-            agent_maker(args),
-        )
+def _request(command: Any, where: str) -> EvalRequest:
+    """The evaluation a file's recorded command asks for; :class:`AdoptionError` unless it
+    is a ``boardsim eval`` command written the way ``boardsim eval`` records its own (every
+    setting spelled out)."""
+    try:
+        request = EvalRequest.from_command(str(command))
+        request.game_options()  # its -o words, checked
+        return request
+    except ValueError as exc:
+        raise AdoptionError(f"{where}: {exc}") from None
 
 
 class _FromFile(PriorResults):
@@ -213,10 +180,11 @@ def adopt_results(
     ]
     if missing:
         raise AdoptionError(f"{where} lacks {', '.join(missing)}")
-    plan = EvalCommand.parse(data["command"])
+    plan = _request(data["command"], where)
+    options = plan.game_options()
     told = {
         "game": plan.game,
-        "agents": plan.agents,
+        "agents": list(plan.agents),
         "games_per_pair": plan.games,
         "seed": plan.seed,
     }
@@ -225,9 +193,10 @@ def adopt_results(
             raise AdoptionError(
                 f"{where}: {key} is {data[key]!r} but its command says {value!r}: {data['command']}"
             )
-    import boardsim
-
-    game = boardsim.make_game(plan.game, **plan.options)
+    try:
+        game = make_game(plan.game, **options)
+    except ValueError as exc:
+        raise AdoptionError(f"{where}: {exc}") from None
     mode = "cooperative" if game.is_cooperative() else "round_robin"
     if data["mode"] != mode:
         raise AdoptionError(f"{where}: mode {data['mode']!r}, but its command plays {mode!r}")
@@ -239,7 +208,7 @@ def adopt_results(
     declared = (*COMMON_OPTIONS, *game.definition.options)
     _check_options(data["options"], game.options, declared, where)
     # a cooperative game's cells: its agents at each level (the options' own without levels)
-    levels = plan.levels or [str(game.options.get("level", "-"))]
+    levels = plan.level_list() or [str(game.options.get("level", "-"))]
     check_complete(data, where, levels)
 
     pairs = len(expected_keys(mode, plan.agents, levels))
@@ -254,20 +223,20 @@ def adopt_results(
             plan.agents,
             plan.games,
             plan.seed,
-            plan.agent_maker,
+            plan.agent_maker(),
             reuse=source,
-            **plan.options,
+            **options,
         )
     else:
         result = cooperative(
             plan.game,
             plan.agents,
             plan.games,
-            plan.levels,
+            plan.level_list(),
             plan.seed,
-            plan.agent_maker,
+            plan.agent_maker(),
             reuse=source,
-            **plan.options,
+            **options,
         )
     result.command = data["command"]
     result.seconds = data["seconds"]

@@ -9,7 +9,7 @@ command wrote and that are committed:
   (``python -m boardsim.agents.heuristic --write``), the issue's bars read from it, and
   the heuristic's lines of the committed ``boardsim eval`` runs;
 - ``ladder``: the strength ladders, ``agents/<game>/ladder.json``
-  (``python -m boardsim.research.ladder GAME``, :mod:`boardsim.research.ladder`);
+  (``boardsim ladder GAME``, :mod:`boardsim.research.ladder`);
 - ``ppo``: the shipped PPO checkpoints (the record ``boardsim train`` keeps in
   ``agents/<game>/ppo.zip``, ``boardsim.json``) and their evaluations,
   ``agents/<game>/eval.json``;

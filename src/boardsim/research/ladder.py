@@ -1,6 +1,6 @@
 """Each game's strength ladder: one ``boardsim eval`` round robin, its file and its page.
 
-``python -m boardsim.research.ladder GAME [--games N]`` plays the game's ladder (random,
+``boardsim ladder GAME [--games N]`` (:func:`play_ladder`) plays the game's ladder (random,
 the heuristic, the shipped PPO policy, MCTS at 50, 200 and 800 simulations, and the
 shipped self-play network alone and guiding MCTS at 200 when the game has one) as one
 ``boardsim eval`` command, seats rotated, and writes ``agents/GAME/ladder.json`` and
@@ -12,7 +12,7 @@ playing the same networks and searches, the same games, seed, options and rules 
 are read back instead of played (``boardsim eval`` reuses its ``--out`` file), so an agent
 joining the ladder plays only its own pairs; ``--no-reuse`` replays them all. A ladder
 file written before the settings were recorded is played whole once, unless it is adopted:
-``python -m boardsim.research.ladder GAME --adopt --rules-version N`` (:func:`adopt_ladder`)
+``boardsim ladder GAME --adopt --rules-version N`` (:func:`adopt_ladder`)
 writes its pairs' records from its own results without playing, when its command is
 today's ladder command for its agents (a prefix of today's), its options today's, its
 results complete, the file committed, the rules version ``N`` the user vouches it was
@@ -23,26 +23,27 @@ each record adopted says so (``"adopted": {"from_commit", "rules_version"}``).
 ``python -m boardsim.research.agent_pages`` writes the ladders' section of ``docs/agents.md``
 from those files (between the ``ladder:begin`` and ``ladder:end`` marks), with the page's
 other generated blocks, so the page's figures are the files' figures
-(``python -m boardsim.research.ladder --docs`` does the same); ``tests/research/test_ladder.py``
+(``boardsim ladder --docs`` does the same); ``tests/research/test_ladder.py``
 holds the page, the files and the agents each game can field to one another.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import shlex
 import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from boardsim.agents.network import shipped_root
+from boardsim.agents.network import shipped_path, shipped_root
+from boardsim.api import list_games
 from boardsim.core.game import StrengthLadder
-
-if TYPE_CHECKING:
-    from boardsim.research.adopt import Adoption
+from boardsim.games import definition
+from boardsim.research.adopt import Adoption, AdoptionError, adopt_results
+from boardsim.research.evaluation import PROGRAM, EvalRequest, prior_results, run_eval
+from boardsim.research.players import NETWORK_FAMILIES
+from boardsim.research.reuse import RECORDS_KEY, PriorResults
+from boardsim.research.tournament import TournamentResult
 
 DOCS_PAGE = Path("docs") / "agents.md"  # paths are the checkout's, from its root
 BEGIN = "<!-- ladder:begin (written by python -m boardsim.research.agent_pages) -->"
@@ -52,14 +53,10 @@ SEARCHES = ("mcts:50", "mcts:200", "mcts:800")
 
 def ladder_games() -> list[str]:
     """The games that declare a strength ladder."""
-    import boardsim
-
-    return [g for g in boardsim.list_games() if _declared(g) is not None]
+    return [g for g in list_games() if _declared(g) is not None]
 
 
 def _definition(game: str) -> Any:
-    from boardsim.games import definition
-
     return definition(game)
 
 
@@ -69,9 +66,7 @@ def _declared(game: str) -> StrengthLadder | None:
 
 def ladder_setting(game: str) -> StrengthLadder:
     """How ``game``'s ladder is played (its definition's ``strength_ladder``)."""
-    import boardsim
-
-    if game not in boardsim.list_games() or _declared(game) is None:
+    if game not in list_games() or _declared(game) is None:
         raise ValueError(f"no ladder for {game!r}; games with one: {', '.join(ladder_games())}")
     setting = _declared(game)
     assert setting is not None
@@ -95,40 +90,56 @@ def ladder_path(game: str) -> Path:
     return Path("agents") / game / "ladder"
 
 
-def _check_checkout() -> None:
-    """Ladders are the checkout's files: refuse to run elsewhere, saying so."""
+def check_checkout() -> None:
+    """Ladders are the checkout's files: :class:`FileNotFoundError` saying so anywhere but
+    at the root of a checkout."""
     if not (Path("agents").is_dir() and DOCS_PAGE.is_file()):
-        raise SystemExit(
+        raise FileNotFoundError(
             f"run from the root of a boardsim checkout (no agents/ and {DOCS_PAGE} in {Path.cwd()})"
         )
+
+
+def ladder_request(
+    game: str, games: int | None = None, agents: Sequence[str] | None = None
+) -> EvalRequest:
+    """The ``boardsim eval`` that plays ``game``'s ladder (of ``agents``: by default
+    :func:`ladder_agents`), its results written to :func:`ladder_path`."""
+    setting = ladder_setting(game)
+    return EvalRequest(
+        game=game,
+        agents=tuple(ladder_agents(game) if agents is None else agents),
+        games=setting.games if games is None else games,
+        seed=setting.seed,
+        levels=setting.levels or None,
+        options=tuple(f"{key}={value}" for key, value in setting.options.items()),
+        any_options=setting.any_options,
+        out=str(ladder_path(game)),
+    )
 
 
 def eval_arguments(
     game: str, games: int | None = None, agents: Sequence[str] | None = None
 ) -> list[str]:
-    """The ``boardsim eval`` arguments that play ``game``'s ladder (of ``agents``: by
-    default :func:`ladder_agents`)."""
-    setting = ladder_setting(game)
-    n = setting.games if games is None else games
-    names = ladder_agents(game) if agents is None else list(agents)
-    words = [game, "--agents", ",".join(names), "--games", str(n)]
-    words += ["--seed", str(setting.seed)]
-    if setting.levels:
-        words += ["--levels", setting.levels]
-    for key, value in setting.options.items():
-        words += ["-o", f"{key}={value}"]
-    if setting.any_options:
-        words.append("--ppo-any-options")
-    words += ["--out", str(ladder_path(game))]
-    return words
+    """The ``boardsim eval`` arguments that play ``game``'s ladder (:func:`ladder_request`)."""
+    return ladder_request(game, games, agents).words()[len(PROGRAM) :]
 
 
-def play_ladder(game: str, games: int | None = None, reuse: bool = True) -> int:
-    """Play ``game``'s ladder by ``boardsim eval`` (from the checkout's root), reading back
-    the pairs its file already holds with the same settings unless ``reuse`` is False."""
-    from boardsim.cli import main
-
-    return main(["eval", *eval_arguments(game, games), *([] if reuse else ["--no-reuse"])])
+def play_ladder(
+    game: str,
+    games: int | None = None,
+    reuse: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[TournamentResult, PriorResults | None]:
+    """Play ``game``'s ladder (from the checkout's root) and write its file, reading back the
+    pairs the file already holds with the same settings unless ``reuse`` is False; the
+    result and what was read back (None: nothing)."""
+    request = ladder_request(game, games)
+    prior = prior_results(request.out, no_reuse=not reuse)
+    if prior is not None and not prior.usable:
+        prior = None
+    result = run_eval(request, progress, prior)
+    result.write(ladder_path(game))
+    return result, prior
 
 
 def adopt_ladder(game: str, rules_version: int) -> Adoption:
@@ -137,9 +148,6 @@ def adopt_ladder(game: str, rules_version: int) -> Adoption:
     :func:`boardsim.research.adopt.adopt_results`), and write it (``.json`` and ``.csv``,
     atomically). ``rules_version``: the version of the game's rules the file was played at,
     vouched for by the caller; it must be today's. :class:`AdoptionError` saying why not."""
-    from boardsim.research.adopt import AdoptionError, adopt_results
-    from boardsim.research.reuse import RECORDS_KEY
-
     path = ladder_path(game).with_suffix(".json")
     where = str(path)
     today = _definition(game).version
@@ -164,7 +172,7 @@ def adopt_ladder(game: str, rules_version: int) -> Adoption:
     games = data.get("games_per_pair")
     if not isinstance(games, int) or isinstance(games, bool):
         raise AdoptionError(f"{where}: games_per_pair must be a number of games")
-    expected = shlex.join(["boardsim", "eval", *eval_arguments(game, games, agents)])
+    expected = ladder_request(game, games, agents).command()
     if data.get("command") != expected:
         raise AdoptionError(
             f"{where} was made by {data.get('command')!r}, not by today's ladder command "
@@ -183,8 +191,6 @@ def _git(*words: str) -> subprocess.CompletedProcess[bytes]:
 def written_at(path: Path) -> str:
     """The commit that wrote ``path`` (a checkout's file, committed and unchanged since);
     :class:`AdoptionError` otherwise."""
-    from boardsim.research.adopt import AdoptionError
-
     log = _git("log", "-1", "--format=%H", "--", str(path))
     commit = log.stdout.decode().strip()
     if log.returncode != 0 or not commit:
@@ -204,8 +210,6 @@ def written_at(path: Path) -> str:
 def _changed_networks(game: str, commit: str) -> Callable[[Sequence[str]], str | None]:
     """Why a pair of these agents cannot be adopted from a file written at ``commit``: a
     network it plays is not byte for byte the one shipped then (None: nothing changed)."""
-    from boardsim.agents.network import shipped_path
-    from boardsim.research.sweep import NETWORK_FAMILIES
 
     def changed(spec: str) -> str | None:
         family, _, arg = spec.partition(":")
@@ -289,7 +293,7 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
         "## Strength ladders",
         "",
         "Each game's agents in one `boardsim eval` round robin, seats rotated, the same deals "
-        "for every pair; written by `python -m boardsim.research.ladder GAME`, which runs the "
+        "for every pair; written by `boardsim ladder GAME`, which runs the "
         "command under each table, into `agents/<game>/ladder.json` (and `.csv`), and this "
         "section by `python -m boardsim.research.agent_pages` from those files. Elo is the "
         "Bradley-Terry rating of all the games (mean 1000, 400 points a factor of ten in the "
@@ -324,76 +328,3 @@ def ladder_section(games: Sequence[str] | None = None) -> str:
         out.append("")
     out.append(END)
     return "\n".join(out)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m boardsim.research.ladder GAME [--games N]``, ``GAME --adopt --rules-version
-    N`` or ``--docs``."""
-    parser = argparse.ArgumentParser(prog="python -m boardsim.research.ladder", description=__doc__)
-    parser.add_argument("game", nargs="?", choices=ladder_games())
-    parser.add_argument("--games", type=int, default=None, help="games a pair (a level)")
-    parser.add_argument(
-        "--no-reuse",
-        action="store_true",
-        help="play every pair again (default: read back those the ladder file holds with "
-        "the same settings)",
-    )
-    parser.add_argument(
-        "--adopt",
-        action="store_true",
-        help="write the records of the pairs a ladder file written before records holds, "
-        "from its own results, without playing (with --rules-version)",
-    )
-    parser.add_argument(
-        "--rules-version",
-        type=int,
-        default=None,
-        metavar="N",
-        help="--adopt: the version of the game's rules the ladder file was played at (you "
-        "vouch for it; it must be today's)",
-    )
-    parser.add_argument(
-        "--docs",
-        action="store_true",
-        help="write docs/agents.md's generated blocks (python -m boardsim.research.agent_pages)",
-    )
-    args = parser.parse_args(argv)
-    if args.game is None and not args.docs:
-        parser.error("name a game, or --docs")
-    if args.adopt and (args.game is None or args.rules_version is None):
-        parser.error("--adopt needs a game and --rules-version N")
-    if args.adopt and (args.games is not None or args.no_reuse):
-        parser.error("--adopt plays nothing: drop --games and --no-reuse")
-    if args.rules_version is not None and not args.adopt:
-        parser.error("--rules-version is for --adopt")
-    _check_checkout()
-    if args.adopt:
-        from boardsim.research.adopt import AdoptionError
-
-        try:
-            adoption = adopt_ladder(args.game, args.rules_version)
-        except AdoptionError as exc:
-            print(f"ladder: not adopted: {exc}", file=sys.stderr)
-            return 2
-        what = "cells" if adoption.result.mode == "cooperative" else "pairs"
-        print(
-            f"{ladder_path(args.game)}.json: adopted {len(adoption.adopted)} {what} "
-            f"(rules version {args.rules_version})",
-            file=sys.stderr,
-        )
-        for line in adoption.refused:
-            print(f"  not adopted (played again by the next run): {line}", file=sys.stderr)
-    elif args.game is not None:
-        rc = play_ladder(args.game, args.games, reuse=not args.no_reuse)
-        if rc:
-            return rc
-    if args.docs:
-        from boardsim.research import agent_pages as pages
-
-        changed = pages.write_docs()
-        print(f"{DOCS_PAGE} {'written' if changed else 'unchanged'}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

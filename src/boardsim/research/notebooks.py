@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from boardsim.files import atomic_write_text
+
 SCALE_VARIABLE = "BOARDSIM_NOTEBOOK_SCALE"
 # the kernel's matplotlib backend: the inline one shows each figure as an image/png output
 # at the end of its cell (Agg, a test run's usual backend, would draw it nowhere)
@@ -33,8 +35,6 @@ def run_notebook(
     """
     import nbclient
     import nbformat
-
-    from boardsim.files import atomic_write_text
 
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)

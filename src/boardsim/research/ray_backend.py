@@ -15,14 +15,13 @@ from typing import Any
 import numpy as np
 
 from boardsim.core.cluster import _require_ray, init_ray
+from boardsim.research.cells import play_cell
 
 
 def play_cell_task(
     game_name: str, cell: Any, games: int, seed: int, chunk: int, metrics: bool = False
 ) -> dict[str, np.ndarray]:
     """The body of a Ray task: one cell's games on one thread."""
-    from boardsim.research.sweep import play_cell
-
     return play_cell(game_name, cell, games, seed, threads=1, chunk=chunk, metrics=metrics)
 
 

@@ -19,9 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.api import make_game
 from boardsim.files import atomic_write_bytes, atomic_write_text
-from boardsim.research import stats
-from boardsim.research.sweep import load_manifest, load_results
+from boardsim.games import definition
+from boardsim.research import metagame, metrics, skill, stats
+from boardsim.research.skill import SKILL_KEY, is_pair
+from boardsim.research.sweep import METRIC_COLUMNS, load_manifest, load_results, variants
 
 PLOTS_DIR = "plots"
 REPORT = "report.md"
@@ -51,8 +54,6 @@ def whose(label: str, game: str) -> str:
 
 
 def _definition(game: str) -> Any:
-    from boardsim.games import definition
-
     return definition(game)
 
 
@@ -127,8 +128,6 @@ def _ladder(
     game: str, rows: Sequence[Row], keys: Sequence[str], won: Callable[[Row], bool], label: str
 ) -> dict[str, Any]:
     """The skill ladder's verdicts and the skill depth (a sweep with a ``skill`` key)."""
-    from boardsim.research import skill
-
     if skill.SKILL_KEY not in rows[0]:
         return {}
     out: dict[str, Any] = {}
@@ -140,8 +139,6 @@ def _ladder(
         out["ladder"] = skill.ladder_questions(
             rows, keys, won, whose(label, game), _seatwise(game), _definition(game).difficulty
         )
-    from boardsim.research import metagame
-
     population = metagame.population_agents(rows)
     if population is not None:
         out["metagame"] = metagame.analyse(rows, population)
@@ -154,10 +151,6 @@ def field_metrics(game: str, rows: Sequence[Row]) -> dict[str, Any]:
     """The metrics of the field (:mod:`boardsim.research.metrics`) over one cell's rows:
     the outcome ones always, the shape and tension ones when the sweep recorded them
     (``--metrics``)."""
-    from boardsim.api import make_game
-    from boardsim.research import metrics
-    from boardsim.research.sweep import METRIC_COLUMNS
-
     first = rows[0]
     players = int(first["num_players"])
     options = json.loads(first["options"]) if first.get("options") else {}
@@ -176,9 +169,6 @@ def _difficulty_and_variants(
 ) -> dict[str, Any]:
     """Each difficulty parameter's effect (a game with a composite difficulty option whose
     value varies) and each variant's (a sweep over ``variant`` with ``none`` in it)."""
-    from boardsim.api import make_game
-    from boardsim.research.sweep import variants
-
     definition = _definition(game)
     out: dict[str, Any] = {}
     difficulty = definition.difficulty
@@ -234,8 +224,6 @@ def _parameter_table(effects: Sequence[Mapping[str, Any]]) -> list[str]:
 def _self_play_rungs(rows: Sequence[Row]) -> dict[str, list[Row]]:
     """A sweep's rows by ``skill`` rung (every seat one agent; no TEST/FIELD pairs), in
     the grid's order; ``{}`` without a skill key."""
-    from boardsim.research.skill import SKILL_KEY, is_pair
-
     if not rows or SKILL_KEY not in rows[0]:
         return {}
     out: dict[str, list[Row]] = {}
@@ -246,7 +234,8 @@ def _self_play_rungs(rows: Sequence[Row]) -> dict[str, list[Row]]:
 
 
 # ------------------------------------------------------------------ plots
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files (imported here: matplotlib is optional)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -258,7 +247,7 @@ def _pyplot() -> Any:
 def _save(fig: Any, path: Path) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    _pyplot().close(fig)
+    pyplot().close(fig)
     atomic_write_bytes(path, buf.getvalue())
     return f"{PLOTS_DIR}/{path.name}"
 
@@ -271,7 +260,7 @@ def _bars(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> list[np.ndarr
 
 def plot_interval_bars(summary: Mapping[str, Any], path: Path) -> str:
     """The subject's win rate per cell with its 95% Wilson interval."""
-    plt = _pyplot()
+    plt = pyplot()
     cells = summary["cells"]
     rates = np.array([c["subject"]["rate"] for c in cells])
     low = np.array([c["subject"]["low"] for c in cells])
@@ -346,7 +335,7 @@ def _level_heatmap(summary: Mapping[str, Any], path: Path) -> str:
 
 
 def _draw_heatmap(grid, ylabels, xlabels, ykey, xkey, summary, path: Path) -> str:
-    plt = _pyplot()
+    plt = pyplot()
     # at least wide and tall enough for the two-line title and the colour bar's label
     width = max(5.0, 2.4 + 0.42 * len(xlabels))
     fig, ax = plt.subplots(figsize=(width, max(3.0, 1.6 + 0.42 * len(ylabels))))
@@ -377,7 +366,7 @@ def plot_seats(summary: Mapping[str, Any], path: Path) -> str | None:
     cells = [c for c in summary["cells"] if "first_seat" in c]
     if not cells:
         return None
-    plt = _pyplot()
+    plt = pyplot()
     width = max(c["num_players"] for c in cells)
     grid = np.full((len(cells), width), np.nan)
     for i, c in enumerate(cells):
@@ -400,7 +389,7 @@ def plot_seats(summary: Mapping[str, Any], path: Path) -> str | None:
 
 def plot_lengths(out: Path, summary: Mapping[str, Any], path: Path) -> str:
     """Game length in decisions per cell (box plots) or overall (a histogram)."""
-    plt = _pyplot()
+    plt = pyplot()
     rows = load_results(out)
     by_cell = stats.group_rows(rows, ["cell"])
     labels = {c["cell"]: c["label"] for c in summary["cells"]}
@@ -424,7 +413,7 @@ def plot_parameters(summary: Mapping[str, Any], path: Path) -> str | None:
     effects = summary.get("parameters")
     if not effects:
         return None
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 3.8))
     names = [e["parameter"] for e in effects]
     steps = len(effects[0]["values"])
@@ -454,7 +443,7 @@ def plot_variants(summary: Mapping[str, Any], path: Path) -> str | None:
     v = summary.get("variants")
     if not v or not v["effects"]:
         return None
-    plt = _pyplot()
+    plt = pyplot()
     eff = v["effects"]
     fig, ax = plt.subplots(figsize=(7, 0.8 + 0.4 * len(eff)))
     y = np.arange(len(eff))[::-1]

@@ -29,8 +29,11 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from boardsim.agents.network import shipped_network_for
+from boardsim.api import make_game
 from boardsim.core.errors import OptionError
 from boardsim.research import stats
+from boardsim.research.metagame import population_pairs
 
 SKILL_KEY = "skill"
 LADDER_BUDGET = 25  # N of skill=ladder: MCTS at N and 4N simulations
@@ -52,9 +55,6 @@ def learned_rungs(game: str, cells: Sequence[Mapping[str, Any]] = ({},)) -> list
     ladder's budget (the Elo of ``agents/<game>/ladder.json``: about MCTS@50 in the race,
     between MCTS@50 and MCTS@200 in Farrapos).
     """
-    from boardsim.agents.network import shipped_network_for
-    from boardsim.api import make_game
-
     if not all(shipped_network_for(make_game(game, **options)) for options in cells):
         return []
     return ["alphazero"]
@@ -88,8 +88,6 @@ def expand_skill_words(
     for w in words:
         head, _, arg = w.partition(":")
         if head == "population":
-            from boardsim.research.metagame import population_pairs
-
             out += population_pairs([a.strip() for a in arg.split("+") if a.strip()])
         elif head in ("ladder", "depth"):
             n = _budget(arg, LADDER_BUDGET if head == "ladder" else DEPTH_BUDGET, w)

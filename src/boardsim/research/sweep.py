@@ -28,38 +28,46 @@ file found damaged (cut short, its rows not the sweep's games) is named and play
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import itertools
 import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from boardsim.api import list_games, make_game
-from boardsim.core.batch import COMPILED_POLICIES, play_games
+from boardsim.agents.network import shipped_network_for
+from boardsim.api import make_game
 from boardsim.core.errors import DataError, OptionError
 from boardsim.core.game import Game
 from boardsim.files import atomic_write_text
-from boardsim.research.metrics import PER_GAME
+from boardsim.research.cells import (
+    DEFAULT_CHUNK,
+    SEAT_KEYS,
+    SKILL_KEY,
+    VARIANT_KEY,
+    Cell,
+    canonical,
+    plan_cells,
+    play_cell,
+    variants,
+)
+from boardsim.research.metrics import PER_GAME, winners
+from boardsim.research.players import check_compiled
+from boardsim.research.ray_backend import run_cells_on_ray
+from boardsim.research.reuse import network_sha256
+from boardsim.research.skill import expand_skill_words, ladder, rung_agents
 
 LOG = logging.getLogger(__name__)
 FORMAT = 1
-SEAT_KEYS = ("seat", "side")
-VARIANT_KEY = "variant"
-SKILL_KEY = "skill"  # boardsim.research.skill: the agents of each cell
 MANIFEST = "sweep.json"
 CELLS_DIR = "cells"
 RESULTS = "results.csv"
-DEFAULT_CHUNK = 2048  # games per play_games call (progress granularity; results do not depend)
-TRACE_CHUNK = 256  # games per traced call (their per-decision records are held in memory)
-DEFAULT_TRACE_LEN = 4096  # decisions recorded a game (boardsim.research.traces)
 # the per-game metric columns of a sweep with metrics
 METRIC_COLUMNS = PER_GAME
 
@@ -79,7 +87,8 @@ NUMERIC_COLUMNS = (
 
 
 # ------------------------------------------------------------------ grid values
-def _option(game: Game, key: str) -> Any:
+def grid_option(game: Game, key: str) -> Any:
+    """The option a grid key names, or :class:`OptionError` listing the keys there are."""
     for o in game.definition.options:
         if o.name == key:
             return o
@@ -89,8 +98,8 @@ def _option(game: Game, key: str) -> Any:
     raise OptionError(f"{game.name}: no grid key {key!r}; known keys: {known}")
 
 
-def _typed(option: Any, text: str, game: str) -> Any:
-    """The option value a grid word stands for (``none``, ``true``, ``3``, ``6-4-3-4-2``)."""
+def typed_word(option: Any, text: str, game: str) -> Any:
+    """The value of ``option`` a grid word stands for (``none``, ``true``, ``3``, ``6-4-3-4-2``)."""
     if option.choices is not None:
         for c in option.choices:
             if str(c).lower() == text.strip().lower():
@@ -111,10 +120,8 @@ def _all_values(game: Game, key: str) -> list[Any]:
     if key == VARIANT_KEY:
         return ["none", *variants(game)]
     if key == SKILL_KEY:
-        from boardsim.research.skill import ladder
-
         return ladder(game.name)
-    option = _option(game, key)
+    option = grid_option(game, key)
     difficulty = game.definition.difficulty
     if difficulty is not None and key == difficulty.option:
         return difficulty.levels()
@@ -124,20 +131,6 @@ def _all_values(game: Game, key: str) -> list[Any]:
     if option.low is not None and option.high is not None and option.high - option.low < 64:
         return list(range(option.low, option.high + 1))
     raise OptionError(f"{game.name}: {key}=all is not defined; list the values")
-
-
-def variants(game: Game) -> list[str]:
-    """``variant=all``: the game's declared variants in its rulebook's order
-    (``GameDefinition.variants``), else every boolean option that is off by default."""
-    return list(game.definition.variants) or _boolean_options(game)
-
-
-def _boolean_options(game: Game) -> list[str]:
-    return [
-        o.name
-        for o in game.definition.options
-        if o.choices is not None and set(o.choices) == {False, True} and o.default is False
-    ]
 
 
 def parse_grid(game_name: str, specs: Sequence[str], base_options: Mapping[str, Any] = {}) -> dict:
@@ -165,7 +158,7 @@ def parse_grid(game_name: str, specs: Sequence[str], base_options: Mapping[str, 
         elif key == SKILL_KEY:
             grid[key] = words  # expanded below, once the options of every cell are known
         else:
-            grid[key] = [_typed(_option(game, key), w, game_name) for w in words]
+            grid[key] = [typed_word(grid_option(game, key), w, game_name) for w in words]
     if sum(k in grid for k in SEAT_KEYS) > 1:
         raise OptionError("give either seat or side, not both")
     if SKILL_KEY in grid:
@@ -190,277 +183,10 @@ def _skill_values(
 ) -> list[str]:
     """The ``skill`` values, ``ladder``/``depth`` expanded (the ladder's learned rungs
     those that play every one of ``cells``), each rung's agents checked."""
-    from boardsim.research.skill import expand_skill_words, rung_agents
-
     values = expand_skill_words(words, game_name, cells)
     for v in values:
-        check_agents(rung_agents(v))
+        check_compiled(rung_agents(v))
     return values
-
-
-def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
-    """Every combination of the grid's values, the last key varying fastest."""
-    keys = list(grid)
-    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*grid.values())]
-
-
-# ------------------------------------------------------------------ cells
-@dataclass(frozen=True)
-class Cell:
-    """One combination of grid values, ready to play."""
-
-    point: dict[str, Any]  # the grid values (the cell's columns in the table)
-    options: dict[str, Any]  # every option given to make_game
-    policies: tuple[str, ...]  # one compiled policy per seat
-    test_seat: int  # the agent under test's seat, -1 when the sweep has no seat key
-    cell_id: str
-    num_players: int = field(default=0)
-
-
-def _canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, default=str, separators=(",", ":"))
-
-
-def cell_id(point: Mapping[str, Any]) -> str:
-    """A short readable id of a grid point, unique in practice (a hash of its values)."""
-    words = "_".join(f"{k}-{v}" for k, v in point.items()) or "base"
-    words = "".join(c if c.isalnum() or c in "-_" else "-" for c in words)[:60]
-    digest = hashlib.sha256(_canonical(point).encode()).hexdigest()[:10]
-    return f"{words}__{digest}"
-
-
-def _skill_agents(value: str, test_seat: int) -> tuple[str, ...]:
-    """A skill rung's agents for ``_policies``: one for every seat, or TEST and FIELD."""
-    from boardsim.research.skill import rung_agents
-
-    agents = rung_agents(value)
-    if len(agents) == 2 and test_seat < 0:
-        raise OptionError(
-            f"skill={value}: a TEST/FIELD pair needs a seat key (--grid seat=all) to place TEST"
-        )
-    if len(agents) == 1 and test_seat >= 0:
-        return (agents[0], agents[0])
-    return agents
-
-
-def _seat_number(game: Game, value: Any) -> int:
-    names = game.agent_names()
-    if isinstance(value, str) and not value.lstrip("-").isdigit():
-        if len(names) == game.num_players and value in names:
-            return names.index(value)
-        raise OptionError(
-            f"{game.name}: seat {value!r} is not a seat of this cell; seats: "
-            + ", ".join(f"{i} ({n})" for i, n in enumerate(names))
-        )
-    seat = int(value)
-    if not 0 <= seat < game.num_players:
-        raise OptionError(f"{game.name}: seat {seat} is out of range 0-{game.num_players - 1}")
-    return seat
-
-
-def _variant_options(game: Game, value: str) -> dict[str, bool]:
-    if value == "none":
-        return {}
-    allowed = _boolean_options(game)
-    out = {}
-    for name in value.split("+"):
-        if name not in allowed:
-            raise OptionError(
-                f"{game.name}: variant {name!r} is not an on/off option; choose from none, "
-                + ", ".join(allowed)
-            )
-        out[name] = True
-    return out
-
-
-def check_agents(agents: Sequence[str]) -> tuple[str, ...]:
-    """The agents as specs that play in compiled code (``random``, ``heuristic``,
-    ``mcts[:SIMS]``, ``ppo[:PATH]``, ``alphazero[:PATH]``, ``alphazero-mcts:SIMS[:PATH]``,
-    ``net:PATH``), or a clear error. Each searching seat keeps its own settings."""
-    from boardsim.research.tournament import COMPILED_FAMILIES
-
-    if not agents:
-        raise OptionError("give at least one agent")
-    for a in agents:
-        if is_mcts(a):
-            mcts_simulations(a)  # checked
-        elif a.partition(":")[0] not in COMPILED_FAMILIES:
-            raise OptionError(
-                f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}, mcts:SIMS, "
-                f"ppo:PATH, alphazero[:PATH], alphazero-mcts:SIMS); {a!r} is not one (Python "
-                "agents such as greedy are for `boardsim eval`/tournaments)"
-            )
-    return tuple(agents)
-
-
-def is_mcts(agent: str) -> bool:
-    """Whether ``agent`` is the compiled MCTS player (``mcts`` or ``mcts:SIMS``)."""
-    return agent == "mcts" or agent.startswith("mcts:")
-
-
-def mcts_simulations(agent: str) -> int | None:
-    """The simulations of ``mcts:SIMS`` (checked), ``None`` for the default of bare ``mcts``."""
-    from boardsim.agents.mcts import parse_simulations
-
-    _, _, arg = agent.partition(":")
-    return parse_simulations(arg) if arg else None
-
-
-def _policies(game: Game, agents: tuple[str, ...], test_seat: int) -> tuple[str, ...]:
-    n = game.num_players
-    if test_seat >= 0:
-        if len(agents) != 2:
-            raise OptionError(
-                "with a seat/side key give two agents: the one under test and the field "
-                f"(--agents heuristic,random), not {len(agents)}"
-            )
-        side = game.teams[test_seat]
-        return tuple(agents[0] if game.teams[p] == side else agents[1] for p in range(n))
-    if len(agents) == 1:
-        return agents * n
-    if len(agents) != n:
-        raise OptionError(
-            f"{game.name}: {len(agents)} agents for {n} players; give one agent for every "
-            "seat, one per seat, or a seat/side grid key with TEST,FIELD"
-        )
-    return agents
-
-
-def plan_cells(
-    game_name: str,
-    grid: Mapping[str, Sequence[Any]],
-    agents: Sequence[str],
-    base_options: Mapping[str, Any] = {},
-    skip_invalid: bool = False,
-) -> tuple[list[Cell], list[dict[str, Any]]]:
-    """The sweep's cells, every one checked; returns ``(cells, skipped)``.
-
-    A grid point whose options the game refuses (a Hispania scenario needs more
-    armies than the level has) raises :class:`OptionError`, or with
-    ``skip_invalid`` is listed in ``skipped`` with the reason.
-    """
-    if game_name not in list_games():
-        raise OptionError(f"no game {game_name!r}; games: {', '.join(list_games())}")
-    agents_t = tuple(agents) if SKILL_KEY in grid else check_agents(agents)
-    cells, skipped = [], []
-    for point in grid_points(grid):
-        try:
-            cells += [
-                make_cell(game_name, p, agents_t, base_options)
-                for p in _expand_seats(game_name, point, base_options)
-            ]
-        except OptionError as exc:
-            if not skip_invalid:
-                raise
-            skipped.append({"point": point, "reason": str(exc)})
-    ids = [c.cell_id for c in cells]
-    if len(set(ids)) != len(ids):
-        raise OptionError("two grid points have the same values; list each value once")
-    return cells, skipped
-
-
-def _expand_seats(
-    game_name: str, point: dict[str, Any], base_options: Mapping[str, Any]
-) -> list[dict[str, Any]]:
-    """``point`` itself, or one point per seat when its seat key is ``all``."""
-    key = next((k for k in SEAT_KEYS if point.get(k) == "all"), None)
-    if key is None:
-        return [point]
-    rest = {k: v for k, v in point.items() if k not in (key, SKILL_KEY)}
-    players = make_cell(game_name, rest, ("random",), base_options).num_players
-    return [{**point, key: seat} for seat in range(players)]
-
-
-def make_cell(
-    game_name: str,
-    point: Mapping[str, Any],
-    agents: tuple[str, ...],
-    base_options: Mapping[str, Any] = {},
-) -> Cell:
-    """The :class:`Cell` of one grid point (options resolved, seats and policies checked)."""
-    options = dict(base_options)
-    seat_value = None
-    for key, value in point.items():
-        if key in SEAT_KEYS:
-            seat_value = value
-        elif key not in (VARIANT_KEY, SKILL_KEY):
-            options[key] = value
-    if VARIANT_KEY in point:
-        probe = make_game(game_name, **options)
-        options.update(_variant_options(probe, str(point[VARIANT_KEY])))
-    game = make_game(game_name, **options)
-    test_seat = -1 if seat_value is None else _seat_number(game, seat_value)
-    if SKILL_KEY in point:
-        agents = _skill_agents(str(point[SKILL_KEY]), test_seat)
-    return Cell(
-        point=dict(point),
-        options=options,
-        policies=_policies(game, agents, test_seat),
-        test_seat=test_seat,
-        cell_id=cell_id(point),
-        num_players=game.num_players,
-    )
-
-
-# ------------------------------------------------------------------ playing
-def play_cell(
-    game_name: str,
-    cell: Cell,
-    games: int,
-    seed: int,
-    threads: int | None = None,
-    chunk: int = DEFAULT_CHUNK,
-    on_chunk: Callable[[int], None] | None = None,
-    metrics: bool = False,
-) -> dict[str, np.ndarray]:
-    """Play ``games`` games of ``cell`` (in chunks; the games do not depend on the chunking).
-
-    With ``metrics`` the games are played with the compiled recorder (the same games)
-    and each one's shape and tension metrics come back too (:data:`METRIC_COLUMNS`).
-    """
-    game = make_game(game_name, **cell.options)
-    if metrics:
-        play = _traced_player(cell.policies)
-        chunk = min(chunk, TRACE_CHUNK)
-    else:
-        play = _player(cell.policies)
-    parts = []
-    for first in range(0, games, chunk):
-        n = min(chunk, games - first)
-        parts.append(play(game, n, seed, first, threads))
-        if on_chunk is not None:
-            on_chunk(n)
-    if not parts:
-        return {
-            "returns": np.zeros((0, game.num_players)),
-            "decisions": np.zeros(0, np.int64),
-            "truncated": np.zeros(0, bool),
-        }
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
-def _traced_player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
-    """``play(game, n, seed, first, threads)`` with the compiled recorder: the games of
-    :func:`_player`, with each game's metrics (``metrics.per_game_metrics``)."""
-    from boardsim.agents.network import shipped_network_for
-    from boardsim.research.metrics import per_game_metrics
-    from boardsim.research.traces import play_traces
-
-    judges: dict[int, Any] = {}
-
-    def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
-        if id(game) not in judges:  # the network valuing the cell's positions, or None
-            judges[id(game)] = shipped_network_for(game)
-        values = judges[id(game)]
-        traces = play_traces(game, n, policies, seed, first, threads, DEFAULT_TRACE_LEN, values)
-        out = {
-            "returns": traces.returns,
-            "decisions": traces.decisions,
-            "truncated": traces.truncated,
-        }
-        return {**out, **per_game_metrics(traces)}
-
-    return play
 
 
 def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any], list[str]]:
@@ -468,9 +194,6 @@ def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any
     self-play network shipped for the game, which values a cell whose options it plays,
     and its SHA-256; or the progress measure: a folder of other values is another sweep)
     and ``valued_cells``, the ids of the cells it values."""
-    from boardsim.agents.network import shipped_network_for
-    from boardsim.research.reuse import network_sha256
-
     valued, sha = [], None
     for c in cells:
         network = shipped_network_for(make_game(game_name, **c.options))
@@ -484,61 +207,10 @@ def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any
 
 # network families: a sweep plays them at every cell's options (a Hispania network at
 # every level), not only at the options they were trained with
-NETWORK_FAMILIES = ("ppo", "alphazero", "alphazero-mcts", "net")
-
-
-def cell_seats(game: Game, policies: Sequence[str]) -> list[Any]:
-    """The compiled seats of a cell's specs (networks loaded; each search its own)."""
-    from boardsim.agents import load
-
-    seats = []
-    for spec in policies:
-        extra = {"strict_options": False} if spec.partition(":")[0] in NETWORK_FAMILIES else {}
-        agent = load(spec, game, 0, **extra)
-        if not hasattr(agent, "compiled_seat"):
-            raise OptionError(
-                f"{spec!r} plays in Python only; compiled games need compiled seats: choose "
-                "mcts[:SIMS], random, heuristic, ppo:PATH, alphazero[:PATH], "
-                "alphazero-mcts:SIMS[:PATH] or net:PATH"
-            )
-        seats.append(agent.compiled_seat())
-    return seats
-
-
-def _player(policies: tuple[str, ...]) -> Callable[..., dict[str, np.ndarray]]:
-    """``play(game, n, seed, first, threads)`` for these seats: the batched engine's
-    ``play_games``, or the compiled search's when a seat searches (same games)."""
-    from boardsim.core.header import POLICY_MCTS
-
-    made: dict[int, list[Any]] = {}
-
-    def play(game: Game, n: int, seed: int, first: int, threads: int | None) -> dict:
-        seats = made.setdefault(id(game), cell_seats(game, policies))
-        if any(s.code == POLICY_MCTS for s in seats):
-            from boardsim.agents import mcts
-
-            return mcts.play_games(game, n, seats, seed, first, threads)
-        return play_games(game, n, seats, seed, first, threads)
-
-    return play
-
-
-def winners(returns: np.ndarray) -> tuple[int, ...]:
-    """The seats with the best return; nobody when all are equal and not positive.
-
-    A shared loss (Hispania's Romans all at -1) or a full draw is nobody's win; a
-    shared win (the Romans all at +1, tied winners) counts for every winner.
-    """
-    best, worst = float(returns.max()), float(returns.min())
-    if best == worst and best <= 0:
-        return ()
-    return tuple(int(s) for s in np.flatnonzero(returns == best))
-
-
 def cell_rows(game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int) -> list:
     """The tidy rows (one dict a game) of a played cell."""
     rows = []
-    options = _canonical(cell.options)
+    options = canonical(cell.options)
     for k in range(len(played["decisions"])):
         ret = np.asarray(played["returns"][k], dtype=float)
         won = winners(ret)
@@ -919,8 +591,6 @@ def run_sweep(
                 )
                 finish(cell, played)
         else:
-            from boardsim.research.ray_backend import run_cells_on_ray
-
             run_cells_on_ray(
                 game_name, todo, games_per_cell, seed, finish, bar.update, address, chunk, metrics
             )

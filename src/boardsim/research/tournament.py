@@ -51,16 +51,25 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.api import make_game
+from boardsim.core.batch import COMPILED_POLICIES
 from boardsim.core.errors import OptionError
-from boardsim.core.game import Game, State
+from boardsim.core.game import Game
+from boardsim.files import atomic_write_text
+from boardsim.research.players import (
+    AgentMaker,
+    batchable,
+    compiled_together,
+    make_agent,
+    play_batched,
+    play_compiled,
+    play_lockstep,
+)
 from boardsim.research.reuse import PriorResults, agent_fingerprint, carried, pair_settings
 from boardsim.research.stats import wilson_interval
 
 ELO_MEAN = 1000.0
 ELO_SCALE = 400.0 / math.log(10.0)
-COMPILED = ("random", "heuristic")
-MCTS_CHUNK = 20  # games a compiled MCTS call (progress is reported after each)
-LOCKSTEP_GAMES = 64  # games played side by side through the State API
 
 
 # ------------------------------------------------------------------ statistics
@@ -139,161 +148,30 @@ def seat_scores(returns: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ playing
-AgentMaker = Callable[[str, Game, int], Any]
-
-
-def default_agent_maker(spec: str, game: Game, seed: int, **options: Any) -> Any:
-    """An agent from its spec, as :func:`boardsim.agents.load` makes it."""
-    from boardsim.agents import load
-
-    return load(spec, game, seed, **options)
-
-
-def play_lockstep(
-    game: Game, seat_agents: Sequence[Any], seeds: Sequence[int], parallel: int = LOCKSTEP_GAMES
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game a seed with ``seat_agents[p]`` in seat ``p``; returns ``(returns, truncated)``.
-
-    Up to ``parallel`` games advance together; agents with ``act_batch`` (and no
-    need of the state) decide for all their waiting games in one call.
-    """
-    if game.options.get("explicit_chance"):
-        raise OptionError("tournaments resolve chance inside the game: explicit_chance=False")
-    n = len(seeds)
-    returns = np.zeros((n, game.num_players))
-    truncated = np.zeros(n, bool)
-    for start in range(0, n, parallel):
-        idx = list(range(start, min(start + parallel, n)))
-        states = {i: game.new_initial_state(int(seeds[i])) for i in idx}
-        while states:
-            waiting: dict[int, list[tuple[int, State, np.ndarray, np.ndarray]]] = {}
-            for i, st in states.items():
-                agent = seat_agents[st.current_player()]
-                mask = st.legal_actions_mask()
-                obs = st.observation(st.current_player())
-                waiting.setdefault(id(agent), []).append((i, st, obs, mask))
-            for rows in waiting.values():
-                agent = seat_agents[rows[0][1].current_player()]
-                if hasattr(agent, "act_batch") and not getattr(agent, "needs_state", False):
-                    actions = agent.act_batch(
-                        np.stack([r[2] for r in rows]), np.stack([r[3] for r in rows])
-                    )
-                else:
-                    actions = [
-                        agent.act(obs, mask, state=st if agent.needs_state else None)
-                        for _, st, obs, mask in rows
-                    ]
-                for (i, st, _, _), a in zip(rows, actions, strict=True):
-                    st.apply_action(int(a))
-                    if st.is_terminal():
-                        returns[i] = st.returns()
-                        truncated[i] = st.is_truncated()
-                        del states[i]
-    return returns, truncated
-
-
-def play_batched(
-    game: Game, agent: Any, seat: int, opponents: str, num_games: int, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """An ``act_batch`` agent in ``seat`` (and its side) against a compiled policy, batched.
-
-    ``num_games`` games side by side in the batched engine, one a row; the agent
-    decides for every row in one call. Each row's first game counts (later games
-    of a row that finished early are played but ignored, so short games are not
-    over-counted). Returns ``(returns, truncated)`` like :func:`play_lockstep`.
-    """
-    from boardsim.core.batch import Batch
-
-    batch = Batch(game, num_games, seat=seat, seed=seed, opponents=opponents)
-    players = game.num_players
-    returns = np.zeros((num_games, players))
-    truncated = np.zeros(num_games, bool)
-    done = np.zeros(num_games, bool)
-    while not done.all():
-        batch.step(np.asarray(agent.act_batch(batch.obs, batch.masks.astype(bool))))
-        live = ~done
-        returns[live] += batch.rewards[live, :players]
-        finished = (batch.terminated | batch.truncated) & live
-        truncated[finished] = batch.truncated[finished]
-        done |= finished
-    return returns, truncated
-
-
-def _batchable(agent: Any) -> bool:
-    return hasattr(agent, "act_batch") and not getattr(agent, "needs_state", False)
-
-
-def mcts_simulations(spec: str) -> int | None:
-    """The simulations of an ``"mcts"`` / ``"mcts:SIMS"`` spec; None for any other agent."""
-    name, _, arg = spec.partition(":")
-    if name != "mcts":
-        return None
-    from boardsim.agents.mcts import DEFAULT_SIMULATIONS, parse_simulations
-
-    return parse_simulations(arg) if arg else DEFAULT_SIMULATIONS
-
-
-# agent families that play in compiled code (their agents have compiled_seat())
-COMPILED_FAMILIES = ("random", "heuristic", "mcts", "ppo", "alphazero", "alphazero-mcts", "net")
-
-
-def compiled_together(specs: Sequence[str]) -> bool:
-    """Whether seats with these specs can play whole games in compiled code: each is a
-    compiled policy, a search or a network (every one plays with its own settings)."""
-    return all(isinstance(s, str) and s.partition(":")[0] in COMPILED_FAMILIES for s in specs)
-
-
-def compiled_seat(item: Any, game: Game, agent_maker: AgentMaker, seed: int) -> Any:
-    """The compiled seat of a spec (made by ``agent_maker``), an agent, or a seat."""
-    from boardsim.core.seats import Seat
-
-    if isinstance(item, Seat):
-        return item
-    agent = agent_maker(item, game, seed) if isinstance(item, str) else item
-    if not hasattr(agent, "compiled_seat"):
-        raise OptionError(f"{item!r} does not play in compiled code")
-    return agent.compiled_seat()
-
-
-def play_compiled(
+def _compiled_games(
     game: Game,
-    seat_policies: Sequence[Any],
+    policies: Sequence[str],
     num_games: int,
     seed: int,
     first_game: int,
-    progress: Callable[[str], None] | None = None,
-    label: str = "",
-    chunk: int = MCTS_CHUNK,
-    agent_maker: AgentMaker = default_agent_maker,
+    agent_maker: AgentMaker,
+    progress: Callable[[str], None] | None,
+    label: str,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The same as :func:`play_lockstep` for seats that play in compiled code (specs made
-    by ``agent_maker``, agents with ``compiled_seat()``, or seats), entirely compiled.
+    """Games played entirely compiled (:func:`boardsim.research.players.play_compiled`),
+    ``progress`` told after each chunk of a search's games (``"LABEL: 40/1000 games"``)."""
+    done = 0
 
-    With a searching seat (``mcts:SIMS``, ``alphazero-mcts:SIMS``: each with its own
-    settings) the games go ``chunk`` at a time, ``progress`` told after each
-    (``"LABEL: 40/1000 games"``).
-    """
-    from boardsim.core.header import POLICY_MCTS
-
-    seats = [compiled_seat(p, game, agent_maker, seed) for p in seat_policies]
-    if not any(s.code == POLICY_MCTS for s in seats):
-        from boardsim.core.batch import play_games
-
-        out = play_games(game, num_games, seats, seed=seed, first_game=first_game)
-        return out["returns"], out["truncated"]
-    from boardsim.agents import mcts
-
-    returns, truncated = [], []
-    for start in range(0, num_games, chunk):
-        size = min(chunk, num_games - start)
-        out = mcts.play_games(game, size, seats, seed=seed, first_game=first_game + start)
-        returns.append(out["returns"])
-        truncated.append(out["truncated"])
+    def told(size: int) -> None:
+        nonlocal done
+        done += size
         if progress:
-            progress(f"{label}: {start + size}/{num_games} games")
-    if not returns:
-        return np.zeros((0, game.num_players)), np.zeros(0, bool)
-    return np.concatenate(returns), np.concatenate(truncated)
+            progress(f"{label}: {done}/{num_games} games")
+
+    out = play_compiled(
+        game, policies, num_games, seed, first_game, on_chunk=told, agent_maker=agent_maker
+    )
+    return out["returns"], out["truncated"]
 
 
 # ------------------------------------------------------------------ results
@@ -397,8 +275,6 @@ class TournamentResult:
 
     def write(self, out_prefix: str | Path) -> tuple[Path, Path]:
         """Write ``PREFIX.json`` and ``PREFIX.csv`` atomically; returns both paths."""
-        from boardsim.files import atomic_write_text
-
         prefix = Path(out_prefix)
         json_path = prefix.with_name(prefix.name + ".json")
         csv_path = prefix.with_name(prefix.name + ".csv")
@@ -489,22 +365,22 @@ def _pair_games(
             policies = [b_spec] * k
             policies[seat] = a_spec
             # the compiled run's games seat * games + 0, 1, ...: the same deals for every pair
-            rets, trunc = play_compiled(
+            rets, trunc = _compiled_games(
                 game,
                 policies,
                 g_idx.size,
                 seed,
                 seat * games,
+                agent_maker,
                 progress,
                 f"{a_spec} in seat {seat}",
-                agent_maker=agent_maker,
             )
         else:
             a = agent_maker(a_spec, game, seed + 7 * seat + 1)
             b = agent_maker(b_spec, game, seed + 7 * seat + 2)
-            if b_spec in COMPILED and _batchable(a):
+            if b_spec in COMPILED_POLICIES and batchable(a):
                 rets, trunc = play_batched(game, a, seat, b_spec, g_idx.size, seed + seat * games)
-            elif a_spec in COMPILED and _batchable(b) and k == 2:
+            elif a_spec in COMPILED_POLICIES and batchable(b) and k == 2:
                 rets, trunc = play_batched(
                     game, b, 1 - seat, a_spec, g_idx.size, seed + seat * games
                 )
@@ -546,7 +422,7 @@ def round_robin(
     agents: Sequence[str],
     games: int,
     seed: int = 0,
-    agent_maker: AgentMaker = default_agent_maker,
+    agent_maker: AgentMaker = make_agent,
     progress: Callable[[str], None] | None = None,
     reuse: PriorResults | None = None,
     **options: Any,
@@ -556,10 +432,8 @@ def round_robin(
     ``reuse``: an earlier result whose pairs played with exactly the same settings are
     read back instead of played (it counts what it gave: :class:`PriorResults`).
     """
-    import boardsim
-
     _check_agents(agents, games)
-    game = boardsim.make_game(game_name, **options)
+    game = make_game(game_name, **options)
     if game.is_cooperative():
         raise OptionError(f"{game_name} with these options is cooperative: use cooperative()")
     start = time.perf_counter()
@@ -648,7 +522,7 @@ def cooperative(
     games: int,
     levels: Sequence[str] | None = None,
     seed: int = 0,
-    agent_maker: AgentMaker = default_agent_maker,
+    agent_maker: AgentMaker = make_agent,
     progress: Callable[[str], None] | None = None,
     reuse: PriorResults | None = None,
     **options: Any,
@@ -659,12 +533,10 @@ def cooperative(
     plays the options as given. ``reuse``: an earlier result whose cells (an agent at a
     level) played with exactly the same settings are read back instead of played.
     """
-    import boardsim
-
     _check_agents(agents, games, need_two=False)
     start = time.perf_counter()
     level_list: list[str | None] = list(levels) if levels else [None]
-    base = boardsim.make_game(game_name, **options)
+    base = make_game(game_name, **options)
     if not base.is_cooperative():
         raise OptionError(f"{game_name} with these options has opposing sides: use round_robin()")
     if levels and "level" not in base.options:
@@ -673,9 +545,7 @@ def cooperative(
     result.version = base.definition.version
     earlier = 0.0  # seconds the cells read back took when they were played
     for level in level_list:
-        game = (
-            base if level is None else boardsim.make_game(game_name, **{**options, "level": level})
-        )
+        game = base if level is None else make_game(game_name, **{**options, "level": level})
         shown = str(game.options.get("level", "-"))
         for spec in agents:
             plays = agent_fingerprint(agent_maker(spec, game, seed))
@@ -714,12 +584,10 @@ def _play_cell(
     if compiled_together([spec]):
         seats = [spec] * game.num_players
         label = f"{spec} at level {shown}"
-        rets, trunc = play_compiled(
-            game, seats, games, seed, 0, progress, label, agent_maker=agent_maker
-        )
+        rets, trunc = _compiled_games(game, seats, games, seed, 0, agent_maker, progress, label)
     else:
         agent = agent_maker(spec, game, seed + 1)
-        if _batchable(agent):
+        if batchable(agent):
             rets, trunc = play_batched(game, agent, 0, "random", games, seed)
         else:
             rets, trunc = play_lockstep(

@@ -28,6 +28,8 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.core.header import FLAG_TRUNCATED, POLICY_MCTS, POLICY_NETWORK
 from boardsim.core.network import Network
+from boardsim.core.seats import Seat, seat_table
+from boardsim.research.players import any_options_maker, compiled_seats
 
 DEFAULT_MAX_LEN = 4096  # decisions recorded a game (a longer game is cut in its trace only)
 
@@ -121,9 +123,6 @@ def play_traces(
     ``values``: the network whose value head values each position (it must fit the
     game: a :class:`ValueError` says why not), or None for the game's progress measure.
     """
-    from boardsim.core.seats import Seat, seat_table
-    from boardsim.research.sweep import cell_seats
-
     if num_games < 0 or first_game < 0:
         raise ValueError("num_games and first_game must be >= 0")
     if max_len < 1:
@@ -132,7 +131,7 @@ def play_traces(
         raise ValueError(f"{len(seats)} seats for {game.num_players} players")
     specs = [s for s in seats if not isinstance(s, Seat)]
     try:
-        made = iter(cell_seats(game, specs))
+        made = iter(compiled_seats(game, specs, any_options_maker))
     except OptionError as exc:
         raise ValueError(f"{exc}; choose mcts, mcts:SIMS, {', '.join(COMPILED_POLICIES)}") from None
     table = seat_table(game, [s if isinstance(s, Seat) else next(made) for s in seats])

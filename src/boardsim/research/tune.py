@@ -42,8 +42,14 @@ from typing import Any
 import numpy as np
 
 from boardsim.api import make_game
+from boardsim.core.cluster import _require_ray, init_ray
 from boardsim.core.errors import OptionError
 from boardsim.files import atomic_write_bytes, atomic_write_text
+from boardsim.research import metrics
+from boardsim.research.cells import make_cell, play_cell
+from boardsim.research.players import check_compiled
+from boardsim.research.report import pyplot
+from boardsim.research.sweep import grid_option, typed_word
 
 STUDY_DB = "study.db"
 MANIFEST = "tune.json"
@@ -105,14 +111,12 @@ def _fraction(text: str, target: str) -> float:
 
 def parse_target(game_name: str, text: str, base_options: Mapping[str, Any] = {}) -> Target:
     """``"republic=0.5@heuristic"``, ``"rome=40-60%@mcts:25"`` -> :class:`Target`."""
-    from boardsim.research.sweep import check_agents
-
     what, sep, rest = text.partition("=")
     if not sep or not what.strip() or not rest.strip():
         raise OptionError(f"target {text!r} is not WHAT=VALUE[@SKILL] or WHAT=LOW-HIGH[@SKILL]")
     value, _, skill = rest.partition("@")
     skill = skill.strip() or "heuristic"
-    check_agents([skill])
+    check_compiled([skill])
     what = what.strip().lower()
     _what_column(game_name, what, base_options, text)
     pct = value.strip().endswith("%")
@@ -144,14 +148,12 @@ def _what_column(game_name: str, what: str, base_options: Mapping[str, Any], tex
 
 def parse_search(game_name: str, text: str, base_options: Mapping[str, Any] = {}) -> SearchKey:
     """``"victory_vp=12:40"`` (an int range) or ``"siege=false,true"`` (choices)."""
-    from boardsim.research.sweep import _option, _typed
-
     key, sep, values = text.partition("=")
     key = key.strip()
     if not sep or not key or not values.strip():
         raise OptionError(f"search {text!r} is not KEY=LOW:HIGH or KEY=V1,V2,...")
     game = make_game(game_name, **base_options)
-    option = _option(game, key)
+    option = grid_option(game, key)
     if ":" in values and option.choices is None:
         lo_text, _, hi_text = values.partition(":")
         try:
@@ -163,7 +165,7 @@ def parse_search(game_name: str, text: str, base_options: Mapping[str, Any] = {}
         option.validate(low, game_name)
         option.validate(high, game_name)
         return SearchKey(key, low=low, high=high)
-    choices = tuple(_typed(option, w, game_name) for w in values.split(",") if w.strip())
+    choices = tuple(typed_word(option, w, game_name) for w in values.split(",") if w.strip())
     if len(choices) < 2:
         raise OptionError(f"search {text!r}: give at least two values or a LOW:HIGH range")
     return SearchKey(key, choices=choices)
@@ -180,9 +182,6 @@ def measure(
 ) -> dict[str, Any]:
     """Play the targets' skills at ``options`` (games ``0 .. games-1`` of ``seed``) and
     measure each target: ``{"loss", "targets": [{"value", "low", "high"}, ...]}``."""
-    from boardsim.research import metrics
-    from boardsim.research.sweep import make_cell, play_cell
-
     played = {}
     for skill in dict.fromkeys(t.skill for t in targets):
         cell = make_cell(game_name, {"skill": skill}, (skill,), options)
@@ -389,8 +388,6 @@ class _Ray:
     """Trials evaluated as Ray tasks (a local Ray, or the cluster at ``address``)."""
 
     def __init__(self, address: str | None) -> None:
-        from boardsim.research.ray_backend import _require_ray, init_ray
-
         self.ray = _require_ray()
         # no cluster at address: one OptionError saying how to start one
         self.started = init_ray(address or None)
@@ -547,9 +544,7 @@ def plot_search(study: Any, keys: Sequence[SearchKey], path: Path) -> None:
     """The loss of every trial (and the best so far), then the loss against each key."""
     from optuna.trial import TrialState
 
-    from boardsim.research.report import _pyplot
-
-    plt = _pyplot()
+    plt = pyplot()
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     fig, axes = plt.subplots(1, 1 + len(keys), figsize=(4.2 * (1 + len(keys)), 3.4))
     axes = np.atleast_1d(axes)
