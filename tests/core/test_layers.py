@@ -20,12 +20,17 @@ GAMES = ("liberation", "hispania", "farrapos", "connect_four")
 
 # package -> the packages it must never import (the layers of DESIGN.md, bottom up)
 FORBIDDEN = {
-    "core": ("games", "wrappers", "agents", "research", "training", "render", "commands"),
-    "wrappers": ("agents", "research", "training", "commands"),
-    "agents": ("research", "commands"),  # agents read training's checkpoints
-    "training": ("agents", "research", "commands"),
-    "render": ("agents", "research", "training", "commands"),
+    "core": ("games", "wrappers", "agents", "research", "training", "render", "commands", "cli"),
+    "games": ("wrappers", "agents", "research", "training", "commands", "cli"),
+    "wrappers": ("agents", "research", "training", "commands", "cli"),
+    "agents": ("research", "commands", "cli"),  # agents read training's checkpoints
+    "training": ("agents", "research", "commands", "cli"),
+    "render": ("agents", "research", "training", "commands", "cli"),
+    "research": ("commands", "cli"),  # the library never imports its command line
 }
+# function-level imports of boardsim's own modules at the most (each hides an arrow; the
+# ones left defer a heavy optional dependency such as torch, on purpose)
+MAX_INNER_IMPORTS = 40
 
 
 def sources() -> list[Path]:
@@ -56,6 +61,97 @@ def test_layers_import_only_downward(package: str) -> None:
         for name in imported(path):
             for above in FORBIDDEN[package]:
                 assert not name.startswith(f"boardsim.{above}"), f"{path} imports {name}"
+
+
+def module_name(path: Path) -> str:
+    parts = ["boardsim", *path.relative_to(SRC).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> tuple[dict[str, set[str]], list[str]]:
+    """Every module's imports of boardsim's own modules (inside functions too; not those
+    only for type checking), and where the function-level ones stand."""
+    modules = {module_name(p): p for p in sources()}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    inner: list[str] = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(n)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+            for n in ast.walk(block)
+        }
+        in_functions = {
+            id(n)
+            for f in ast.walk(tree)
+            if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+            for n in ast.walk(f)
+        }
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = package.split(".")[: len(package.split(".")) - max(node.level - 1, 0)]
+                module = ".".join([*base, node.module or ""]).strip(".") if node.level else ""
+                module = module or node.module or ""
+                targets = [module, *(f"{module}.{a.name}" for a in node.names)]
+            found = {t for t in targets if t in modules and t != name}
+            graph[name] |= found
+            if found and id(node) in in_functions:
+                inner.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    return graph, inner
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """Every arrow between boardsim's modules points one way (function-level imports
+    count: they only hide an arrow)."""
+    graph, _ = import_graph()
+    assert graph["boardsim.research.sweep"] >= {"boardsim.research.cells"}  # the graph is read
+    assert not circles(graph), f"modules importing each other: {circles(graph)}"
+
+
+def test_imports_stand_at_the_top_of_their_modules() -> None:
+    _, inner = import_graph()
+    assert len(inner) <= MAX_INNER_IMPORTS, (
+        f"{len(inner)} function-level imports of boardsim modules (at most "
+        f"{MAX_INNER_IMPORTS}; only to defer a heavy optional dependency): {inner}"
+    )
 
 
 def test_no_game_is_named_in_code_outside_its_folder() -> None:

@@ -23,6 +23,11 @@ from typing import Any
 from boardsim.api import list_games
 from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
+from boardsim.core.errors import OptionError
+from boardsim.research.pages import PAGES_DIR, PageRun, write_page
+from boardsim.research.report import write_report
+from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
+from boardsim.research.tune import parse_search, parse_target, run_tune
 
 EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
 level=all the 243 levels), seat/side (where the agent under test sits: a number, a
@@ -233,8 +238,6 @@ def _add_docs(sub: Any) -> None:
 
 def base_options(game: str, specs: list[str]) -> dict[str, Any]:
     """``["siege=true"]`` -> ``{"siege": True}``, typed like grid values."""
-    from boardsim.research.sweep import parse_grid
-
     out: dict[str, Any] = {}
     for spec in specs:
         _, sep, value = spec.partition("=")
@@ -260,8 +263,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from boardsim.research.tune import parse_search, parse_target, run_tune
-
     game = args.dir
     if game not in list_games():
         raise ValueError(f"balance tune GAME: choose one of {', '.join(list_games())}")
@@ -296,9 +297,6 @@ def _tune(args: argparse.Namespace) -> int:
 
 
 def _docs(args: argparse.Namespace) -> int:
-    from boardsim.core.errors import OptionError
-    from boardsim.research.pages import PAGES_DIR, PageRun, write_page
-
     if args.dir not in list_games():
         raise ValueError(f"balance docs GAME: choose one of {', '.join(list_games())}")
     run = PageRun(args.games_per_cell, seed=args.seed, threads=args.threads)
@@ -320,8 +318,6 @@ def _docs(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from boardsim.research.report import write_report
-
     if args.dir is None:
         raise ValueError("give the sweep folder: boardsim balance report DIR")
     print(f"wrote {write_report(args.dir)}")
@@ -329,8 +325,6 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
-
     if args.dir is not None:
         raise ValueError(f"unexpected {args.dir!r}; the folder goes in --out")
     options = base_options(args.target, args.option)
@@ -366,7 +360,5 @@ def _sweep(args: argparse.Namespace) -> int:
         + f"; results in {result.out / 'results.csv'}"
     )
     if args.report:
-        from boardsim.research.report import write_report
-
         print(f"wrote {write_report(args.out)}")
     return 0

@@ -16,12 +16,11 @@ import time
 from typing import Any
 
 from boardsim.api import list_games
+from boardsim.build import PARTS, GameReport, compile_games
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim compile``."""
-    from boardsim.build import PARTS
-
     p = subparsers.add_parser(
         "compile",
         help="compile every game's engine into numba's cache (later runs only load it)",
@@ -48,8 +47,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compile, printing a line a game as it finishes; status 1 when a game failed."""
-    from boardsim.build import GameReport, compile_games
-
     if args.workers is not None and args.workers < 1:
         print("boardsim compile: --workers must be at least 1", file=sys.stderr)
         return 2

@@ -39,9 +39,22 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from boardsim.api import list_games
-from boardsim.build import PARTS, compile_part, compile_weight
+import boardsim
+from boardsim import render
+from boardsim.agents import load
+from boardsim.api import list_games, make_game
+from boardsim.bench import bench_gymnasium, bench_pettingzoo, bench_rollout, bench_vector
+from boardsim.build import PARTS, compile_part, compile_weight, counting_compiles
 from boardsim.commands.args import seed_argument
+from boardsim.core.batch import play_games
+from boardsim.files import atomic_write, atomic_write_text
+from boardsim.games import definition
+from boardsim.render.animate import write_html
+from boardsim.replay import Move, make_header, read_replay, write_replay
+from boardsim.research.players import any_options_maker
+from boardsim.research.report import summarize
+from boardsim.research.sweep import run_sweep
+from boardsim.research.tournament import cooperative, round_robin
 
 DEFAULT_GAMES = 200
 DEFAULT_OUT = "demo-output"
@@ -401,10 +414,6 @@ def speed_row(name: str, tour: Tour) -> dict[str, Any]:
     compilation passes for the engine's."""
     import numba
 
-    from boardsim.api import make_game
-    from boardsim.bench import bench_gymnasium, bench_pettingzoo, bench_rollout, bench_vector
-    from boardsim.build import counting_compiles
-
     threads = numba.config.NUMBA_NUM_THREADS
     bench_vector(name, 64, threads, 0.01, windows=1)  # compile or load before the clocks
     with counting_compiles() as compiled_meanwhile:
@@ -427,8 +436,6 @@ def speed_row(name: str, tour: Tour) -> dict[str, Any]:
 
 def mean_game_length(game: Any, seed: int, games: int = 256) -> float:
     """Decisions a game of random players, over whole games (a rollout's window ends mid-game)."""
-    from boardsim.core.batch import play_games
-
     return float(play_games(game, games, "random", seed=seed)["decisions"].mean())
 
 
@@ -438,8 +445,6 @@ def peers_module() -> ModuleType | None:
         return importlib.import_module("benchmarks.peers")
     except ImportError:
         pass
-    import boardsim
-
     path = Path(boardsim.__file__).resolve().parents[2] / "benchmarks" / "peers.py"
     spec = importlib.util.spec_from_file_location("boardsim_peers", path)
     if not path.exists() or spec is None or spec.loader is None:
@@ -460,8 +465,6 @@ def strength_options(name: str) -> dict[str, Any]:
     """The options the game measures strength at (its first ``strength_matchups`` line),
     without its difficulty option (the ladder chooses the levels); the decision limit is
     the game's own default (``max_decisions`` left out)."""
-    from boardsim.games import definition
-
     d = definition(name)
     options = dict(d.strength_matchups[0].options) if d.strength_matchups else {}
     if d.difficulty is not None:
@@ -472,8 +475,6 @@ def strength_options(name: str) -> dict[str, Any]:
 def easy_and_medium(name: str) -> list[tuple[str, str]]:
     """``[("easy", level), ("medium", level)]`` of the game's difficulty: every parameter at
     its easiest value, then every one at its middle value; [] without a difficulty."""
-    from boardsim.games import definition
-
     d = definition(name).difficulty
     if d is None:
         return []
@@ -484,8 +485,6 @@ def easy_and_medium(name: str) -> list[tuple[str, str]]:
 
 def learned_agent(game: Any) -> str | None:
     """The learned network's spec when this build loads it for ``game``, else None."""
-    from boardsim.agents import load
-
     try:
         load(LEARNED, game)
     except Exception:  # not built yet, or not trained for this game
@@ -504,8 +503,6 @@ def rungs(game: Any, simulations: int = SEARCH_SIMULATIONS) -> list[tuple[str, s
 
 def strength(name: str, tour: Tour, found: Findings) -> None:
     """The game's ladder: rung against rung, or a cooperative side's win rate by level."""
-    from boardsim.api import make_game
-
     options = strength_options(name)
     game = make_game(name, **options)
     if game.is_cooperative():
@@ -523,8 +520,6 @@ def competitive_ladder(
     name: str, game: Any, tour: Tour, options: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Each rung against the one below it, seats rotated (``round_robin`` of the pair)."""
-    from boardsim.research.tournament import round_robin
-
     rows = []
     for agent, opponent in rungs(game, tour.simulations):
         games = _games_for(tour, agent, opponent)
@@ -546,23 +541,11 @@ def competitive_ladder(
     return rows
 
 
-def any_level_agent(spec: str, game: Any, seed: int) -> Any:
-    """An agent for any level: a network trained at the medium level plays the easy one too
-    (as the game's strength ladder lets it, ``StrengthLadder.any_options``)."""
-    from boardsim.research.sweep import NETWORK_FAMILIES
-    from boardsim.research.tournament import default_agent_maker
-
-    network = spec.partition(":")[0] in NETWORK_FAMILIES
-    return default_agent_maker(spec, game, seed, **({"strict_options": False} if network else {}))
-
-
 def cooperative_ladder(
     name: str, game: Any, tour: Tour, options: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """The side's win rate with every player of it on one agent, at the easy and the medium
     level (``tournament.cooperative``)."""
-    from boardsim.research.tournament import cooperative
-
     levels = easy_and_medium(name)
     agents = ["random"] + [a for a, _ in rungs(game, tour.simulations)]
     rows = []
@@ -574,7 +557,7 @@ def cooperative_ladder(
             games,
             [lv for _, lv in levels] or None,
             tour.seed,
-            agent_maker=any_level_agent,
+            agent_maker=any_options_maker,
             **options,
         )
         words = [w for w, _ in levels] or [""]
@@ -598,8 +581,6 @@ def cooperative_ladder(
 def balance_plan(name: str, tour: Tour) -> dict[str, Any]:
     """What the small study sweeps (a difficulty's every level, or one cell of seats), and
     the ``boardsim balance`` command that does it properly."""
-    from boardsim.games import definition
-
     d = definition(name)
     options = strength_options(name)
     fixed = "".join(f" --option {k}={v}" for k, v in options.items())
@@ -628,9 +609,6 @@ def balance_plan(name: str, tour: Tour) -> dict[str, Any]:
 def balance_finding(name: str, tour: Tour) -> dict[str, Any]:
     """One finding at small size: the sweep of :func:`balance_plan`, summarized by the
     balance report's own statistics (``boardsim.research.report.summarize``)."""
-    from boardsim.research.report import summarize
-    from boardsim.research.sweep import run_sweep
-
     plan = balance_plan(name, tour)
     with tempfile.TemporaryDirectory(prefix="boardsim-demo-") as folder:
         result = run_sweep(
@@ -680,8 +658,6 @@ def difficulty_words(summary: dict[str, Any]) -> str:
 
 def seat_words(name: str, summary: dict[str, Any], options: dict[str, Any]) -> str:
     """Each seat's win rate with every seat played alike, and the first seat's advantage."""
-    from boardsim.api import make_game
-
     cell = summary["cells"][0]
     seats = make_game(name, **options).agent_names()
     rates = ", ".join(f"{s} {_rate_words(r)}" for s, r in zip(seats, cell["seats"], strict=True))
@@ -701,9 +677,6 @@ def seat_words(name: str, summary: dict[str, Any], options: dict[str, Any]) -> s
 # ------------------------------------------------------------------ pictures
 def play_pictured_game(game: Any, seed: int, max_moves: int | None = None) -> tuple[list, Any]:
     """One game with the heuristic in every seat: its moves and the state halfway."""
-    from boardsim.agents import load
-    from boardsim.replay import Move
-
     agent = load(FIELD_AGENT, game, seed)
     state = game.new_initial_state(seed)
     states, moves = [state.clone()], []
@@ -718,12 +691,6 @@ def play_pictured_game(game: Any, seed: int, max_moves: int | None = None) -> tu
 
 def pictures(name: str, tour: Tour) -> dict[str, Any]:
     """``DIR/GAME-midgame.png``, ``DIR/GAME.jsonl`` (the replay) and ``DIR/GAME.html``."""
-    from boardsim import render
-    from boardsim.api import make_game
-    from boardsim.files import atomic_write
-    from boardsim.render.animate import write_html
-    from boardsim.replay import make_header, read_replay, write_replay
-
     game = make_game(name, **strength_options(name))
     moves, middle = play_pictured_game(game, tour.seed)
     png = tour.out / f"{name}-midgame.png"
@@ -737,8 +704,6 @@ def pictures(name: str, tour: Tour) -> dict[str, Any]:
 
 def write_index(out: Path, shown: Sequence[dict[str, Any]]) -> Path:
     """``DIR/index.html``: every board picture, each linking to its game's replay."""
-    from boardsim.files import atomic_write_text
-
     parts = []
     for p in shown:
         game = html.escape(str(p["game"]))

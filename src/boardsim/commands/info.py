@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from boardsim.api import list_games
+from boardsim.api import game_info, list_games
 from boardsim.commands.train import add_option_argument
 from boardsim.core.options import option_words
 
@@ -35,8 +35,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the game's description; a bad option exits with status 2, saying why."""
-    from boardsim.api import game_info
-
     try:
         info = game_info(args.game, **option_words(args.option))
     except ValueError as exc:

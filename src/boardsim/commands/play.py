@@ -26,10 +26,18 @@ from typing import IO, Any
 
 import numpy as np
 
+from boardsim.agents import load
+from boardsim.api import list_games, make_game
+from boardsim.build import compiling_notice
+from boardsim.commands.args import add_list_argument, seed_argument, split_list
 from boardsim.core.errors import OptionError
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS, H_RNG, P_EXPLICIT_CHANCE
 from boardsim.core.options import option_words
+from boardsim.core.rng import rng_weighted
+from boardsim.render import chance_text, private_text, to_text
+from boardsim.replay import Move, ReplayWriter
+from boardsim.wrappers.gymnasium import act_with_state
 
 CHOICES_SHOWN = 200  # a decision with more legal actions lists the first ones and says so
 DEFAULT_REPLAY_DIR = "replays"
@@ -49,8 +57,6 @@ def chance_after(
     switch of the params) and each node drawn as the engine draws it, from the generator
     inside the state, so the outcomes are the very ones the step draws.
     """
-    from boardsim.core.rng import rng_weighted
-
     params = game.params.copy()
     params[P_EXPLICIT_CHANCE] = 1
     params.setflags(write=False)  # read-only as a Game's: the same compiled step, not another
@@ -89,8 +95,6 @@ class Seats:
 
 def make_seats(game: Game, seat: int, vs: list[str] | None, seed: int) -> Seats:
     """The person plays ``seat`` and every player on its side; agents play the rest."""
-    from boardsim.agents import load
-
     if not 0 <= seat < game.num_players:
         raise OptionError(f"--seat {seat} out of range [0, {game.num_players})")
     humans = {p for p in range(game.num_players) if game.teams[p] == game.teams[seat]}
@@ -121,8 +125,6 @@ class Session:
         stdin: IO[str],
         stdout: IO[str],
     ) -> None:
-        from boardsim.replay import ReplayWriter
-
         self.game, self.seed, self.seats = game, seed, seats
         self.stdin, self.stdout = stdin, stdout
         self.state = game.new_initial_state(seed)
@@ -160,8 +162,6 @@ class Session:
                 self.say(part)
 
     def show_board(self, player: int) -> None:
-        from boardsim.render import private_text, to_text
-
         self.say_wrapped(to_text(self.game, self.state))
         mine = private_text(self.game, self.state, player)
         if mine:
@@ -175,8 +175,6 @@ class Session:
 
     # ------------------------------------------------------------ moves
     def apply(self, player: int, action: int) -> None:
-        from boardsim.replay import Move
-
         name = self.state.action_to_string(action)
         seen = self.chance_seen(player, action)
         self.before.append(self.state.clone())
@@ -198,8 +196,6 @@ class Session:
     def chance_seen(self, player: int, action: int) -> Any:
         """What the person may see of the chance that ``action`` brings: a function of the
         state after it, giving the words ("you rolled 4", "player 2 drew a card")."""
-        from boardsim.render import chance_text
-
         if player == CHANCE:  # explicit chance: this very outcome
             words = chance_text(self.game, self.state, action, self.viewer())
             return lambda after: [words] if words else []
@@ -222,8 +218,6 @@ class Session:
         self.apply(CHANCE, outcomes[i][0])
 
     def play_agent(self, player: int) -> None:
-        from boardsim.wrappers.gymnasium import act_with_state
-
         mask = self.state.legal_actions_mask()
         agent = self.seats.agents[player]
         action = act_with_state(agent, self.state.observation(player), mask, self.state)
@@ -386,9 +380,6 @@ def default_replay_path(directory: str, game: str, seed: int) -> Path:
 
 
 def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
-    from boardsim.api import make_game
-    from boardsim.commands.args import split_list
-
     try:
         game = make_game(args.game, **option_words(args.option))
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
@@ -403,8 +394,6 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
     print(f"{game.definition.title}; seed {seed}; you play {seat_names(game, seats)}", file=out)
     print("type help for the commands and the board's notation", file=out)
     print(f"replay: {path}", file=out)
-    from boardsim.build import compiling_notice
-
     # a first run compiles the engine and the agents before the first move: say so
     with compiling_notice(lambda text: print(text, file=out, flush=True), game.name):
         return Session(game, seed, seats, path, stdin or sys.stdin, out).run()
@@ -412,9 +401,6 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim play``."""
-    from boardsim.api import list_games
-    from boardsim.commands.args import add_list_argument, seed_argument
-
     p = subparsers.add_parser(
         "play",
         help="play a game in the terminal against agents (saved as a replay)",

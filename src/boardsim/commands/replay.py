@@ -20,6 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from boardsim.render.animate import move_label, write_gif, write_html
+from boardsim.replay import ReplayError, read_replay
+
 REPLAY_PATTERN = "*.jsonl"
 
 
@@ -51,9 +54,6 @@ def pick_replay(given: Sequence[str]) -> Path:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from boardsim.render.animate import move_label, write_gif, write_html
-    from boardsim.replay import ReplayError, read_replay
-
     try:
         path = pick_replay(args.file)
         replay = read_replay(path)

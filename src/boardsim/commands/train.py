@@ -12,6 +12,7 @@ from typing import Any
 from boardsim.api import list_games
 from boardsim.commands.args import seed_argument
 from boardsim.core.options import option_words
+from boardsim.training.checkpoint import export_policy
 
 
 def parse_net_arch(text: str | None) -> list[int] | None:
@@ -81,6 +82,8 @@ def _config_default(name: str, config: Any) -> Any:
 def flag_default(dest: str) -> str | None:
     """What a ``train`` flag left out means: the PPO and AlphaZero configurations'
     defaults of the setting it sets (both where they differ), else :data:`OTHER_DEFAULTS`."""
+    # deferred on purpose, here and below: the trainers import torch (seconds), which no
+    # other command needs
     from boardsim.training.alphazero import AlphaZeroConfig
     from boardsim.training.ppo import TrainConfig
 
@@ -404,8 +407,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"boardsim train: {exc}", file=sys.stderr)
         return 2
     if args.export:
-        from boardsim.training.checkpoint import export_policy
-
         export_policy(result.checkpoint, args.export)
         print(f"policy exported to {args.export}")
     if result.trained == 0:

@@ -43,7 +43,12 @@ from pathlib import Path
 from typing import Any
 
 from boardsim.agents import heuristic
+from boardsim.core.network import Network
+from boardsim.files import atomic_write_text
+from boardsim.games import definition
+from boardsim.intervals import wilson_interval
 from boardsim.research import ladder
+from boardsim.training.alphazero import curve_markdown, export_flags
 
 COMMAND = "python -m boardsim.research.agent_pages"
 DOCS_PAGE = ladder.DOCS_PAGE
@@ -280,8 +285,6 @@ def _evaluation(prefix: str) -> Evaluation:
 
 
 def _game_version(game: str) -> int:
-    from boardsim.games import definition
-
     return definition(game).version
 
 
@@ -328,8 +331,6 @@ def evaluation_version(evaluation: Evaluation, data: Mapping[str, Any]) -> int:
 
 
 def _eval_table(selections: Sequence[Lines]) -> list[str]:
-    from boardsim.intervals import wilson_interval
-
     out = [
         "| game | agent | against | games | wins | draws or shared wins | losses "
         "| win rate, wins only [95%] | score, a draw or shared win its share [95%] |",
@@ -486,8 +487,6 @@ def _ppo_lines(game: str, prefix: str) -> Lines:
 
 def ppo_block() -> str:
     """The shipped PPO checkpoints and their ``boardsim eval`` evaluations."""
-    from boardsim.intervals import wilson_interval
-
     begin, end = marks("ppo")
     out = [
         begin,
@@ -623,8 +622,6 @@ def _target_row(t: Target) -> str:
 
 def shipped_alphazero(game: str) -> Any:
     """The self-play network shipped for ``game`` in the checkout (None: none)."""
-    from boardsim.core.network import Network
-
     path = Path("agents") / game / "alphazero.npz"
     return Network.load(path) if path.is_file() else None
 
@@ -633,8 +630,6 @@ def alphazero_block() -> str:
     """The shipped self-play networks: how each was trained (the command, the budget and
     the curve, from the network's own training record) and issue 16's targets, measured
     by the committed ``alphazero-*`` evaluation files."""
-    from boardsim.training.alphazero import curve_markdown, export_flags
-
     begin, end = marks("alphazero")
     out = [begin, ""]
     targets = {f.game: f.targets for f in all_figures() if f.targets}
@@ -761,8 +756,6 @@ def page_block(text: str, name: str) -> str:
 
 def write_docs(page: Path = DOCS_PAGE) -> bool:
     """Rewrite every generated block of ``page`` from the files; True if it changed."""
-    from boardsim.files import atomic_write_text
-
     text = page.read_text()
     missing = [name for name in BLOCKS if not page_block(text, name)]
     if missing:
