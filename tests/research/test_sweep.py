@@ -11,7 +11,7 @@ from boardsim import OptionError, make_game
 from boardsim.cli import main
 from boardsim.core.batch import play_games
 from boardsim.files import usual_file_mode
-from boardsim.research import sweep
+from boardsim.research import cells, sweep
 from boardsim.research.report import summarize, write_report
 
 RACE_GRID = ["num_players=2,3", "seat=all"]
@@ -55,7 +55,7 @@ def test_interrupted_sweep_keeps_finished_cells_and_the_rerun_gives_the_same_tab
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     race_sweep(tmp_path / "whole")
-    real = sweep.play_cell
+    real = cells.play_cell
     calls = {"n": 0}
 
     def play_then_crash(*args, **kwargs):
@@ -64,13 +64,13 @@ def test_interrupted_sweep_keeps_finished_cells_and_the_rerun_gives_the_same_tab
             raise KeyboardInterrupt("the power went off")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sweep, "play_cell", play_then_crash)
+    monkeypatch.setattr(cells, "play_cell", play_then_crash)
     with pytest.raises(KeyboardInterrupt):
         race_sweep(tmp_path / "cut")
     cut = tmp_path / "cut"
     assert len(list((cut / "cells").glob("*.csv"))) == 2
     assert not [p for p in (cut / "cells").iterdir() if p.name.startswith(".")]  # no half file
-    monkeypatch.setattr(sweep, "play_cell", real)
+    monkeypatch.setattr(cells, "play_cell", real)
     result = race_sweep(cut)
     assert (result.played, result.skipped) == (3, 2)
     assert (cut / "results.csv").read_text() == (tmp_path / "whole" / "results.csv").read_text()
@@ -170,7 +170,7 @@ def _fake_play_cell(
 def test_hispania_report_has_the_parameter_effects_and_the_plots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sweep, "play_cell", _fake_play_cell)
+    monkeypatch.setattr(cells, "play_cell", _fake_play_cell)
     grid = sweep.parse_grid("hispania", ["level=all"])
     sweep.run_sweep("hispania", grid, ["heuristic"], 20, tmp_path / "h")
     summary = summarize(tmp_path / "h")
@@ -187,7 +187,7 @@ def test_hispania_report_has_the_parameter_effects_and_the_plots(
 
 
 def test_hispania_variant_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sweep, "play_cell", _fake_play_cell)
+    monkeypatch.setattr(cells, "play_cell", _fake_play_cell)
     grid = sweep.parse_grid("hispania", ["variant=none,ingenivm,terror"])
     sweep.run_sweep("hispania", grid, ["heuristic"], 100, tmp_path / "v")
     report = write_report(tmp_path / "v").read_text()
@@ -272,7 +272,7 @@ def _fake_skilled_cell(
 def test_the_difficulty_parameters_are_read_at_each_skill_not_pooled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sweep, "play_cell", _fake_skilled_cell)
+    monkeypatch.setattr(cells, "play_cell", _fake_skilled_cell)
     grid = sweep.parse_grid("hispania", ["level=all", "skill=heuristic,random"])
     sweep.run_sweep("hispania", grid, ["heuristic"], 20, tmp_path / "h")
     summary = summarize(tmp_path / "h")

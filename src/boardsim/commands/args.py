@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import Any
 
 from boardsim.core.game import checked_seed
 
@@ -43,3 +44,14 @@ def seed_argument(text: str) -> int:
         return checked_seed(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_command(subparsers: Any, name: str, help: str, doc: str | None) -> argparse.ArgumentParser:
+    """Register the subcommand ``name``: ``help`` in ``boardsim --help``, its module's
+    docstring ``doc`` as its own ``--help`` text, kept as written."""
+    return subparsers.add_parser(
+        name,
+        help=help,
+        description=doc,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )

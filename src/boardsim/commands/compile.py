@@ -17,15 +17,16 @@ from typing import Any
 
 from boardsim.api import list_games
 from boardsim.build import PARTS, GameReport, compile_games
+from boardsim.commands.args import add_command
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim compile``."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "compile",
-        help="compile every game's engine into numba's cache (later runs only load it)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "compile every game's engine into numba's cache (later runs only load it)",
+        __doc__,
     )
     p.add_argument(
         "game", nargs="*", metavar="GAME", help=f"default: every game ({', '.join(list_games())})"

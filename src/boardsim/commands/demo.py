@@ -45,7 +45,7 @@ from boardsim.agents import load
 from boardsim.api import list_games, make_game
 from boardsim.bench import bench_gymnasium, bench_pettingzoo, bench_rollout, bench_vector
 from boardsim.build import PARTS, compile_part, compile_weight, counting_compiles
-from boardsim.commands.args import seed_argument
+from boardsim.commands.args import add_command, seed_argument
 from boardsim.core.batch import play_games
 from boardsim.files import atomic_write, atomic_write_text
 from boardsim.games import definition
@@ -72,11 +72,11 @@ SEARCH_NOTE = (
 # ------------------------------------------------------------------ the command
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim demo``."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "demo",
-        help="a tour of every game: speed, strength ladder, balance, pictures",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "a tour of every game: speed, strength ladder, balance, pictures",
+        __doc__,
     )
     p.add_argument(
         "--games",

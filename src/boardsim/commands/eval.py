@@ -24,7 +24,7 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
-from boardsim.commands.args import add_list_argument, seed_argument, split_list
+from boardsim.commands.args import add_command, add_list_argument, seed_argument, split_list
 from boardsim.commands.train import add_option_argument
 from boardsim.core.errors import DataError
 from boardsim.research.evaluation import (
@@ -38,11 +38,11 @@ from boardsim.research.evaluation import (
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim eval``."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "eval",
-        help="round-robin tournament: win-rate matrix, 95%% intervals, Elo (CSV + JSON)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "round-robin tournament: win-rate matrix, 95%% intervals, Elo (CSV + JSON)",
+        __doc__,
     )
     p.add_argument("game", choices=list_games())
     add_list_argument(

@@ -15,17 +15,18 @@ import sys
 from typing import Any
 
 from boardsim.api import game_info, list_games
+from boardsim.commands.args import add_command
 from boardsim.commands.train import add_option_argument
 from boardsim.core.options import option_words
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim info``."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "info",
-        help="a game's title, players, options (defaults, allowed values), sizes, Gymnasium id",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "a game's title, players, options (defaults, allowed values), sizes, Gymnasium id",
+        __doc__,
     )
     p.add_argument("game", choices=list_games())
     add_option_argument(p)

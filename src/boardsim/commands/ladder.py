@@ -15,6 +15,7 @@ import argparse
 import sys
 from typing import Any
 
+from boardsim.commands.args import add_command
 from boardsim.research import agent_pages
 from boardsim.research.adopt import AdoptionError
 from boardsim.research.ladder import (
@@ -29,11 +30,11 @@ from boardsim.research.ladder import (
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim ladder``."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "ladder",
-        help="play a game's strength ladder (agents/GAME/ladder.json) or write docs/agents.md",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "play a game's strength ladder (agents/GAME/ladder.json) or write docs/agents.md",
+        __doc__,
     )
     p.add_argument("game", nargs="?", choices=ladder_games())
     p.add_argument("--games", type=int, default=None, help="games a pair (a level)")

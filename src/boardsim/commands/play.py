@@ -29,7 +29,7 @@ import numpy as np
 from boardsim.agents import load
 from boardsim.api import list_games, make_game
 from boardsim.build import compiling_notice
-from boardsim.commands.args import add_list_argument, seed_argument, split_list
+from boardsim.commands.args import add_command, add_list_argument, seed_argument, split_list
 from boardsim.core.errors import OptionError
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS, H_RNG, P_EXPLICIT_CHANCE
@@ -401,11 +401,11 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim play``."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "play",
-        help="play a game in the terminal against agents (saved as a replay)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "play a game in the terminal against agents (saved as a replay)",
+        __doc__,
     )
     p.add_argument("game", choices=list_games())
     p.add_argument("--seat", type=int, default=0, help="your player (default 0); you also "

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from boardsim.commands.args import add_command
 from boardsim.render.animate import move_label, write_gif, write_html
 from boardsim.replay import ReplayError, read_replay
 
@@ -109,11 +110,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim replay``."""
-    p = subparsers.add_parser(
-        "replay",
-        help="print a saved game move by move; --gif / --html pictures",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        subparsers, "replay", "print a saved game move by move; --gif / --html pictures", __doc__
     )
     p.add_argument(
         "file",

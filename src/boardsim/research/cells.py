@@ -38,7 +38,7 @@ from boardsim.research.players import (
     joined,
     play_compiled,
 )
-from boardsim.research.skill import rung_agents
+from boardsim.research.skill import expand_skill_words, ladder, rung_agents
 from boardsim.research.traces import play_traces
 
 SEAT_KEYS = ("seat", "side")
@@ -47,6 +47,109 @@ SKILL_KEY = "skill"  # boardsim.research.skill: the agents of each cell
 DEFAULT_CHUNK = 2048  # games per compiled call (progress granularity; results do not depend)
 TRACE_CHUNK = 256  # games per traced call (their per-decision records are held in memory)
 DEFAULT_TRACE_LEN = 4096  # decisions recorded a game (boardsim.research.traces)
+
+
+# ------------------------------------------------------------------ grid values
+def grid_option(game: Game, key: str) -> Any:
+    """The option a grid key names, or :class:`OptionError` listing the keys there are."""
+    for o in game.definition.options:
+        if o.name == key:
+            return o
+    known = ", ".join(
+        [o.name for o in game.definition.options] + [*SEAT_KEYS, VARIANT_KEY, SKILL_KEY]
+    )
+    raise OptionError(f"{game.name}: no grid key {key!r}; known keys: {known}")
+
+
+def typed_word(option: Any, text: str, game: str) -> Any:
+    """The value of ``option`` a grid word stands for (``none``, ``true``, ``3``, ``6-4-3-4-2``)."""
+    if option.choices is not None:
+        for c in option.choices:
+            if str(c).lower() == text.strip().lower():
+                return c
+        allowed = ", ".join(str(c).lower() for c in option.choices)
+        raise OptionError(f"{game}: {option.name}={text!r} is not allowed; choose one of {allowed}")
+    if option.low is not None or option.high is not None:
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"{game}: {option.name} takes an int, got {text!r}") from None
+    return text.strip()
+
+
+def _all_values(game: Game, key: str) -> list[Any]:
+    if key in SEAT_KEYS:
+        return ["all"]  # every seat of each cell's player count (expanded in plan_cells)
+    if key == VARIANT_KEY:
+        return ["none", *variants(game)]
+    if key == SKILL_KEY:
+        return ladder(game.name)
+    option = grid_option(game, key)
+    difficulty = game.definition.difficulty
+    if difficulty is not None and key == difficulty.option:
+        return difficulty.levels()
+    if option.choices is not None:
+        return list(option.choices)
+    # ``all`` of an int option lists its range only when it is short
+    if option.low is not None and option.high is not None and option.high - option.low < 64:
+        return list(range(option.low, option.high + 1))
+    raise OptionError(f"{game.name}: {key}=all is not defined; list the values")
+
+
+def parse_grid(game_name: str, specs: Sequence[str], base_options: Mapping[str, Any] = {}) -> dict:
+    """``["num_players=2,3", "seat=all"]`` -> ``{"num_players": [2, 3], "seat": [0, 1, 2]}``.
+
+    Values are typed from the game's option declarations; the sweep keys ``seat``
+    (``side``) and ``variant`` stay as words or numbers and are checked per cell.
+    """
+    game = make_game(game_name, **base_options)
+    grid: dict[str, list[Any]] = {}
+    for spec in specs:
+        key, sep, values = spec.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise OptionError(f"grid entry {spec!r} is not KEY=V1,V2,...")
+        if key in grid:
+            raise OptionError(f"grid key {key!r} given twice")
+        words = [w.strip() for w in values.split(",") if w.strip()]
+        if words == ["all"]:
+            grid[key] = _all_values(game, key)
+        elif key in SEAT_KEYS:
+            grid[key] = [int(w) if w.lstrip("-").isdigit() else w for w in words]
+        elif key == VARIANT_KEY:
+            grid[key] = words
+        elif key == SKILL_KEY:
+            grid[key] = words  # expanded below, once the options of every cell are known
+        else:
+            grid[key] = [typed_word(grid_option(game, key), w, game_name) for w in words]
+    if sum(k in grid for k in SEAT_KEYS) > 1:
+        raise OptionError("give either seat or side, not both")
+    if SKILL_KEY in grid:
+        grid[SKILL_KEY] = _skill_values(
+            grid[SKILL_KEY], game_name, _cell_options(grid, base_options)
+        )
+    return grid
+
+
+def _cell_options(grid: Mapping[str, Sequence[Any]], base: Mapping[str, Any]) -> list[dict]:
+    """The game options of each combination of the grid's option keys over ``base`` (the
+    sweep keys ``seat``, ``side``, ``variant`` and ``skill`` left out)."""
+    keys = [k for k in grid if k not in (*SEAT_KEYS, VARIANT_KEY, SKILL_KEY)]
+    return [
+        {**base, **dict(zip(keys, combo, strict=True))}
+        for combo in itertools.product(*(grid[k] for k in keys))
+    ]
+
+
+def _skill_values(
+    words: Sequence[str], game_name: str, cells: Sequence[Mapping[str, Any]] = ({},)
+) -> list[str]:
+    """The ``skill`` values, ``ladder``/``depth`` expanded (the ladder's learned rungs
+    those that play every one of ``cells``), each rung's agents checked."""
+    values = expand_skill_words(words, game_name, cells)
+    for v in values:
+        check_compiled(rung_agents(v))
+    return values
 
 
 # ------------------------------------------------------------------ variants
@@ -237,6 +340,24 @@ def make_cell(
 
 # ------------------------------------------------------------------ playing
 Player = Callable[[Game, int, int, int, "int | None"], dict[str, np.ndarray]]
+
+
+def play_cells(
+    game_name: str,
+    cells: Sequence[Cell],
+    games: int,
+    seed: int,
+    finish: Callable[[Cell, Mapping[str, np.ndarray]], None],
+    advance: Callable[[int], None],
+    threads: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    metrics: bool = False,
+) -> None:
+    """Play ``cells`` one after another on this machine (``threads`` cores, all by default);
+    ``finish(cell, played)`` as each is done, ``advance(games)`` after each chunk. The
+    local twin of ``boardsim.research.ray_backend.run_cells_on_ray``: the same games."""
+    for cell in cells:
+        finish(cell, play_cell(game_name, cell, games, seed, threads, chunk, advance, metrics))
 
 
 def play_cell(

@@ -121,8 +121,11 @@ def mean_estimate(
 
 # ------------------------------------------------------------------ outcomes of one game
 def winners(returns: np.ndarray) -> tuple[int, ...]:
-    """The seats with the best return; nobody when all are equal and not positive
-    (the sweep's rule, :func:`boardsim.research.sweep.winners`)."""
+    """The seats with the best return; nobody when all are equal and not positive.
+
+    A shared loss (Hispania's Romans all at -1) or a full draw is nobody's win; a
+    shared win (the Romans all at +1, tied winners) counts for every winner.
+    """
     best, worst = float(np.max(returns)), float(np.min(returns))
     if best == worst and best <= 0:
         return ()

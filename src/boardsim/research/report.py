@@ -23,8 +23,9 @@ from boardsim.api import make_game
 from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.games import definition
 from boardsim.research import metagame, metrics, skill, stats
+from boardsim.research.cells import variants
 from boardsim.research.skill import SKILL_KEY, is_pair
-from boardsim.research.sweep import METRIC_COLUMNS, load_manifest, load_results, variants
+from boardsim.research.sweep_folder import METRIC_COLUMNS, load_manifest, load_results
 
 PLOTS_DIR = "plots"
 REPORT = "report.md"

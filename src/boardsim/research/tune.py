@@ -46,10 +46,9 @@ from boardsim.core.cluster import _require_ray, init_ray
 from boardsim.core.errors import OptionError
 from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.research import metrics
-from boardsim.research.cells import make_cell, play_cell
+from boardsim.research.cells import grid_option, make_cell, play_cell, typed_word
 from boardsim.research.players import check_compiled
 from boardsim.research.report import pyplot
-from boardsim.research.sweep import grid_option, typed_word
 
 STUDY_DB = "study.db"
 MANIFEST = "tune.json"

@@ -1,0 +1,393 @@
+"""A sweep's folder: its manifest, one file a finished cell, and the results table.
+
+On disk (``out``): ``sweep.json`` (what is swept; a re-run must match it),
+``cells/<cell id>.csv`` (one row a game, written atomically when the cell is finished)
+and, at the end, ``results.csv`` (every cell, one table). A re-run skips the cells
+already written, so an interrupted sweep loses nothing it finished; a cell file found
+damaged (cut short, its rows not the sweep's games) is named and played again.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardsim.agents.network import shipped_network_for
+from boardsim.api import make_game
+from boardsim.core.errors import DataError, OptionError
+from boardsim.files import atomic_write_text
+from boardsim.research.cells import Cell, canonical
+from boardsim.research.metrics import PER_GAME, winners
+from boardsim.research.reuse import network_sha256
+
+LOG = logging.getLogger(__name__)
+FORMAT = 1
+MANIFEST = "sweep.json"
+CELLS_DIR = "cells"
+RESULTS = "results.csv"
+# the per-game metric columns of a sweep with metrics
+METRIC_COLUMNS = PER_GAME
+
+# columns every row has, in order; then the grid keys, then per-seat columns
+BASE_COLUMNS = ("game", "cell", "game_index", "seed")
+TAIL_COLUMNS = ("winners", "winner", "margin", "decisions", "truncated", "options")
+TEXT_COLUMNS = ("game", "cell", "winners", "options")
+NUMERIC_COLUMNS = (
+    "game_index",
+    "seed",
+    "num_players",
+    "test_seat",
+    "winner",
+    "margin",
+    "decisions",
+)
+
+
+def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any], list[str]]:
+    """What values the positions of a sweep with metrics: the manifest's ``values`` (the
+    self-play network shipped for the game, which values a cell whose options it plays,
+    and its SHA-256; or the progress measure: a folder of other values is another sweep)
+    and ``valued_cells``, the ids of the cells it values."""
+    valued, sha = [], None
+    for c in cells:
+        network = shipped_network_for(make_game(game_name, **c.options))
+        if network is not None:
+            valued.append(c.cell_id)
+            sha = network_sha256(network)
+    if not valued:
+        return {"source": "progress"}, []
+    return {"source": "network", "network": "alphazero", "network_sha256": sha}, valued
+
+
+# network families: a sweep plays them at every cell's options (a Hispania network at
+# every level), not only at the options they were trained with
+def cell_rows(game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int) -> list:
+    """The tidy rows (one dict a game) of a played cell."""
+    rows = []
+    options = canonical(cell.options)
+    for k in range(len(played["decisions"])):
+        ret = np.asarray(played["returns"][k], dtype=float)
+        won = winners(ret)
+        others = [float(ret[s]) for s in range(len(ret)) if s not in won]
+        margin = float(ret.max()) - max(others) if won and others else 0.0
+        row: dict[str, Any] = {
+            "game": game_name,
+            "cell": cell.cell_id,
+            "game_index": k,
+            "seed": seed,
+        }
+        row.update({key: _word(v) for key, v in cell.point.items()})
+        row["num_players"] = cell.num_players
+        row["test_seat"] = cell.test_seat
+        for s, p in enumerate(cell.policies):
+            row[f"agent_{s}"] = p
+        for s in range(len(ret)):
+            row[f"return_{s}"] = _number(ret[s])
+        row.update(
+            {
+                "winners": "|".join(str(s) for s in won),
+                "winner": won[0] if len(won) == 1 else -1,
+                "margin": _number(margin),
+                "decisions": int(played["decisions"][k]),
+                "truncated": int(bool(played["truncated"][k])),
+                "options": options,
+            }
+        )
+        for key in METRIC_COLUMNS:
+            if key in played:
+                row[key] = _metric_number(float(played[key][k]))
+        rows.append(row)
+    return rows
+
+
+def _word(v: Any) -> Any:
+    return str(v).lower() if v is None or isinstance(v, bool) else v
+
+
+def _metric_number(x: float) -> float | str:
+    """A per-game metric for the table: rounded, empty where it does not apply (nan)."""
+    return "" if x != x else round(x, 6)
+
+
+def _number(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else round(float(x), 6)
+
+
+# ------------------------------------------------------------------ files
+def rows_to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The rows as CSV text, columns in first-seen order (missing values empty)."""
+    columns: list[str] = []
+    for r in rows:
+        columns += [c for c in r if c not in columns]
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def _parse_value(column: str, text: str) -> Any:
+    if column in TEXT_COLUMNS:
+        return text
+    if column in METRIC_COLUMNS:
+        return float(text) if text else float("nan")
+    if text == "":
+        return None if column.startswith(("return_", "agent_")) else text
+    if column in NUMERIC_COLUMNS or column.startswith("return_") or column == "truncated":
+        x = float(text)
+        return int(x) if x.is_integer() and column != "margin" else x
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def read_csv_rows(path: Path) -> list[dict[str, Any]]:
+    """A results CSV back as rows, numbers as numbers.
+
+    A damaged file (cut short: its last line unfinished; a row with more or fewer values
+    than the header's columns; a value that is not its column's) raises
+    :class:`~boardsim.DataError` naming the file and the line.
+    """
+    with open(path, newline="") as f:
+        text = f.read()
+    if text and not text.endswith("\n"):
+        line = text.count("\n") + 1
+        reason = "the file ends in the middle of a row (cut short)"
+        raise DataError(str(path), f"line {line}", reason)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = []
+    try:
+        for r in reader:
+            rows.append(_parsed_row(path, reader, r))
+    except csv.Error as exc:
+        raise DataError(str(path), f"line {reader.line_num}", f"unreadable: {exc}") from None
+    return rows
+
+
+def _parsed_row(path: Path, reader: csv.DictReader, row: dict[Any, Any]) -> dict[str, Any]:
+    """One CSV row, its values typed; :class:`DataError` when it does not fit the header."""
+    where = f"line {reader.line_num}"
+    if None in row or None in row.values():  # values past the header's, or too few
+        given = [v for k, v in row.items() if k is not None and v is not None]
+        given += row.get(None) or []
+        columns = len(reader.fieldnames or [])
+        reason = f"a row of {len(given)} values under {columns} columns (the file is damaged)"
+        raise DataError(str(path), where, reason)
+    try:
+        return {k: _parse_value(k, v) for k, v in row.items()}
+    except ValueError as exc:
+        raise DataError(str(path), where, f"unreadable value: {exc}") from None
+
+
+def load_manifest(out: str | os.PathLike) -> dict[str, Any]:
+    """The ``sweep.json`` of a sweep folder."""
+    path = Path(out) / MANIFEST
+    if not path.exists():
+        raise FileNotFoundError(f"{out} is not a sweep folder (no {MANIFEST})")
+    return json.loads(path.read_text())
+
+
+def _cell_files(out: Path, manifest: Mapping[str, Any]) -> list[Path]:
+    """The cell files of a sweep folder, in the manifest's cell order."""
+    order = {cid: i for i, cid in enumerate(manifest.get("cells", []))}
+    return sorted((out / CELLS_DIR).glob("*.csv"), key=lambda p: (order.get(p.stem, 1e9), p.stem))
+
+
+def read_cell_rows(path: Path, games: int | None = None) -> list[dict[str, Any]]:
+    """One cell file's rows; :class:`~boardsim.DataError` naming the file when it is
+    damaged (:func:`read_csv_rows`), or, given the sweep's ``games`` per cell, when it
+    does not hold exactly those games (``game_index`` 0 to ``games - 1``)."""
+    rows = read_csv_rows(path)
+    if games is not None and [r.get("game_index") for r in rows] != list(range(games)):
+        raise DataError(
+            str(path),
+            "rows",
+            f"{len(rows)} rows, not the sweep's {games} games 0-{games - 1} (the file is damaged)",
+        )
+    return rows
+
+
+def load_results(out: str | os.PathLike) -> list[dict[str, Any]]:
+    """Every finished cell's rows (the tidy table), in the manifest's cell order.
+
+    A damaged cell file raises :class:`~boardsim.DataError` naming it; running the
+    sweep again plays that cell again.
+    """
+    out = Path(out)
+    manifest = load_manifest(out)
+    games = manifest.get("games_per_cell")
+    rows: list[dict[str, Any]] = []
+    for f in _cell_files(out, manifest):
+        try:
+            rows += read_cell_rows(f, games)
+        except DataError as exc:
+            raise DataError(
+                exc.file, exc.entry, f"{exc.reason}; run the sweep again to play that cell again"
+            ) from None
+    return rows
+
+
+def finished_cells(out: Path) -> set[str]:
+    """The ids of the cells already written (whole or not: see :func:`damaged_cells`)."""
+    return {p.stem for p in (out / CELLS_DIR).glob("*.csv")}
+
+
+def damaged_cells(out: Path, games: int) -> dict[str, DataError]:
+    """The cells of a sweep folder whose files are damaged (:func:`read_cell_rows`),
+    each with what is wrong."""
+    found = {}
+    for f in (out / CELLS_DIR).glob("*.csv"):
+        try:
+            read_cell_rows(f, games)
+        except DataError as exc:
+            found[f.stem] = exc
+    return found
+
+
+def sweep_manifest(
+    game_name: str,
+    cells: Sequence[Cell],
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    base_options: Mapping[str, Any],
+    grid: Mapping | None,
+    metrics: bool = False,
+) -> dict:
+    values, valued = tension_values(game_name, cells) if metrics else (None, [])
+    return {
+        "metrics": metrics,
+        "values": values,
+        "valued_cells": valued,
+        "format": FORMAT,
+        "game": game_name,
+        "game_version": make_game(game_name, **base_options).definition.version,
+        "agents": list(agents),
+        "games_per_cell": games,
+        "seed": seed,
+        "base_options": {k: _word(v) for k, v in base_options.items()},
+        "grid": {k: [_word(v) for v in vs] for k, vs in (grid or {}).items()},
+        "cells": [c.cell_id for c in cells],
+        "points": {c.cell_id: {k: _word(v) for k, v in c.point.items()} for c in cells},
+    }
+
+
+SAME_SWEEP_KEYS = (
+    "metrics",
+    "values",
+    "format",
+    "game",
+    "game_version",
+    "agents",
+    "games_per_cell",
+    "seed",
+    "base_options",
+)
+
+
+MANIFEST_DEFAULTS = {"metrics": False}  # keys a sweep folder written before them lacks
+
+
+def _old_default(old: Mapping[str, Any], key: str) -> Any:
+    """The value of ``key`` in a folder written before it: a sweep with metrics then
+    valued its positions by the game's progress measure."""
+    if key == "values":
+        return {"source": "progress"} if old.get("metrics") else None
+    return MANIFEST_DEFAULTS.get(key)
+
+
+def _differing_keys(old: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str]:
+    """The settings that make ``old`` (a folder's manifest) another sweep than ``manifest``."""
+    return [k for k in SAME_SWEEP_KEYS if old.get(k, _old_default(old, k)) != manifest[k]]
+
+
+def _write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    """Create ``out`` or check it holds the same sweep (then merge the cell lists)."""
+    path = out / MANIFEST
+    if path.exists():
+        old = json.loads(path.read_text())
+        diff = _differing_keys(old, manifest)
+        if diff:
+            raise OptionError(
+                f"{out} holds a different sweep ({', '.join(diff)} differ); "
+                "use another --out or delete it"
+            )
+        cells = list(old.get("cells", []))
+        cells += [c for c in manifest["cells"] if c not in cells]
+        valued = list(old.get("valued_cells", []))
+        valued += [c for c in manifest["valued_cells"] if c not in valued]
+        manifest = {
+            **manifest,
+            "cells": cells,
+            "valued_cells": valued,
+            "points": {**old.get("points", {}), **manifest["points"]},
+        }
+    (out / CELLS_DIR).mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(manifest, indent=1) + "\n")
+
+
+def _damaged_to_replay(out: Path, cells: Sequence[Cell], games: int) -> dict[str, str]:
+    """The damaged cell files of this sweep (cell id -> file), each named in a warning, to
+    be played again and rewritten whole; a damaged cell outside this grid (left by a
+    run of another grid) is refused, since this run cannot replay it."""
+    ours = {c.cell_id for c in cells}
+    damaged = damaged_cells(out, games)
+    others = sorted(cid for cid in damaged if cid not in ours)
+    if others:
+        exc = damaged[others[0]]
+        point = load_manifest(out).get("points", {}).get(others[0], {})
+        raise DataError(
+            exc.file,
+            exc.entry,
+            f"{exc.reason}; the cell {point} is not in this grid: run the sweep with it to "
+            "play it again, or delete the file",
+        )
+    for _, exc in sorted(damaged.items()):
+        LOG.warning("%s; playing the cell again", exc)
+    return {cid: exc.file for cid, exc in damaged.items()}
+
+
+def write_results_table(out: str | os.PathLike) -> Path:
+    """Write ``results.csv``: every finished cell's rows, one table (atomically)."""
+    out = Path(out)
+    path = out / RESULTS
+    atomic_write_text(path, rows_to_csv(load_results(out)))
+    return path
+
+
+def prepare_folder(out: Path, manifest: dict[str, Any], cells: Sequence[Cell]) -> dict[str, str]:
+    """Create ``out`` for the sweep of ``manifest``, or check it holds the same sweep (then
+    merge the cell lists); the damaged cell files of this sweep, to be played again (cell
+    id -> file, each named in a warning)."""
+    _write_manifest(out, manifest)
+    return _damaged_to_replay(out, cells, manifest["games_per_cell"])
+
+
+def cells_to_play(out: Path, cells: Sequence[Cell], damaged: Mapping[str, str]) -> list[Cell]:
+    """The cells of ``cells`` that ``out`` holds no finished file of (or a damaged one)."""
+    done = finished_cells(out) - set(damaged)
+    return [c for c in cells if c.cell_id not in done]
+
+
+def write_cell(
+    out: Path, game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int
+) -> None:
+    """Write a played cell's rows to its file (atomically)."""
+    rows = cell_rows(game_name, cell, played, seed)
+    atomic_write_text(out / CELLS_DIR / f"{cell.cell_id}.csv", rows_to_csv(rows))
+
+
+def holds_sweep(out: Path, manifest: Mapping[str, Any], cells: Sequence[Cell]) -> bool:
+    """Whether ``out`` holds the sweep of ``manifest`` with every one of ``cells`` played."""
+    path = out / MANIFEST
+    if not path.exists() or _differing_keys(json.loads(path.read_text()), manifest):
+        return False
+    return {c.cell_id for c in cells} <= finished_cells(out)
