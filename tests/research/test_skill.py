@@ -13,7 +13,7 @@ from boardsim.research.report import summarize
 
 
 def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n_then_the_shipped_network() -> None:
-    assert skill.ladder("farrapos", 10) == [
+    assert skill.skill_rungs("farrapos", 10) == [
         "random",
         "heuristic",
         "mcts:10",
@@ -21,7 +21,7 @@ def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n_then_the_shipped_netw
         "alphazero",
     ]
     # Hispania's network was trained at the medium level; it plays the others too
-    assert skill.ladder("hispania", 10) == [
+    assert skill.skill_rungs("hispania", 10) == [
         "random",
         "heuristic",
         "mcts:10",
@@ -50,7 +50,7 @@ def test_the_network_is_a_rung_only_where_it_plays_every_cell(
     )
     assert list(grid) == ["skill", "game_end"] and grid["skill"][-1] == "alphazero"
     monkeypatch.setenv("BOARDSIM_AGENTS", str(tmp_path))  # no network shipped: no rung
-    assert skill.ladder("farrapos", 10)[-1] == "mcts:40"
+    assert skill.skill_rungs("farrapos", 10)[-1] == "mcts:40"
 
 
 def test_a_verdict_significant_the_same_way_everywhere_holds() -> None:
@@ -101,7 +101,7 @@ def test_a_ladder_sweep_plays_every_seat_with_the_rungs_agent(tmp_path: Path) ->
     ]
     sweep.run_sweep("farrapos", grid, ["heuristic"], 4, tmp_path / "s", seed=1)
     summary = summarize(tmp_path / "s")
-    questions = summary["ladder"]
+    questions = summary["rungs"]
     assert questions[0]["question"].startswith("first-seat advantage")
     assert questions[0]["rungs"] == ["random", "heuristic", "mcts:4"]
     assert len(questions[0]["effects"]) == 3
@@ -128,7 +128,7 @@ def test_a_grid_of_many_points_asks_the_side_question_once_pooled() -> None:
         for lv in range(30)
         for k in range(4)
     ]
-    questions = skill.ladder_questions(
+    questions = skill.rung_questions(
         rows, ["level", "skill"], lambda r: r["winners"] == "0", "Rome", seatwise=True
     )
     sides = [q for q in questions if q["question"].startswith("first-seat")]

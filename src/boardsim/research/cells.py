@@ -38,7 +38,7 @@ from boardsim.research.players import (
     joined,
     play_compiled,
 )
-from boardsim.research.skill import expand_skill_words, ladder, rung_agents
+from boardsim.research.skill import expand_skill_words, rung_agents, skill_rungs
 from boardsim.research.traces import play_traces
 
 SEAT_KEYS = ("seat", "side")
@@ -83,7 +83,7 @@ def _all_values(game: Game, key: str) -> list[Any]:
     if key == VARIANT_KEY:
         return ["none", *variants(game)]
     if key == SKILL_KEY:
-        return ladder(game.name)
+        return skill_rungs(game.name)
     option = grid_option(game, key)
     difficulty = game.definition.difficulty
     if difficulty is not None and key == difficulty.option:

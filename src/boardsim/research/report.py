@@ -121,11 +121,11 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
         "overall": stats.rate(sum(won(r) for r in rows), len(rows)).as_dict(),
     }
     summary.update(_difficulty_and_variants(game, rows, won))
-    summary.update(_ladder(game, rows, keys, won, label))
+    summary.update(_skill_rungs(game, rows, keys, won, label))
     return summary
 
 
-def _ladder(
+def _skill_rungs(
     game: str, rows: Sequence[Row], keys: Sequence[str], won: Callable[[Row], bool], label: str
 ) -> dict[str, Any]:
     """The skill ladder's verdicts and the skill depth (a sweep with a ``skill`` key)."""
@@ -137,7 +137,7 @@ def _ladder(
         keys = [k for k in keys if k in rows[0]]
         if skill.SKILL_KEY not in keys:
             keys = [*keys, skill.SKILL_KEY]
-        out["ladder"] = skill.ladder_questions(
+        out["rungs"] = skill.rung_questions(
             rows, keys, won, whose(label, game), _seatwise(game), _definition(game).difficulty
         )
     population = metagame.population_agents(rows)
@@ -488,11 +488,11 @@ def _effect_cell(e: Sequence[float]) -> str:
     return "-" if v != v else f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
 
-def ladder_section(s: Mapping[str, Any]) -> list[str]:
+def rungs_section(s: Mapping[str, Any]) -> list[str]:
     """The verdicts across the skill ladder, and the skill depth, when the sweep has them."""
     lines: list[str] = []
-    if s.get("ladder"):
-        rungs = s["ladder"][0]["rungs"]
+    if s.get("rungs"):
+        rungs = s["rungs"][0]["rungs"]
         lines += [
             "",
             "## Across the skill ladder",
@@ -508,7 +508,7 @@ def ladder_section(s: Mapping[str, Any]) -> list[str]:
             "| question | " + " | ".join(rungs) + " | verdict |",
             "|---|" + "---|" * len(rungs) + "---|",
         ]
-        for q in s["ladder"]:
+        for q in s["rungs"]:
             word = f"**{q['verdict']}**" if q["flag"] else q["verdict"]
             if q.get("at"):
                 word += f" ({q['at']})"
@@ -750,7 +750,7 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
                 f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
                 f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
             )
-    lines += ladder_section(s)
+    lines += rungs_section(s)
     lines += metagame_section(s.get("metagame"))
     lines += metrics_section(s["cells"])
     lines += ["", "## Game length and margins", ""]

@@ -1,4 +1,8 @@
-"""Skill ladders: every balance question asked at several skills in one sweep.
+"""Skill rungs: every balance question asked at several skills in one sweep.
+
+(In code the rungs of skill are "rungs", and "ladder" is the strength ladder of agents,
+:mod:`boardsim.research.ladder`; the grid word ``skill=ladder`` and the pages' "skill
+ladder" keep the name users know.)
 
 A verdict measured with one scripted player cannot tell the game's imbalance from the
 bot's (Jaffe et al. 2012). The sweep key ``skill`` makes skill a grid dimension: each
@@ -7,7 +11,7 @@ value is an agent every seat plays (``random``, ``heuristic``, ``mcts:200``), or
 expand:
 
 - ``skill=ladder`` (``ladder:N``): the ladder ``random, heuristic, mcts:N, mcts:4N``
-  (``N`` = :data:`LADDER_BUDGET`), then the learned rungs of :func:`learned_rungs` (the
+  (``N`` = :data:`RUNGS_BUDGET`), then the learned rungs of :func:`learned_rungs` (the
   game's shipped self-play network alone, where it plays every cell);
 - ``skill=depth`` (``depth:N``): the skill-depth pairs ``mcts:2M/mcts:M`` for
   ``M = N, 2N, 4N`` (Ludii's skill trace, TAG's ladder: how much a doubled search budget
@@ -18,7 +22,7 @@ expand:
 
 :func:`verdict` reads one question's effect at each rung (the numbers with their 95%
 intervals) and says whether it holds, grows, shrinks or reverses as skill rises, or
-exists at one skill only; :func:`ladder_questions` asks the report's questions of a
+exists at one skill only; :func:`rung_questions` asks the report's questions of a
 sweep (the first seat's or side's advantage, each option's effect, each difficulty
 parameter's drop), :func:`skill_depth` summarizes the depth pairs.
 """
@@ -36,7 +40,7 @@ from boardsim.research import stats
 from boardsim.research.metagame import population_pairs
 
 SKILL_KEY = "skill"
-LADDER_BUDGET = 25  # N of skill=ladder: MCTS at N and 4N simulations
+RUNGS_BUDGET = 25  # N of skill=ladder: MCTS at N and 4N simulations
 DEPTH_BUDGET = 8  # N of skill=depth: 2N against N, 4N against 2N, 8N against 4N
 DEPTH_RUNGS = 3
 MAX_POINT_QUESTIONS = 24  # more grid points than this: the side question pooled over them
@@ -60,10 +64,10 @@ def learned_rungs(game: str, cells: Sequence[Mapping[str, Any]] = ({},)) -> list
     return ["alphazero"]
 
 
-def ladder(
-    game: str, budget: int = LADDER_BUDGET, cells: Sequence[Mapping[str, Any]] = ({},)
+def skill_rungs(
+    game: str, budget: int = RUNGS_BUDGET, cells: Sequence[Mapping[str, Any]] = ({},)
 ) -> list[str]:
-    """The skill ladder: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs
+    """The rungs of ``skill=ladder``: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs
     that play every one of ``cells`` (:func:`learned_rungs`)."""
     return [
         "random",
@@ -90,8 +94,8 @@ def expand_skill_words(
         if head == "population":
             out += population_pairs([a.strip() for a in arg.split("+") if a.strip()])
         elif head in ("ladder", "depth"):
-            n = _budget(arg, LADDER_BUDGET if head == "ladder" else DEPTH_BUDGET, w)
-            out += ladder(game, n, cells) if head == "ladder" else depth_pairs(n)
+            n = _budget(arg, RUNGS_BUDGET if head == "ladder" else DEPTH_BUDGET, w)
+            out += skill_rungs(game, n, cells) if head == "ladder" else depth_pairs(n)
         else:
             out.append(w)
     return out
@@ -183,7 +187,7 @@ def _rate_effect(won: int, n: int, fair: float) -> tuple[float, float, float]:
     return (r.rate - fair, r.low - fair, r.high - fair)
 
 
-def ladder_questions(
+def rung_questions(
     rows: Sequence[Row],
     keys: Sequence[str],
     won: Callable[[Row], bool],

@@ -20,15 +20,14 @@ prior so an unbeaten agent still gets a finite rating; 400 points of Elo are a
 factor of ten in the odds; the mean rating is 1000. Each rating has a 95% interval
 from the likelihood's curvature (:func:`bradley_terry_intervals`).
 
-Games between agents that play in compiled code (``random``, ``heuristic``,
-``mcts:SIMS`` with the game's default search settings, ``ppo:PATH``, the networks
-``alphazero[:PATH]`` and ``alphazero-mcts:SIMS[:PATH]``: every seat with its own
-settings) run entirely compiled (:func:`boardsim.core.batch.play_games`; with a searching
-seat :func:`boardsim.agents.mcts.play_games`, one game a thread, in chunks so a long run
-reports its progress); an agent that decides for a batch of observations
-(``act_batch``) against a compiled policy plays in the batched engine
-(:func:`play_batched`); any other pairing plays through the :class:`boardsim.State` API,
-many games in lockstep.
+Games are played through the research floor's door to play
+(:mod:`boardsim.research.players`): between agents that play in compiled code (``random``,
+``heuristic``, ``mcts:SIMS`` with the game's default search settings, ``ppo:PATH``, the
+networks ``alphazero[:PATH]`` and ``alphazero-mcts:SIMS[:PATH]``: every seat with its own
+settings) entirely compiled, a search's games in chunks so a long run reports its
+progress; an agent that decides for a batch of observations (``act_batch``) against a
+compiled policy in the batched engine; any other pairing through the
+:class:`boardsim.State` API, many games in lockstep.
 
 Reuse: every pair (cell) is recorded with the settings its result depends on
 (:mod:`boardsim.research.reuse`, ``pair_records`` in the JSON); given an earlier file's
