@@ -150,7 +150,7 @@ def test_scenarios_the_level_cannot_carry_are_refused_or_skipped() -> None:
 
 
 def _fake_play_cell(
-    game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None, metrics=False
+    game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None, metrics=False, first=0
 ):
     """Hispania without compiling it: Rome wins more with more denarii and no terror."""
     d = int(cell.options.get("level", "6").split("-")[0])
@@ -259,7 +259,7 @@ def test_mcts_seats_play_the_compiled_search(tmp_path: Path) -> None:
 
 
 def _fake_skilled_cell(
-    game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None, metrics=False
+    game_name, cell, games, seed, threads=None, chunk=0, on_chunk=None, metrics=False, first=0
 ):
     """Denarii matter to the heuristic only: the random Romans lose at every level."""
     played = _fake_play_cell(game_name, cell, games, seed, threads, chunk, on_chunk)

@@ -88,7 +88,34 @@ FLAGS: dict[str, Any] = {
         dest="games_per_cell",
         type=int,
         default=1000,
-        help="games played in each cell (default 1000)",
+        help="games played in each cell (default 1000); with --precision, the first round's",
+    ),
+    "precision": lambda q: (
+        q.add_argument(
+            "--precision",
+            type=float,
+            default=None,
+            metavar="H",
+            help="play each cell in rounds until its seats' win rates have a 95%% half-width "
+            "of at most H (0.01: one point), instead of a fixed number of games",
+        ),
+        q.add_argument(
+            "--max-games-per-cell",
+            dest="max_games_per_cell",
+            type=int,
+            default=None,
+            metavar="N",
+            help="with --precision: a cell stops at N games, precise or not (default: no limit)",
+        ),
+        q.add_argument(
+            "--time-budget",
+            dest="time_budget",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="with --precision: start no cell's round after this long (a run again "
+            "continues); the report names the cells it left short",
+        ),
     ),
 }
 
@@ -146,7 +173,7 @@ def _add_sweep(sub: Any, game: str) -> None:
         "every seat, one per seat, or TEST,FIELD with a seat/side key "
         "(default heuristic)",
     )
-    _flags(q, "games-per-cell")
+    _flags(q, "games-per-cell", "precision")
     _add_out(q)
     _flags(q, "seed", "option", "backend", "threads")
     q.add_argument(
@@ -352,6 +379,9 @@ def _sweep(args: argparse.Namespace) -> int:
         skip_invalid=args.skip_invalid,
         progress=not args.no_progress,
         metrics=args.metrics,
+        precision=args.precision,
+        max_games_per_cell=args.max_games_per_cell,
+        seconds=args.time_budget,
     )
     print(
         f"{result.cells} cells: {result.played} played ({result.games} games, "
@@ -359,6 +389,13 @@ def _sweep(args: argparse.Namespace) -> int:
         + (f", {len(result.invalid)} invalid skipped" if result.invalid else "")
         + f"; results in {result.out / 'results.csv'}"
     )
+    if result.short:
+        widest = max(result.short.values())
+        print(
+            f"{len(result.short)} cells short of the precision {args.precision} (the widest "
+            f"at {widest:.4f}): run again, with a larger --time-budget or "
+            "--max-games-per-cell, to continue"
+        )
     if args.report:
         print(f"wrote {write_report(args.out)}")
     return 0

@@ -342,22 +342,34 @@ def make_cell(
 Player = Callable[[Game, int, int, int, "int | None"], dict[str, np.ndarray]]
 
 
+@dataclass(frozen=True)
+class Round:
+    """Games ``first`` to ``first + games - 1`` of a cell: a whole cell of a sweep of a fixed
+    size, or one round of a sweep to a precision."""
+
+    cell: Cell
+    first: int
+    games: int
+
+
 def play_cells(
     game_name: str,
-    cells: Sequence[Cell],
-    games: int,
+    rounds: Sequence[Round],
     seed: int,
-    finish: Callable[[Cell, Mapping[str, np.ndarray]], None],
+    finish: Callable[[Round, Mapping[str, np.ndarray]], None],
     advance: Callable[[int], None],
     threads: int | None = None,
     chunk: int = DEFAULT_CHUNK,
     metrics: bool = False,
 ) -> None:
-    """Play ``cells`` one after another on this machine (``threads`` cores, all by default);
-    ``finish(cell, played)`` as each is done, ``advance(games)`` after each chunk. The
+    """Play ``rounds`` one after another on this machine (``threads`` cores, all by default);
+    ``finish(round, played)`` as each is done, ``advance(games)`` after each chunk. The
     local twin of ``boardsim.research.ray_backend.run_cells_on_ray``: the same games."""
-    for cell in cells:
-        finish(cell, play_cell(game_name, cell, games, seed, threads, chunk, advance, metrics))
+    for r in rounds:
+        played = play_cell(
+            game_name, r.cell, r.games, seed, threads, chunk, advance, metrics, r.first
+        )
+        finish(r, played)
 
 
 def play_cell(
@@ -369,8 +381,10 @@ def play_cell(
     chunk: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     metrics: bool = False,
+    first_game: int = 0,
 ) -> dict[str, np.ndarray]:
-    """Play ``games`` games of ``cell`` (in chunks; the games do not depend on the chunking).
+    """Play games ``first_game`` to ``first_game + games - 1`` of ``cell`` (in chunks; the
+    games do not depend on the chunking, nor on where a round of them starts).
 
     With ``metrics`` the games are played with the compiled recorder (the same games)
     and each one's shape and tension metrics come back too
@@ -382,8 +396,9 @@ def play_cell(
     if metrics:
         chunk = min(chunk, TRACE_CHUNK)
     parts = []
-    for first in range(0, games, chunk):
-        n = min(chunk, games - first)
+    end = first_game + games
+    for first in range(first_game, end, chunk):
+        n = min(chunk, end - first)
         parts.append(play(game, n, seed, first, threads))
         if on_chunk is not None:
             on_chunk(n)

@@ -24,6 +24,7 @@ from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.games import definition
 from boardsim.research import metagame, metrics, skill, stats
 from boardsim.research.cells import variants
+from boardsim.research.precision import half_width
 from boardsim.research.skill import SKILL_KEY, is_pair
 from boardsim.research.sweep_folder import METRIC_COLUMNS, load_manifest, load_results
 
@@ -101,6 +102,7 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
             "length": stats.length_summary(group),
             "margin": stats.score_margins(group),
             "values": "network" if first["cell"] in by_network else "progress",
+            "half_width": half_width(group),
         }
         entry["metrics"] = field_metrics(game, group)
         same_agents = len(set(entry["agents"])) == 1
@@ -111,6 +113,8 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
         "game": game,
         "agents": manifest["agents"],
         "games_per_cell": manifest["games_per_cell"],
+        "precision": manifest.get("precision"),
+        "max_games_per_cell": manifest.get("max_games_per_cell"),
         "seed": manifest["seed"],
         "base_options": manifest.get("base_options", {}),
         "grid_keys": keys,
@@ -466,6 +470,11 @@ def _pct(x: float) -> str:
     return "-" if x != x else f"{100 * x:.1f}%"
 
 
+def _points(x: float) -> str:
+    """A half-width in points of a percentage."""
+    return f"{100 * x:.1f}"
+
+
 def _rate_cell(r: Mapping[str, Any]) -> str:
     return f"{_pct(r['rate'])} [{_pct(r['low'])}, {_pct(r['high'])}]"
 
@@ -650,13 +659,45 @@ def metrics_section(cells: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+def precision_lines(s: Mapping[str, Any]) -> list[str]:
+    """What a sweep to a precision reached: every cell as precise as asked, or the cells
+    short of it and what stopped each (the most games a cell, else the time budget)."""
+    target, most = s["precision"], s.get("max_games_per_cell")
+    short = [c for c in s["cells"] if c["half_width"] > target]
+    if not short:
+        return [
+            f"Every cell reached the precision asked: its seats' win rates within "
+            f"{_points(target)} points (95%).",
+            "",
+        ]
+    lines = [
+        f"**{len(short)} of {len(s['cells'])} cells fell short of the precision asked** "
+        f"({_points(target)} points): read their rates with their wider intervals.",
+        "",
+        "| cell | games | half-width reached | stopped by |",
+        "|---|---|---|---|",
+    ]
+    for c in short:
+        games = c["subject"]["games"]
+        why = "the most games a cell" if most is not None and games >= most else "the time budget"
+        lines.append(f"| {c['label']} | {games} | {_points(c['half_width'])} | {why} |")
+    return [*lines, ""]
+
+
 def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> str:
     """The report page: what was swept, then each statistic with its plot."""
     s = summary
+    precise = s.get("precision") is not None
+    per_cell = (
+        f"each to a half-width of {_points(s['precision'])} points, in rounds from "
+        f"{s['games_per_cell']} games"
+        if precise
+        else f"{s['games_per_cell']} a cell"
+    )
     lines = [
         f"# Balance report: {s['game']}",
         "",
-        f"{s['games']} games in {len(s['cells'])} cells ({s['games_per_cell']} a cell, seed "
+        f"{s['games']} games in {len(s['cells'])} cells ({per_cell}, seed "
         f"{s['seed']}); agents {', '.join(s['agents'])}; base options "
         f"{json.dumps(s['base_options']) if s['base_options'] else 'the defaults'}. "
         f"A win is a win for **{s['whose']}**; intervals are 95% Wilson intervals.",
@@ -670,14 +711,18 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
         lines += [f"![win rate per cell]({images['interval_bars']})", ""]
     if images.get("heatmap"):
         lines += [f"![win rate heatmap]({images['heatmap']})", ""]
+    if precise:
+        lines += precision_lines(s)
     lines += [
-        "| cell | players | agents | games | win rate [95%] | nobody won |",
-        "|---|---|---|---|---|---|",
+        "| cell | players | agents | games | win rate [95%] | nobody won |"
+        + (" half-width |" if precise else ""),
+        "|---|---|---|---|---|---|" + ("---|" if precise else ""),
     ]
     for c in s["cells"]:
         lines.append(
             f"| {c['label']} | {c['num_players']} | {','.join(c['agents'])} | "
             f"{c['subject']['games']} | {_rate_cell(c['subject'])} | {_pct(c['nobody_won'])} |"
+            + (f" {_points(c['half_width'])} |" if precise else "")
         )
     seat_cells = [c for c in s["cells"] if "first_seat" in c]
     if seat_cells:

@@ -48,6 +48,7 @@ from boardsim.core.errors import OptionError
 from boardsim.research.cells import (
     DEFAULT_CHUNK,
     Cell,
+    Round,
     grid_option,
     parse_grid,
     plan_cells,
@@ -56,10 +57,12 @@ from boardsim.research.cells import (
     typed_word,
     variants,
 )
+from boardsim.research.precision import check_precision, games_wanted, half_width
 from boardsim.research.ray_backend import run_cells_on_ray
 from boardsim.research.sweep_folder import (
     MANIFEST,
     METRIC_COLUMNS,
+    cell_rows_held,
     cells_to_play,
     holds_sweep,
     load_manifest,
@@ -123,6 +126,9 @@ class SweepResult:
     seconds: float
     invalid: list[dict[str, Any]] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)  # cell files found damaged, played again
+    # a sweep to a precision: the cells short of it (their half-widths), stopped by the
+    # time budget or by the most games a cell
+    short: dict[str, float] = field(default_factory=dict)
 
 
 class Progress:
@@ -161,6 +167,9 @@ def run_sweep(
     progress: bool = False,
     chunk: int = DEFAULT_CHUNK,
     metrics: bool = False,
+    precision: float | None = None,
+    max_games_per_cell: int | None = None,
+    seconds: float | None = None,
 ) -> SweepResult:
     """Play every unfinished cell of the grid and write its rows; then write ``results.csv``.
 
@@ -169,49 +178,141 @@ def run_sweep(
     task on the cluster at ``address`` (or a local Ray). Both give the same rows.
     With ``metrics`` every row also has its game's shape and tension metrics
     (:data:`METRIC_COLUMNS`, played by the compiled recorder: the same games).
+
+    With a ``precision`` (the widest 95% half-width of a cell's win rates, e.g. 0.01)
+    ``games_per_cell`` is the first round, and each cell gets more rounds until it is
+    that precise or holds ``max_games_per_cell`` games (:mod:`boardsim.research.precision`);
+    ``seconds`` is a time budget, looked at before each cell's round (a round started is
+    finished): where it runs out, the cells keep what they hold, and
+    :attr:`SweepResult.short` names those short of the precision. A run again continues.
     """
     if games_per_cell < 1:
         raise OptionError("games per cell must be at least 1")
     if backend not in ("local", "ray"):
         raise OptionError(f"backend {backend!r}: choose local or ray")
+    if precision is None and (max_games_per_cell is not None or seconds is not None):
+        raise OptionError("a most of games a cell and a time budget go with a precision")
+    if precision is not None:
+        try:
+            check_precision(precision, games_per_cell, max_games_per_cell)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
     start = time.perf_counter()
     out = Path(out)
     cells, invalid = plan_cells(game_name, grid, agents, base_options, skip_invalid)
     if not cells:
         raise OptionError("the grid has no valid cell")
     manifest = sweep_manifest(
-        game_name, cells, agents, games_per_cell, seed, base_options, grid, metrics
+        game_name,
+        cells,
+        agents,
+        games_per_cell,
+        seed,
+        base_options,
+        grid,
+        metrics,
+        precision,
+        max_games_per_cell,
     )
     manifest["skipped_invalid"] = invalid
     damaged = prepare_folder(out, manifest, cells)
     todo = cells_to_play(out, cells, damaged)
-    bar = Progress(len(todo) * games_per_cell, progress)
-
-    def finish(cell: Cell, played: Mapping[str, np.ndarray]) -> None:
-        write_cell(out, game_name, cell, played, seed)
-
-    try:
-        if backend == "local":
-            play_cells(
-                game_name, todo, games_per_cell, seed, finish, bar.update, threads, chunk, metrics
-            )
-        else:
-            run_cells_on_ray(
-                game_name, todo, games_per_cell, seed, finish, bar.update, address, chunk, metrics
-            )
-    finally:
-        bar.close()
+    play = _Player(game_name, out, seed, backend, address, threads, chunk, metrics)
+    if precision is None:
+        played = play.rounds([Round(c, 0, games_per_cell) for c in todo], progress)
+        short: dict[str, float] = {}
+    else:
+        for path in damaged.values():  # a damaged cell is played again from its first game
+            Path(path).unlink()
+        deadline = None if seconds is None else start + seconds
+        played, short = _play_to_precision(
+            play, cells, precision, games_per_cell, max_games_per_cell, deadline, progress
+        )
     write_results_table(out)
     return SweepResult(
         out,
         len(cells),
-        len(todo),
-        len(cells) - len(todo),
-        len(todo) * games_per_cell,
+        len({r.cell.cell_id for r in played}),
+        len(cells) - len({r.cell.cell_id for r in played}),
+        sum(r.games for r in played),
         time.perf_counter() - start,
         invalid,
         sorted(damaged.values()),
+        short,
     )
+
+
+class _Player:
+    """Rounds of cells played here or on Ray, each written to its cell's file as it ends."""
+
+    def __init__(
+        self,
+        game_name: str,
+        out: Path,
+        seed: int,
+        backend: str,
+        address: str | None,
+        threads: int | None,
+        chunk: int,
+        metrics: bool,
+    ) -> None:
+        self.game_name, self.out, self.seed = game_name, out, seed
+        self.backend, self.address, self.threads = backend, address, threads
+        self.chunk, self.metrics = chunk, metrics
+
+    def finish(self, done: Round, played: Mapping[str, np.ndarray]) -> None:
+        write_cell(self.out, self.game_name, done.cell, played, self.seed, done.first)
+
+    def rounds(self, rounds: Sequence[Round], progress: bool) -> list[Round]:
+        """Play ``rounds``; the rounds played."""
+        bar = Progress(sum(r.games for r in rounds), progress)
+        args = (self.game_name, rounds, self.seed, self.finish, bar.update)
+        try:
+            if self.backend == "local":
+                play_cells(*args, self.threads, self.chunk, self.metrics)
+            else:
+                run_cells_on_ray(*args, self.address, self.chunk, self.metrics)
+        finally:
+            bar.close()
+        return list(rounds)
+
+
+def _play_to_precision(
+    play: _Player,
+    cells: Sequence[Cell],
+    precision: float,
+    first: int,
+    most: int | None,
+    deadline: float | None,
+    progress: bool,
+) -> tuple[list[Round], dict[str, float]]:
+    """Rounds of every cell until each is ``precision`` wide or holds ``most`` games, or
+    the ``deadline`` passes; the rounds played, and the cells short of the precision with
+    their half-widths."""
+    played: list[Round] = []
+    while True:
+        due = []
+        for cell in cells:
+            held = cell_rows_held(play.out, cell)
+            wanted = games_wanted(held, precision, first, most)
+            if wanted > len(held):
+                due.append(Round(cell, len(held), wanted - len(held)))
+        if not due:
+            break
+        if deadline is None or play.backend == "ray":
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            played += play.rounds(due, progress)  # a whole round of the cells at once
+            continue
+        for r in due:  # a budget is looked at before each cell's round
+            if time.perf_counter() >= deadline:
+                break
+            played += play.rounds([r], progress)
+        else:
+            continue
+        break
+    widths = {c.cell_id: half_width(cell_rows_held(play.out, c)) for c in cells}
+    return played, {cid: w for cid, w in widths.items() if w > precision}
 
 
 def describe_cells(cells: Iterable[Cell]) -> str:

@@ -69,8 +69,10 @@ def tension_values(game_name: str, cells: Sequence[Cell]) -> tuple[dict[str, Any
 
 # network families: a sweep plays them at every cell's options (a Hispania network at
 # every level), not only at the options they were trained with
-def cell_rows(game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int) -> list:
-    """The tidy rows (one dict a game) of a played cell."""
+def cell_rows(
+    game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int, first: int = 0
+) -> list:
+    """The tidy rows (one dict a game) of a cell's games ``first``, ``first + 1``, ..."""
     rows = []
     options = canonical(cell.options)
     for k in range(len(played["decisions"])):
@@ -81,7 +83,7 @@ def cell_rows(game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed
         row: dict[str, Any] = {
             "game": game_name,
             "cell": cell.cell_id,
-            "game_index": k,
+            "game_index": first + k,
             "seed": seed,
         }
         row.update({key: _word(v) for key, v in cell.point.items()})
@@ -203,16 +205,28 @@ def _cell_files(out: Path, manifest: Mapping[str, Any]) -> list[Path]:
 
 def read_cell_rows(path: Path, games: int | None = None) -> list[dict[str, Any]]:
     """One cell file's rows; :class:`~boardsim.DataError` naming the file when it is
-    damaged (:func:`read_csv_rows`), or, given the sweep's ``games`` per cell, when it
-    does not hold exactly those games (``game_index`` 0 to ``games - 1``)."""
+    damaged (:func:`read_csv_rows`), when its games are not ``game_index`` 0, 1, 2, ...
+    in order, or, given the sweep's ``games`` per cell, when it does not hold exactly
+    those games (a sweep to a precision gives None: each cell has its own count)."""
     rows = read_csv_rows(path)
-    if games is not None and [r.get("game_index") for r in rows] != list(range(games)):
+    indices = [r.get("game_index") for r in rows]
+    if games is not None and indices != list(range(games)):
         raise DataError(
             str(path),
             "rows",
             f"{len(rows)} rows, not the sweep's {games} games 0-{games - 1} (the file is damaged)",
         )
+    if not rows or indices != list(range(len(rows))):
+        raise DataError(
+            str(path), "rows", "its games are not 0, 1, 2, ... in order (the file is damaged)"
+        )
     return rows
+
+
+def games_per_cell(manifest: Mapping[str, Any]) -> int | None:
+    """The games every cell of a sweep holds, or None for a sweep to a precision (each
+    cell holds its own count of games 0, 1, 2, ...)."""
+    return None if manifest.get("precision") else manifest.get("games_per_cell")
 
 
 def load_results(out: str | os.PathLike) -> list[dict[str, Any]]:
@@ -223,7 +237,7 @@ def load_results(out: str | os.PathLike) -> list[dict[str, Any]]:
     """
     out = Path(out)
     manifest = load_manifest(out)
-    games = manifest.get("games_per_cell")
+    games = games_per_cell(manifest)
     rows: list[dict[str, Any]] = []
     for f in _cell_files(out, manifest):
         try:
@@ -240,7 +254,7 @@ def finished_cells(out: Path) -> set[str]:
     return {p.stem for p in (out / CELLS_DIR).glob("*.csv")}
 
 
-def damaged_cells(out: Path, games: int) -> dict[str, DataError]:
+def damaged_cells(out: Path, games: int | None) -> dict[str, DataError]:
     """The cells of a sweep folder whose files are damaged (:func:`read_cell_rows`),
     each with what is wrong."""
     found = {}
@@ -261,9 +275,16 @@ def sweep_manifest(
     base_options: Mapping[str, Any],
     grid: Mapping | None,
     metrics: bool = False,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> dict:
+    """The manifest of a sweep: every setting its results depend on. ``games`` is the
+    games a cell, or with a ``precision`` the first round's (more rounds follow, up to
+    ``max_games``, until each cell's win rates are that precise)."""
     values, valued = tension_values(game_name, cells) if metrics else (None, [])
     return {
+        "precision": precision,
+        "max_games_per_cell": max_games,
         "metrics": metrics,
         "values": values,
         "valued_cells": valued,
@@ -281,6 +302,8 @@ def sweep_manifest(
 
 
 SAME_SWEEP_KEYS = (
+    "precision",
+    "max_games_per_cell",
     "metrics",
     "values",
     "format",
@@ -293,7 +316,8 @@ SAME_SWEEP_KEYS = (
 )
 
 
-MANIFEST_DEFAULTS = {"metrics": False}  # keys a sweep folder written before them lacks
+# keys a sweep folder written before them lacks
+MANIFEST_DEFAULTS = {"metrics": False, "precision": None, "max_games_per_cell": None}
 
 
 def _old_default(old: Mapping[str, Any], key: str) -> Any:
@@ -368,7 +392,7 @@ def prepare_folder(out: Path, manifest: dict[str, Any], cells: Sequence[Cell]) -
     merge the cell lists); the damaged cell files of this sweep, to be played again (cell
     id -> file, each named in a warning)."""
     _write_manifest(out, manifest)
-    return _damaged_to_replay(out, cells, manifest["games_per_cell"])
+    return _damaged_to_replay(out, cells, games_per_cell(manifest))
 
 
 def cells_to_play(out: Path, cells: Sequence[Cell], damaged: Mapping[str, str]) -> list[Cell]:
@@ -378,11 +402,29 @@ def cells_to_play(out: Path, cells: Sequence[Cell], damaged: Mapping[str, str]) 
 
 
 def write_cell(
-    out: Path, game_name: str, cell: Cell, played: Mapping[str, np.ndarray], seed: int
+    out: Path,
+    game_name: str,
+    cell: Cell,
+    played: Mapping[str, np.ndarray],
+    seed: int,
+    first: int = 0,
 ) -> None:
-    """Write a played cell's rows to its file (atomically)."""
-    rows = cell_rows(game_name, cell, played, seed)
-    atomic_write_text(out / CELLS_DIR / f"{cell.cell_id}.csv", rows_to_csv(rows))
+    """Write a cell's games ``first``, ``first + 1``, ... to its file, after the ``first``
+    games it holds (the whole file written again, atomically: a cut never leaves half)."""
+    path = out / CELLS_DIR / f"{cell.cell_id}.csv"
+    text = rows_to_csv(cell_rows(game_name, cell, played, seed, first))
+    if first:
+        held = read_cell_rows(path)
+        if len(held) != first:
+            raise DataError(str(path), "rows", f"{len(held)} games, not the {first} expected")
+        text = path.read_text() + text.partition("\n")[2]  # the same columns: no header again
+    atomic_write_text(path, text)
+
+
+def cell_rows_held(out: Path, cell: Cell) -> list[dict[str, Any]]:
+    """The games a cell's file holds (none before its first round)."""
+    path = out / CELLS_DIR / f"{cell.cell_id}.csv"
+    return read_cell_rows(path) if path.exists() else []
 
 
 def holds_sweep(out: Path, manifest: Mapping[str, Any], cells: Sequence[Cell]) -> bool:

@@ -1,0 +1,132 @@
+"""Sweeps to a precision: rounds until each cell's win rates are that precise, the same
+games as a sweep of a fixed size, a time budget that leaves cells short and says so, and a
+run again that continues to the files an uninterrupted run writes."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardsim import OptionError
+from boardsim.cli import main
+from boardsim.research import cells, sweep
+from boardsim.research.precision import games_wanted, half_width
+from boardsim.research.report import summarize, write_report
+
+GRID = ["num_players=2,3"]
+
+
+def rows(wins_of_seat_0: int, games: int) -> list[dict[str, Any]]:
+    """Two-player games: seat 0 wins the first ``wins_of_seat_0``, seat 1 the rest."""
+    return [{"num_players": 2, "winners": "0" if k < wins_of_seat_0 else "1"} for k in range(games)]
+
+
+def race(out: Path, games: int = 20, **kw: Any) -> sweep.SweepResult:
+    grid = sweep.parse_grid("liberation", GRID)
+    return sweep.run_sweep("liberation", grid, ["random"], games, out, seed=5, **kw)
+
+
+def cell_files(out: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted((out / "cells").glob("*.csv"))}
+
+
+def test_a_round_asks_what_the_rate_needs_within_four_times_the_games_held() -> None:
+    even = rows(50, 100)  # 50% of 100 games: a half-width of about 9.6 points
+    assert 0.09 < half_width(even) < 0.1
+    assert half_width([]) == math.inf
+    assert games_wanted([], 0.05, 100, None) == 100  # the first round
+    # 1.96^2 * 0.25 / 0.05^2 = 384 games: four first rounds
+    assert games_wanted(even, 0.05, 100, None) == 400
+    assert games_wanted(even, 0.01, 100, None) == 400  # 9604 needed, at most four times held
+    assert games_wanted(even, 0.01, 100, 250) == 250  # the most games a cell
+    assert games_wanted(even, 0.1, 100, None) == 100  # precise enough: nothing more
+    assert games_wanted(rows(0, 100), 0.05, 100, None) == 100  # 0 wins of 100: within 2 points
+
+
+def test_each_cell_is_played_to_the_precision_and_its_games_are_a_fixed_sweeps(
+    tmp_path: Path,
+) -> None:
+    result = race(tmp_path / "p", precision=0.12)
+    assert not result.short
+    assert len(cell_files(tmp_path / "p")) == 2
+    for cell_rows in cells_by_id(sweep.load_results(tmp_path / "p")).values():
+        assert half_width(cell_rows) <= 0.12
+        assert [r["game_index"] for r in cell_rows] == list(range(len(cell_rows)))
+        assert len(cell_rows) % 20 == 0 and len(cell_rows) > 20  # rounds of 20
+    # game k of a cell is game k of the run's seed: a fixed sweep of as many games
+    # writes the very same file
+    for name, text in cell_files(tmp_path / "p").items():
+        games = text.count("\n") - 1
+        fixed = tmp_path / f"fixed-{games}"
+        race(fixed, games)
+        assert cell_files(fixed)[name] == text
+
+
+def cells_by_id(table: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in table:
+        out.setdefault(r["cell"], []).append(r)
+    return out
+
+
+def test_a_budget_leaves_cells_short_and_a_run_again_continues_to_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    race(tmp_path / "whole", precision=0.12)
+    cut = tmp_path / "cut"
+    real = cells.play_cell
+    calls = {"n": 0}
+
+    def play_then_crash(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt("the power went off")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cells, "play_cell", play_then_crash)
+    with pytest.raises(KeyboardInterrupt):
+        race(cut, precision=0.12)
+    monkeypatch.setattr(cells, "play_cell", real)
+    nothing = race(cut, precision=0.12, seconds=0)  # out of time before any round
+    assert nothing.games == 0 and nothing.short
+    assert set(nothing.short) <= {name[: -len(".csv")] for name in cell_files(cut)}
+    report = write_report(cut).read_text()
+    assert "cells fell short of the precision asked" in report and "the time budget" in report
+    race(cut, precision=0.12)
+    assert cell_files(cut) == cell_files(tmp_path / "whole")
+    summary = summarize(cut)
+    assert summary["precision"] == 0.12 and all(c["half_width"] <= 0.12 for c in summary["cells"])
+    assert "Every cell reached the precision asked" in write_report(cut).read_text()
+
+
+def test_the_most_games_a_cell_stops_it_and_the_report_says_so(tmp_path: Path) -> None:
+    result = race(tmp_path / "m", precision=0.02, max_games_per_cell=60)
+    assert set(result.short) and all(w > 0.02 for w in result.short.values())
+    assert {len(r) for r in cells_by_id(sweep.load_results(tmp_path / "m")).values()} == {60}
+    assert "the most games a cell" in write_report(tmp_path / "m").read_text()
+
+
+def test_precision_settings_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(OptionError, match="half-width"):
+        race(tmp_path / "a", precision=0.7)
+    with pytest.raises(OptionError, match="fewer than the first round"):
+        race(tmp_path / "b", precision=0.1, max_games_per_cell=10)
+    with pytest.raises(OptionError, match="go with a precision"):
+        race(tmp_path / "c", seconds=10)
+    race(tmp_path / "d", precision=0.2)
+    with pytest.raises(OptionError, match="precision"):  # another sweep in the same folder
+        race(tmp_path / "d", precision=0.1)
+
+
+def test_the_command_sweeps_to_a_precision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["balance", "liberation", "--grid", "num_players=2", "--agents", "random"]
+    argv += ["--games-per-cell", "20", "--out", str(tmp_path / "s"), "--no-progress"]
+    assert main([*argv, "--precision", "0.2", "--report"]) == 0
+    assert "half-width" in (tmp_path / "s" / "report.md").read_text()
+    assert main([*argv, "--time-budget", "5"]) == 2
+    assert "go with a precision" in capsys.readouterr().err
