@@ -179,3 +179,18 @@ def test_the_ledgers_cite_the_pages_sections_that_exist() -> None:
         }
         asked |= {anchor(t.title) for t in definition.balance_tunings}
         assert asked <= cited, sorted(asked - cited)
+
+
+def test_a_page_to_a_precision_names_it_and_is_read_back(tmp_path: Path) -> None:
+    run = PageRun(4, precision=0.3, max_games_per_cell=8)
+    kw = {"out_dir": tmp_path / "pages", "work": tmp_path / "work"}
+    text = write_page("farrapos", run, only=["The advanced rules"], **kw).read_text()
+    assert "--games-per-cell 4 --seed 0 --precision 0.3 --max-games-per-cell 8" in text
+    folder = tmp_path / "work" / "farrapos" / slug("The advanced rules")
+    held = {len(p.read_text().splitlines()) - 1 for p in (folder / "cells").glob("*.csv")}
+    assert held <= {4, 8}  # a first round of 4, then at most 8 a cell
+    # written again, the sweep is resumed with nothing left to play: the same section
+    again = write_page("farrapos", run, only=["The advanced rules"], **kw)
+    assert _figures(again.read_text()) == _figures(text)
+    with pytest.raises(OptionError, match="time budget goes with a precision"):
+        write_page("farrapos", PageRun(4, seconds=60), **kw)

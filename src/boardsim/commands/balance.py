@@ -240,7 +240,7 @@ def _add_docs(sub: Any) -> None:
         "write the page, GAME.md, into the --out folder (default docs/balance).",
     )
     q.add_argument("dir", metavar="GAME", help=f"the game ({', '.join(list_games())})")
-    _flags(q, "games-per-cell")
+    _flags(q, "games-per-cell", "precision")
     q.add_argument(
         "--out",
         default=None,
@@ -326,7 +326,14 @@ def _tune(args: argparse.Namespace) -> int:
 def _docs(args: argparse.Namespace) -> int:
     if args.dir not in list_games():
         raise ValueError(f"balance docs GAME: choose one of {', '.join(list_games())}")
-    run = PageRun(args.games_per_cell, seed=args.seed, threads=args.threads)
+    run = PageRun(
+        args.games_per_cell,
+        seed=args.seed,
+        threads=args.threads,
+        precision=args.precision,
+        max_games_per_cell=args.max_games_per_cell,
+        seconds=args.time_budget,
+    )
     say = None if args.no_progress else (lambda line: print(line, flush=True))
     try:
         path = write_page(

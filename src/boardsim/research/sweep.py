@@ -106,11 +106,25 @@ def finished_sweep(
     out: str | os.PathLike,
     seed: int = 0,
     base_options: Mapping[str, Any] = {},
+    precision: float | None = None,
+    max_games_per_cell: int | None = None,
 ) -> bool:
     """Whether ``out`` holds this very sweep with every cell played: its results can be
-    read back without playing (a folder of other settings, or with a cell missing: no)."""
+    read back without playing (a folder of other settings, or with a cell missing: no; a
+    sweep to a precision whose cells are all there is finished as far as a run took it,
+    and its report names the cells short of the precision)."""
     cells, _ = plan_cells(game_name, grid, agents, base_options, False)
-    manifest = sweep_manifest(game_name, cells, agents, games_per_cell, seed, base_options, grid)
+    manifest = sweep_manifest(
+        game_name,
+        cells,
+        agents,
+        games_per_cell,
+        seed,
+        base_options,
+        grid,
+        precision=precision,
+        max_games=max_games_per_cell,
+    )
     return holds_sweep(Path(out), manifest, cells)
 
 
