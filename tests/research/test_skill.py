@@ -146,3 +146,40 @@ def test_a_verdict_gone_at_the_strongest_rung_fades_and_is_flagged() -> None:
     ]
     out = skill.verdict(["random", "heuristic", "mcts:10", "mcts:40"], effects)
     assert out["verdict"] == "fades" and out["flag"]
+
+
+def test_an_answer_is_the_games_only_where_the_two_strongest_rungs_agree() -> None:
+    # the Farrapos sides at 2,000 games a cell (issue 36): the heuristic's Empire wins
+    # 90.7%, the network's Republic 63.3%: the strongest rungs disagree
+    split = skill.verdict(
+        ["heuristic", "alphazero"], [(-0.407, -0.42, -0.394), (0.133, 0.112, 0.154)]
+    )
+    assert split["settled"] is False and split["disagree"] == ["heuristic", "alphazero"]
+    agree = skill.verdict(
+        ["random", "mcts:10", "mcts:40"], [(0.3, 0.2, 0.4)] + [(0.1, 0.0, 0.2)] * 2
+    )
+    assert agree["settled"] is True
+    assert skill.verdict(["heuristic"], [(0.1, 0.05, 0.15)])["settled"] is None
+
+
+def test_p_values_read_off_an_interval_and_holm_keeps_what_survives_the_family() -> None:
+    assert skill.p_value((0.0, -0.1, 0.1)) == 1.0
+    assert abs(skill.p_value((0.1, 0.0, 0.2)) - 0.05) < 1e-3  # 0 at the interval's edge
+    assert skill.p_value((float("nan"), float("nan"), float("nan"))) == 1.0
+    # Holm: 0.01 <= 0.05/4, 0.02 > 0.05/3 stops there, whatever comes after
+    assert skill.holm([0.04, 0.01, 0.02, 0.9]) == [False, True, False, False]
+    assert skill.holm([0.001, 0.01, 0.02]) == [True, True, True]
+
+
+def test_a_significant_hit_lost_among_many_comparisons_is_no_effect() -> None:
+    """One question of twenty just past 0 at one rung: alone it counts, corrected over the
+    family it does not."""
+    hit = [(0.1, 0.001, 0.2), (0.0, -0.1, 0.1)]
+    alone = skill.verdict(["a", "b"], hit)
+    assert alone["verdict"] == "one skill only"
+    asked = [("hit", hit)] + [(f"q{i}", [(0.0, -0.1, 0.1)] * 2) for i in range(19)]
+    out = skill.corrected_verdicts(["a", "b"], asked)
+    assert out[0]["verdict"] == "no effect" and out[0]["significant"] == [False, False]
+    assert {q["family"] for q in out} == {40} and {q["correction"] for q in out} == {"holm"}
+    strong = skill.corrected_verdicts(["a", "b"], [("big", [(0.3, 0.25, 0.35)] * 2), *asked[1:]])
+    assert strong[0]["verdict"] == "holds"  # a clear effect survives the correction

@@ -497,6 +497,30 @@ def _effect_cell(e: Sequence[float]) -> str:
     return "-" if v != v else f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
 
+def _correction_line(questions: Sequence[Mapping[str, Any]]) -> str:
+    """How significance was read: corrected for the family of comparisons, or not."""
+    family = questions[0].get("family")
+    if questions[0].get("correction") != "holm" or family is None:
+        return "Each interval read alone (no correction for multiple comparisons)."
+    return (
+        f"Significance is corrected for multiple comparisons (Holm, over the {family} "
+        "comparisons of this sweep: every question at every rung), so a verdict is not one "
+        "chance hit among many. *The game's?* asks whether the two strongest rungs agree "
+        "within their intervals: where they do not, the answer is not settled, the "
+        "players' skill decides it, and stronger play than the strongest rung is needed "
+        "to call it the game's."
+    )
+
+
+def _settled_cell(q: Mapping[str, Any]) -> str:
+    if q.get("settled") is None:
+        return "-"
+    if q["settled"]:
+        return "yes"
+    weaker, stronger = q["disagree"]
+    return f"**not settled**: {weaker} and {stronger} differ"
+
+
 def rungs_section(s: Mapping[str, Any]) -> list[str]:
     """The verdicts across the skill ladder, and the skill depth, when the sweep has them."""
     lines: list[str] = []
@@ -514,15 +538,17 @@ def rungs_section(s: Mapping[str, Any]) -> list[str]:
             "trend), *no effect*; **one skill only** flags a verdict found at a single rung. "
             "Flagged verdicts may be the bots', not the game's.",
             "",
-            "| question | " + " | ".join(rungs) + " | verdict |",
-            "|---|" + "---|" * len(rungs) + "---|",
+            _correction_line(s["rungs"]),
+            "",
+            "| question | " + " | ".join(rungs) + " | verdict | the game's? |",
+            "|---|" + "---|" * len(rungs) + "---|---|",
         ]
         for q in s["rungs"]:
             word = f"**{q['verdict']}**" if q["flag"] else q["verdict"]
             if q.get("at"):
                 word += f" ({q['at']})"
             cells = " | ".join(_effect_cell(e) for e in q["effects"])
-            lines.append(f"| {q['question']} | {cells} | {word} |")
+            lines.append(f"| {q['question']} | {cells} | {word} | {_settled_cell(q)} |")
     if s.get("depth"):
         d = s["depth"]
         lines += [

@@ -129,7 +129,48 @@ def significant(effect: Sequence[float]) -> int:
     return 1 if low > 0 else -1 if high < 0 else 0
 
 
-def verdict(rungs: Sequence[str], effects: Sequence[Sequence[float]]) -> dict[str, Any]:
+def p_value(effect: Sequence[float]) -> float:
+    """The two-sided p-value of "no effect" read off a 95% interval ``(value, low, high)``
+    (its half-width as 1.96 standard errors: the normal approximation); 1 for no interval."""
+    value, low, high = effect
+    if any(math.isnan(x) for x in effect) or high <= low:
+        return 1.0
+    z = value / ((high - low) / 2 / stats.Z95)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down correction: which of a family of tests stay significant at
+    ``alpha`` for the family as a whole (the smallest p-value against alpha/m, the next
+    against alpha/(m-1), ... until one fails)."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    kept = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if p_values[i] > alpha / (len(p_values) - rank):
+            break
+        kept[i] = True
+    return kept
+
+
+def settled(rungs: Sequence[str], effects: Sequence[Sequence[float]]) -> dict[str, Any]:
+    """Whether the answer is the game's: the two strongest rungs with an answer agree within
+    their intervals (their difference's interval holds 0). ``{"settled": None}`` with
+    fewer than two such rungs; else ``settled`` and, when not, the two rungs that differ."""
+    defined = [i for i, e in enumerate(effects) if not math.isnan(e[0])]
+    if len(defined) < 2:
+        return {"settled": None}
+    weaker, stronger = defined[-2], defined[-1]
+    apart = significant(_difference(effects[weaker], effects[stronger])) != 0
+    if not apart:
+        return {"settled": True}
+    return {"settled": False, "disagree": [rungs[weaker], rungs[stronger]]}
+
+
+def verdict(
+    rungs: Sequence[str],
+    effects: Sequence[Sequence[float]],
+    kept: Sequence[bool] | None = None,
+) -> dict[str, Any]:
     """How one question's answer moves with skill.
 
     ``effects[i]`` is ``(value, low, high)`` at rung ``rungs[i]``, weakest first (a
@@ -147,10 +188,21 @@ def verdict(rungs: Sequence[str], effects: Sequence[Sequence[float]]) -> dict[st
       may belong to the weaker bots);
     - ``unclear``: significant at some rungs only, the strongest among them, with no
       significant trend.
+
+    ``kept``: which rungs' effects stay significant after a correction for multiple
+    comparisons (:func:`holm`); None: each interval alone decides. ``settled`` says
+    whether the two strongest rungs agree (:func:`settled`).
     """
     sig = [significant(e) for e in effects]
+    if kept is not None:
+        sig = [s if k else 0 for s, k in zip(sig, kept, strict=True)]
     hits = [i for i, s in enumerate(sig) if s != 0]
-    out: dict[str, Any] = {"rungs": list(rungs), "effects": [list(map(float, e)) for e in effects]}
+    out: dict[str, Any] = {
+        "rungs": list(rungs),
+        "effects": [list(map(float, e)) for e in effects],
+        "significant": [s != 0 for s in sig],
+        **settled(rungs, effects),
+    }
     defined = [i for i, e in enumerate(effects) if not math.isnan(e[0])]
     if not hits:
         return {**out, "verdict": "no effect", "flag": False}
@@ -213,7 +265,7 @@ def rung_questions(
     rungs = list(dict.fromkeys(str(r[SKILL_KEY]) for r in rows))
     by_rung = {g: [r for r in rows if str(r[SKILL_KEY]) == g] for g in rungs}
     others = [k for k in keys if k != SKILL_KEY]
-    questions = []
+    asked: list[tuple[str, list[Any]]] = []
     points = stats.group_rows(rows, others)
     if len(points) > MAX_POINT_QUESTIONS:  # Hispania's 243 levels: one pooled question
         points = {(): list(rows)}
@@ -236,7 +288,7 @@ def rung_questions(
         else:
             effects = [_rate_effect(sum(won(r) for r in at[g]), len(at[g]), 0.5) for g in rungs]
             name = f"{subject} win rate - 50%"
-        questions.append({"question": f"{name} ({label})", **verdict(rungs, effects)})
+        asked.append((f"{name} ({label})", effects))
     for key in others:
         values = list(dict.fromkeys(r[key] for r in rows))
         many = len(values) > MAX_POINT_QUESTIONS
@@ -253,8 +305,7 @@ def rung_questions(
                         sum(won(r) for r in a), len(a), sum(won(r) for r in b), len(b)
                     )
                 )
-            question = f"{key}={v} against {key}={base} ({subject} win rate)"
-            questions.append({"question": question, **verdict(rungs, effects)})
+            asked.append((f"{key}={v} against {key}={base} ({subject} win rate)", effects))
     if difficulty is not None and difficulty.option in others:
         per_rung = {
             g: stats.parameter_effects(
@@ -271,9 +322,30 @@ def rung_questions(
             for g in rungs:
                 e = next(x for x in per_rung[g] if x["parameter"] == name)
                 effects.append((e["drop"], e["drop_low"], e["drop_high"]))
-            question = f"{name}: easiest minus hardest ({subject} win rate)"
-            questions.append({"question": question, **verdict(rungs, effects)})
-    return questions
+            asked.append((f"{name}: easiest minus hardest ({subject} win rate)", effects))
+    return corrected_verdicts(rungs, asked)
+
+
+def corrected_verdicts(
+    rungs: Sequence[str], asked: Sequence[tuple[str, Sequence[Sequence[float]]]]
+) -> list[dict[str, Any]]:
+    """Each question's verdict, significance Holm-corrected over the whole family: every
+    question at every rung of the sweep."""
+    family = [p_value(e) for _, effects in asked for e in effects]
+    kept = holm(family)
+    out, at = [], 0
+    for question, effects in asked:
+        mine = kept[at : at + len(effects)]
+        at += len(effects)
+        out.append(
+            {
+                "question": question,
+                **verdict(rungs, effects, mine),
+                "correction": "holm",
+                "family": len(family),
+            }
+        )
+    return out
 
 
 def skill_depth(rows: Sequence[Row]) -> list[dict[str, Any]]:
