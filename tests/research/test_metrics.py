@@ -177,3 +177,55 @@ def test_every_metric_is_defined_once_in_the_docs_with_its_source() -> None:
 def test_a_shares_interval_stays_within_zero_and_one() -> None:
     e = metrics.mean_estimate([1.0, 1.0, 0.9, 1.0], bounds=metrics.SHARE)
     assert e.high == 1.0 and e.low < e.value < 1.0
+
+
+# ------------------------------------------------------------------ Ludii's series
+def test_the_branching_series_of_a_known_game() -> None:
+    out = metrics.branching_series(np.array([1, 3, 2, 5, 5, 1]))
+    assert out["branching_median"] == 3  # sorted 1 1 2 3 5 5, the value at 6 // 2
+    assert out["branching_max"] == 5
+    assert out["branching_variance"] == pytest.approx(np.var([1, 3, 2, 5, 5, 1]))
+    assert out["branching_change"] == 0.0  # (1 - 1) / 5
+    assert out["branching_change_sign"] == 0.0  # steps +2 -1 +3 0 -4
+    assert out["branching_change_times"] == pytest.approx(4 / 5)  # up, down, up, (flat), down
+    assert (out["branching_max_increase"], out["branching_max_decrease"]) == (3.0, -4.0)
+    assert out["decision_factor"] == pytest.approx((3 + 2 + 5 + 5) / 6)  # over every decision
+    assert out["decision_factor_max"] == 5
+    forced = metrics.branching_series(np.array([1, 1, 1]))
+    assert forced["decision_factor"] == 0.0 and forced["decision_factor_max"] == 0.0
+    assert forced["branching_max_increase"] == 0.0 and forced["branching_change_times"] == 0.0
+
+
+def test_the_evaluation_series_of_a_known_game() -> None:
+    values = np.array([(0.1, -0.1), (0.5, -0.5), (-0.2, 0.2)])
+    out = metrics.evaluation_series(values, (1,))  # seat 1 won from behind
+    assert out["evaluation_difference"] == pytest.approx((0.2 + 1.0 + 0.4) / 3)
+    assert out["evaluation_difference_max"] == pytest.approx(1.0)
+    assert out["stability"] == pytest.approx(2 * np.var([0.1, 0.5, -0.2]))
+    assert out["decisiveness_threshold"] == pytest.approx(0.5)  # the loser's best
+    assert math.isnan(metrics.evaluation_series(values, ())["decisiveness_threshold"])
+
+
+def test_outcome_uniformity_is_one_minus_the_players_outcome_variance() -> None:
+    assert metrics.outcome_uniformity(np.array([(1.0, -1.0), (-1.0, 1.0)])) == 0.0
+    assert metrics.outcome_uniformity(np.array([(1.0, -1.0)] * 3)) == 1.0
+    cell = metrics.outcome_metrics(np.array([(1.0, -1.0)] * 3 + [(-1.0, 1.0)]), np.zeros(4, bool))
+    assert cell["outcome_uniformity"]["value"] == pytest.approx(1 - 0.75)
+
+
+def test_ludiis_advantage_p1_and_balance_are_the_raw_seat_win_rates() -> None:
+    rng = np.random.default_rng(3)
+    winner = rng.integers(0, 3, 200)
+    returns = np.where(np.arange(3) == winner[:, None], 1.0, -1.0)
+    cell = metrics.outcome_metrics(returns, np.zeros(200, bool))
+    rates = [np.mean(winner == s) for s in range(3)]
+    assert cell["first_player"]["value"] == pytest.approx(rates[0])
+    assert cell["balance"]["value"] == pytest.approx(1 - (max(rates) - min(rates)))
+
+
+def test_a_traced_cell_reports_ludiis_series_and_at_least_twenty_ludii_metrics() -> None:
+    traces = from_games([two_player([(0.1, -0.1), (0.3, -0.3)], (1, -1))] * 2, 2)
+    out = metrics.cell_metrics(traces)
+    assert set(metrics.SERIES) <= set(out)
+    ludii = {s for m in metrics.METRICS for s in m.source.split("; ") if s.startswith("Ludii ")}
+    assert len(ludii) >= 20

@@ -67,6 +67,63 @@ METRICS: tuple[Metric, ...] = (
     Metric("drama", "tension", "Drama", "Ludii Drama; Browne 2008"),
     Metric("winner_behind", "tension", "Winner behind", "Browne 2008"),
     Metric("decisiveness", "tension", "Decisiveness", "Ludii DecisivenessMoves; Browne 2008"),
+    Metric("outcome_uniformity", "outcomes", "Outcome uniformity", "Ludii OutcomeUniformity"),
+    Metric("branching_median", "series", "Branching factor median", "Ludii BranchingFactorMedian"),
+    Metric("branching_max", "series", "Branching factor maximum", "Ludii BranchingFactorMax"),
+    Metric(
+        "branching_variance", "series", "Branching factor variance", "Ludii BranchingFactorVariance"
+    ),
+    Metric(
+        "branching_change",
+        "series",
+        "Branching factor change",
+        "Ludii BranchingFactorChangeAverage",
+    ),
+    Metric(
+        "branching_change_sign",
+        "series",
+        "Branching factor change sign",
+        "Ludii BranchingFactorChangeSign",
+    ),
+    Metric(
+        "branching_change_times",
+        "series",
+        "Branching factor direction changes",
+        "Ludii BranchingFactorChangeNumTimes",
+    ),
+    Metric(
+        "branching_max_increase",
+        "series",
+        "Branching factor largest rise",
+        "Ludii BranchingFactorMaxIncrease",
+    ),
+    Metric(
+        "branching_max_decrease",
+        "series",
+        "Branching factor largest fall",
+        "Ludii BranchingFactorMaxDecrease",
+    ),
+    Metric("decision_factor", "series", "Decision factor", "Ludii DecisionFactorAvg"),
+    Metric("decision_factor_max", "series", "Decision factor maximum", "Ludii DecisionFactorMax"),
+    Metric(
+        "evaluation_difference",
+        "series",
+        "State evaluation difference",
+        "Ludii StateEvaluationDifferenceAvg",
+    ),
+    Metric(
+        "evaluation_difference_max",
+        "series",
+        "State evaluation difference maximum",
+        "Ludii StateEvaluationDifferenceMax",
+    ),
+    Metric("stability", "series", "Stability", "Ludii Stability"),
+    Metric(
+        "decisiveness_threshold",
+        "series",
+        "Decisiveness threshold",
+        "Ludii DecisivenessThreshold",
+    ),
 )
 METRIC_KEYS = tuple(m.key for m in METRICS)
 
@@ -215,8 +272,17 @@ def outcome_metrics(
         "lost_to_game": proportion(kinds.count("lost"), n).as_dict(),
         "truncations": proportion(kinds.count("truncated"), n).as_dict(),
         "completion": proportion(kinds.count("won") + kinds.count("lost"), n).as_dict(),
+        "outcome_uniformity": bootstrap(returns, outcome_uniformity).as_dict(),
     }
     return out
+
+
+def outcome_uniformity(returns: np.ndarray) -> float:
+    """Ludii's OutcomeUniformity: one minus the players' mean variance of their outcomes
+    over the games, ``1 - mean_p Var_g(u_g,p)`` (population variance), the outcomes the
+    games' returns (each in ``[-1, 1]``)."""
+    r = np.asarray(returns, dtype=float)
+    return float(1.0 - np.mean(np.var(r, axis=0))) if len(r) else NAN
 
 
 def _side_gap(won: np.ndarray, teams: Sequence[int]) -> Estimate:
@@ -295,7 +361,114 @@ def decisiveness(values: np.ndarray, won: Sequence[int]) -> float:
     return first / len(v)
 
 
-PER_GAME = ("branching", "real_choice", "lead_change", "drama", "winner_behind", "decisiveness")
+# ------------------------------------------------------------------ Ludii's series of one game
+# Ludii's multi-metrics read one value a position (the legal actions, the players' values)
+# and sum the series up: its median (the middle of the sorted series), maximum, variance,
+# the average change ((last - first) / (T - 1)), the mean sign of the changes, how often
+# the direction changes, and the largest rise and fall from one position to the next.
+def series_median(x: np.ndarray) -> float:
+    """The value at the middle of the sorted series (Ludii's ``valueList[n / 2]``)."""
+    return float(np.sort(x)[len(x) // 2]) if len(x) else NAN
+
+
+def series_change(x: np.ndarray) -> float:
+    """``(last - first) / (T - 1)``; nan with fewer than 2 values."""
+    return float((x[-1] - x[0]) / (len(x) - 1)) if len(x) > 1 else NAN
+
+
+def series_change_sign(x: np.ndarray) -> float:
+    """The mean sign of the changes between consecutive values."""
+    return float(np.mean(np.sign(np.diff(x)))) if len(x) > 1 else NAN
+
+
+def series_change_times(x: np.ndarray) -> float:
+    """How often the direction of change (up or down) differs from the step before's,
+    over ``T - 1`` (a step without change resets the direction, as in Ludii)."""
+    if len(x) < 2:
+        return NAN
+    direction, times = 0.0, 0
+    for step in np.sign(np.diff(x)):
+        if step != 0 and step != direction:
+            times += 1
+        direction = step
+    return times / (len(x) - 1)
+
+
+def series_max_increase(x: np.ndarray) -> float:
+    """The largest rise from one value to the next (0 when it never rises)."""
+    return float(max(0.0, np.diff(x).max())) if len(x) > 1 else 0.0
+
+
+def series_max_decrease(x: np.ndarray) -> float:
+    """The largest fall from one value to the next, as a value below 0 (0: never falls)."""
+    return float(min(0.0, np.diff(x).min())) if len(x) > 1 else 0.0
+
+
+def branching_series(legal: np.ndarray) -> dict[str, float]:
+    """Ludii's BranchingFactor* and DecisionFactor* of one game's legal-action counts."""
+    x = np.asarray(legal, dtype=float)
+    choices = x[x > 1]
+    if not len(x):
+        return {k: NAN for k in BRANCHING_SERIES}
+    return {
+        "branching_median": series_median(x),
+        "branching_max": float(x.max()),
+        "branching_variance": float(np.var(x)),
+        "branching_change": series_change(x),
+        "branching_change_sign": series_change_sign(x),
+        "branching_change_times": series_change_times(x),
+        "branching_max_increase": series_max_increase(x),
+        "branching_max_decrease": series_max_decrease(x),
+        # Ludii sums the counts above 1 and divides by every decision
+        "decision_factor": float(choices.sum() / len(x)),
+        "decision_factor_max": float(choices.max()) if len(choices) else 0.0,
+    }
+
+
+def evaluation_series(values: np.ndarray, won: Sequence[int]) -> dict[str, float]:
+    """Ludii's StateEvaluationDifference (average, maximum), Stability and
+    DecisivenessThreshold of one game's position values ``[T, players]``."""
+    v = np.asarray(values, dtype=float)
+    if not len(v):
+        return {k: NAN for k in EVALUATION_SERIES}
+    gap = v.max(axis=1) - v.min(axis=1)  # the largest difference between two players
+    losers = [p for p in range(v.shape[1]) if p not in won]
+    return {
+        "evaluation_difference": float(gap.mean()),
+        "evaluation_difference_max": float(gap.max()),
+        "stability": float(np.var(v, axis=0).sum()),
+        "decisiveness_threshold": float(v[:, losers].max()) if won and losers else NAN,
+    }
+
+
+BRANCHING_SERIES = (
+    "branching_median",
+    "branching_max",
+    "branching_variance",
+    "branching_change",
+    "branching_change_sign",
+    "branching_change_times",
+    "branching_max_increase",
+    "branching_max_decrease",
+    "decision_factor",
+    "decision_factor_max",
+)
+EVALUATION_SERIES = (
+    "evaluation_difference",
+    "evaluation_difference_max",
+    "stability",
+    "decisiveness_threshold",
+)
+SERIES = BRANCHING_SERIES + EVALUATION_SERIES
+PER_GAME = (
+    "branching",
+    "real_choice",
+    "lead_change",
+    "drama",
+    "winner_behind",
+    "decisiveness",
+    *SERIES,
+)
 
 
 def per_game_metrics(traces: Traces) -> dict[str, np.ndarray]:
@@ -311,9 +484,13 @@ def per_game_metrics(traces: Traces) -> dict[str, np.ndarray]:
         g = traces.game(k)
         out["branching"][k] = branching(g["legal"])
         out["real_choice"][k] = real_choice(g["legal"])
+        for key, value in branching_series(g["legal"]).items():
+            out[key][k] = value
         if traces.truncated[k] or not whole[k]:
             continue
         won = winners(g["returns"])
+        for key, value in evaluation_series(g["values"], won).items():
+            out[key][k] = value
         out["lead_change"][k] = lead_change(g["values"])
         out["drama"][k] = drama(g["values"], won)
         out["winner_behind"][k] = winner_behind(g["values"], won)
@@ -339,8 +516,14 @@ def tension_metrics(per_game: dict[str, np.ndarray]) -> dict[str, Any]:
     (``n`` of each says how many)."""
     return {
         k: mean_estimate(per_game[k], bounds=None if k == "drama" else SHARE).as_dict()
-        for k in PER_GAME[2:]
+        for k in ("lead_change", "drama", "winner_behind", "decisiveness")
     }
+
+
+def series_metrics(per_game: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Ludii's series metrics over a cell's games, those the games recorded (a sweep
+    folder written before them has none)."""
+    return {k: mean_estimate(per_game[k]).as_dict() for k in SERIES if k in per_game}
 
 
 def summarize_cell(
@@ -357,7 +540,12 @@ def summarize_cell(
         lengths = np.asarray(decisions, dtype=float)
         out["length"] = mean_estimate(lengths).as_dict()
         return out
-    return {**out, **shape_metrics(decisions, per_game), **tension_metrics(per_game)}
+    return {
+        **out,
+        **shape_metrics(decisions, per_game),
+        **tension_metrics(per_game),
+        **series_metrics(per_game),
+    }
 
 
 def cell_metrics(traces: Traces, teams: Sequence[int] | None = None) -> dict[str, Any]:

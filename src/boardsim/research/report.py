@@ -164,8 +164,8 @@ def field_metrics(game: str, rows: Sequence[Row]) -> dict[str, Any]:
     truncated = np.array([stats.truthy(r.get("truncated")) for r in rows])
     decisions = np.array([float(r["decisions"]) for r in rows])
     per_game = None
-    if all(k in first for k in METRIC_COLUMNS):
-        per_game = {k: np.array([float(r[k]) for r in rows]) for k in METRIC_COLUMNS}
+    if "branching" in first:  # a sweep with metrics (an older one lacks the later series)
+        per_game = {k: np.array([float(r[k]) for r in rows]) for k in METRIC_COLUMNS if k in first}
     return metrics.summarize_cell(returns, truncated, decisions, per_game, teams)
 
 
@@ -682,6 +682,28 @@ def metrics_section(cells: Sequence[Mapping[str, Any]]) -> list[str]:
             f"{_estimate(m['lead_change'])} | {_estimate(m['drama'])} | "
             f"{_estimate(m['winner_behind'], pct=True)} | {_estimate(m['decisiveness'])} |"
         )
+    return lines + series_lines(traced)
+
+
+def series_lines(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Ludii's series metrics per cell (those its games recorded), and outcome uniformity."""
+    keys = [k for k in metrics.SERIES if all(k in c["metrics"] for c in cells)]
+    if not keys:
+        return []
+    titles = {m.key: m.source.removeprefix("Ludii ") for m in metrics.METRICS}
+    lines = [
+        "",
+        "Ludii's series metrics (the legal actions and the positions' values of each game "
+        "summed up, then averaged over the games; names as Ludii's) and its outcome "
+        "uniformity.",
+        "",
+        "| cell | " + " | ".join(titles[k] for k in keys) + " | OutcomeUniformity |",
+        "|---|" + "---|" * (len(keys) + 1),
+    ]
+    for c in cells:
+        m = c["metrics"]
+        values = " | ".join(_estimate(m[k]) for k in keys)
+        lines.append(f"| {c['label']} | {values} | {_estimate(m.get('outcome_uniformity'))} |")
     return lines
 
 
