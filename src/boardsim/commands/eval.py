@@ -34,6 +34,8 @@ from boardsim.research.evaluation import (
     prior_results,
     run_eval,
 )
+from boardsim.research.reuse import PriorResults
+from boardsim.research.tournament import TournamentResult
 
 
 def add_parser(subparsers: Any) -> None:
@@ -108,6 +110,20 @@ def request_of(args: argparse.Namespace) -> EvalRequest:
     )
 
 
+def say_playing(text: str) -> None:
+    """A tournament's progress, on stderr: ``  playing heuristic against random ...``."""
+    print(f"  playing {text} ...", file=sys.stderr, flush=True)
+
+
+def print_result(command: str, result: TournamentResult, prior: PriorResults | None) -> None:
+    """What was read back (on stderr), then the result's table and time."""
+    if prior is not None:
+        what = "cells" if result.mode == "cooperative" else "pairs"
+        print(f"boardsim {command}: {prior.summary(what)}", file=sys.stderr)
+    print(result.table())
+    print(f"({result.seconds:.0f} s)")
+
+
 def run(args: argparse.Namespace) -> int:
     request = request_of(args)
     try:
@@ -123,19 +139,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"boardsim eval: {prior.reason}", file=sys.stderr)
         prior = None
 
-    def progress(text: str) -> None:
-        print(f"  playing {text} ...", file=sys.stderr, flush=True)
-
     try:
-        result = run_eval(request, progress, prior)
+        result = run_eval(request, say_playing, prior)
     except ValueError as exc:
         print(f"boardsim eval: {exc}", file=sys.stderr)
         return 2
-    if prior is not None:
-        what = "cells" if result.mode == "cooperative" else "pairs"
-        print(f"boardsim eval: {prior.summary(what)}", file=sys.stderr)
-    print(result.table())
-    print(f"({result.seconds:.0f} s)")
+    print_result("eval", result, prior)
     if args.out:
         json_path, csv_path = result.write(args.out)
         print(f"written {csv_path} and {json_path}")

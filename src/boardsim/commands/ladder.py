@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from boardsim.commands.args import add_command
+from boardsim.commands.eval import print_result, say_playing
 from boardsim.research import agent_pages
 from boardsim.research.adopt import AdoptionError
 from boardsim.research.ladder import (
@@ -97,19 +98,12 @@ def _adopt(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    def progress(text: str) -> None:
-        print(f"  playing {text} ...", file=sys.stderr, flush=True)
-
     try:
-        result, prior = play_ladder(args.game, args.games, not args.no_reuse, progress)
+        result, prior = play_ladder(args.game, args.games, not args.no_reuse, say_playing)
     except ValueError as exc:
         print(f"boardsim ladder: {exc}", file=sys.stderr)
         return 2
-    if prior is not None:
-        what = "cells" if result.mode == "cooperative" else "pairs"
-        print(f"boardsim ladder: {prior.summary(what)}", file=sys.stderr)
-    print(result.table())
-    print(f"({result.seconds:.0f} s)")
+    print_result("ladder", result, prior)
     path = ladder_path(args.game)
     print(f"written {path}.csv and {path}.json")
     return 0
