@@ -236,7 +236,9 @@ def integer_actions(actions: Any, num_envs: int) -> np.ndarray:
 
 
 def make_sb3_vec_env(env: BoardsimVectorEnv) -> Any:
-    """Wrap a :class:`BoardsimVectorEnv` as an SB3 ``VecEnv`` (imports SB3 lazily)."""
+    """Wrap a :class:`BoardsimVectorEnv` as an SB3 ``VecEnv``."""
+    # deferred on purpose: wrappers.sb3 imports stable_baselines3 (and torch), an optional
+    # dependency the vector env does not need; wrappers.sb3 does not import this module
     from boardsim.wrappers.sb3 import BatchesVecEnv
 
     return BatchesVecEnv([env])
