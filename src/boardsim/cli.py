@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from boardsim import __version__
 from boardsim.api import list_games
+from boardsim.bench import main as bench_main
 
 DESCRIPTION = """boardsim: reinforcement-learning environments of three historical board games
 (the liberation race, Hispania, Farrapos), numba-compiled, with PettingZoo, Gymnasium
@@ -32,8 +33,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from boardsim.bench import main as bench_main
-
     return bench_main(args)
 
 

@@ -25,18 +25,21 @@ from typing import Any
 
 import numba
 import numpy as np
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
+from boardsim.agents import load
+from boardsim.api import make_env, make_game, make_gym_env, make_vec_env
 from boardsim.core.batch import Batch, play_games, threads_used
 from boardsim.core.errors import StateFormatError
 from boardsim.core.game import SAVE_MAGIC, Game, GameDefinition, State
 from boardsim.core.rng import py_derive_seed
+from boardsim.render import to_rgb_array, to_svg
 
 DEFAULT_LIMIT = 5_000  # decisions a random game of the checks may take before it is cut
 
 
 def _limited(game_name: str, options: Mapping[str, Any], limit: int) -> Game:
-    from boardsim.api import make_game
-
     opts = dict(options)
     opts.setdefault("max_decisions", limit)
     return make_game(game_name, **opts)
@@ -234,8 +237,6 @@ def check_compiled_players(game: Game, games: int = 4, seed: int = 5) -> None:
         out = play_games(game, games, policies, seed=seed)
         assert out["returns"].shape == (games, game.num_players)
         assert np.all(np.isfinite(out["returns"]))
-    from boardsim.agents import load
-
     state = game.new_initial_state(seed)
     heuristic = load("heuristic", game, seed=seed)
     search = load("mcts:16", game, seed=seed)
@@ -301,8 +302,6 @@ def check_turn_bounds(game_name: str, options: Mapping[str, Any] = {}, seed: int
     """The first-legal and the last-legal player, in every seat, end every turn within the
     game's ``max_turn_decisions`` (no choose-and-cancel or add-and-withdraw cycle inside a
     turn), and end the game by its rules or at its default decision limit (truncated)."""
-    from boardsim.api import make_game
-
     game = make_game(game_name, **options)
     for pick in (min, max):
         out = play_turns(game, pick, seed)
@@ -313,11 +312,6 @@ def check_turn_bounds(game_name: str, options: Mapping[str, Any] = {}, seed: int
 def check_envs(game_name: str, options: Mapping[str, Any] = {}, cycles: int = 60) -> None:
     """PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env``, and a short
     run of the vector env with its masks."""
-    from gymnasium.utils.env_checker import check_env
-    from pettingzoo.test import api_test, seed_test
-
-    from boardsim.api import make_env, make_gym_env, make_vec_env
-
     opts = {"max_decisions": DEFAULT_LIMIT, **options}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -337,12 +331,10 @@ def check_envs(game_name: str, options: Mapping[str, Any] = {}, cycles: int = 60
 
 def check_picture(game: Game, seed: int = 2) -> None:
     """A position draws as an SVG document and an RGB frame (the text board at least)."""
-    from boardsim import render
-
     state = game.new_initial_state(seed)
-    frame = render.to_rgb_array(game, state)
+    frame = to_rgb_array(game, state)
     assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
-    assert "<svg" in str(render.to_svg(game, state))
+    assert "<svg" in str(to_svg(game, state))
 
 
 CHECKS: tuple[str, ...] = (

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from boardsim.render.scene import Circle, Point, Polyline, Rect, Shape, Text
+from boardsim.render.scene import Circle, Point, Polyline, Rect, Shape, Text, pil_font
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
@@ -56,9 +56,7 @@ RINGS: tuple[float, ...] = (0, 4, 9, 15, 22, 30, 40, 52, 66, 82, 100, 122, 148, 
 
 @lru_cache(maxsize=8192)
 def _text_extent(text: str, size: float, bold: bool, anchor: str) -> Box:
-    from boardsim.render.scene import _font
-
-    font = _font(size, bold)
+    font = pil_font(size, bold)
     return tuple(float(v) for v in font.getbbox(text, anchor=_PIL_ANCHOR[anchor]))  # type: ignore[attr-defined,return-value]
 
 

@@ -35,6 +35,7 @@ from boardsim.core.game import Game, State, checked_seed
 from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS, POLICY_MCTS
 from boardsim.core.rng import derive_seed, rng_seed
 from boardsim.core.seats import seat_table
+from boardsim.render import to_rgb_array
 
 
 class Policy(Protocol):
@@ -295,8 +296,6 @@ class BoardsimGymEnv(gym.Env):
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            from boardsim.render import to_rgb_array
-
             if self.state_ is None:
                 raise RuntimeError("call reset() before render()")
             return to_rgb_array(self.game, self.state_, viewer=self.seat)

@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 from boardsim.core.errors import IllegalActionError, as_action
 from boardsim.core.game import CHANCE, Game, State, checked_seed
 from boardsim.core.header import TERMINAL
+from boardsim.render import to_rgb_array
 
 CHANCE_AGENT = "chance"
 
@@ -182,8 +183,6 @@ class BoardsimAECEnv(AECEnv):
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            from boardsim.render import to_rgb_array
-
             if self.state_ is None:
                 raise RuntimeError("call reset() before render()")
             return to_rgb_array(self.game, self.state_, viewer=None)

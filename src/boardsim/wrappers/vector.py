@@ -39,6 +39,7 @@ from gymnasium.vector.utils import batch_space
 from boardsim.core.batch import Batch, checked_count
 from boardsim.core.errors import IllegalActionError, OptionError
 from boardsim.core.game import Game, checked_seed
+from boardsim.render import to_rgb_array, to_text
 
 
 class BoardsimVectorEnv(VectorEnv):
@@ -201,8 +202,6 @@ class BoardsimVectorEnv(VectorEnv):
         an image (``rgb_array``, its own hand drawn, nobody else's)."""
         if self.render_mode is None:
             return None
-        from boardsim.render import to_rgb_array, to_text
-
         if self.render_mode == "ansi":
             return tuple(to_text(self.game, row) for row in self.batch.states)
         return tuple(to_rgb_array(self.game, row, viewer=self.seat) for row in self.batch.states)
