@@ -40,6 +40,7 @@ from boardsim.core.batch import Batch, checked_count
 from boardsim.core.errors import IllegalActionError, OptionError
 from boardsim.core.game import Game, checked_seed
 from boardsim.render import to_rgb_array, to_text
+from boardsim.wrappers.spaces import observation_space
 
 
 class BoardsimVectorEnv(VectorEnv):
@@ -111,14 +112,7 @@ class BoardsimVectorEnv(VectorEnv):
         self.copy = bool(copy)
         # row r's mask starts at r * num_actions of the flattened masks
         self._row_base = np.arange(num_envs, dtype=np.int64) * game.num_actions
-        if self.batch.obs_dtype == np.uint8:
-            self.single_observation_space = spaces.Box(
-                0, 1, (game.observation_size,), dtype=np.uint8
-            )
-        else:
-            self.single_observation_space = spaces.Box(
-                -np.inf, np.inf, (game.observation_size,), dtype=np.float32
-            )
+        self.single_observation_space = observation_space(game, self.batch.obs_dtype)
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
