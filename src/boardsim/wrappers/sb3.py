@@ -35,9 +35,13 @@ class BatchedEnv(Protocol):
     single_observation_space: spaces.Space[Any]
     single_action_space: spaces.Space[Any]
 
-    def reset(self, *, seed: int | None = None) -> Any: ...
+    def reset(self, *, seed: int | None = None) -> Any:
+        """Start new games in every row (those of run ``seed`` when given)."""
+        ...
 
-    def step(self, actions: np.ndarray) -> Any: ...
+    def step(self, actions: np.ndarray) -> Any:
+        """Step every row with its action (``int64[num_envs]``)."""
+        ...
 
 
 class BatchesVecEnv(VecEnv):
