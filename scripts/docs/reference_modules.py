@@ -13,6 +13,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "boardsim.wrappers.gymnasium",
             "boardsim.wrappers.vector",
             "boardsim.wrappers.sb3",
+            "boardsim.wrappers.spaces",
             "boardsim.wrappers.openspiel",
             "boardsim.registration",
         ),

@@ -5,16 +5,15 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from boardsim.core.batch import random_rollout
 from boardsim.core.game import Game, GameDefinition
 from boardsim.core.options import COMMON_OPTIONS, Option
 from boardsim.games import available, definition, gym_id
-
-if TYPE_CHECKING:  # the wrappers import gymnasium and pettingzoo: only when used
-    from boardsim.wrappers.gymnasium import BoardsimGymEnv, Policy
-    from boardsim.wrappers.pettingzoo import BoardsimAECEnv
-    from boardsim.wrappers.vector import BoardsimVectorEnv
+from boardsim.wrappers.gymnasium import BoardsimGymEnv, Policy
+from boardsim.wrappers.pettingzoo import BoardsimAECEnv
+from boardsim.wrappers.vector import BoardsimVectorEnv
 
 __all__ = [
     "GameInfo",
@@ -55,8 +54,6 @@ def make_env(game: str, render_mode: str | None = None, **options: Any) -> Board
     ``render_mode`` is ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the public
     board). ``options`` as for :func:`make_game`.
     """
-    from boardsim.wrappers.pettingzoo import BoardsimAECEnv
-
     return BoardsimAECEnv(make_game(game, **options), render_mode=render_mode)
 
 
@@ -75,8 +72,6 @@ def make_gym_env(
     are the game's options. ``info["action_mask"]`` and ``env.action_masks()`` give the
     legal actions (sb3-contrib's MaskablePPO reads the latter).
     """
-    from boardsim.wrappers.gymnasium import BoardsimGymEnv
-
     wrapper = {
         k: options.pop(k)
         for k in ("render_mode", "seat", "illegal_action", "illegal_reward")
@@ -105,8 +100,6 @@ def make_vec_env(
     ``.action_masks()`` returns ``(num_envs, num_actions)`` booleans; ``.to_sb3()`` gives
     an SB3 ``VecEnv`` of the same games.
     """
-    from boardsim.wrappers.vector import BoardsimVectorEnv
-
     seed = options.pop("seed", None)
     seat = options.pop("seat", 0)
     render_mode = options.pop("render_mode", None)
@@ -139,8 +132,6 @@ def rollout(
     taken, games finished, the time it took and their ratio (the benchmarks' measure of
     raw speed).
     """
-    from boardsim.core.batch import random_rollout
-
     return random_rollout(make_game(game, **options), num_envs, num_steps, seed, threads)
 
 

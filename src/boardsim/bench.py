@@ -25,6 +25,7 @@ from boardsim.core.game import Game
 from boardsim.core.reference import ReferenceEngine
 from boardsim.files import atomic_write_json
 from boardsim.sampling import LegalSampler
+from boardsim.wrappers.vector import BoardsimVectorEnv
 
 
 def uniform_legal(mask: np.ndarray, rng: random.Random) -> int:
@@ -166,8 +167,6 @@ def bench_vector(
     other seats' decisions and the observation) and ``games_per_second``, and where its
     time went: ``compiled_share`` (the batch's compiled step), ``sampler_share`` (the
     harness's sampling) and ``wrapper_share`` (the env's own Python work, the rest)."""
-    from boardsim.wrappers.vector import BoardsimVectorEnv
-
     g = make_game(game) if isinstance(game, str) else game
     venv = BoardsimVectorEnv(g, num_envs, threads=threads, seed=0, **env_options)
     sampler = LegalSampler(num_envs, g.num_actions, seed=0)

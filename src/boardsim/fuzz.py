@@ -44,6 +44,14 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.agents import load
+from boardsim.api import list_games, make_game
+from boardsim.core.batch import Batch
+from boardsim.core.errors import StateFormatError
+from boardsim.core.game import State
+from boardsim.files import atomic_write_json
+from boardsim.games import definition
+
 DECISION_LIMIT = 3000  # the forged games' max_decisions: every play-out ends
 PLAY_CAP = 4000  # and a cap on the steps a try plays (chance outcomes included)
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -61,9 +69,6 @@ KNOWN_LINE_SHARE = 0.1
 def configs() -> list[tuple[str, dict[str, Any]]]:
     """Every (game, options) forged: each game's ``sample_options`` (its variants and
     scenarios; the defaults when it declares none), for every game found (plugins too)."""
-    from boardsim.api import list_games
-    from boardsim.games import definition
-
     out = []
     for name in list_games():
         for options in definition(name).sample_options or ({},):
@@ -73,8 +78,6 @@ def configs() -> list[tuple[str, dict[str, Any]]]:
 
 @cache
 def make(name: str, options_json: str) -> Any:
-    from boardsim.api import make_game
-
     return make_game(name, max_decisions=DECISION_LIMIT, **json.loads(options_json))
 
 
@@ -149,8 +152,6 @@ def forge(
     name = names[int(rng.integers(len(names)))]  # each game as often, then its variants
     rows = [o for n, o in table if n == name]
     options = rows[int(rng.integers(len(rows)))]
-    from boardsim.games import definition
-
     lines = definition(name).known_lines
     if lines and rng.random() < KNOWN_LINE_SHARE:
         options, seed0, actions = lines[int(rng.integers(len(lines)))]
@@ -188,8 +189,6 @@ def read_everything(state: Any) -> None:
 
 @cache
 def agents(game: Any) -> tuple[Any, ...]:
-    from boardsim.agents import load
-
     return (load("heuristic", game, seed=0), load("mcts:8", game, seed=0))
 
 
@@ -207,9 +206,6 @@ def ask_agents(state: Any) -> None:
 
 def adopt_in_batch(game: Any, array: np.ndarray) -> None:
     """A batch adopts the state (when it is one a multi-agent batch runs) and steps it."""
-    from boardsim.core.batch import Batch
-    from boardsim.core.errors import StateFormatError
-
     if game.options.get("explicit_chance"):
         return
     batch = Batch(game, 1, seat=-1, seed=1)
@@ -226,8 +222,6 @@ def adopt_in_batch(game: Any, array: np.ndarray) -> None:
 def play_out(state: Any, rng: np.random.Generator) -> tuple[int, list[str]]:
     """Random play to the end; returns the steps and the validator's refusals on the way."""
     game = state.game
-    from boardsim.core.errors import StateFormatError
-
     refusals: list[str] = []
     steps = 0
     while not state.is_terminal() and steps < PLAY_CAP:
@@ -245,8 +239,6 @@ def play_out(state: Any, rng: np.random.Generator) -> tuple[int, list[str]]:
 
 def run_try(seed: int, index: int) -> dict[str, Any]:
     """Forge try ``index`` and answer it: refused, played, or error (with the traceback)."""
-    from boardsim.core.game import State
-
     name, options, _, data, changes = forge(seed, index)
     game = make(name, json.dumps(options, sort_keys=True))
     out: dict[str, Any] = {"i": index, "game": name, "changes": changes}
@@ -449,8 +441,6 @@ def main(argv: list[str] | None = None) -> int:
     summary["command"] = " ".join(["python scripts/fuzz_states.py", *(argv or sys.argv[1:])])
     print(json.dumps({k: v for k, v in summary.items() if k != "closures"}, indent=1))
     if args.json:
-        from boardsim.files import atomic_write_json
-
         atomic_write_json(args.json, summary)
     bad = summary["errors"] + summary["crashes"] + summary["hangs"]
     return 1 if bad else 0

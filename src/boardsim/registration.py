@@ -17,8 +17,9 @@ from typing import Any
 
 import gymnasium as gym
 
+from boardsim.api import make_vec_env
 from boardsim.core.errors import OptionError
-from boardsim.games import gym_id, names
+from boardsim.games import definition, gym_id, names
 
 __all__ = ["make_vector_env_of", "pettingzoo_id", "register_all"]
 
@@ -34,8 +35,6 @@ def make_vector_env_of(num_envs: int, game: str, **kwargs: Any) -> Any:
 
     ``gym.make_vec`` passes the id's ``max_episode_steps``: the game's own limit, which the
     core already applies (``max_decisions``); another value is refused, not ignored."""
-    from boardsim.api import make_vec_env
-
     steps = kwargs.pop("max_episode_steps", None)
     if steps is not None and steps != _decision_limit(game):
         raise OptionError(
@@ -81,8 +80,6 @@ def _decision_limit(game: str) -> int | None:
     """The game's default decision limit (``GameDefinition.decision_limit``), the same
     bound as its ``max_decisions``; None when it has none. The core truncates first (it
     counts every player's decisions, the id's TimeLimit only the learner's steps)."""
-    from boardsim.games import definition
-
     try:
         found = definition(game)
     except OptionError:

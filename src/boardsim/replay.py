@@ -27,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from boardsim import __version__
+from boardsim.api import list_games, make_game
 from boardsim.core.errors import IllegalActionError, OptionError, StateFormatError
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.files import atomic_write_text
@@ -79,8 +81,6 @@ class Replay:
 
     def make_game(self) -> Game:
         """The game with the recorded options."""
-        from boardsim.api import make_game
-
         return make_game(self.game, **self.options)
 
     def states(self, game: Game | None = None) -> Iterator[tuple[int, Move | None, State]]:
@@ -127,8 +127,6 @@ def reproduce(replay: Replay, game: Game | None = None) -> State:
 # ------------------------------------------------------------------ writing
 def make_header(game: Game, seed: int, seats: dict[str, str] | None = None) -> dict[str, Any]:
     """The first line of a replay of ``game`` started with ``seed``."""
-    from boardsim import __version__
-
     header: dict[str, Any] = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -235,8 +233,6 @@ def _check_header(path: str, header: dict[str, Any]) -> None:
 
 
 def _check_game(path: str, header: dict[str, Any]) -> None:
-    from boardsim.api import list_games, make_game
-
     name = header["game"]
     if name not in list_games():
         raise ReplayError(path, 1, f"unknown game {name!r}; known: {', '.join(list_games())}")

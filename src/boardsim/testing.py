@@ -25,18 +25,22 @@ from typing import Any
 
 import numba
 import numpy as np
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
+from boardsim.agents import load
+from boardsim.api import make_env, make_game, make_gym_env, make_vec_env
 from boardsim.core.batch import Batch, play_games, threads_used
 from boardsim.core.errors import StateFormatError
 from boardsim.core.game import SAVE_MAGIC, Game, GameDefinition, State
 from boardsim.core.rng import py_derive_seed
+from boardsim.render import to_rgb_array, to_svg
+from boardsim.wrappers.spaces import observation_bounds
 
 DEFAULT_LIMIT = 5_000  # decisions a random game of the checks may take before it is cut
 
 
 def _limited(game_name: str, options: Mapping[str, Any], limit: int) -> Game:
-    from boardsim.api import make_game
-
     opts = dict(options)
     opts.setdefault("max_decisions", limit)
     return make_game(game_name, **opts)
@@ -79,10 +83,12 @@ def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
     """Random games from fresh seeds: masks and legal actions agree, a legal action exists
     until the end, observations are finite float32 of the declared size, every decision
     can be described, clones replay identically, saved states load back, the game's
-    validator accepts every position (and refuses a five-word array), and the game ends
-    (or is cut by ``max_decisions``) with finite returns, within the definition's
-    ``payoffs`` where it declares them (:func:`check_payoffs`)."""
+    validator accepts every position (and refuses a five-word array), every player's
+    observation lies within the envs' bounds (:func:`check_observation_bounds`), and the
+    game ends (or is cut by ``max_decisions``) with finite returns, within the
+    definition's ``payoffs`` where it declares them (:func:`check_payoffs`)."""
     _assert_refused(game, np.zeros(5, np.int32), "a five-word array")
+    bounds = observation_bounds(game)
     rng = np.random.default_rng(seed)
     for g in range(games):
         state = game.new_initial_state(seed + g)
@@ -90,7 +96,7 @@ def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
         assert state == again, "the same seed must give the same game"
         steps = 0
         while not state.is_terminal():
-            _check_position(game, state)
+            _check_position(game, state, bounds)
             legal = state.legal_actions()
             assert legal, f"no legal action at decision {steps} of a live game"
             action = int(rng.choice(legal))
@@ -104,6 +110,7 @@ def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:
             steps += 1
             check_payoffs(game, state)
         _assert_accepted(game, state)
+        check_observation_bounds(game, state, bounds)
         returns = state.returns()
         assert returns.shape == (game.num_players,) and np.all(np.isfinite(returns))
         assert state.legal_actions_mask().sum() == 0, "a finished game has no legal action"
@@ -147,8 +154,30 @@ def _assert_refused(game: Game, array: np.ndarray, what: str) -> None:
     raise AssertionError(f"{what} is accepted as a state")
 
 
-def _check_position(game: Game, state: State) -> None:
+def check_observation_bounds(
+    game: Game, state: State, bounds: tuple[np.ndarray, np.ndarray] | None = None
+) -> None:
+    """Every player's observation of ``state`` lies within ``bounds`` (default: the
+    envs' :func:`~boardsim.wrappers.spaces.observation_bounds`, what the game declares),
+    so that the envs' ``Box`` contains it."""
+    low, high = bounds if bounds is not None else observation_bounds(game)
+    for player in range(game.num_players):
+        obs = state.observation(player)
+        outside = np.flatnonzero((obs < low) | (obs > high))
+        if outside.size:
+            f = int(outside[0])
+            raise AssertionError(
+                f"{game!r}, decision {state.decisions()}: feature {f} of player {player}'s "
+                f"observation is {obs[f]}, outside its bounds [{low[f]}, {high[f]}] "
+                f"({outside.size} features outside)"
+            )
+
+
+def _check_position(
+    game: Game, state: State, bounds: tuple[np.ndarray, np.ndarray] | None = None
+) -> None:
     _assert_accepted(game, state)
+    check_observation_bounds(game, state, bounds)
     if state.is_chance_node():
         outcomes = state.chance_outcomes()
         assert outcomes, "a chance node must have outcomes"
@@ -174,6 +203,7 @@ def check_explicit_chance(game_name: str, options: Mapping[str, Any] = {}, seed:
     """With ``explicit_chance=True`` the chance player acts; drawing its outcomes by their
     probabilities plays whole games too."""
     game = _limited(game_name, {**options, "explicit_chance": True}, DEFAULT_LIMIT)
+    bounds = observation_bounds(game)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(seed)
     while not state.is_terminal():
@@ -181,7 +211,7 @@ def check_explicit_chance(game_name: str, options: Mapping[str, Any] = {}, seed:
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=np.asarray(probs))))
         else:
-            _check_position(game, state)
+            _check_position(game, state, bounds)
             state.apply_action(int(rng.choice(state.legal_actions())))
 
 
@@ -234,8 +264,6 @@ def check_compiled_players(game: Game, games: int = 4, seed: int = 5) -> None:
         out = play_games(game, games, policies, seed=seed)
         assert out["returns"].shape == (games, game.num_players)
         assert np.all(np.isfinite(out["returns"]))
-    from boardsim.agents import load
-
     state = game.new_initial_state(seed)
     heuristic = load("heuristic", game, seed=seed)
     search = load("mcts:16", game, seed=seed)
@@ -301,8 +329,6 @@ def check_turn_bounds(game_name: str, options: Mapping[str, Any] = {}, seed: int
     """The first-legal and the last-legal player, in every seat, end every turn within the
     game's ``max_turn_decisions`` (no choose-and-cancel or add-and-withdraw cycle inside a
     turn), and end the game by its rules or at its default decision limit (truncated)."""
-    from boardsim.api import make_game
-
     game = make_game(game_name, **options)
     for pick in (min, max):
         out = play_turns(game, pick, seed)
@@ -310,17 +336,28 @@ def check_turn_bounds(game_name: str, options: Mapping[str, Any] = {}, seed: int
         assert not out.truncated or out.decisions == limit, (out, limit)
 
 
+# what Gymnasium's and PettingZoo's checkers warn of an observation space without bounds
+# (or with a feature whose low is its high, or an observation outside its space): an error
+# here where the game declares its bounds
+BOUNDS_WARNINGS = (
+    r".*observation space (minimum|maximum) value is -?infinity",
+    r".*observation space maximum and minimum values are equal",
+    r".*is not within the observation space",
+)
+
+
 def check_envs(game_name: str, options: Mapping[str, Any] = {}, cycles: int = 60) -> None:
     """PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env``, and a short
-    run of the vector env with its masks."""
-    from gymnasium.utils.env_checker import check_env
-    from pettingzoo.test import api_test, seed_test
-
-    from boardsim.api import make_env, make_gym_env, make_vec_env
-
+    run of the vector env with its masks; where the game declares its observation's
+    bounds (or its observation is binary), a checker's warning of an unbounded space or
+    of an observation outside it fails the check."""
     opts = {"max_decisions": DEFAULT_LIMIT, **options}
+    d = make_game(game_name, **opts).definition
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if d.observation_bounds is not None or d.binary_observation:
+            for pattern in BOUNDS_WARNINGS:
+                warnings.filterwarnings("error", message=pattern)
         api_test(make_env(game_name, **opts), num_cycles=cycles)
         seed_test(lambda: make_env(game_name, **opts), num_cycles=cycles)
         check_env(make_gym_env(game_name, illegal_action="terminate", **opts).unwrapped)
@@ -337,12 +374,10 @@ def check_envs(game_name: str, options: Mapping[str, Any] = {}, cycles: int = 60
 
 def check_picture(game: Game, seed: int = 2) -> None:
     """A position draws as an SVG document and an RGB frame (the text board at least)."""
-    from boardsim import render
-
     state = game.new_initial_state(seed)
-    frame = render.to_rgb_array(game, state)
+    frame = to_rgb_array(game, state)
     assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
-    assert "<svg" in str(render.to_svg(game, state))
+    assert "<svg" in str(to_svg(game, state))
 
 
 CHECKS: tuple[str, ...] = (

@@ -34,6 +34,9 @@ CASES = {
     ),
 }
 SEEDS = (1, 2, 3)
+# how far a label joined to its node by a leader keeps from every other node (rim to box):
+# "Calagurris" once sat 5 px above another city at the end of its leader (issue 38)
+LEADER_APART = 20.0
 
 
 @cache
@@ -207,7 +210,8 @@ def _rim_distance(box: Box, node: tuple[float, float, float]) -> float:
 def label_problems(name: str, scene: Scene) -> list[str]:
     """Each city label: no link crosses it, it covers no other node, and its own node is
     clearly the nearest (rim to box: every other node at least 4 pixels further), or, where
-    the map leaves no such room, a leader line runs from its own node to it."""
+    the map leaves no such room, a leader line runs from its own node to it, passing over
+    no other node, and the label keeps ``LEADER_APART`` from every other node."""
     nodes, segs = _map(name)
     key = "space" if name == "hispania" else "city"
     leaders = [s for s in (*scene.static, *scene.dynamic) if isinstance(s, Polyline) and not s.data]
@@ -238,6 +242,12 @@ def label_problems(name: str, scene: Scene) -> list[str]:
             for n, (nx, ny, nr) in nodes.items():
                 if n != me and _rim_distance(_point_box(seg, (nx, ny)), (nx, ny, nr)) < 0:
                     found.append(f"the leader of {t.text!r} passes over node {n}")
+        if led and others < LEADER_APART:  # a led label sits beside no other node
+            near = min((n for n in dist if n != me), key=dist.get)
+            found.append(
+                f"the label {t.text!r}, led from its node, sits {others:.0f} px from node "
+                f"{near}: it reads as that node's"
+            )
         if not led and not others >= dist[me] + 4.0:
             near = min((n for n in dist if n != me), key=dist.get)
             found.append(

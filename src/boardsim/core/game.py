@@ -85,6 +85,12 @@ class GameDefinition:
     # -- optional, so that a new game needs none of them to play
     # every feature of the observation is 0 or 1: the vector env offers obs_dtype=uint8
     binary_observation: bool = False
+    # the module of the observation's bounds, whose ``observation_bounds(options)`` gives
+    # (low, high): float32 arrays of the observation's size, the least and the most each
+    # feature can be in a position of that game, 0 included (the envs' Box spaces,
+    # boardsim.wrappers.spaces), e.g. "boardsim.games.farrapos.bounds"; imported on first
+    # use. None: unbounded features (0 and 1 where binary_observation)
+    observation_bounds: str | None = None
     # the module of the game's plain-Python twin, driven by
     # boardsim.core.reference.ReferenceEngine (the differential tests and the benchmarks'
     # core / reference ratio), e.g. "boardsim.games.farrapos.reference"; None: the game

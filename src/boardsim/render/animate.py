@@ -16,6 +16,7 @@ from pathlib import Path
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.files import atomic_write
 from boardsim.render import scene
+from boardsim.render.placement import shape_box
 from boardsim.render.scene import Scene, Shape, layer_to_svg, scene_to_image, shape_to_svg
 from boardsim.replay import Move, Replay
 
@@ -296,8 +297,6 @@ class _Elements:
 
 def _panel_bottom(pic: Scene) -> float:
     """How far down the side panel's text reaches in this picture."""
-    from boardsim.render.placement import shape_box
-
     if pic.board_width is None:
         return 0.0
     boxes = [shape_box(s) for s in pic.dynamic if shape_box(s)[0] >= pic.board_width]

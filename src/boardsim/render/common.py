@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boardsim.core.game import Game
+from boardsim.render.placement import text_width
 from boardsim.render.scene import Rect, Scene, Shape, Text
 
 PLAYER_COLOURS = ("#c0392b", "#2471a3", "#d4ac0d", "#229954", "#7d3c98", "#ca6f1e")
@@ -53,8 +54,6 @@ class Panel:
 
 def wrap(text: str, size: float, bold: bool, width: float) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width`` pixels."""
-    from boardsim.render.placement import text_width
-
     lines: list[str] = []
     current = ""
     for word in text.split(" "):

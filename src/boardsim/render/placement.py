@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from boardsim.render.scene import Circle, Point, Polyline, Rect, Shape, Text
+from boardsim.render.scene import Circle, Point, Polyline, Rect, Shape, Text, pil_font
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
@@ -40,6 +40,9 @@ DIRECTIONS: tuple[Point, ...] = (
 )
 # how much nearer its own space a label is than any other (rim to box, pixels)
 OWN_MARGIN = 4.0
+# how far a label joined to its space by a leader keeps from every other space (rim to
+# box, pixels), so that it does not read as that space's label
+LEADER_APART = 20.0
 # the directions between those, tried for a label that must stay beside its own space
 BETWEEN: tuple[Point, ...] = (
     (0.5, 1.0),
@@ -56,9 +59,7 @@ RINGS: tuple[float, ...] = (0, 4, 9, 15, 22, 30, 40, 52, 66, 82, 100, 122, 148, 
 
 @lru_cache(maxsize=8192)
 def _text_extent(text: str, size: float, bold: bool, anchor: str) -> Box:
-    from boardsim.render.scene import _font
-
-    font = _font(size, bold)
+    font = pil_font(size, bold)
     return tuple(float(v) for v in font.getbbox(text, anchor=_PIL_ANCHOR[anchor]))  # type: ignore[attr-defined,return-value]
 
 
@@ -155,18 +156,26 @@ class Placer:
         d = np.hypot(ax + t * vx - x, ay + t * vy - y)
         return not bool(((d < r + 3.0) & ~own).any())
 
+    def _rim_distances(self, box: Box, anchor: Point) -> tuple[np.ndarray, np.ndarray]:
+        """The distances (rim to box) from ``box`` to the anchor's own space (none if it
+        is not declared) and to every other declared space."""
+        d = box_distance(box, self._nodes[:, 0], self._nodes[:, 1]) - self._nodes[:, 2]
+        own = np.hypot(self._nodes[:, 0] - anchor[0], self._nodes[:, 1] - anchor[1]) < 0.5
+        return d[own], d[~own]
+
     def owned_by(self, box: Box, anchor: Point) -> bool:
         """Whether ``anchor`` is the space nearest ``box`` (rim to box), clearly: every
         other space at least ``OWN_MARGIN`` pixels further. No spaces declared: True."""
-        if not len(self._nodes):
+        mine, others = self._rim_distances(box, anchor)
+        if not len(mine) or not len(others):
             return True
-        d = box_distance(box, self._nodes[:, 0], self._nodes[:, 1]) - self._nodes[:, 2]
-        own = np.hypot(self._nodes[:, 0] - anchor[0], self._nodes[:, 1] - anchor[1]) < 0.5
-        if not own.any():
-            return True
-        mine = float(d[own].min())
-        others = d[~own]
-        return not len(others) or bool((others >= mine + OWN_MARGIN).all())
+        return bool((others >= float(mine.min()) + OWN_MARGIN).all())
+
+    def apart(self, box: Box, anchor: Point, margin: float = LEADER_APART) -> bool:
+        """Whether ``box`` keeps ``margin`` pixels (rim to box) from every declared space
+        but the anchor's: a label led from its space sits beside no other."""
+        _, others = self._rim_distances(box, anchor)
+        return bool((others >= margin).all())
 
     def place(
         self,
@@ -185,7 +194,8 @@ class Placer:
         The block keeps ``radius + gap`` from the anchor (a space's circle); the first free
         candidate wins and is taken. ``own``: a free candidate nearer the anchor's space
         than any other declared space (:meth:`owned_by`) wins over a nearer one that is
-        not (when there is none, the block gets a leader to its space); ``lines``: the
+        not (when there is none, the block gets a leader to its space, passing no other
+        space, and put :data:`LEADER_APART` from every other where it can); ``lines``: the
         block crosses no line blocked (:meth:`block_line`). If nothing near is free, the
         search goes on over the whole canvas; as a last resort the block goes where it
         least overlaps.
@@ -197,12 +207,17 @@ class Placer:
                     box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
                     if self.free(box, lines) and self.owned_by(box, anchor):
                         return self._take(box, ring > leader_after)
-        if own:  # none: a leader says whose it is, passing no other space
-            for ring in RINGS:
-                for dx, dy in (*directions, *BETWEEN):
-                    box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
-                    if self.free(box, lines) and self.leader_clear(anchor, box):
-                        return self._take(box, True)
+        if own:  # none: a leader says whose it is, passing no other space; away from them
+            for keep_apart in (True, False):
+                for ring in RINGS:
+                    for dx, dy in (*directions, *BETWEEN):
+                        box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
+                        if (
+                            self.free(box, lines)
+                            and self.leader_clear(anchor, box)
+                            and (not keep_apart or self.apart(box, anchor))
+                        ):
+                            return self._take(box, True)
         for ring in RINGS:
             for dx, dy in directions:
                 box = _candidate(ax, ay, w, h, radius + gap + ring, dx, dy)
@@ -298,8 +313,9 @@ def label(
     leader_line: bool = True,
 ) -> list[Shape]:
     """A text label placed near ``anchor`` (a leader line when it had to go far, unless
-    not ``leader_line``: an area's name), beside its own space rather than nearer another
-    (``own``, :meth:`Placer.place`), crossing no line the placer blocks."""
+    not ``leader_line``: an area's name; the placer then blocks the leader, so that no
+    later label crosses it), beside its own space rather than nearer another (``own``,
+    :meth:`Placer.place`), crossing no line the placer blocks."""
     x0, y0, x1, y1 = _text_extent(text, round(size), bold, "start")
     placed = placer.place(
         anchor, x1 - x0, y1 - y0, radius, directions=directions, own=own, lines=True
@@ -309,5 +325,7 @@ def label(
         Text(placed.x - x0, placed.y - y0, text, size, fill, "start", bold, data or {})
     ]
     if placed.far and leader_line:
-        out.insert(0, leader(anchor, radius, placed.box))
+        line = leader(anchor, radius, placed.box)
+        placer.block_line(line.points)  # no later label crosses it
+        out.insert(0, line)
     return out

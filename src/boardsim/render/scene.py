@@ -167,7 +167,8 @@ _FONTS: dict[tuple[int, bool], object] = {}
 _BOARDS: dict[tuple[object, ...], object] = {}  # static layers already rasterized
 
 
-def _font(size: float, bold: bool) -> object:
+def pil_font(size: float, bold: bool) -> object:
+    """Pillow's DejaVu font of ``size`` pixels (6 at least), bold or not, loaded once."""
     from PIL import ImageFont
 
     key = (max(round(size), 6), bold)
@@ -216,7 +217,7 @@ def _draw_shape(draw: object, shape: Shape, k: float) -> None:
             (shape.x * k, shape.y * k),
             shape.text,
             fill=shape.fill,
-            font=_font(shape.size * k, shape.bold),
+            font=pil_font(shape.size * k, shape.bold),
             anchor=_ANCHOR_PIL[shape.anchor],
         )
 

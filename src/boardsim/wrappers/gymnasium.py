@@ -35,6 +35,8 @@ from boardsim.core.game import Game, State, checked_seed
 from boardsim.core.header import FLAG_TERMINAL, FLAG_TRUNCATED, H_FLAGS, POLICY_MCTS
 from boardsim.core.rng import derive_seed, rng_seed
 from boardsim.core.seats import seat_table
+from boardsim.render import to_rgb_array
+from boardsim.wrappers.spaces import observation_space
 
 
 class Policy(Protocol):
@@ -108,9 +110,7 @@ class BoardsimGymEnv(gym.Env):
         self._num_actions = game.num_actions
         self.seat = seat
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(
-            -np.inf, np.inf, (game.observation_size,), dtype=np.float32
-        )
+        self.observation_space = observation_space(game)
         self.action_space = spaces.Discrete(game.num_actions)
         self._opponents = opponents
         self.state_: State | None = None
@@ -295,8 +295,6 @@ class BoardsimGymEnv(gym.Env):
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            from boardsim.render import to_rgb_array
-
             if self.state_ is None:
                 raise RuntimeError("call reset() before render()")
             return to_rgb_array(self.game, self.state_, viewer=self.seat)

@@ -18,6 +18,8 @@ from pettingzoo import AECEnv
 from boardsim.core.errors import IllegalActionError, as_action
 from boardsim.core.game import CHANCE, Game, State, checked_seed
 from boardsim.core.header import TERMINAL
+from boardsim.render import to_rgb_array
+from boardsim.wrappers.spaces import observation_space
 
 CHANCE_AGENT = "chance"
 
@@ -54,9 +56,7 @@ class BoardsimAECEnv(AECEnv):
         self.possible_agents = list(names) + ([CHANCE_AGENT] if self.explicit_chance else [])
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    -np.inf, np.inf, (game.observation_size,), dtype=np.float32
-                ),
+                "observation": observation_space(game),
                 "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
             }
         )
@@ -182,8 +182,6 @@ class BoardsimAECEnv(AECEnv):
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            from boardsim.render import to_rgb_array
-
             if self.state_ is None:
                 raise RuntimeError("call reset() before render()")
             return to_rgb_array(self.game, self.state_, viewer=None)

@@ -1,25 +1,47 @@
 """stable-baselines3's ``VecEnv`` over one or more batched engines: the one home of that
 interface (``make_vec_env(...).to_sb3()`` and the training's every-side env use it).
 
-Imports stable-baselines3; :mod:`boardsim.wrappers.vector` imports this module only
-when ``to_sb3()`` is called.
+Imports stable-baselines3, so :mod:`boardsim.wrappers.vector` imports this module only
+when ``to_sb3()`` is called; the arrow goes that way only: this module takes its parts by
+what they offer (:class:`BatchedEnv`, which ``BoardsimVectorEnv`` is), not by importing
+the vector env.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
+from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from boardsim.core.batch import Outputs
-from boardsim.core.game import SEED_LIMIT
-from boardsim.wrappers.vector import BoardsimVectorEnv
+from boardsim.core.batch import Batch, Outputs
+from boardsim.core.game import SEED_LIMIT, Game
 
 # seeds of the batches side by side: far apart so that their games never coincide
 SEED_STRIDE = 1_000_003
+
+
+class BatchedEnv(Protocol):
+    """What :class:`BatchesVecEnv` needs of a part: a batched env with one learning seat
+    (:class:`boardsim.wrappers.vector.BoardsimVectorEnv` is one)."""
+
+    game: Game
+    batch: Batch
+    num_envs: int
+    render_mode: str | None
+    single_observation_space: spaces.Space[Any]
+    single_action_space: spaces.Space[Any]
+
+    def reset(self, *, seed: int | None = None) -> Any:
+        """Start new games in every row (those of run ``seed`` when given)."""
+        ...
+
+    def step(self, actions: np.ndarray) -> Any:
+        """Step every row with its action (``int64[num_envs]``)."""
+        ...
 
 
 class BatchesVecEnv(VecEnv):
@@ -41,7 +63,7 @@ class BatchesVecEnv(VecEnv):
     overwritten by the step after it, as :class:`BoardsimVectorEnv`'s are.
     """
 
-    def __init__(self, parts: Sequence[BoardsimVectorEnv], step_penalty: float = 0.0) -> None:
+    def __init__(self, parts: Sequence[BatchedEnv], step_penalty: float = 0.0) -> None:
         if not parts:
             raise ValueError("BatchesVecEnv needs at least one batched env")
         self.parts = list(parts)

@@ -39,6 +39,8 @@ from gymnasium.vector.utils import batch_space
 from boardsim.core.batch import Batch, checked_count
 from boardsim.core.errors import IllegalActionError, OptionError
 from boardsim.core.game import Game, checked_seed
+from boardsim.render import to_rgb_array, to_text
+from boardsim.wrappers.spaces import observation_space
 
 
 class BoardsimVectorEnv(VectorEnv):
@@ -110,14 +112,7 @@ class BoardsimVectorEnv(VectorEnv):
         self.copy = bool(copy)
         # row r's mask starts at r * num_actions of the flattened masks
         self._row_base = np.arange(num_envs, dtype=np.int64) * game.num_actions
-        if self.batch.obs_dtype == np.uint8:
-            self.single_observation_space = spaces.Box(
-                0, 1, (game.observation_size,), dtype=np.uint8
-            )
-        else:
-            self.single_observation_space = spaces.Box(
-                -np.inf, np.inf, (game.observation_size,), dtype=np.float32
-            )
+        self.single_observation_space = observation_space(game, self.batch.obs_dtype)
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -201,8 +196,6 @@ class BoardsimVectorEnv(VectorEnv):
         an image (``rgb_array``, its own hand drawn, nobody else's)."""
         if self.render_mode is None:
             return None
-        from boardsim.render import to_rgb_array, to_text
-
         if self.render_mode == "ansi":
             return tuple(to_text(self.game, row) for row in self.batch.states)
         return tuple(to_rgb_array(self.game, row, viewer=self.seat) for row in self.batch.states)
@@ -236,7 +229,9 @@ def integer_actions(actions: Any, num_envs: int) -> np.ndarray:
 
 
 def make_sb3_vec_env(env: BoardsimVectorEnv) -> Any:
-    """Wrap a :class:`BoardsimVectorEnv` as an SB3 ``VecEnv`` (imports SB3 lazily)."""
+    """Wrap a :class:`BoardsimVectorEnv` as an SB3 ``VecEnv``."""
+    # deferred on purpose: wrappers.sb3 imports stable_baselines3 (and torch), an optional
+    # dependency the vector env does not need; wrappers.sb3 does not import this module
     from boardsim.wrappers.sb3 import BatchesVecEnv
 
     return BatchesVecEnv([env])

@@ -303,6 +303,7 @@ DEFINITION = GameDefinition(
     evaluate=evaluate,
     drawer="boardsim.games.farrapos.render",
     reference="boardsim.games.farrapos.reference",
+    observation_bounds="boardsim.games.farrapos.bounds",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # 44.5% (c 1, prior 1; 200 games), 50% (c 0.5, prior 3), 64% (c 0.5, prior 5; 100 games)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},

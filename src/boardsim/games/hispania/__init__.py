@@ -424,6 +424,7 @@ DEFINITION = GameDefinition(
     team_of_player=team_of_player,
     drawer="boardsim.games.hispania.render",
     reference="boardsim.games.hispania.reference",
+    observation_bounds="boardsim.games.hispania.bounds",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # Romans 5 of 60 (c 1, prior 1), 42 of 200 (c 0.5, prior 5; the heuristic 14.7%)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},

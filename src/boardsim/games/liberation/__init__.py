@@ -194,6 +194,7 @@ DEFINITION = GameDefinition(
     evaluate=names.evaluate,
     drawer="boardsim.games.liberation.render",
     reference="boardsim.games.liberation.reference",
+    observation_bounds="boardsim.games.liberation.bounds",
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # 555 of 800 two-player games won with these
     mcts_defaults={"c_uct": 1.0, "rollout": "heuristic", "rollout_depth": 40, "prior": 1.0},
