@@ -13,14 +13,14 @@ from typing import Any
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Difficulty, GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania import names
 from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
-from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS, VARIANT_IDS
-from boardsim.games.hispania.layout import PARAMS_SIZE, TRACK, TURN
 
 # the params order of the variant switches (layout.P_INGENIVM ...): the rulebook's order;
 # the Hispano variant has a params word of its own (layout.P_HISPANO)
-IMPLEMENTED_VARIANTS_ORDER = tuple(v for v in VARIANT_IDS if v != "hispano")
+IMPLEMENTED_VARIANTS_ORDER = tuple(v for v in D.VARIANT_IDS if v != "hispano")
 REWARDS = ("win_loss", "progress")
 # readings the rulebook leaves open (docs/rules/hispania.md rows 10, 11, 19): the params
 # word holds the index, 0 the default reading
@@ -33,7 +33,7 @@ ASSASSINATION = ("once_per_game", "while_in_game")  # ledger V9
 HISPANO_ATTACKS = ("after_move", "any_step")  # ledger V17
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
-    f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
+    f"{k} {'/'.join(str(int(v)) for v in D.LEVEL_VALUES[i])}"
     for i, k in enumerate(("denarii", "garrisons", "fleets", "roads", "armies"))
 )
 
@@ -48,7 +48,7 @@ def parse_level(level: str) -> tuple[int, int, int, int, int]:
     except ValueError:
         values = ()
     if len(values) != 5 or any(
-        values[i] not in [int(v) for v in LEVEL_VALUES[i]] for i in range(5)
+        values[i] not in [int(v) for v in D.LEVEL_VALUES[i]] for i in range(5)
     ):
         raise OptionError(
             f"hispania: level {level!r} is not allowed; use {LEVEL_FORM} (e.g. '6-4-3-4-2')"
@@ -135,10 +135,10 @@ OPTIONS = (
     Option(
         "scenario",
         None,
-        "A scenario of the rulebook: " + ", ".join(SCENARIO_IDS) + " (None: the basic game). "
+        "A scenario of the rulebook: " + ", ".join(D.SCENARIO_IDS) + " (None: the basic game). "
         "Its set-up, time and special rules apply; the variants it uses are switched on, "
         "but for those given False (the rulebook: 'you can use the ones you want').",
-        choices=(None, *SCENARIO_IDS),
+        choices=(None, *D.SCENARIO_IDS),
     ),
     Option(
         "reward",
@@ -240,7 +240,7 @@ def settle_options(given: Mapping[str, Any], options: dict[str, Any]) -> dict[st
     sid = options.get("scenario")
     if not sid:
         return dict(options)
-    sc = SCENARIOS[sid]
+    sc = D.SCENARIOS[sid]
     out = dict(options)
     for v in sc.get("variants", []):
         if v not in given or options[v]:
@@ -299,7 +299,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
             "(level '6-...')"
         )
     sid = options.get("scenario")
-    scenario = SCENARIO_IDS.index(sid) + 1 if sid else 0
+    scenario = D.SCENARIO_IDS.index(sid) + 1 if sid else 0
     out += [int(bool(options.get("traitors"))), int(bool(options.get("hispano"))), scenario]
     out += [REWARDS.index(options.get("reward", "win_loss"))]
     out += [COMBAT_TIES.index(options.get("combat_ties", "defender"))]
@@ -309,7 +309,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
     out += [HISPANO_ATTACKS.index(options.get("hispano_attacks", "after_move"))]
     out += [BEATEN_GARRISON.index(options.get("beaten_garrison", "reserve"))]
     out += [DISPLAY_OF_POWER.index(options.get("display_of_power", "bare_die"))]
-    assert len(out) == PARAMS_SIZE - 4
+    assert len(out) == L.PARAMS_SIZE - 4
     return out
 
 
@@ -427,11 +427,11 @@ DEFINITION = GameDefinition(
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # Romans 5 of 60 (c 1, prior 1), 42 of 200 (c 0.5, prior 5; the heuristic 14.7%)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
-    variants=VARIANT_IDS,
+    variants=D.VARIANT_IDS,
     difficulty=Difficulty(
         "level",
         ("denarii", "garrisons", "fleets", "roads", "armies"),
-        tuple(tuple(int(v) for v in row) for row in LEVEL_VALUES),
+        tuple(tuple(int(v) for v in row) for row in D.LEVEL_VALUES),
     ),
     subject="Rome",
     strength_matchups=STRENGTH_MATCHUPS,
@@ -440,7 +440,7 @@ DEFINITION = GameDefinition(
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     settle_options=settle_options,
-    turn_of=lambda state: int(state[TRACK]) * 4 + int(state[TURN]),
+    turn_of=lambda state: int(state[L.TRACK]) * 4 + int(state[L.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
     # dice decide combats, revolts and the armies' moves; nothing is hidden (search.py)
     chance=True,
