@@ -197,6 +197,27 @@ def potential(state: np.ndarray, params: np.ndarray, g: int, discs: np.ndarray) 
     return sum(best) + PATH_BONUS * _in_army_path(state, state[L.GEN_POS + g])
 
 
+def _best_stand(
+    work: np.ndarray,
+    params: np.ndarray,
+    g: int,
+    discs: np.ndarray,
+    mask: np.ndarray,
+    pick: int,
+    pv: float,
+) -> int:
+    """Where general ``g`` stands best for next turn: the legal move to the space of the
+    highest potential above ``pv``, else ``pick`` (``work``: a copy of the state)."""
+    for d in range(D.NUM_SPACES):
+        if not mask[L.A_SPACE + d]:
+            continue
+        work[L.GEN_POS + g] = d
+        v = potential(work, params, g, discs)
+        if v > pv:
+            pick, pv = L.A_SPACE + d, v
+    return pick
+
+
 def _roman_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     g = acting_general(state)
     den = int(state[L.DENARII])
@@ -245,13 +266,7 @@ def _roman_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> in
         return best[1]
     # nothing worth paying for now: stand where next turn is best, then pass
     here = potential(state, params, g, discs)
-    pick, pv = L.A_PASS, here + 0.05
-    for d in moves:
-        work[L.GEN_POS + g] = d
-        v = potential(work, params, g, discs)
-        if v > pv:
-            pick, pv = L.A_SPACE + d, v
-    return pick
+    return _best_stand(work, params, g, discs, mask, L.A_PASS, here + 0.05)
 
 
 def _pending_spend(state: np.ndarray, params: np.ndarray, g: int, den: int, mask) -> int:
@@ -271,17 +286,7 @@ def _pending_spend(state: np.ndarray, params: np.ndarray, g: int, den: int, mask
 def _place_choice(state: np.ndarray, params: np.ndarray, mask: np.ndarray) -> int:
     """Set-up placement or re-entry: the space with the best prospects."""
     g = int(state[H_ACTOR])
-    discs = _province_discs(state)
-    work = state.copy()
-    pick, pv = -1, -1e9
-    for d in range(D.NUM_SPACES):
-        if not mask[L.A_SPACE + d]:
-            continue
-        work[L.GEN_POS + g] = d
-        v = potential(work, params, g, discs)
-        if v > pv:
-            pick, pv = L.A_SPACE + d, v
-    return pick
+    return _best_stand(state.copy(), params, g, _province_discs(state), mask, -1, -1e9)
 
 
 def choose_action(params: np.ndarray, state: np.ndarray) -> int:

@@ -6,30 +6,7 @@ directly. Its Roman strategy is the one of ``heuristic.py`` (the readable plain-
 reference, kept step for step: a differential test checks that both choose the same
 action in many positions).
 
-How the Romans play, in a player's words:
-
-* **Capitals first.** Standing in a capital whose province is free of revolt, put a
-  garrison there at once: that capital is won for good (a garrison keeps the revolt roll
-  off it), whatever happens to the province afterwards.
-* **Kill armies when the odds are good.** An army spreads a revolt every Hispanic phase,
-  three a round, so it is worth several sieges; but a lost attack costs the general (and a
-  denarius each turn until he is back) and ends the phase, so attack only with the dice
-  well on our side: bring a second general next to the army first (x2), spend 3 denarii.
-* **Besiege where a capital can be freed.** Every revolt removed goes back to the
-  reserve and buys time, but a revolt in a province that is nearly clear is worth more
-  (the last one opens the capital), and a revolt in a Roman province blocks the victory.
-* **Pay for value, not for certainty.** A failed siege only costs its denarii, so one
-  denarius at a time is usually the best buy; spend more when the shield is doubled by
-  an army nearby.
-* **Walk to the work.** Each plan is a move (paid by the cheapest path, roads count 1)
-  followed by a combat; take the plan with the best expected gain per denarius.
-* **Stand in the armies' way.** An army that would walk into a city holding a garrison
-  or a general attacks it instead and does not advance, so it spreads nothing that
-  phase; a beaten garrison only goes back to the reserve, to be placed again. Spare
-  garrisons (beyond one per capital still to take) go on the revolt-free cities an army
-  may enter, or next to revolts to support the sieges.
-* **Leftover coins place the general** next to the revolts he will besiege next turn, or
-  in an army's way.
+How the Romans play, in a player's words, is told once, in ``heuristic.py``'s docstring.
 
 For a Roman decision it has no rule for (set-up roads, Imperivm's free move, the
 variants' extra actions) it passes when it may, else takes the first legal action.
@@ -56,7 +33,7 @@ import numpy as np
 
 from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
-from boardsim.core.jit import jit
+from boardsim.core.jit import jit, jit_inline
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import army_at, garrison_count, general_at, province_army
@@ -162,6 +139,17 @@ def attack_p(state, params, g, t, k):
     return win / 36.0
 
 
+@jit_inline
+def option_buffers():
+    """Room for the combat options of one space (``combat_options``): gains per denarius,
+    gains, actions and denarii."""
+    effs = np.zeros(MAX_OPTIONS)
+    gains = np.zeros(MAX_OPTIONS)
+    acts = np.zeros(MAX_OPTIONS, np.int64)
+    ks = np.zeros(MAX_OPTIONS, np.int64)
+    return effs, gains, acts, ks
+
+
 @jit
 def combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
     """Each combat from g's current space: gain per denarius, gain, action, denarii.
@@ -238,16 +226,28 @@ def garrison_value(state, g, s):
 def potential(state, params, g, discs):
     """How good g's space is for next turn: the best cheap sieges around (the three best
     gains per denarius), and standing in an army's way."""
-    effs = np.zeros(MAX_OPTIONS)
-    gains = np.zeros(MAX_OPTIONS)
-    acts = np.zeros(MAX_OPTIONS, np.int64)
-    ks = np.zeros(MAX_OPTIONS, np.int64)
+    effs, gains, acts, ks = option_buffers()
     n = combat_options(state, params, g, 3, discs, effs, gains, acts, ks)
     top = np.sort(effs[:n])[::-1]
     total = 0
     for i in range(min(3, n)):
         total = total + top[i]
     return total + PATH_BONUS * in_army_path(state, state[L.GEN_POS + g])
+
+
+@jit
+def best_stand(work, params, g, discs, mask, pick, pv):
+    """Where general ``g`` stands best for next turn: the legal move (``mask``) to the
+    space of the highest potential above ``pv``, else ``pick``. ``work`` is a copy of the
+    state, his position in it moved to each space in turn."""
+    for d in range(D.NUM_SPACES):
+        if not mask[L.A_SPACE + d]:
+            continue
+        work[L.GEN_POS + g] = d
+        v = potential(work, params, g, discs)
+        if v > pv:
+            pick, pv = L.A_SPACE + d, v
+    return pick
 
 
 @jit
@@ -263,10 +263,7 @@ def roman_choice(state, params, mask):
     capital = s < D.NUM_CITIES and D.CITY_CAPITAL[s] != 0
     if mask[L.A_GARRISON] and capital and state[L.GARR + s * L.STACK] == 0:
         return L.A_GARRISON
-    effs = np.zeros(MAX_OPTIONS)
-    gains = np.zeros(MAX_OPTIONS)
-    acts = np.zeros(MAX_OPTIONS, np.int64)
-    ks = np.zeros(MAX_OPTIONS, np.int64)
+    effs, gains, acts, ks = option_buffers()
     # plans: (move,) combat or garrison
     best = MIN_GAIN
     best_act = -1
@@ -309,16 +306,8 @@ def roman_choice(state, params, mask):
     if best_act >= 0:
         return best_act
     # nothing worth paying for now: stand where next turn is best, then pass
-    pick = L.A_PASS
-    pv = potential(state, params, g, discs) + 0.05
-    for d in range(D.NUM_SPACES):
-        if not mask[L.A_SPACE + d]:
-            continue
-        work[L.GEN_POS + g] = d
-        v = potential(work, params, g, discs)
-        if v > pv:
-            pick, pv = L.A_SPACE + d, v
-    return pick
+    here = potential(state, params, g, discs) + 0.05
+    return best_stand(work, params, g, discs, mask, L.A_PASS, here)
 
 
 @jit
@@ -327,10 +316,7 @@ def pending_spend(state, params, g, den, mask):
     combat is fought, ledger row 25)."""
     discs = province_discs(state)
     t = state[L.PEND_TARGET]
-    effs = np.zeros(MAX_OPTIONS)
-    gains = np.zeros(MAX_OPTIONS)
-    acts = np.zeros(MAX_OPTIONS, np.int64)
-    ks = np.zeros(MAX_OPTIONS, np.int64)
+    effs, gains, acts, ks = option_buffers()
     n = combat_options(state, params, g, den, discs, effs, gains, acts, ks)
     best_k = 0
     best = -1e9
@@ -349,18 +335,7 @@ def pending_spend(state, params, g, den, mask):
 def place_choice(state, params, mask):
     """Set-up placement or re-entry: the space with the best prospects."""
     g = state[H_ACTOR]
-    discs = province_discs(state)
-    work = state.copy()
-    pick = -1
-    pv = -1e9
-    for d in range(D.NUM_SPACES):
-        if not mask[L.A_SPACE + d]:
-            continue
-        work[L.GEN_POS + g] = d
-        v = potential(work, params, g, discs)
-        if v > pv:
-            pick, pv = L.A_SPACE + d, v
-    return pick
+    return best_stand(state.copy(), params, g, province_discs(state), mask, -1, -1e9)
 
 
 @jit
