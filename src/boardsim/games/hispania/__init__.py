@@ -13,14 +13,14 @@ from typing import Any
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Difficulty, GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania import names
 from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
-from boardsim.games.hispania.data import LEVEL_VALUES, SCENARIO_IDS, SCENARIOS, VARIANT_IDS
-from boardsim.games.hispania.layout import PARAMS_SIZE, TRACK, TURN
 
 # the params order of the variant switches (layout.P_INGENIVM ...): the rulebook's order;
 # the Hispano variant has a params word of its own (layout.P_HISPANO)
-IMPLEMENTED_VARIANTS_ORDER = tuple(v for v in VARIANT_IDS if v != "hispano")
+IMPLEMENTED_VARIANTS_ORDER = tuple(v for v in D.VARIANT_IDS if v != "hispano")
 REWARDS = ("win_loss", "progress")
 # readings the rulebook leaves open (docs/rules/hispania.md rows 10, 11, 19): the params
 # word holds the index, 0 the default reading
@@ -33,7 +33,7 @@ ASSASSINATION = ("once_per_game", "while_in_game")  # ledger V9
 HISPANO_ATTACKS = ("after_move", "any_step")  # ledger V17
 PLAYER_NAMES = ("praetor_ulterior", "praetor_citerior", "consul")
 LEVEL_FORM = "denarii-garrisons-fleets-roads-armies, each one of " + "; ".join(
-    f"{k} {'/'.join(str(int(v)) for v in LEVEL_VALUES[i])}"
+    f"{k} {'/'.join(str(int(v)) for v in D.LEVEL_VALUES[i])}"
     for i, k in enumerate(("denarii", "garrisons", "fleets", "roads", "armies"))
 )
 
@@ -48,7 +48,7 @@ def parse_level(level: str) -> tuple[int, int, int, int, int]:
     except ValueError:
         values = ()
     if len(values) != 5 or any(
-        values[i] not in [int(v) for v in LEVEL_VALUES[i]] for i in range(5)
+        values[i] not in [int(v) for v in D.LEVEL_VALUES[i]] for i in range(5)
     ):
         raise OptionError(
             f"hispania: level {level!r} is not allowed; use {LEVEL_FORM} (e.g. '6-4-3-4-2')"
@@ -64,6 +64,17 @@ def _check_level(value: Any) -> str | None:
     return None
 
 
+def _switch(name: str, doc: str) -> Option:
+    """An on/off option (a variant, a rule of one), off by default."""
+    return Option(name, False, doc, choices=(False, True))
+
+
+def _reading(name: str, readings: tuple[str, ...], doc: str) -> Option:
+    """A reading the rulebook leaves open: its params word holds the reading's index, so
+    the default is the first (index 0)."""
+    return Option(name, readings[0], doc, choices=readings)
+
+
 OPTIONS = (
     Option(
         "level",
@@ -71,74 +82,56 @@ OPTIONS = (
         "Difficulty: denarii-garrisons-fleets-roads-armies (243 levels; medium 6-4-3-4-2).",
         check=_check_level,
     ),
-    Option(
+    _switch(
         "auto_setup",
-        False,
         "Place the set-up roads and generals by a fixed rule instead of as decisions "
         "(roads: the lowest-numbered legal link; praetors on their '+1' city; consul on "
         "the lowest-numbered fleet).",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "ingenivm",
-        False,
         "Variant Ingenivm: roads may be kept aside at set-up and built in play "
         "(1 denarius a segment, on a link of the general's city).",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "imperivm",
-        False,
         "Variant Imperivm: the praetor of Ulterior moves 1 link free after his Hispanic "
         "phase; the praetor of Citerior adds 1 to his sieges; the consul may pay to move "
         "the praetors.",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "proconsvl",
-        False,
         "Variant Proconsvl: 3 denarii put the proconsul on the Mare Balearicum fleet; then "
         "anyone may spend denarii with him (no garrisons; he dies when defeated).",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "legio_hispana",
-        False,
         "Variant Legio Hispana: a purple joker garrison in the consul's reserve.",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "pirates",
-        False,
         "Variant Pirates: a revolt (pirates) on every sea without a fleet at set-up.",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "terror",
-        False,
         "Variant Terror: the special army replaces an army and doubles its own value.",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "traitors",
-        False,
         "Terror's optional rule 'Rome does not pay traitors' (needs terror=True).",
-        choices=(False, True),
     ),
-    Option(
+    _switch(
         "hispano",
-        False,
         "Variant Hispano: a fourth player leads the Hispanic side with 2 denarii a turn "
         "(needs 6 denarii in the level).",
-        choices=(False, True),
     ),
     Option(
         "scenario",
         None,
-        "A scenario of the rulebook: " + ", ".join(SCENARIO_IDS) + " (None: the basic game). "
+        "A scenario of the rulebook: " + ", ".join(D.SCENARIO_IDS) + " (None: the basic game). "
         "Its set-up, time and special rules apply; the variants it uses are switched on, "
         "but for those given False (the rulebook: 'you can use the ones you want').",
-        choices=(None, *SCENARIO_IDS),
+        choices=(None, *D.SCENARIO_IDS),
     ),
     Option(
         "reward",
@@ -149,71 +142,64 @@ OPTIONS = (
         "outranks any loss.",
         choices=REWARDS,
     ),
-    Option(
+    _reading(
         "combat_ties",
-        "defender",
+        COMBAT_TIES,
         "Who wins a combat whose two values are equal (the rulebook is silent; ledger "
         "rows 10, 11, 19). 'defender' (default): the attacker must beat the defender, so "
         "a tie leaves a besieged revolt or an attacked garrison in place, and a general "
         "attacking an army, or an army attacking a general, loses. 'attacker': a tie is "
         "the attacker's win in all four combats (a general's siege or attack, an army's "
         "attack on a garrison or a general, Hispano's attacks included).",
-        choices=COMBAT_TIES,
     ),
-    Option(
+    _reading(
         "hispanic_revolts",
-        "group",
+        HISPANIC_REVOLTS,
         "The revolts in an army's Hispanic value (ledger rows 11, 19): 'group' (default): "
         "the revolt discs of the whole connected group of revolt spaces containing the "
         "army's city, pirate seas included; 'city': only the discs on the army's own city "
         "(pirates then never add to an army's value).",
-        choices=HISPANIC_REVOLTS,
     ),
-    Option(
+    _reading(
         "beaten_army",
-        "revolts_stay",
+        BEATEN_ARMY,
         "An army beaten by a general (ledger rows 11, 19): 'revolts_stay' (default): it "
         "goes back to the reserve and the revolts of its city stay; 'revolt_removed': one "
         "revolt of its city goes back to the reserve with it.",
-        choices=BEATEN_ARMY,
     ),
-    Option(
+    _reading(
         "beaten_garrison",
-        "reserve",
+        BEATEN_GARRISON,
         "A garrison beaten by an army (ledger row 19): 'reserve' (default): it goes back to "
         "its general's reserve, to be placed again; 'lost': it leaves the game. The Legio "
         "Hispana disc goes back to the consul's reserve either way (the RB's V6).",
-        choices=BEATEN_GARRISON,
     ),
-    Option(
+    _reading(
         "display_of_power",
-        "bare_die",
+        DISPLAY_OF_POWER,
         "The First Repression's 'Display of Power' (scenario=first_repression; ledger S5): "
         "'the Hispanic value is limited to the die result (Hispanic armies do not add "
         "revolts or multiply x2)' read as 'bare_die' (default): the die alone; or as "
         "'named_only': only what the parenthesis names goes (the revolts, the x2 per linked "
         "army), the Hispano player's denarii still adding to the die and the special army "
         "still doubling its own value (Terror).",
-        choices=DISPLAY_OF_POWER,
     ),
-    Option(
+    _reading(
         "assassination",
-        "once_per_game",
+        ASSASSINATION,
         "'Rome does not pay traitors' (traitors=True; ledger V9): 'Once in the game, a "
         "Roman general connected to the special army may ...' read as 'once_per_game' "
         "(default): one attempt in the whole game, failed or not; or as 'while_in_game': "
         "'once [the special army is] in the game', an attempt whenever a general is linked "
         "to it, again after a failure (each costs its denarii, a failure a revolt roll).",
-        choices=ASSASSINATION,
     ),
-    Option(
+    _reading(
         "hispano_attacks",
-        "after_move",
+        HISPANO_ATTACKS,
         "When the Hispano player (hispano=True) may attack with an army 'during the "
         "Hispanic phase of the turn' (ledger V17): 'after_move' (default): once the move "
         "step is over; 'any_step': before the revolt roll, between the roll and the move "
         "step, and after the move step.",
-        choices=HISPANO_ATTACKS,
     ),
     Option(
         "agents",
@@ -240,7 +226,7 @@ def settle_options(given: Mapping[str, Any], options: dict[str, Any]) -> dict[st
     sid = options.get("scenario")
     if not sid:
         return dict(options)
-    sc = SCENARIOS[sid]
+    sc = D.SCENARIOS[sid]
     out = dict(options)
     for v in sc.get("variants", []):
         if v not in given or options[v]:
@@ -299,7 +285,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
             "(level '6-...')"
         )
     sid = options.get("scenario")
-    scenario = SCENARIO_IDS.index(sid) + 1 if sid else 0
+    scenario = D.SCENARIO_IDS.index(sid) + 1 if sid else 0
     out += [int(bool(options.get("traitors"))), int(bool(options.get("hispano"))), scenario]
     out += [REWARDS.index(options.get("reward", "win_loss"))]
     out += [COMBAT_TIES.index(options.get("combat_ties", "defender"))]
@@ -309,7 +295,7 @@ def game_params(options: dict[str, Any]) -> list[int]:
     out += [HISPANO_ATTACKS.index(options.get("hispano_attacks", "after_move"))]
     out += [BEATEN_GARRISON.index(options.get("beaten_garrison", "reserve"))]
     out += [DISPLAY_OF_POWER.index(options.get("display_of_power", "bare_die"))]
-    assert len(out) == PARAMS_SIZE - 4
+    assert len(out) == L.PARAMS_SIZE - 4
     return out
 
 
@@ -428,11 +414,11 @@ DEFINITION = GameDefinition(
     # chosen at 200 simulations against the compiled heuristic (docs/agents.md, "MCTS"):
     # Romans 5 of 60 (c 1, prior 1), 42 of 200 (c 0.5, prior 5; the heuristic 14.7%)
     mcts_defaults={"c_uct": 0.5, "rollout": "heuristic", "rollout_depth": 20, "prior": 5.0},
-    variants=VARIANT_IDS,
+    variants=D.VARIANT_IDS,
     difficulty=Difficulty(
         "level",
         ("denarii", "garrisons", "fleets", "roads", "armies"),
-        tuple(tuple(int(v) for v in row) for row in LEVEL_VALUES),
+        tuple(tuple(int(v) for v in row) for row in D.LEVEL_VALUES),
     ),
     subject="Rome",
     strength_matchups=STRENGTH_MATCHUPS,
@@ -441,7 +427,7 @@ DEFINITION = GameDefinition(
     sample_options=SAMPLE_OPTIONS,
     decision_limit=DECISION_LIMIT,
     settle_options=settle_options,
-    turn_of=lambda state: int(state[TRACK]) * 4 + int(state[TURN]),
+    turn_of=lambda state: int(state[L.TRACK]) * 4 + int(state[L.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
     # dice decide combats, revolts and the armies' moves; nothing is hidden (search.py)
     chance=True,

@@ -5,6 +5,19 @@ from __future__ import annotations
 
 from boardsim.core.game import BalanceQuestion, StrengthLadder
 
+
+def _reading_question(title: str, readings: str, grid: str) -> BalanceQuestion:
+    """A reading the rulebook leaves open, played both ways (``grid``, an option's two
+    values): Rome's win rate at the medium level at each rung of the skill ladder."""
+    return BalanceQuestion(
+        title,
+        readings + "; Rome's win rate at 6-4-3-4-2 at each rung of the ladder.",
+        (grid, "skill=ladder:10"),
+        options={"level": "6-4-3-4-2"},
+        share=0.5,
+    )
+
+
 BALANCE_QUESTIONS = (
     BalanceQuestion(
         "Rome across skill at the medium level",
@@ -34,41 +47,31 @@ BALANCE_QUESTIONS = (
         options={"level": "6-5-4-5-1"},
         share=0.5,
     ),
-    BalanceQuestion(
+    _reading_question(
         "Who wins a tied combat (rows 10, 11, 19)",
         "The rulebook's two readings of a tie between the attacker's and the defender's "
         "values (option combat_ties): the defender's (the default) or the attacker's, in "
-        "every combat; Rome's win rate at 6-4-3-4-2 at each rung of the ladder.",
-        ("combat_ties=defender,attacker", "skill=ladder:10"),
-        options={"level": "6-4-3-4-2"},
-        share=0.5,
+        "every combat",
+        "combat_ties=defender,attacker",
     ),
-    BalanceQuestion(
+    _reading_question(
         "Which revolts add to the Hispanic value (rows 11, 19)",
         "The whole connected group of revolts around the army's city (option "
         "hispanic_revolts, the default, as the Pirates text reads) or the army's own city's "
-        "alone; Rome's win rate at 6-4-3-4-2 at each rung of the ladder.",
-        ("hispanic_revolts=group,city", "skill=ladder:10"),
-        options={"level": "6-4-3-4-2"},
-        share=0.5,
+        "alone",
+        "hispanic_revolts=group,city",
     ),
-    BalanceQuestion(
+    _reading_question(
         "What a beaten army leaves (row 11)",
         "An army beaten by a general leaves its revolt in the city (option beaten_army, the "
-        "default) or takes one revolt back to the reserve with it; Rome's win rate at "
-        "6-4-3-4-2 at each rung of the ladder.",
-        ("beaten_army=revolts_stay,revolt_removed", "skill=ladder:10"),
-        options={"level": "6-4-3-4-2"},
-        share=0.5,
+        "default) or takes one revolt back to the reserve with it",
+        "beaten_army=revolts_stay,revolt_removed",
     ),
-    BalanceQuestion(
+    _reading_question(
         "Where a beaten garrison goes (row 19)",
         "A garrison beaten by an army goes back to its general's reserve (option "
-        "beaten_garrison, the default) or is lost for the rest of the game; Rome's win rate "
-        "at 6-4-3-4-2 at each rung of the ladder.",
-        ("beaten_garrison=reserve,lost", "skill=ladder:10"),
-        options={"level": "6-4-3-4-2"},
-        share=0.5,
+        "beaten_garrison, the default) or is lost for the rest of the game",
+        "beaten_garrison=reserve,lost",
     ),
     BalanceQuestion(
         "How often Rome may buy the traitors (V9)",

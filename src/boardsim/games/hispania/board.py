@@ -9,27 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardsim.core.jit import jit
-from boardsim.games.hispania.data import (
-    ADJ_LINK,
-    CITY_PROVINCE,
-    DEGREE,
-    NEIGHBOURS,
-    NUM_CITIES,
-    NUM_HISPANIC,
-)
-from boardsim.games.hispania.layout import (
-    ARMY_POS,
-    GARR,
-    GEN_POS,
-    NUM_ARMY_SLOTS,
-    NUM_GENERALS,
-    RESERVE,
-    REVOLTS,
-    ROADS,
-    STACK,
-    W_HISPANIA,
-    WINNER,
-)
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 
 NUM_BASE_ARMIES = 3  # the special army (slot 3) only enters under the Terror variant
 NUM_ROMAN_GENERALS = 3  # the proconsul (slot 3) only enters under the Proconsvl variant
@@ -38,8 +19,8 @@ NUM_ROMAN_GENERALS = 3  # the proconsul (slot 3) only enters under the Proconsvl
 @jit
 def general_at(state: np.ndarray, s: int) -> int:
     """The general on space ``s``, or -1."""
-    for g in range(NUM_GENERALS):
-        if state[GEN_POS + g] == s:
+    for g in range(L.NUM_GENERALS):
+        if state[L.GEN_POS + g] == s:
             return g
     return -1
 
@@ -47,8 +28,8 @@ def general_at(state: np.ndarray, s: int) -> int:
 @jit
 def army_at(state: np.ndarray, c: int) -> int:
     """The army slot on city ``c``, or -1."""
-    for k in range(NUM_ARMY_SLOTS):
-        if state[ARMY_POS + k] == c:
+    for k in range(L.NUM_ARMY_SLOTS):
+        if state[L.ARMY_POS + k] == c:
             return k
     return -1
 
@@ -56,8 +37,8 @@ def army_at(state: np.ndarray, c: int) -> int:
 @jit
 def garrison_count(state: np.ndarray, c: int) -> int:
     n = 0
-    for i in range(STACK):
-        if state[GARR + c * STACK + i] != 0:
+    for i in range(L.STACK):
+        if state[L.GARR + c * L.STACK + i] != 0:
             n += 1
     return n
 
@@ -65,9 +46,9 @@ def garrison_count(state: np.ndarray, c: int) -> int:
 @jit
 def province_army(state: np.ndarray, p: int) -> int:
     """The army slot standing in province ``p``, or -1."""
-    for k in range(NUM_ARMY_SLOTS):
-        c = state[ARMY_POS + k]
-        if c >= 0 and CITY_PROVINCE[c] == p:
+    for k in range(L.NUM_ARMY_SLOTS):
+        c = state[L.ARMY_POS + k]
+        if c >= 0 and D.CITY_PROVINCE[c] == p:
             return k
     return -1
 
@@ -77,25 +58,25 @@ def province_revolt_cities(state: np.ndarray, p: int) -> tuple[int, int]:
     """How many cities of province ``p`` hold a revolt, and how many cities it has."""
     n = 0
     total = 0
-    for c in range(NUM_CITIES):
-        if CITY_PROVINCE[c] == p:
+    for c in range(D.NUM_CITIES):
+        if D.CITY_PROVINCE[c] == p:
             total += 1
-            if state[REVOLTS + c] > 0:
+            if state[L.REVOLTS + c] > 0:
                 n += 1
     return n, total
 
 
 @jit
 def is_adjacent(a: int, b: int) -> bool:
-    return ADJ_LINK[a, b] >= 0
+    return D.ADJ_LINK[a, b] >= 0
 
 
 @jit
 def on_network(state: np.ndarray, c: int) -> bool:
     """City ``c`` already has a road."""
-    for j in range(DEGREE[c]):
-        n = NEIGHBOURS[c, j]
-        if state[ROADS + ADJ_LINK[c, n]] != 0:
+    for j in range(D.DEGREE[c]):
+        n = D.NEIGHBOURS[c, j]
+        if state[L.ROADS + D.ADJ_LINK[c, n]] != 0:
             return True
     return False
 
@@ -103,22 +84,22 @@ def on_network(state: np.ndarray, c: int) -> bool:
 @jit
 def place_revolt(state: np.ndarray, s: int) -> bool:
     """Take a revolt from the reserve onto ``s``; none left is a Hispanic victory."""
-    if state[RESERVE] <= 0:
-        state[WINNER] = W_HISPANIA
+    if state[L.RESERVE] <= 0:
+        state[L.WINNER] = L.W_HISPANIA
         return False
-    state[RESERVE] -= 1
-    state[REVOLTS + s] += 1
+    state[L.RESERVE] -= 1
+    state[L.REVOLTS + s] += 1
     return True
 
 
 @jit
 def roman_victory(state: np.ndarray) -> bool:
     """Garrisons in the 6 Hispanic capitals and no revolt in the Roman provinces."""
-    for p in range(NUM_HISPANIC):
-        if state[GARR + (p * 6 + 5) * STACK] == 0:
+    for p in range(D.NUM_HISPANIC):
+        if state[L.GARR + (p * 6 + 5) * L.STACK] == 0:
             return False
-    for c in range(NUM_CITIES):
-        if CITY_PROVINCE[c] >= NUM_HISPANIC and state[REVOLTS + c] > 0:
+    for c in range(D.NUM_CITIES):
+        if D.CITY_PROVINCE[c] >= D.NUM_HISPANIC and state[L.REVOLTS + c] > 0:
             return False
     return True
 
@@ -128,6 +109,6 @@ def absent_generals(state: np.ndarray) -> int:
     """Generals off the board (each blocks 1 denarius); a dead proconsul blocks none."""
     n = 0
     for g in range(NUM_ROMAN_GENERALS):
-        if state[GEN_POS + g] < 0:
+        if state[L.GEN_POS + g] < 0:
             n += 1
     return n

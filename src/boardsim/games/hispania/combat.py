@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardsim.core.jit import jit
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import (
     NUM_ROMAN_GENERALS,
     army_at,
@@ -25,54 +27,19 @@ from boardsim.games.hispania.board import (
     general_at,
     is_adjacent,
 )
-from boardsim.games.hispania.data import (
-    CITY_PROVINCE,
-    CITY_SHIELD,
-    DEGREE,
-    FIRST_SEA,
-    LETHE_NORTH,
-    NEIGHBOURS,
-    NUM_CITIES,
-    NUM_SPACES,
-)
-from boardsim.games.hispania.layout import (
-    ARMY_POS,
-    CB_ARMY_GARRISON,
-    DISPLAY,
-    GARR,
-    GARR_RESERVE,
-    GEN_POS,
-    GONE,
-    HISP_BONUS,
-    LEGIO_COLOUR,
-    LEGIO_OWNER,
-    LETHE,
-    NUM_ARMY_SLOTS,
-    NUM_GENERALS,
-    P_BEATEN_ARMY,
-    P_BEATEN_GARRISON,
-    P_COMBAT_TIES,
-    P_DISPLAY_OF_POWER,
-    P_HISPANIC_REVOLTS,
-    PROCONSUL,
-    RESERVE,
-    REVOLTS,
-    SPECIAL,
-    STACK,
-)
 
 
 @jit
 def garrison_support(state: np.ndarray, g: int) -> int:
     """His garrisons in groups connected to general ``g``, plus a praetor's "+1" disc."""
-    s = state[GEN_POS + g]
-    comp = np.full(NUM_CITIES, -1, np.int32)
-    stack = np.zeros(NUM_CITIES, np.int32)
+    s = state[L.GEN_POS + g]
+    comp = np.full(D.NUM_CITIES, -1, np.int32)
+    stack = np.zeros(D.NUM_CITIES, np.int32)
     total = 0
-    reach = np.zeros(NUM_SPACES, np.uint8)
+    reach = np.zeros(D.NUM_SPACES, np.uint8)
     if s >= 0:
         reach[s] = 1
-    for c0 in range(NUM_CITIES):
+    for c0 in range(D.NUM_CITIES):
         if comp[c0] >= 0 or _support_discs(state, c0, g) == 0:
             continue
         # flood one group of cities holding his garrisons
@@ -91,28 +58,28 @@ def garrison_support(state: np.ndarray, g: int) -> int:
             discs += _support_discs(state, c, g)
             if s >= 0 and (c == s or is_adjacent(c, s)):
                 connected = True
-            for j in range(DEGREE[c]):
-                v = NEIGHBOURS[c, j]
-                if v < NUM_CITIES and comp[v] < 0 and _support_discs(state, v, g) > 0:
+            for j in range(D.DEGREE[c]):
+                v = D.NEIGHBOURS[c, j]
+                if v < D.NUM_CITIES and comp[v] < 0 and _support_discs(state, v, g) > 0:
                     comp[v] = first
                     stack[top] = v
                     top += 1
         if connected:
             total += discs
-            for c in range(NUM_CITIES):
+            for c in range(D.NUM_CITIES):
                 if comp[c] == first:
                     reach[c] = 1
     if g < 2 and s >= 0:
         prov = 6 + g
         plus = False
-        for x in range(NUM_SPACES):
+        for x in range(D.NUM_SPACES):
             if reach[x] == 0:
                 continue
-            if x < NUM_CITIES and CITY_PROVINCE[x] == prov:
+            if x < D.NUM_CITIES and D.CITY_PROVINCE[x] == prov:
                 plus = True
-            for j in range(DEGREE[x]):
-                v = NEIGHBOURS[x, j]
-                if v < NUM_CITIES and CITY_PROVINCE[v] == prov:
+            for j in range(D.DEGREE[x]):
+                v = D.NEIGHBOURS[x, j]
+                if v < D.NUM_CITIES and D.CITY_PROVINCE[v] == prov:
                     plus = True
         if plus:
             total += 1
@@ -124,9 +91,9 @@ def _support_discs(state: np.ndarray, c: int, g: int) -> int:
     """Discs of city ``c`` that count as general ``g``'s: his colour, and (for the three
     generals) the Legio Hispana disc, which every general considers his."""
     n = 0
-    for i in range(STACK):
-        col = state[GARR + c * STACK + i]
-        if col == g + 1 or (col == LEGIO_COLOUR and g < NUM_ROMAN_GENERALS):
+    for i in range(L.STACK):
+        col = state[L.GARR + c * L.STACK + i]
+        if col == g + 1 or (col == L.LEGIO_COLOUR and g < NUM_ROMAN_GENERALS):
             n += 1
     return n
 
@@ -134,8 +101,8 @@ def _support_discs(state: np.ndarray, c: int, g: int) -> int:
 @jit
 def own_discs(state: np.ndarray, c: int, colour: int) -> int:
     n = 0
-    for i in range(STACK):
-        if state[GARR + c * STACK + i] == colour:
+    for i in range(L.STACK):
+        if state[L.GARR + c * L.STACK + i] == colour:
             n += 1
     return n
 
@@ -143,9 +110,9 @@ def own_discs(state: np.ndarray, c: int, colour: int) -> int:
 @jit
 def revolt_group(state: np.ndarray, s: int) -> int:
     """Revolt discs in the connected group of revolt spaces containing ``s``."""
-    seen = np.zeros(NUM_SPACES, np.uint8)
-    stack = np.zeros(NUM_SPACES, np.int32)
-    if state[REVOLTS + s] == 0:
+    seen = np.zeros(D.NUM_SPACES, np.uint8)
+    stack = np.zeros(D.NUM_SPACES, np.int32)
+    if state[L.REVOLTS + s] == 0:
         return 0
     seen[s] = 1
     stack[0] = s
@@ -154,10 +121,10 @@ def revolt_group(state: np.ndarray, s: int) -> int:
     while top > 0:
         top -= 1
         u = stack[top]
-        total += state[REVOLTS + u]
-        for j in range(DEGREE[u]):
-            v = NEIGHBOURS[u, j]
-            if seen[v] == 0 and state[REVOLTS + v] > 0:
+        total += state[L.REVOLTS + u]
+        for j in range(D.DEGREE[u]):
+            v = D.NEIGHBOURS[u, j]
+            if seen[v] == 0 and state[L.REVOLTS + v] > 0:
                 seen[v] = 1
                 stack[top] = v
                 top += 1
@@ -169,8 +136,8 @@ def army_revolts(state: np.ndarray, params: np.ndarray, a: int) -> int:
     """The revolts in the Hispanic value of the army on space ``a``: the discs of the
     connected group of revolt spaces containing ``a`` (``hispanic_revolts="group"``, pirate
     seas included), or only the discs on ``a`` itself (``"city"``)."""
-    if params[P_HISPANIC_REVOLTS] != 0:
-        return state[REVOLTS + a]
+    if params[L.P_HISPANIC_REVOLTS] != 0:
+        return state[L.REVOLTS + a]
     return revolt_group(state, a)
 
 
@@ -178,7 +145,7 @@ def army_revolts(state: np.ndarray, params: np.ndarray, a: int) -> int:
 def attacker_wins(params: np.ndarray, attacker: int, defender: int) -> bool:
     """The attacker's value beats the defender's; a tie is the defender's
     (``combat_ties="defender"``) or the attacker's (``"attacker"``), in every combat."""
-    if params[P_COMBAT_TIES] != 0:
+    if params[L.P_COMBAT_TIES] != 0:
         return attacker >= defender
     return attacker > defender
 
@@ -187,8 +154,8 @@ def attacker_wins(params: np.ndarray, attacker: int, defender: int) -> bool:
 def generals_connected(state: np.ndarray, t: int, exclude: int) -> int:
     """Generals on the board linked to space ``t`` (other than ``exclude``)."""
     n = 0
-    for g in range(NUM_GENERALS):
-        s = state[GEN_POS + g]
+    for g in range(L.NUM_GENERALS):
+        s = state[L.GEN_POS + g]
         if g != exclude and s >= 0 and is_adjacent(s, t):
             n += 1
     return n
@@ -198,8 +165,8 @@ def generals_connected(state: np.ndarray, t: int, exclude: int) -> int:
 def armies_connected(state: np.ndarray, t: int, exclude: int) -> int:
     """Armies on the board linked to space ``t`` (other than slot ``exclude``)."""
     n = 0
-    for k in range(NUM_ARMY_SLOTS):
-        c = state[ARMY_POS + k]
+    for k in range(L.NUM_ARMY_SLOTS):
+        c = state[L.ARMY_POS + k]
         if k != exclude and c >= 0 and is_adjacent(c, t):
             n += 1
     return n
@@ -208,7 +175,7 @@ def armies_connected(state: np.ndarray, t: int, exclude: int) -> int:
 @jit
 def attack_support(state: np.ndarray, g: int, t: int) -> int:
     """His support, except towards the north of the Durius while the Lethe road lies."""
-    if state[LETHE] != 0 and t < NUM_CITIES and LETHE_NORTH[t] != 0:
+    if state[L.LETHE] != 0 and t < D.NUM_CITIES and D.LETHE_NORTH[t] != 0:
         return 0
     return garrison_support(state, g)
 
@@ -219,12 +186,12 @@ def resolve_siege(
 ) -> bool:
     """A general's siege: remove one revolt if the Roman value beats the shield value."""
     roman = (die + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
-    shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
-    shield += state[HISP_BONUS]  # Hispano's denarii add to the shield
-    shield = shield << armies_connected(state, state[GEN_POS + g], -1)
+    shield = D.CITY_SHIELD[t] if t < D.NUM_CITIES else t - D.FIRST_SEA + 1
+    shield += state[L.HISP_BONUS]  # Hispano's denarii add to the shield
+    shield = shield << armies_connected(state, state[L.GEN_POS + g], -1)
     if attacker_wins(params, roman, shield):
-        state[REVOLTS + t] -= 1
-        state[RESERVE] += 1
+        state[L.REVOLTS + t] -= 1
+        state[L.RESERVE] += 1
         return True
     return False
 
@@ -234,18 +201,18 @@ def army_beaten(state: np.ndarray, params: np.ndarray, k: int) -> None:
     """Army ``k``, beaten by a general, goes back to the reserve; the revolts of its city
     stay (``beaten_army="revolts_stay"``), or one goes to the reserve too
     (``"revolt_removed"``)."""
-    a = state[ARMY_POS + k]
-    state[ARMY_POS + k] = -1
-    if params[P_BEATEN_ARMY] != 0 and state[REVOLTS + a] > 0:
-        state[REVOLTS + a] -= 1
-        state[RESERVE] += 1
+    a = state[L.ARMY_POS + k]
+    state[L.ARMY_POS + k] = -1
+    if params[L.P_BEATEN_ARMY] != 0 and state[L.REVOLTS + a] > 0:
+        state[L.REVOLTS + a] -= 1
+        state[L.RESERVE] += 1
 
 
 @jit
 def remove_general(state: np.ndarray, g: int) -> None:
     """A defeated general leaves the board (he blocks 1 denarius until he returns); the
     proconsul dies and leaves the game."""
-    state[GEN_POS + g] = GONE if g == PROCONSUL else -1
+    state[L.GEN_POS + g] = L.GONE if g == L.PROCONSUL else -1
 
 
 @jit
@@ -254,10 +221,10 @@ def display_value(state: np.ndarray, params: np.ndarray, k: int, die_h: int) -> 
     the bare die (``display_of_power="bare_die"``), or with ``"named_only"`` the die with
     the Hispano player's denarii, doubled for the special army: only the revolts and the
     x2 per linked army go."""
-    if params[P_DISPLAY_OF_POWER] == 0:
+    if params[L.P_DISPLAY_OF_POWER] == 0:
         return die_h
-    value = die_h + state[HISP_BONUS]
-    if k == SPECIAL:
+    value = die_h + state[L.HISP_BONUS]
+    if k == L.SPECIAL:
         value *= 2
     return value
 
@@ -269,11 +236,11 @@ def resolve_attack(
     """A general attacks the army on ``t``: the loser's meeple leaves the board."""
     k = army_at(state, t)
     roman = (die_r + spent + attack_support(state, g, t)) << generals_connected(state, t, g)
-    own = die_h + state[HISP_BONUS] + army_revolts(state, params, t)
-    hisp = own << armies_connected(state, state[GEN_POS + g], k)
-    if k == SPECIAL:
+    own = die_h + state[L.HISP_BONUS] + army_revolts(state, params, t)
+    hisp = own << armies_connected(state, state[L.GEN_POS + g], k)
+    if k == L.SPECIAL:
         hisp *= 2  # Terror: the special army doubles its own value
-    if state[DISPLAY] != 0:
+    if state[L.DISPLAY] != 0:
         hisp = display_value(state, params, k, die_h)
     if attacker_wins(params, roman, hisp):
         army_beaten(state, params, k)
@@ -287,14 +254,14 @@ def garrison_beaten(state: np.ndarray, params: np.ndarray, t: int) -> None:
     """The garrison on top of city ``t``, beaten by an army, leaves the city: back to its
     general's reserve (``beaten_garrison="reserve"``) or out of the game (``"lost"``); the
     Legio Hispana disc goes back to the consul's reserve either way (V6, the RB's own)."""
-    for i in range(STACK - 1, -1, -1):
-        col = state[GARR + t * STACK + i]
+    for i in range(L.STACK - 1, -1, -1):
+        col = state[L.GARR + t * L.STACK + i]
         if col != 0:
-            state[GARR + t * STACK + i] = 0
-            if col == LEGIO_COLOUR:
-                state[LEGIO_OWNER] = 2  # back to the consul's reserve
-            elif params[P_BEATEN_GARRISON] == 0:
-                state[GARR_RESERVE + col - 1] += 1
+            state[L.GARR + t * L.STACK + i] = 0
+            if col == L.LEGIO_COLOUR:
+                state[L.LEGIO_OWNER] = 2  # back to the consul's reserve
+            elif params[L.P_BEATEN_GARRISON] == 0:
+                state[L.GARR_RESERVE + col - 1] += 1
             return
 
 
@@ -303,15 +270,15 @@ def resolve_army_attack(
     state: np.ndarray, params: np.ndarray, kind: int, k: int, t: int, die_h: int, die_r: int
 ) -> None:
     """An army blocked by a garrison or a general attacks it; the victor does not advance."""
-    a = state[ARMY_POS + k]
-    own = die_h + state[HISP_BONUS] + army_revolts(state, params, a)
+    a = state[L.ARMY_POS + k]
+    own = die_h + state[L.HISP_BONUS] + army_revolts(state, params, a)
     hisp = own << armies_connected(state, t, k)
-    if k == SPECIAL:
+    if k == L.SPECIAL:
         hisp *= 2
-    if state[DISPLAY] != 0:
+    if state[L.DISPLAY] != 0:
         hisp = display_value(state, params, k, die_h)
-    if kind == CB_ARMY_GARRISON:
-        roman = CITY_SHIELD[t] << generals_connected(state, a, -1)
+    if kind == L.CB_ARMY_GARRISON:
+        roman = D.CITY_SHIELD[t] << generals_connected(state, a, -1)
         if attacker_wins(params, hisp, roman):
             garrison_beaten(state, params, t)
         return
@@ -326,26 +293,26 @@ def resolve_army_attack(
 @jit
 def hispano_target(state: np.ndarray, k: int, t: int) -> bool:
     """Hispano: army ``k`` may attack a garrison or general in city ``t`` linked to it."""
-    a = state[ARMY_POS + k]
-    if a < 0 or t >= NUM_CITIES or not is_adjacent(a, t):
+    a = state[L.ARMY_POS + k]
+    if a < 0 or t >= D.NUM_CITIES or not is_adjacent(a, t):
         return False
     return general_at(state, t) >= 0 or garrison_count(state, t) > 0
 
 
 @jit
 def hispano_army_can_attack(state: np.ndarray, k: int) -> bool:
-    a = state[ARMY_POS + k]
+    a = state[L.ARMY_POS + k]
     if a < 0:
         return False
-    for j in range(DEGREE[a]):
-        if hispano_target(state, k, NEIGHBOURS[a, j]):
+    for j in range(D.DEGREE[a]):
+        if hispano_target(state, k, D.NEIGHBOURS[a, j]):
             return True
     return False
 
 
 @jit
 def any_hispano_attack(state: np.ndarray) -> bool:
-    for k in range(NUM_ARMY_SLOTS):
+    for k in range(L.NUM_ARMY_SLOTS):
         if hispano_army_can_attack(state, k):
             return True
     return False

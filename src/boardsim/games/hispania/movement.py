@@ -13,50 +13,36 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardsim.core.jit import jit
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import province_army, province_revolt_cities
-from boardsim.games.hispania.data import (
-    ADJ_LINK,
-    CITY_PROVINCE,
-    CITY_SHIELD,
-    DEGREE,
-    FIRST_SEA,
-    LETHE_CROSSINGS,
-    LETHE_NORTH,
-    LINK_A,
-    LINK_B,
-    LINK_SEGMENTS,
-    NEIGHBOURS,
-    NUM_CITIES,
-    NUM_LINKS,
-    NUM_SEAS,
-    NUM_SPACES,
-)
-from boardsim.games.hispania.layout import ARMY_POS, FLEET, GEN_POS, LETHE, REVOLTS, ROADS
 
 INF = 1 << 20
 
-assert NUM_SPACES <= 63, "space sets are 64-bit masks"
+assert D.NUM_SPACES <= 63, "space sets are 64-bit masks"
 
 # the neighbours of each space by a link of 1, 2 or 3 segments, as bit sets (index 0 unused)
-SEGMENT_NEIGHBOURS = np.zeros((NUM_SPACES, int(LINK_SEGMENTS.max()) + 1), np.int64)
-for _u in range(NUM_SPACES):
-    for _j in range(DEGREE[_u]):
-        _v = NEIGHBOURS[_u, _j]
-        SEGMENT_NEIGHBOURS[_u, LINK_SEGMENTS[ADJ_LINK[_u, _v]]] |= 1 << int(_v)
+SEGMENT_NEIGHBOURS = np.zeros((D.NUM_SPACES, int(D.LINK_SEGMENTS.max()) + 1), np.int64)
+for _u in range(D.NUM_SPACES):
+    for _j in range(D.DEGREE[_u]):
+        _v = D.NEIGHBOURS[_u, _j]
+        SEGMENT_NEIGHBOURS[_u, D.LINK_SEGMENTS[D.ADJ_LINK[_u, _v]]] |= 1 << int(_v)
 if SEGMENT_NEIGHBOURS.shape[1] != 4:
     raise ValueError("search_moves keeps 3 cost levels ahead: every link must have 1-3 segments")
 
 # Lethe River: the cities north of the Durius, and the north cities each space links to
 # by a link that does not cross the river (closed while the Lethe road lies)
-LETHE_NORTH_SET = sum(1 << c for c in range(NUM_CITIES) if LETHE_NORTH[c] != 0)
+LETHE_NORTH_SET = sum(1 << c for c in range(D.NUM_CITIES) if D.LETHE_NORTH[c] != 0)
 LETHE_CLOSED = np.array(
     [
         sum(
             1 << int(v)
-            for v in NEIGHBOURS[u, : DEGREE[u]]
-            if v < NUM_CITIES and LETHE_NORTH[v] != 0 and LETHE_CROSSINGS[ADJ_LINK[u, v]] == 0
+            for v in D.NEIGHBOURS[u, : D.DEGREE[u]]
+            if v < D.NUM_CITIES
+            and D.LETHE_NORTH[v] != 0
+            and D.LETHE_CROSSINGS[D.ADJ_LINK[u, v]] == 0
         )
-        for u in range(NUM_SPACES)
+        for u in range(D.NUM_SPACES)
     ],
     np.int64,
 )
@@ -70,11 +56,11 @@ def general_can_enter(state: np.ndarray, s: int, g: int) -> bool:
     Lethe River: while the road lies, north of the Durius is closed to all but the praetor
     of Ulterior (Brutus), who may enter it across the river only (see ``search_moves``).
     """
-    if s >= FIRST_SEA:
-        return state[FLEET + s - FIRST_SEA] != 0
-    if state[LETHE] != 0 and LETHE_NORTH[s] != 0 and g != 0:
+    if s >= D.FIRST_SEA:
+        return state[L.FLEET + s - D.FIRST_SEA] != 0
+    if state[L.LETHE] != 0 and D.LETHE_NORTH[s] != 0 and g != 0:
         return False
-    return state[REVOLTS + s] == 0
+    return state[L.REVOLTS + s] == 0
 
 
 @jit
@@ -84,7 +70,7 @@ def move_costs(state: np.ndarray, g: int, costs: np.ndarray) -> None:
     A link costs its segments; a continuous chain of roads costs 1 in all. Spaces with
     another general or fleet may be crossed but not stopped on (the caller checks).
     """
-    move_costs_within(state, g, state[GEN_POS + g], INF - 1, costs)
+    move_costs_within(state, g, state[L.GEN_POS + g], INF - 1, costs)
 
 
 @jit
@@ -125,25 +111,25 @@ def search_moves(
     neighbour sets and the cities north of the Durius, where he stops, expand no further.
     """
     if costs is not None:
-        for x in range(NUM_SPACES):
+        for x in range(D.NUM_SPACES):
             costs[x] = INF
     if limit < 0 or start < 0:
         return 0, INF
     if target == start:
         return 0, 0
-    lethe = state[LETHE] != 0
+    lethe = state[L.LETHE] != 0
     enterable = 0  # general_can_enter for every space
-    for x in range(FIRST_SEA):
-        if state[REVOLTS + x] == 0:
+    for x in range(D.FIRST_SEA):
+        if state[L.REVOLTS + x] == 0:
             enterable |= 1 << x
-    for x in range(FIRST_SEA, NUM_SPACES):
-        if state[FLEET + x - FIRST_SEA] != 0:
+    for x in range(D.FIRST_SEA, D.NUM_SPACES):
+        if state[L.FLEET + x - D.FIRST_SEA] != 0:
             enterable |= 1 << x
-    roads = np.zeros(NUM_SPACES, np.int64)  # road_neighbours of every space
-    for li in range(NUM_LINKS):
-        if state[ROADS + li] != 0:
-            roads[LINK_A[li]] |= 1 << LINK_B[li]
-            roads[LINK_B[li]] |= 1 << LINK_A[li]
+    roads = np.zeros(D.NUM_SPACES, np.int64)  # road_neighbours of every space
+    for li in range(D.NUM_LINKS):
+        if state[L.ROADS + li] != 0:
+            roads[D.LINK_A[li]] |= 1 << D.LINK_B[li]
+            roads[D.LINK_B[li]] |= 1 << D.LINK_A[li]
     segments = SEGMENT_NEIGHBOURS
     stop = 0  # spaces reached that lead no further
     if lethe:
@@ -151,7 +137,7 @@ def search_moves(
             enterable &= ~LETHE_NORTH_SET
         segments = SEGMENT_NEIGHBOURS_LETHE
         stop = LETHE_NORTH_SET & ~(1 << start)  # Brutus stops once across the river
-        for x in range(NUM_SPACES):
+        for x in range(D.NUM_SPACES):
             roads[x] = 0 if (stop >> x) & 1 else roads[x] & ~LETHE_CLOSED[x]
     level0 = 1 << start  # pairs off a road chain reached at this cost
     ahead1 = 0  # ... at this cost + 1, + 2, + 3
@@ -212,8 +198,8 @@ def search_moves(
 # the seas joined to each sea by a sea link, as bit sets over the sea numbers
 SEA_NEIGHBOURS = np.array(
     [
-        sum(1 << y for y in range(NUM_SEAS) if ADJ_LINK[FIRST_SEA + x, FIRST_SEA + y] >= 0)
-        for x in range(NUM_SEAS)
+        sum(1 << y for y in range(D.NUM_SEAS) if D.ADJ_LINK[D.FIRST_SEA + x, D.FIRST_SEA + y] >= 0)
+        for x in range(D.NUM_SEAS)
     ],
     np.int64,
 )
@@ -223,8 +209,8 @@ SEA_NEIGHBOURS = np.array(
 def calm_seas(state: np.ndarray) -> int:
     """The seas without revolt, as a bit set over the sea numbers."""
     calm = 0
-    for x in range(NUM_SEAS):
-        if state[REVOLTS + FIRST_SEA + x] == 0:
+    for x in range(D.NUM_SEAS):
+        if state[L.REVOLTS + D.FIRST_SEA + x] == 0:
             calm |= 1 << x
     return calm
 
@@ -257,37 +243,37 @@ def fleet_search(calm: int, a: int, limit: int, target: int) -> tuple[int, int]:
 @jit
 def fleet_move_cost(state: np.ndarray, a: int, b: int) -> int:
     """Denarii to move the fleet of sea ``a`` to sea ``b`` (0-based sea numbers)."""
-    if a == b or state[FLEET + a] == 0 or state[FLEET + b] != 0:
+    if a == b or state[L.FLEET + a] == 0 or state[L.FLEET + b] != 0:
         return INF
-    if state[REVOLTS + FIRST_SEA + b] != 0:
+    if state[L.REVOLTS + D.FIRST_SEA + b] != 0:
         return INF
-    _, cost = fleet_search(calm_seas(state), a, NUM_SEAS, b)
+    _, cost = fleet_search(calm_seas(state), a, D.NUM_SEAS, b)
     return cost
 
 
 @jit
 def move_armies_candidates(state: np.ndarray, k: int, cands: np.ndarray) -> int:
     """The cities army ``k`` may try to move to; returns how many (no-revolt priority applied)."""
-    a = state[ARMY_POS + k]
-    p = CITY_PROVINCE[a]
+    a = state[L.ARMY_POS + k]
+    p = D.CITY_PROVINCE[a]
     nrev, ntot = province_revolt_cities(state, p)
     full = nrev == ntot
     n = 0
-    for j in range(DEGREE[a]):
-        v = NEIGHBOURS[a, j]
-        if v >= FIRST_SEA:
+    for j in range(D.DEGREE[a]):
+        v = D.NEIGHBOURS[a, j]
+        if v >= D.FIRST_SEA:
             continue
-        if CITY_PROVINCE[v] == p or (full and province_army(state, CITY_PROVINCE[v]) < 0):
+        if D.CITY_PROVINCE[v] == p or (full and province_army(state, D.CITY_PROVINCE[v]) < 0):
             cands[n] = v
             n += 1
     free = 0
     for i in range(n):
-        if state[REVOLTS + cands[i]] == 0:
+        if state[L.REVOLTS + cands[i]] == 0:
             free += 1
     if free > 0 and free < n:
         m = 0
         for i in range(n):
-            if state[REVOLTS + cands[i]] == 0:
+            if state[L.REVOLTS + cands[i]] == 0:
                 cands[m] = cands[i]
                 m += 1
         n = m
@@ -301,7 +287,7 @@ def choose_by_shield(cands: np.ndarray, n: int, die: int) -> int:
     pick = -1
     tie = False
     for i in range(n):
-        d = abs(CITY_SHIELD[cands[i]] - die)
+        d = abs(D.CITY_SHIELD[cands[i]] - die)
         if d < best:
             best = d
             pick = cands[i]

@@ -6,30 +6,7 @@ directly. Its Roman strategy is the one of ``heuristic.py`` (the readable plain-
 reference, kept step for step: a differential test checks that both choose the same
 action in many positions).
 
-How the Romans play, in a player's words:
-
-* **Capitals first.** Standing in a capital whose province is free of revolt, put a
-  garrison there at once: that capital is won for good (a garrison keeps the revolt roll
-  off it), whatever happens to the province afterwards.
-* **Kill armies when the odds are good.** An army spreads a revolt every Hispanic phase,
-  three a round, so it is worth several sieges; but a lost attack costs the general (and a
-  denarius each turn until he is back) and ends the phase, so attack only with the dice
-  well on our side: bring a second general next to the army first (x2), spend 3 denarii.
-* **Besiege where a capital can be freed.** Every revolt removed goes back to the
-  reserve and buys time, but a revolt in a province that is nearly clear is worth more
-  (the last one opens the capital), and a revolt in a Roman province blocks the victory.
-* **Pay for value, not for certainty.** A failed siege only costs its denarii, so one
-  denarius at a time is usually the best buy; spend more when the shield is doubled by
-  an army nearby.
-* **Walk to the work.** Each plan is a move (paid by the cheapest path, roads count 1)
-  followed by a combat; take the plan with the best expected gain per denarius.
-* **Stand in the armies' way.** An army that would walk into a city holding a garrison
-  or a general attacks it instead and does not advance, so it spreads nothing that
-  phase; a beaten garrison only goes back to the reserve, to be placed again. Spare
-  garrisons (beyond one per capital still to take) go on the revolt-free cities an army
-  may enter, or next to revolts to support the sieges.
-* **Leftover coins place the general** next to the revolts he will besiege next turn, or
-  in an army's way.
+How the Romans play, in a player's words, is told once, in ``heuristic.py``'s docstring.
 
 For a Roman decision it has no rule for (set-up roads, Imperivm's free move, the
 variants' extra actions) it passes when it may, else takes the first legal action.
@@ -56,7 +33,9 @@ import numpy as np
 
 from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
-from boardsim.core.jit import jit
+from boardsim.core.jit import jit, jit_inline
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import army_at, garrison_count, general_at, province_army
 from boardsim.games.hispania.combat import (
     armies_connected,
@@ -66,70 +45,8 @@ from boardsim.games.hispania.combat import (
     generals_connected,
     hispano_target,
 )
-from boardsim.games.hispania.data import (
-    CITY_CAPITAL,
-    CITY_PROVINCE,
-    CITY_SHIELD,
-    DEGREE,
-    FIRST_SEA,
-    NEIGHBOURS,
-    NUM_CITIES,
-    NUM_HISPANIC,
-    NUM_SPACES,
-)
 from boardsim.games.hispania.decisions import acting_general, garrison_legal, legal_mask
 from boardsim.games.hispania.flow import army_in_reserve
-from boardsim.games.hispania.layout import (
-    A_ATTACK,
-    A_BESIEGE,
-    A_GARRISON,
-    A_H_ACCEPT,
-    A_H_ARMY,
-    A_H_CITY,
-    A_H_REROLL_H,
-    A_H_SPEND,
-    A_PASS,
-    A_SPACE,
-    A_SPEND,
-    ARMY_POS,
-    CB_ATTACK,
-    CB_SIEGE,
-    COMBAT_ARMY,
-    COMBAT_KIND,
-    COMBAT_TARGET,
-    DENARII,
-    DIE_H,
-    DISPLAY,
-    GARR,
-    GARR_RESERVE,
-    GEN_POS,
-    HDENARII,
-    HISPANO,
-    NUM_ACTIONS,
-    NUM_ARMY_SLOTS,
-    P_DISPLAY_OF_POWER,
-    P_IMPERIVM,
-    PEND_KIND,
-    PEND_TARGET,
-    PH_H_ATTACK,
-    PH_H_ATTACK_SPEND,
-    PH_H_ATTACK_TARGET,
-    PH_H_COMBAT,
-    PH_H_MOVE,
-    PH_H_REINFORCE,
-    PH_H_REVOLT,
-    PH_REENTER,
-    PH_ROMAN,
-    PH_SETUP_ARMY,
-    PH_SETUP_PLACE,
-    PH_SETUP_REVOLT,
-    PHASE,
-    REVOLT_NUM,
-    REVOLT_PROV,
-    REVOLTS,
-    SPECIAL,
-    STACK,
-)
 from boardsim.games.hispania.movement import move_armies_candidates, move_costs
 
 ARMY_VALUE = 5.0  # an army removed, in revolts
@@ -145,24 +62,24 @@ MAX_OPTIONS = 32  # combat options from one space: neighbours x 1-3 denarii
 def province_discs(state):
     """Revolt discs on the cities of each province."""
     out = np.zeros(8, np.int64)
-    for c in range(NUM_CITIES):
-        out[CITY_PROVINCE[c]] += state[REVOLTS + c]
+    for c in range(D.NUM_CITIES):
+        out[D.CITY_PROVINCE[c]] += state[L.REVOLTS + c]
     return out
 
 
 @jit
 def capital_done(state, p):
     """The capital of province ``p`` holds a garrison (won for good)."""
-    return state[GARR + (p * 6 + 5) * STACK] != 0
+    return state[L.GARR + (p * 6 + 5) * L.STACK] != 0
 
 
 @jit
 def revolt_value(state, t, discs):
     """What removing one revolt disc from space ``t`` is worth (1 = a disc in the reserve)."""
-    if t >= FIRST_SEA:
+    if t >= D.FIRST_SEA:
         return 0.8
-    p = CITY_PROVINCE[t]
-    if p >= NUM_HISPANIC:
+    p = D.CITY_PROVINCE[t]
+    if p >= D.NUM_HISPANIC:
         return 2.5  # no victory while a Roman province holds a revolt
     if capital_done(state, p):
         return 1.0
@@ -176,9 +93,9 @@ def revolt_value(state, t, discs):
 @jit
 def army_value(state, t):
     """What removing the army in city ``t`` is worth."""
-    p = CITY_PROVINCE[t]
+    p = D.CITY_PROVINCE[t]
     v = ARMY_VALUE
-    if p >= NUM_HISPANIC or not capital_done(state, p):
+    if p >= D.NUM_HISPANIC or not capital_done(state, p):
         v += 1.0
     return v
 
@@ -186,12 +103,12 @@ def army_value(state, t):
 @jit
 def siege_p(state, params, g, t, k):
     """Probability that general ``g`` takes the revolt at ``t`` spending ``k`` denarii."""
-    s = state[GEN_POS + g]
+    s = state[L.GEN_POS + g]
     sup = attack_support(state, g, t)
     gm = generals_connected(state, t, g)
-    shield = CITY_SHIELD[t] if t < NUM_CITIES else t - FIRST_SEA + 1
+    shield = D.CITY_SHIELD[t] if t < D.NUM_CITIES else t - D.FIRST_SEA + 1
     shield = shield << armies_connected(state, s, -1)
-    bonus = 1 if (params[P_IMPERIVM] != 0 and g == 1) else 0
+    bonus = 1 if (params[L.P_IMPERIVM] != 0 and g == 1) else 0
     win = 0
     for d in range(1, 7):
         if attacker_wins(params, (d + bonus + k + sup) << gm, shield):
@@ -202,7 +119,7 @@ def siege_p(state, params, g, t, k):
 @jit
 def attack_p(state, params, g, t, k):
     """Probability that general ``g`` beats the army at ``t`` spending ``k`` denarii."""
-    s = state[GEN_POS + g]
+    s = state[L.GEN_POS + g]
     a = army_at(state, t)
     sup = attack_support(state, g, t)
     gm = generals_connected(state, t, g)
@@ -213,13 +130,24 @@ def attack_p(state, params, g, t, k):
         roman = (dr + k + sup) << gm
         for dh in range(1, 7):
             hisp = (dh + group) << am
-            if a == SPECIAL:
+            if a == L.SPECIAL:
                 hisp *= 2
-            if state[DISPLAY] != 0:  # Display of Power (S5)
-                hisp = dh * 2 if params[P_DISPLAY_OF_POWER] == 1 and a == SPECIAL else dh
+            if state[L.DISPLAY] != 0:  # Display of Power (S5)
+                hisp = dh * 2 if params[L.P_DISPLAY_OF_POWER] == 1 and a == L.SPECIAL else dh
             if attacker_wins(params, roman, hisp):
                 win += 1
     return win / 36.0
+
+
+@jit_inline
+def option_buffers():
+    """Room for the combat options of one space (``combat_options``): gains per denarius,
+    gains, actions and denarii."""
+    effs = np.zeros(MAX_OPTIONS)
+    gains = np.zeros(MAX_OPTIONS)
+    acts = np.zeros(MAX_OPTIONS, np.int64)
+    ks = np.zeros(MAX_OPTIONS, np.int64)
+    return effs, gains, acts, ks
 
 
 @jit
@@ -229,24 +157,24 @@ def combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
     Written into the four arrays in the reference's order; returns how many.
     """
     n = 0
-    s = state[GEN_POS + g]
+    s = state[L.GEN_POS + g]
     if s < 0:
         return 0
-    for j in range(DEGREE[s]):
-        t = NEIGHBOURS[s, j]
-        if state[REVOLTS + t] == 0:
+    for j in range(D.DEGREE[s]):
+        t = D.NEIGHBOURS[s, j]
+        if state[L.REVOLTS + t] == 0:
             continue
-        army = t < NUM_CITIES and army_at(state, t) >= 0
+        army = t < D.NUM_CITIES and army_at(state, t) >= 0
         for k in range(1, min(3, budget) + 1):
             if army:
                 p = attack_p(state, params, g, t, k)
                 rest = budget - k
                 gain = p * army_value(state, t) - (1 - p) * (GENERAL_LOSS + 0.3 * rest)
-                act = A_ATTACK + t
+                act = L.A_ATTACK + t
             else:
                 p = siege_p(state, params, g, t, k)
                 gain = p * revolt_value(state, t, discs)
-                act = A_BESIEGE + t
+                act = L.A_BESIEGE + t
             effs[n] = gain / k
             gains[n] = gain
             acts[n] = act
@@ -258,12 +186,12 @@ def combat_options(state, params, g, budget, discs, effs, gains, acts, ks):
 @jit
 def in_army_path(state, s):
     """Armies that may try to move into city ``s`` (a blocked army attacks, never advances)."""
-    if s >= NUM_CITIES or state[REVOLTS + s] != 0:
+    if s >= D.NUM_CITIES or state[L.REVOLTS + s] != 0:
         return 0
     cands = np.zeros(8, np.int32)
     n = 0
-    for k in range(NUM_ARMY_SLOTS):
-        if state[ARMY_POS + k] >= 0:
+    for k in range(L.NUM_ARMY_SLOTS):
+        if state[L.ARMY_POS + k] >= 0:
             m = move_armies_candidates(state, k, cands)
             for i in range(m):
                 if cands[i] == s:
@@ -275,21 +203,21 @@ def in_army_path(state, s):
 def garrison_value(state, g, s):
     """A garrison (not in a capital) in city ``s``: it stops the armies that walk into it
     and supports the sieges around it."""
-    if s >= NUM_CITIES or CITY_CAPITAL[s] != 0 or state[GARR_RESERVE + g] <= 0:
+    if s >= D.NUM_CITIES or D.CITY_CAPITAL[s] != 0 or state[L.GARR_RESERVE + g] <= 0:
         return 0.0
     if garrison_count(state, s) >= 1:
         return 0.0
     need = 0
-    for p in range(NUM_HISPANIC):
+    for p in range(D.NUM_HISPANIC):
         if not capital_done(state, p):
             need += 1
-    spare = state[GARR_RESERVE] + state[GARR_RESERVE + 1] + state[GARR_RESERVE + 2] - need
+    spare = state[L.GARR_RESERVE] + state[L.GARR_RESERVE + 1] + state[L.GARR_RESERVE + 2] - need
     if spare <= 1:
         return 0.0
     v = BLOCK_VALUE * in_army_path(state, s)
-    for j in range(DEGREE[s]):
-        t = NEIGHBOURS[s, j]
-        if t < NUM_CITIES and state[REVOLTS + t] > 0 and army_at(state, t) < 0:
+    for j in range(D.DEGREE[s]):
+        t = D.NEIGHBOURS[s, j]
+        if t < D.NUM_CITIES and state[L.REVOLTS + t] > 0 and army_at(state, t) < 0:
             v += SUPPORT_VALUE
     return v
 
@@ -298,85 +226,88 @@ def garrison_value(state, g, s):
 def potential(state, params, g, discs):
     """How good g's space is for next turn: the best cheap sieges around (the three best
     gains per denarius), and standing in an army's way."""
-    effs = np.zeros(MAX_OPTIONS)
-    gains = np.zeros(MAX_OPTIONS)
-    acts = np.zeros(MAX_OPTIONS, np.int64)
-    ks = np.zeros(MAX_OPTIONS, np.int64)
+    effs, gains, acts, ks = option_buffers()
     n = combat_options(state, params, g, 3, discs, effs, gains, acts, ks)
     top = np.sort(effs[:n])[::-1]
     total = 0
     for i in range(min(3, n)):
         total = total + top[i]
-    return total + PATH_BONUS * in_army_path(state, state[GEN_POS + g])
+    return total + PATH_BONUS * in_army_path(state, state[L.GEN_POS + g])
+
+
+@jit
+def best_stand(work, params, g, discs, mask, pick, pv):
+    """Where general ``g`` stands best for next turn: the legal move (``mask``) to the
+    space of the highest potential above ``pv``, else ``pick``. ``work`` is a copy of the
+    state, his position in it moved to each space in turn."""
+    for d in range(D.NUM_SPACES):
+        if not mask[L.A_SPACE + d]:
+            continue
+        work[L.GEN_POS + g] = d
+        v = potential(work, params, g, discs)
+        if v > pv:
+            pick, pv = L.A_SPACE + d, v
+    return pick
 
 
 @jit
 def roman_choice(state, params, mask):
     """The Roman phase: the best plan (garrison, combat, or a move to one), else stand well."""
     g = acting_general(state)
-    den = state[DENARII]
-    if state[PEND_KIND] != 0:
+    den = state[L.DENARII]
+    if state[L.PEND_KIND] != 0:
         return pending_spend(state, params, g, den, mask)
     discs = province_discs(state)
-    s = state[GEN_POS + g]
+    s = state[L.GEN_POS + g]
     # a capital won for good
-    capital = s < NUM_CITIES and CITY_CAPITAL[s] != 0
-    if mask[A_GARRISON] and capital and state[GARR + s * STACK] == 0:
-        return A_GARRISON
-    effs = np.zeros(MAX_OPTIONS)
-    gains = np.zeros(MAX_OPTIONS)
-    acts = np.zeros(MAX_OPTIONS, np.int64)
-    ks = np.zeros(MAX_OPTIONS, np.int64)
+    capital = s < D.NUM_CITIES and D.CITY_CAPITAL[s] != 0
+    if mask[L.A_GARRISON] and capital and state[L.GARR + s * L.STACK] == 0:
+        return L.A_GARRISON
+    effs, gains, acts, ks = option_buffers()
     # plans: (move,) combat or garrison
     best = MIN_GAIN
     best_act = -1
-    if mask[A_GARRISON]:
+    if mask[L.A_GARRISON]:
         gv = garrison_value(state, g, s)
         if gv > best:
-            best, best_act = gv, A_GARRISON
+            best, best_act = gv, L.A_GARRISON
     n = combat_options(state, params, g, den, discs, effs, gains, acts, ks)
     for i in range(n):
         if mask[acts[i]] and effs[i] > best:
             best, best_act = effs[i], acts[i]
     work = state.copy()
-    costs = np.zeros(NUM_SPACES, np.int64)
+    costs = np.zeros(D.NUM_SPACES, np.int64)
     move_costs(state, g, costs)
-    for d in range(NUM_SPACES):
-        if not mask[A_SPACE + d]:
+    for d in range(D.NUM_SPACES):
+        if not mask[L.A_SPACE + d]:
             continue
         c = costs[d]
-        work[GEN_POS + g] = d
+        work[L.GEN_POS + g] = d
         rest = den - c
         # a capital to garrison at d
-        free_capital = d < NUM_CITIES and CITY_CAPITAL[d] != 0 and work[GARR + d * STACK] == 0
-        can = rest >= 1 and free_capital and work[GARR_RESERVE + g] > 0
+        free_capital = (
+            d < D.NUM_CITIES and D.CITY_CAPITAL[d] != 0 and work[L.GARR + d * L.STACK] == 0
+        )
+        can = rest >= 1 and free_capital and work[L.GARR_RESERVE + g] > 0
         if can and garrison_legal(work, g, d) and 6.0 / (c + 1) > best:
-            best, best_act = 6.0 / (c + 1), A_SPACE + d
+            best, best_act = 6.0 / (c + 1), L.A_SPACE + d
         if rest < 1:
             continue
         if garrison_legal(work, g, d):
             eff = garrison_value(work, g, d) / (c + 1)
             if eff > best:
-                best, best_act = eff, A_SPACE + d
+                best, best_act = eff, L.A_SPACE + d
         n = combat_options(work, params, g, rest, discs, effs, gains, acts, ks)
         for i in range(n):
             eff = gains[i] / (c + ks[i])
             if eff > best:
-                best, best_act = eff, A_SPACE + d
-    work[GEN_POS + g] = s
+                best, best_act = eff, L.A_SPACE + d
+    work[L.GEN_POS + g] = s
     if best_act >= 0:
         return best_act
     # nothing worth paying for now: stand where next turn is best, then pass
-    pick = A_PASS
-    pv = potential(state, params, g, discs) + 0.05
-    for d in range(NUM_SPACES):
-        if not mask[A_SPACE + d]:
-            continue
-        work[GEN_POS + g] = d
-        v = potential(work, params, g, discs)
-        if v > pv:
-            pick, pv = A_SPACE + d, v
-    return pick
+    here = potential(state, params, g, discs) + 0.05
+    return best_stand(work, params, g, discs, mask, L.A_PASS, here)
 
 
 @jit
@@ -384,41 +315,27 @@ def pending_spend(state, params, g, den, mask):
     """A combat chosen: the denarii with the best gain per denarius (1 if none: a chosen
     combat is fought, ledger row 25)."""
     discs = province_discs(state)
-    t = state[PEND_TARGET]
-    effs = np.zeros(MAX_OPTIONS)
-    gains = np.zeros(MAX_OPTIONS)
-    acts = np.zeros(MAX_OPTIONS, np.int64)
-    ks = np.zeros(MAX_OPTIONS, np.int64)
+    t = state[L.PEND_TARGET]
+    effs, gains, acts, ks = option_buffers()
     n = combat_options(state, params, g, den, discs, effs, gains, acts, ks)
     best_k = 0
     best = -1e9
     for i in range(n):
-        base = A_ATTACK if acts[i] >= A_ATTACK else A_BESIEGE
+        base = L.A_ATTACK if acts[i] >= L.A_ATTACK else L.A_BESIEGE
         if acts[i] - base != t:
             continue
         if effs[i] > best:
             best_k, best = ks[i], effs[i]
-    if best_k > 0 and mask[A_SPEND + best_k - 1]:
-        return A_SPEND + best_k - 1
-    return A_SPEND
+    if best_k > 0 and mask[L.A_SPEND + best_k - 1]:
+        return L.A_SPEND + best_k - 1
+    return L.A_SPEND
 
 
 @jit
 def place_choice(state, params, mask):
     """Set-up placement or re-entry: the space with the best prospects."""
     g = state[H_ACTOR]
-    discs = province_discs(state)
-    work = state.copy()
-    pick = -1
-    pv = -1e9
-    for d in range(NUM_SPACES):
-        if not mask[A_SPACE + d]:
-            continue
-        work[GEN_POS + g] = d
-        v = potential(work, params, g, discs)
-        if v > pv:
-            pick, pv = A_SPACE + d, v
-    return pick
+    return best_stand(state.copy(), params, g, province_discs(state), mask, -1, -1e9)
 
 
 @jit
@@ -426,11 +343,11 @@ def revolt_wasted(state, c):
     """The revolt roll's city ``c`` would receive nothing (protected, or full with no army)."""
     if garrison_count(state, c) > 0 or general_at(state, c) >= 0:
         return True
-    if state[REVOLTS + c] == 0:
+    if state[L.REVOLTS + c] == 0:
         return False
-    if province_army(state, CITY_PROVINCE[c]) < 0 and army_in_reserve(state):
+    if province_army(state, D.CITY_PROVINCE[c]) < 0 and army_in_reserve(state):
         return False
-    return state[REVOLTS + c] >= STACK
+    return state[L.REVOLTS + c] >= L.STACK
 
 
 @jit
@@ -440,11 +357,11 @@ def march_score(state, t):
     if general_at(state, t) >= 0:
         return -1.0
     if garrison_count(state, t) > 0:
-        return 1.0 if CITY_CAPITAL[t] != 0 else 0.0
-    if state[REVOLTS + t] != 0:
+        return 1.0 if D.CITY_CAPITAL[t] != 0 else 0.0
+    if state[L.REVOLTS + t] != 0:
         return 0.0
-    p = CITY_PROVINCE[t]
-    if p < NUM_HISPANIC and not capital_done(state, p):
+    p = D.CITY_PROVINCE[t]
+    if p < D.NUM_HISPANIC and not capital_done(state, p):
         return 3.0
     return 2.0
 
@@ -453,27 +370,27 @@ def march_score(state, t):
 def hispano_move(state, mask):
     """Choose the moving army's destination when it beats the die's average, else roll."""
     best = -1e9
-    best_act = A_H_ACCEPT
+    best_act = L.A_H_ACCEPT
     total = 0.0
     n = 0
-    for t in range(NUM_CITIES):
-        if mask[A_H_CITY + t]:
+    for t in range(D.NUM_CITIES):
+        if mask[L.A_H_CITY + t]:
             v = march_score(state, t)
             total += v
             n += 1
             if v > best:
-                best, best_act = v, A_H_CITY + t
+                best, best_act = v, L.A_H_CITY + t
     if n == 0 or best <= total / n:
-        return A_H_ACCEPT
+        return L.A_H_ACCEPT
     return best_act
 
 
 @jit
 def capital_target(state, k):
     """A garrisoned capital next to army ``k`` (without a general), or -1."""
-    for t in range(NUM_CITIES):
+    for t in range(D.NUM_CITIES):
         if (
-            CITY_CAPITAL[t] != 0
+            D.CITY_CAPITAL[t] != 0
             and general_at(state, t) < 0
             and garrison_count(state, t) > 0
             and hispano_target(state, k, t)
@@ -485,48 +402,48 @@ def capital_target(state, k):
 @jit
 def hispano_choice(state, params, mask, prng):
     """The Hispano player's decision (see the module docstring)."""
-    ph = state[PHASE]
-    hd = state[HDENARII]
-    if ph == PH_SETUP_REVOLT or ph == PH_SETUP_ARMY:
+    ph = state[L.PHASE]
+    hd = state[L.HDENARII]
+    if ph == L.PH_SETUP_REVOLT or ph == L.PH_SETUP_ARMY:
         return pick_legal(mask, legal_mask(state, params, mask), prng)
-    if ph == PH_H_REVOLT:
-        c = state[REVOLT_PROV] * 6 + state[REVOLT_NUM] - 1
-        if hd > 0 and mask[A_H_REROLL_H] and revolt_wasted(state, c):
-            return A_H_REROLL_H
-        return A_H_ACCEPT
-    if ph == PH_H_MOVE:
+    if ph == L.PH_H_REVOLT:
+        c = state[L.REVOLT_PROV] * 6 + state[L.REVOLT_NUM] - 1
+        if hd > 0 and mask[L.A_H_REROLL_H] and revolt_wasted(state, c):
+            return L.A_H_REROLL_H
+        return L.A_H_ACCEPT
+    if ph == L.PH_H_MOVE:
         return hispano_move(state, mask)
-    if ph == PH_H_REINFORCE:
-        if state[COMBAT_KIND] == CB_ATTACK:
+    if ph == L.PH_H_REINFORCE:
+        if state[L.COMBAT_KIND] == L.CB_ATTACK:
             k = min(2, hd)
-            if k > 0 and mask[A_H_SPEND + k - 1]:
-                return A_H_SPEND + k - 1
-        elif state[COMBAT_KIND] == CB_SIEGE:
-            t = state[COMBAT_TARGET]
-            if t < NUM_CITIES and CITY_PROVINCE[t] < NUM_HISPANIC and mask[A_H_SPEND]:
+            if k > 0 and mask[L.A_H_SPEND + k - 1]:
+                return L.A_H_SPEND + k - 1
+        elif state[L.COMBAT_KIND] == L.CB_SIEGE:
+            t = state[L.COMBAT_TARGET]
+            if t < D.NUM_CITIES and D.CITY_PROVINCE[t] < D.NUM_HISPANIC and mask[L.A_H_SPEND]:
                 discs = province_discs(state)
-                if discs[CITY_PROVINCE[t]] == 1:
-                    return A_H_SPEND
-        return A_H_ACCEPT
-    if ph == PH_H_COMBAT:
-        if mask[A_H_REROLL_H] and state[DIE_H] <= 3:
-            return A_H_REROLL_H
-        return A_H_ACCEPT
-    if ph == PH_H_ATTACK:
+                if discs[D.CITY_PROVINCE[t]] == 1:
+                    return L.A_H_SPEND
+        return L.A_H_ACCEPT
+    if ph == L.PH_H_COMBAT:
+        if mask[L.A_H_REROLL_H] and state[L.DIE_H] <= 3:
+            return L.A_H_REROLL_H
+        return L.A_H_ACCEPT
+    if ph == L.PH_H_ATTACK:
         if hd > 0:
-            for k in range(NUM_ARMY_SLOTS):
-                if mask[A_H_ARMY + k] and capital_target(state, k) >= 0:
-                    return A_H_ARMY + k
-        return A_H_ACCEPT
-    if ph == PH_H_ATTACK_TARGET:
-        t = capital_target(state, state[COMBAT_ARMY])
-        if t >= 0 and mask[A_H_CITY + t]:
-            return A_H_CITY + t
+            for k in range(L.NUM_ARMY_SLOTS):
+                if mask[L.A_H_ARMY + k] and capital_target(state, k) >= 0:
+                    return L.A_H_ARMY + k
+        return L.A_H_ACCEPT
+    if ph == L.PH_H_ATTACK_TARGET:
+        t = capital_target(state, state[L.COMBAT_ARMY])
+        if t >= 0 and mask[L.A_H_CITY + t]:
+            return L.A_H_CITY + t
         return -1  # none planned: the first legal (an attack begun is made, ledger row 25)
-    if ph == PH_H_ATTACK_SPEND:
+    if ph == L.PH_H_ATTACK_SPEND:
         k = min(2, hd)
-        if k > 0 and mask[A_H_SPEND + k - 1]:
-            return A_H_SPEND + k - 1
+        if k > 0 and mask[L.A_H_SPEND + k - 1]:
+            return L.A_H_SPEND + k - 1
         return -1
     return -1
 
@@ -538,19 +455,19 @@ def heuristic_action(state, params, mask, prng):
     if n == 0:
         return -1
     a = -1
-    if state[H_ACTOR] == HISPANO:
+    if state[H_ACTOR] == L.HISPANO:
         a = hispano_choice(state, params, mask, prng)
         legal_mask(state, params, mask)  # pick_legal's mask was refilled: same content
     else:
-        ph = state[PHASE]
-        if ph == PH_ROMAN:
+        ph = state[L.PHASE]
+        if ph == L.PH_ROMAN:
             a = roman_choice(state, params, mask)
-        elif ph == PH_SETUP_PLACE or ph == PH_REENTER:
+        elif ph == L.PH_SETUP_PLACE or ph == L.PH_REENTER:
             a = place_choice(state, params, mask)
     if a < 0 or not mask[a]:
-        if mask[A_PASS]:
-            return A_PASS
-        for b in range(NUM_ACTIONS):
+        if mask[L.A_PASS]:
+            return L.A_PASS
+        for b in range(L.NUM_ACTIONS):
             if mask[b]:
                 return b
     return a

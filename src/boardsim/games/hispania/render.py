@@ -15,7 +15,7 @@ from boardsim.core.game import Game
 from boardsim.core.header import CHANCE, H_ACTOR
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
-from boardsim.games.hispania.names import GENERAL_NAMES, space_label
+from boardsim.games.hispania.names import GENERAL_NAMES, describe_chance, space_label
 from boardsim.render.common import FAINT, INK, Panel, panel_background
 from boardsim.render.geometry import segment_marks, trim
 from boardsim.render.placement import Placer, label, leader, text_width
@@ -326,6 +326,4 @@ def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) ->
 
 def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
     """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
-    from boardsim.games.hispania.names import describe_chance
-
     return describe_chance(game.params, state, outcome, player)

@@ -14,16 +14,7 @@ from boardsim.core.header import (
     P_NUM_PLAYERS,
 )
 from boardsim.core.jit import jit
-from boardsim.games.hispania.layout import (
-    A_UNGARRISON,
-    A_UNLEGIO,
-    HISPANO,
-    MOVER,
-    P_HISPANO,
-    PEND_KIND,
-    PH_ROMAN,
-    PHASE,
-)
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.outputs import rome_progress
 
 VALUE_CAP = 0.9
@@ -40,11 +31,11 @@ def search_prune(state, params, mask):
     """In the Roman phase, never search taking back a garrison or the Legio disc (a
     denarius for nothing). (A chosen combat or a selected general is never cancelled in
     the rules themselves, ledger row 25, so no choose-and-cancel loop is left to prune.)"""
-    if state[PHASE] != PH_ROMAN or state[H_ACTOR] == HISPANO:
+    if state[L.PHASE] != L.PH_ROMAN or state[H_ACTOR] == L.HISPANO:
         return
-    if state[PEND_KIND] == 0 and state[MOVER] < 0:
-        mask[A_UNGARRISON] = 0
-        mask[A_UNLEGIO] = 0
+    if state[L.PEND_KIND] == 0 and state[L.MOVER] < 0:
+        mask[L.A_UNGARRISON] = 0
+        mask[L.A_UNLEGIO] = 0
 
 
 @jit
@@ -54,5 +45,5 @@ def evaluate_position(state, params, out):
     v = VALUE_CAP * (2.0 * rome_progress(state, params) - 1.0)
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
-    if params[P_HISPANO] != 0:
-        out[HISPANO] = -v
+    if params[L.P_HISPANO] != 0:
+        out[L.HISPANO] = -v

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardsim.core.jit import jit
+from boardsim.games.hispania import data as D
+from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import (
     NUM_ROMAN_GENERALS,
     absent_generals,
@@ -20,71 +22,16 @@ from boardsim.games.hispania.board import (
     place_revolt,
     province_army,
 )
-from boardsim.games.hispania.data import (
-    CITY_CAPITAL,
-    CITY_PROVINCE,
-    FIRST_SEA,
-    INITIAL_ROADS,
-    LINK_A,
-    LINK_B,
-    LINK_SEA,
-    NUM_CITIES,
-    NUM_HISPANIC,
-    NUM_LINKS,
-    NUM_SEAS,
-    NUM_SPACES,
-    PLUS_ONE_CITY,
-    SCEN_ARMIES,
-    SCEN_ARMY_DIE,
-    SCEN_DISPLAY,
-    SCEN_FLEET_SEAS,
-    SCEN_GARRISONS,
-    SCEN_GENERALS,
-    SCEN_LETHE,
-    SCEN_NO_ARMY,
-    SCEN_REVOLTS,
-    SCEN_TRACK,
-    TOTAL_REVOLTS,
-)
-from boardsim.games.hispania.layout import (
-    ARMY_ORDER,
-    ARMY_POS,
-    COUNTER,
-    DISPLAY,
-    FLEET,
-    GARR,
-    GARR_RESERVE,
-    GEN_POS,
-    GONE,
-    LEGIO_OWNER,
-    LETHE,
-    MOVER,
-    NUM_ARMY_SLOTS,
-    NUM_GENERALS,
-    P_DENARII,
-    P_FLEETS,
-    P_GARRISONS,
-    P_LEGIO,
-    P_PIRATES,
-    P_PROCONSVL,
-    P_SCENARIO,
-    P_TERROR,
-    RESERVE,
-    REVOLTS,
-    ROADS,
-    SETUP_CITY,
-    SPECIAL,
-    STACK,
-    TRACK,
-)
 from boardsim.games.hispania.movement import general_can_enter, move_costs_within
 
 # the links a road may ever be built on: land links between two non-capital cities
 ROAD_CANDIDATES = np.array(
     [
         li
-        for li in range(NUM_LINKS)
-        if LINK_SEA[li] == 0 and CITY_CAPITAL[LINK_A[li]] == 0 and CITY_CAPITAL[LINK_B[li]] == 0
+        for li in range(D.NUM_LINKS)
+        if D.LINK_SEA[li] == 0
+        and D.CITY_CAPITAL[D.LINK_A[li]] == 0
+        and D.CITY_CAPITAL[D.LINK_B[li]] == 0
     ],
     np.int64,
 )
@@ -93,20 +40,20 @@ ROAD_CANDIDATES = np.array(
 @jit
 def road_legal(state: np.ndarray, li: int) -> bool:
     """A road may extend the network on a land link, never reaching a revolt or capital."""
-    if LINK_SEA[li] != 0 or state[ROADS + li] != 0:
+    if D.LINK_SEA[li] != 0 or state[L.ROADS + li] != 0:
         return False
-    a = LINK_A[li]
-    b = LINK_B[li]
-    if state[REVOLTS + a] > 0 or state[REVOLTS + b] > 0:
+    a = D.LINK_A[li]
+    b = D.LINK_B[li]
+    if state[L.REVOLTS + a] > 0 or state[L.REVOLTS + b] > 0:
         return False
-    if CITY_CAPITAL[a] != 0 or CITY_CAPITAL[b] != 0:
+    if D.CITY_CAPITAL[a] != 0 or D.CITY_CAPITAL[b] != 0:
         return False
     return on_network(state, a) or on_network(state, b)
 
 
 @jit
 def any_road_legal(state: np.ndarray) -> bool:
-    for li in range(NUM_LINKS):
+    for li in range(D.NUM_LINKS):
         if road_legal(state, li):
             return True
     return False
@@ -119,13 +66,13 @@ def place_legal(state: np.ndarray, g: int, s: int) -> bool:
     if general_at(state, s) >= 0:
         return False
     if g < 2:
-        return s < NUM_CITIES and CITY_PROVINCE[s] == 6 + g and state[REVOLTS + s] == 0
-    return s >= FIRST_SEA and state[FLEET + s - FIRST_SEA] != 0
+        return s < D.NUM_CITIES and D.CITY_PROVINCE[s] == 6 + g and state[L.REVOLTS + s] == 0
+    return s >= D.FIRST_SEA and state[L.FLEET + s - D.FIRST_SEA] != 0
 
 
 @jit
 def any_place_legal(state: np.ndarray, g: int) -> bool:
-    for s in range(NUM_SPACES):
+    for s in range(D.NUM_SPACES):
         if place_legal(state, g, s):
             return True
     return False
@@ -137,16 +84,16 @@ def reentry_legal(state: np.ndarray, params: np.ndarray, g: int, s: int) -> bool
     any fleet. If another general is there he must leave it with his first action, so the
     space is offered only if his turn's denarii can take him somewhere."""
     if g < 2:
-        if s >= NUM_CITIES or CITY_PROVINCE[s] != 6 + g or state[REVOLTS + s] != 0:
+        if s >= D.NUM_CITIES or D.CITY_PROVINCE[s] != 6 + g or state[L.REVOLTS + s] != 0:
             return False
-    elif s < FIRST_SEA or state[FLEET + s - FIRST_SEA] == 0:
+    elif s < D.FIRST_SEA or state[L.FLEET + s - D.FIRST_SEA] == 0:
         return False
     if general_at(state, s) < 0:
         return True
-    budget = params[P_DENARII] - (absent_generals(state) - 1)
-    costs = np.zeros(NUM_SPACES, np.int64)
+    budget = params[L.P_DENARII] - (absent_generals(state) - 1)
+    costs = np.zeros(D.NUM_SPACES, np.int64)
     move_costs_within(state, g, s, max(budget, 0), costs)
-    for t in range(NUM_SPACES):
+    for t in range(D.NUM_SPACES):
         if 0 < costs[t] <= budget and general_at(state, t) < 0 and general_can_enter(state, t, g):
             return True
     return False
@@ -154,7 +101,7 @@ def reentry_legal(state: np.ndarray, params: np.ndarray, g: int, s: int) -> bool
 
 @jit
 def any_reentry_legal(state: np.ndarray, params: np.ndarray, g: int) -> bool:
-    for s in range(NUM_SPACES):
+    for s in range(D.NUM_SPACES):
         if reentry_legal(state, params, g, s):
             return True
     return False
@@ -163,11 +110,11 @@ def any_reentry_legal(state: np.ndarray, params: np.ndarray, g: int) -> bool:
 @jit
 def sharing(state: np.ndarray, g: int) -> bool:
     """Another general stands on general ``g``'s space (he has just re-entered there)."""
-    s = state[GEN_POS + g]
+    s = state[L.GEN_POS + g]
     if s < 0:
         return False
-    for x in range(NUM_GENERALS):
-        if x != g and state[GEN_POS + x] == s:
+    for x in range(L.NUM_GENERALS):
+        if x != g and state[L.GEN_POS + x] == s:
             return True
     return False
 
@@ -176,9 +123,9 @@ def sharing(state: np.ndarray, g: int) -> bool:
 def auto_place(state: np.ndarray, g: int) -> int:
     """``auto_setup``: a praetor on his "+1" disc city (else the first legal), the consul on
     the lowest-numbered free fleet."""
-    if g < 2 and place_legal(state, g, PLUS_ONE_CITY[g]):
-        return PLUS_ONE_CITY[g]
-    for s in range(NUM_SPACES):
+    if g < 2 and place_legal(state, g, D.PLUS_ONE_CITY[g]):
+        return D.PLUS_ONE_CITY[g]
+    for s in range(D.NUM_SPACES):
         if place_legal(state, g, s):
             return s
     return -1
@@ -189,36 +136,38 @@ def lay_out(state: np.ndarray, params: np.ndarray) -> None:
     """The pieces of the basic set-up (a scenario's on top): armies and generals off
     the board, the garrisons and revolts in reserve, the fleets, the Pirates' revolts
     and the initial roads."""
-    for i in range(NUM_ARMY_SLOTS):
-        state[ARMY_POS + i] = -1
-        state[ARMY_ORDER + i] = -1
+    for i in range(L.NUM_ARMY_SLOTS):
+        state[L.ARMY_POS + i] = -1
+        state[L.ARMY_ORDER + i] = -1
     # Terror: the special army replaces the third army, which goes back to the box
-    state[ARMY_POS + SPECIAL] = -1 if params[P_TERROR] != 0 else GONE
-    if params[P_TERROR] != 0:
-        state[ARMY_POS + 2] = GONE
-    state[MOVER] = -1
-    state[LEGIO_OWNER] = 2 if params[P_LEGIO] != 0 else GONE
-    for g in range(NUM_GENERALS):
-        state[GEN_POS + g] = -1 if g < NUM_ROMAN_GENERALS or params[P_PROCONSVL] != 0 else GONE
-        state[GARR_RESERVE + g] = params[P_GARRISONS] if g < NUM_ROMAN_GENERALS else 0
-    state[RESERVE] = TOTAL_REVOLTS
-    sc = params[P_SCENARIO]
+    state[L.ARMY_POS + L.SPECIAL] = -1 if params[L.P_TERROR] != 0 else L.GONE
+    if params[L.P_TERROR] != 0:
+        state[L.ARMY_POS + 2] = L.GONE
+    state[L.MOVER] = -1
+    state[L.LEGIO_OWNER] = 2 if params[L.P_LEGIO] != 0 else L.GONE
+    for g in range(L.NUM_GENERALS):
+        state[L.GEN_POS + g] = (
+            -1 if g < NUM_ROMAN_GENERALS or params[L.P_PROCONSVL] != 0 else L.GONE
+        )
+        state[L.GARR_RESERVE + g] = params[L.P_GARRISONS] if g < NUM_ROMAN_GENERALS else 0
+    state[L.RESERVE] = D.TOTAL_REVOLTS
+    sc = params[L.P_SCENARIO]
     # fleets: a scenario's named seas first, then consecutive seas from 1
-    left = params[P_FLEETS]
-    for i in range(NUM_SEAS):
-        if SCEN_FLEET_SEAS[sc, i] != 0 and left > 0:
-            state[FLEET + i] = 1
+    left = params[L.P_FLEETS]
+    for i in range(D.NUM_SEAS):
+        if D.SCEN_FLEET_SEAS[sc, i] != 0 and left > 0:
+            state[L.FLEET + i] = 1
             left -= 1
-    for i in range(NUM_SEAS):
-        if state[FLEET + i] == 0 and left > 0:
-            state[FLEET + i] = 1
+    for i in range(D.NUM_SEAS):
+        if state[L.FLEET + i] == 0 and left > 0:
+            state[L.FLEET + i] = 1
             left -= 1
-    for i in range(NUM_SEAS):
-        if params[P_PIRATES] != 0 and state[FLEET + i] == 0:
+    for i in range(D.NUM_SEAS):
+        if params[L.P_PIRATES] != 0 and state[L.FLEET + i] == 0:
             # Pirates: a revolt on every sea left without a fleet
-            place_revolt(state, FIRST_SEA + i)
-    for li in range(NUM_LINKS):
-        state[ROADS + li] = INITIAL_ROADS[li]
+            place_revolt(state, D.FIRST_SEA + i)
+    for li in range(D.NUM_LINKS):
+        state[L.ROADS + li] = D.INITIAL_ROADS[li]
     if sc != 0:
         scenario_setup(state, params, sc)
 
@@ -226,35 +175,35 @@ def lay_out(state: np.ndarray, params: np.ndarray) -> None:
 @jit
 def scenario_setup(state: np.ndarray, params: np.ndarray, sc: int) -> None:
     """A scenario's time track and pieces (rulebook, Scenarios)."""
-    state[TRACK] = SCEN_TRACK[sc]
-    state[RESERVE] -= SCEN_TRACK[sc]
-    for p in range(NUM_HISPANIC):
-        state[SETUP_CITY + p] = -1
-    for c in range(NUM_CITIES):
-        for _ in range(SCEN_REVOLTS[sc, c]):
+    state[L.TRACK] = D.SCEN_TRACK[sc]
+    state[L.RESERVE] -= D.SCEN_TRACK[sc]
+    for p in range(D.NUM_HISPANIC):
+        state[L.SETUP_CITY + p] = -1
+    for c in range(D.NUM_CITIES):
+        for _ in range(D.SCEN_REVOLTS[sc, c]):
             place_revolt(state, c)
-        for i in range(STACK):
-            col = SCEN_GARRISONS[sc, c, i]
+        for i in range(L.STACK):
+            col = D.SCEN_GARRISONS[sc, c, i]
             if col != 0:
-                state[GARR + c * STACK + i] = col
-                state[GARR_RESERVE + col - 1] -= 1
-        p = CITY_PROVINCE[c]
-        if SCEN_REVOLTS[sc, c] > 0 and p < NUM_HISPANIC and state[SETUP_CITY + p] < 0:
-            state[SETUP_CITY + p] = c
+                state[L.GARR + c * L.STACK + i] = col
+                state[L.GARR_RESERVE + col - 1] -= 1
+        p = D.CITY_PROVINCE[c]
+        if D.SCEN_REVOLTS[sc, c] > 0 and p < D.NUM_HISPANIC and state[L.SETUP_CITY + p] < 0:
+            state[L.SETUP_CITY + p] = c
     for g in range(NUM_ROMAN_GENERALS):
-        state[GEN_POS + g] = SCEN_GENERALS[sc, g]
-    for k in range(NUM_ARMY_SLOTS):
-        if SCEN_ARMIES[sc, k] >= 0:
-            state[ARMY_POS + k] = SCEN_ARMIES[sc, k]
-    state[DISPLAY] = SCEN_DISPLAY[sc]
-    state[LETHE] = SCEN_LETHE[sc]
+        state[L.GEN_POS + g] = D.SCEN_GENERALS[sc, g]
+    for k in range(L.NUM_ARMY_SLOTS):
+        if D.SCEN_ARMIES[sc, k] >= 0:
+            state[L.ARMY_POS + k] = D.SCEN_ARMIES[sc, k]
+    state[L.DISPLAY] = D.SCEN_DISPLAY[sc]
+    state[L.LETHE] = D.SCEN_LETHE[sc]
 
 
 @jit
 def armies_on_board(state: np.ndarray) -> int:
     n = 0
-    for k in range(NUM_ARMY_SLOTS):
-        if state[ARMY_POS + k] >= 0:
+    for k in range(L.NUM_ARMY_SLOTS):
+        if state[L.ARMY_POS + k] >= 0:
             n += 1
     return n
 
@@ -262,24 +211,26 @@ def armies_on_board(state: np.ndarray) -> int:
 @jit
 def army_province_ok(state: np.ndarray, params: np.ndarray, p: int) -> bool:
     """An initial army may be rolled for province ``p`` (its revolt city, none there yet)."""
-    sc = params[P_SCENARIO]
-    return state[SETUP_CITY + p] >= 0 and province_army(state, p) < 0 and SCEN_NO_ARMY[sc, p] == 0
+    sc = params[L.P_SCENARIO]
+    return (
+        state[L.SETUP_CITY + p] >= 0 and province_army(state, p) < 0 and D.SCEN_NO_ARMY[sc, p] == 0
+    )
 
 
 @jit
 def army_die_faces(state: np.ndarray, params: np.ndarray, faces: np.ndarray) -> int:
     """The outcomes of the next initial-army roll; returns how many (New Empire: city
     numbers of the revolts of Gallaecia, then of Cantabria; otherwise provinces I-VI)."""
-    sc = params[P_SCENARIO]
+    sc = params[L.P_SCENARIO]
     n = 0
-    if SCEN_ARMY_DIE[sc] != 0:
-        p = 4 + state[COUNTER]
+    if D.SCEN_ARMY_DIE[sc] != 0:
+        p = 4 + state[L.COUNTER]
         for f in range(6):
-            if state[REVOLTS + p * 6 + f] > 0 and army_at(state, p * 6 + f) < 0:
+            if state[L.REVOLTS + p * 6 + f] > 0 and army_at(state, p * 6 + f) < 0:
                 faces[n] = f + 1
                 n += 1
         return n
-    for p in range(NUM_HISPANIC):
+    for p in range(D.NUM_HISPANIC):
         if army_province_ok(state, params, p):
             faces[n] = p + 1
             n += 1
