@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardsim.core import header as H
 from boardsim.core.game import Game
-from boardsim.core.header import CHANCE, H_ACTOR
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos.names import SIDE_TITLES, is_withheld
@@ -180,8 +180,8 @@ def _panel(out: list, s: np.ndarray, params: np.ndarray) -> None:
         words = "draw" if w == L.DRAW else f"{SIDE_TITLES[w]} wins"
         panel.line(words, 13.0, True, "#7b241c", data={"kind": "turn", "player": "-1"})
     else:
-        actor = int(s[H_ACTOR])
-        who = "chance (dice)" if actor == CHANCE else SIDE_TITLES[actor]
+        actor = int(s[H.H_ACTOR])
+        who = "chance (dice)" if actor == H.CHANCE else SIDE_TITLES[actor]
         panel.line(f"{SIDE_TITLES[side]}'s turn", 13.0, True, swatch=SIDE_FILLS[side])
         panel.line(f"to act: {who} ({L.MODE_NAMES[int(s[L.MODE])]})", 12.0,
                    data={"kind": "turn", "player": str(actor)})  # fmt: skip
