@@ -57,6 +57,7 @@ import numpy as np
 from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit
+from boardsim.core.kernel_parts import legal_or_fallback
 from boardsim.games.hispania.board import army_at, garrison_count, general_at, province_army
 from boardsim.games.hispania.combat import (
     armies_connected,
@@ -547,10 +548,4 @@ def heuristic_action(state, params, mask, prng):
             a = roman_choice(state, params, mask)
         elif ph == PH_SETUP_PLACE or ph == PH_REENTER:
             a = place_choice(state, params, mask)
-    if a < 0 or not mask[a]:
-        if mask[A_PASS]:
-            return A_PASS
-        for b in range(NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return legal_or_fallback(a, mask, A_PASS, NUM_ACTIONS)

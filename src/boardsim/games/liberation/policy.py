@@ -36,6 +36,7 @@ import numpy as np
 
 from boardsim.core import header as H
 from boardsim.core.jit import jit
+from boardsim.core.kernel_parts import legal_or_fallback
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
 from boardsim.games.liberation import rules as R
@@ -282,10 +283,4 @@ def heuristic_action(state, params, mask, prng):
         a = revolution(state, params, p, mask)
     elif ph == L.PH_DRAW_DISCARD or ph == L.PH_HAND_LIMIT:
         a = discard(state, p, mask)
-    if a < 0 or not mask[a]:
-        if mask[L.A_PASS]:
-            return L.A_PASS
-        for b in range(L.NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return legal_or_fallback(a, mask, L.A_PASS, L.NUM_ACTIONS)

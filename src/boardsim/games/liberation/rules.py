@@ -12,6 +12,7 @@ import numpy as np
 
 from boardsim.core import header as H
 from boardsim.core.jit import jit
+from boardsim.core.kernel_parts import fair_die, mark_over
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
 from boardsim.games.liberation.layout import (  # the sizes, read from here too
@@ -128,9 +129,7 @@ def end_game(state, stalled):
     """The game is over (every country independent, or the stall rule)."""
     state[L.STALLED] = stalled
     state[L.PHASE] = L.PH_OVER
-    state[H.H_FLAGS] |= H.FLAG_TERMINAL
-    state[H.H_ACTOR] = H.TERMINAL
-    state[H.H_CHANCE_KIND] = 0
+    mark_over(state)
 
 
 @jit
@@ -370,10 +369,7 @@ def chance_weights(state, params, outcomes, weights):
     """The die's six faces, or the kinds left in the draw pile weighted by their count."""
     kind = state[H.H_CHANCE_KIND]
     if kind == L.CH_MOVE_DIE or kind == L.CH_REVOLUTION_DIE:
-        for i in range(L.DIE_FACES):
-            outcomes[i] = i + 1
-            weights[i] = 1
-        return L.DIE_FACES
+        return fair_die(outcomes, weights, L.DIE_FACES)
     n = 0
     for k in range(L.K):
         if state[L.PILE + k] > 0:
