@@ -40,6 +40,7 @@ import numpy as np
 
 from boardsim.core import header as H
 from boardsim.core.jit import jit
+from boardsim.core.kernel_parts import legal_or_fallback
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos import rules as R
@@ -54,16 +55,6 @@ MIN_ATTACK = 0.25  # expected VP swing below which an attack is not worth it
 def vp_lead(state, side):
     """``side``'s VP minus the enemy's (as recorded)."""
     return state[L.VP + side] - state[L.VP + 1 - side]
-
-
-@jit
-def pieces_at(state, c):
-    """Pieces (units and militia) standing in city ``c``."""
-    n = 0
-    for u in range(L.P):
-        if state[L.LOC + u] == c:
-            n += 1
-    return n
 
 
 @jit
@@ -133,7 +124,7 @@ def spare_units(state, side, cands, n, out):
     """The candidates whose city keeps another piece after they leave (in order)."""
     left = np.zeros(L.C, np.int64)
     for c in range(L.C):
-        left[c] = pieces_at(state, c)
+        left[c] = R.pieces_at(state, c)
     m = 0
     for i in range(n):
         loc = state[L.LOC + cands[i]]
@@ -288,7 +279,7 @@ def loss(state, params, mask):
             continue
         if R.is_militia(u) or state[L.STEP + u] == D.REDUCED:
             cost = 10.0 + D.PIECE_AF[u, state[L.STEP + u]] + D.PIECE_DF[u, state[L.STEP + u]]
-            if pieces_at(state, state[L.LOC + u]) <= 1:
+            if R.pieces_at(state, state[L.LOC + u]) <= 1:
                 cost += 5.0 + D.CITY_VP[state[L.LOC + u]]
         else:
             cost = (
@@ -359,7 +350,7 @@ def advance(state, mask):
     for u in range(D.NUM_UNITS):
         if not mask[L.A_UNIT + u]:
             continue
-        if pieces_at(state, state[L.LOC + u]) >= 2:
+        if R.pieces_at(state, state[L.LOC + u]) >= 2:
             return L.A_UNIT + u
         if D.CITY_VP[state[L.LOC + u]] < worth:
             worth, pick = D.CITY_VP[state[L.LOC + u]], L.A_UNIT + u
@@ -388,10 +379,4 @@ def heuristic_action(state, params, mask, prng):
         a = loss(state, params, mask)
     elif mode == L.M_CONTINUE:
         a = carry_on(state, params, side)
-    if a < 0 or not mask[a]:
-        if mask[L.A_PASS]:
-            return L.A_PASS
-        for b in range(L.NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return legal_or_fallback(a, mask, L.A_PASS, L.NUM_ACTIONS)

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardsim.core import header as H
-from boardsim.core.jit import jit
+from boardsim.core.jit import jit, jit_inline
+from boardsim.core.kernel_parts import fair_die, mark_over
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
 from boardsim.games.farrapos.layout import (  # the sizes, read from here too
@@ -246,6 +247,18 @@ assert L.C <= 63, "city sets are 64-bit masks"
 MAX_MF = int(D.PIECE_MF.max())  # the longest land move of any unit, any step
 
 
+@jit_inline
+def linked_to(cities: int) -> int:
+    """The cities a path line links to a city of the set ``cities`` (bit sets)."""
+    linked = 0
+    c = 0
+    while (cities >> c) != 0:
+        if (cities >> c) & 1:
+            linked |= NEIGHBOUR_BITS[c]
+        c += 1
+    return linked
+
+
 @jit
 def distance_layers(target: int, passable: int, layers: np.ndarray) -> None:
     """``layers[k]``: the cities within ``k`` path-line steps of ``target`` (k <= MAX_MF),
@@ -254,13 +267,7 @@ def distance_layers(target: int, passable: int, layers: np.ndarray) -> None:
     layers[0] = reach
     frontier = reach
     for k in range(1, MAX_MF + 1):
-        grown = 0
-        c = 0
-        while (frontier >> c) != 0:
-            if (frontier >> c) & 1:
-                grown |= NEIGHBOUR_BITS[c]
-            c += 1
-        grown &= passable & ~reach
+        grown = linked_to(frontier) & passable & ~reach
         reach |= grown
         frontier = grown
         layers[k] = reach
@@ -284,13 +291,7 @@ def land_reach(start: int, steps: int, passable: int) -> int:
     reach = 1 << start
     frontier = reach
     for _ in range(steps):
-        grown = 0
-        c = 0
-        while (frontier >> c) != 0:
-            if (frontier >> c) & 1:
-                grown |= NEIGHBOUR_BITS[c]
-            c += 1
-        grown &= passable & ~reach
+        grown = linked_to(frontier) & passable & ~reach
         if grown == 0:
             break
         reach |= grown
@@ -518,7 +519,8 @@ def count_attackers(state: np.ndarray) -> int:
 
 
 @jit
-def count_defenders(state: np.ndarray, c: int) -> int:
+def pieces_at(state: np.ndarray, c: int) -> int:
+    """Pieces (units and militia) standing in city ``c``: a battle's defenders in its target."""
     n = 0
     for u in range(L.P):
         if state[L.LOC + u] == c:
@@ -579,7 +581,7 @@ def next_loss(state: np.ndarray, params: np.ndarray) -> None:
 def end_battle_round(state: np.ndarray, params: np.ndarray) -> None:
     """No defender left: the city falls and the attackers move in. No attacker: it ends."""
     target = state[L.TARGET]
-    if count_defenders(state, target) == 0:
+    if pieces_at(state, target) == 0:
         take_city(state, params)
     elif count_attackers(state) == 0:
         end_turn(state, params)
@@ -657,9 +659,7 @@ def advance_unit(state: np.ndarray, params: np.ndarray, u: int) -> None:
 def finish(state: np.ndarray, winner: int) -> None:
     state[L.WINNER] = winner
     state[L.MODE] = L.M_OVER
-    state[H.H_FLAGS] |= H.FLAG_TERMINAL
-    state[H.H_ACTOR] = H.TERMINAL
-    state[H.H_CHANCE_KIND] = 0
+    mark_over(state)
 
 
 @jit
@@ -995,10 +995,7 @@ def chance_weights(
     state: np.ndarray, params: np.ndarray, outcomes: np.ndarray, weights: np.ndarray
 ) -> int:
     """A battle die: faces 1..6, equally likely."""
-    for i in range(6):
-        outcomes[i] = i + 1
-        weights[i] = 1
-    return 6
+    return fair_die(outcomes, weights, 6)
 
 
 @jit

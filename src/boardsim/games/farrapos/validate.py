@@ -428,7 +428,7 @@ def check_battle(state, params, where):
         return 0
     target = state[L.TARGET]
     attackers = R.count_attackers(state)
-    defenders = R.count_defenders(state, target)
+    defenders = R.pieces_at(state, target)
     if mode == L.M_DICE:
         kind = state[H.H_CHANCE_KIND]
         first = kind == L.CHANCE_ATTACK_DIE and state[L.DIE_A] == 0
