@@ -13,7 +13,7 @@ from boardsim.core import header as H
 from boardsim.core.game import Game
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.names import SIDE_TITLES, is_withheld
+from boardsim.games.farrapos.names import SIDE_TITLES, describe_chance, is_withheld
 from boardsim.render.common import FAINT, INK, Panel, panel_background
 from boardsim.render.geometry import trim
 from boardsim.render.placement import Placer, label, leader, text_width
@@ -234,6 +234,4 @@ __all__ = ["chance_text", "city_label", "draw", "path_points", "trim", "unit_gro
 
 def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
     """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
-    from boardsim.games.farrapos.names import describe_chance
-
     return describe_chance(game.params, state, outcome, player)

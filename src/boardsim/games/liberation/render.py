@@ -16,7 +16,13 @@ from boardsim.core import header as H
 from boardsim.core.game import Game
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
-from boardsim.games.liberation.names import CHANCE_WORDS, PHASE_WORDS, card_name, country_name
+from boardsim.games.liberation.names import (
+    CHANCE_WORDS,
+    PHASE_WORDS,
+    card_name,
+    country_name,
+    describe_chance,
+)
 from boardsim.render.common import (
     FAINT,
     INK,
@@ -224,6 +230,4 @@ def private_text(game: Game, state: np.ndarray, player: int) -> str:
 
 def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
     """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
-    from boardsim.games.liberation.names import describe_chance
-
     return describe_chance(game.params, state, outcome, player)
