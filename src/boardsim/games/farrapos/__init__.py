@@ -25,6 +25,24 @@ ADVANCES = ("all", "chosen")  # index = layout.ADVANCE_*
 SEA_PORTS = ("possessed", "conquered")  # index = layout.SEA_PORTS_*
 EMPTY_ORIGINS = ("allowed", "forbidden")  # index = layout.ORIGIN_*
 
+
+def _units_option(side: int, source: str, first: str) -> Option:
+    """The option of the MU ``side`` has in the game (``republic_mu``, ``empire_mu``): fewer
+    withholds its latest arrivals (``first`` says which), never below its set-up units."""
+    who = ("republic", "empire")[side]
+    units = data.SIDE_UNITS[side]
+    set_up = data.SIDE_SET_UP_UNITS[side]
+    return Option(
+        f"{who}_mu",
+        units,
+        f"The {who.title()}'s MU in the game (the reconstructed {units}{source}): fewer "
+        f"withholds its latest arrivals{first}, which never enter; at least its {set_up} set-up "
+        "units.",
+        low=set_up,
+        high=units,
+    )
+
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "siege",
@@ -131,24 +149,8 @@ OPTIONS: tuple[Option, ...] = (
         "a taken city are not moves).",
         choices=EMPTY_ORIGINS,
     ),
-    Option(
-        "republic_mu",
-        data.SIDE_UNITS[0],
-        f"The Republic's MU in the game (the reconstructed {data.SIDE_UNITS[0]}; the rulebook "
-        "prints only its 4 of 1836): fewer withholds its latest arrivals, which never enter; at "
-        f"least its {data.SIDE_SET_UP_UNITS[0]} set-up units.",
-        low=data.SIDE_SET_UP_UNITS[0],
-        high=data.SIDE_UNITS[0],
-    ),
-    Option(
-        "empire_mu",
-        data.SIDE_UNITS[1],
-        f"The Empire's MU in the game (the reconstructed {data.SIDE_UNITS[1]}): fewer withholds "
-        "its latest arrivals (Caxias' armies of 1842-1843 first), which never enter; at least its "
-        f"{data.SIDE_SET_UP_UNITS[1]} set-up units.",
-        low=data.SIDE_SET_UP_UNITS[1],
-        high=data.SIDE_UNITS[1],
-    ),
+    _units_option(0, "; the rulebook prints only its 4 of 1836", ""),
+    _units_option(1, "", " (Caxias' armies of 1842-1843 first)"),
     Option(
         "ports_bonus",
         data.PORTS_BONUS,
