@@ -2,8 +2,8 @@
 
 Numpy and numba only. Small functions named after the rule they implement; the
 kernels the generic engine needs (``init``, ``legal_mask``, ``apply_action``,
-``chance_weights``, ``apply_chance``, ``observe``, ``returns``) come last, then
-``bind_engine(globals())`` compiles the engine (``step``, batching, rollouts) here.
+``chance_weights``, ``apply_chance``, ``observe``, ``returns``) come last; ``engine.py``
+bundles them for the generic engine (``step``, batching, rollouts).
 
 A turn: the side to move places its arriving units (one decision a unit), takes one
 action (attack a linked enemy city, move or invade to one city, or pass), then may
@@ -29,21 +29,6 @@ from boardsim.core.jit import jit, jit_inline
 from boardsim.core.kernel_parts import fair_die, mark_over
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.layout import (  # the sizes, read from here too
-    MAX_CHANCE_OUTCOMES,
-    MAX_PLAYERS,
-    NUM_ACTIONS,
-    OBS_SIZE,
-    STATE_SIZE,
-)
-
-__all__ = [
-    "MAX_CHANCE_OUTCOMES",
-    "MAX_PLAYERS",
-    "NUM_ACTIONS",
-    "OBS_SIZE",
-    "STATE_SIZE",
-]
 
 SEA_CAPACITY = 2  # advanced rule: up to 2 MU a turn between held ports
 VP_SCALE = 24.0  # dense reward: VP difference over the victory threshold

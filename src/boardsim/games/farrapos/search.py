@@ -1,6 +1,6 @@
-"""What the generic search (``core/mcts_template.py``) needs from Farrapos.
+"""What the generic search (``core/mcts.py``) needs from Farrapos (kernels ``engine.py``
+gives it).
 
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
 ``prune`` has nothing to clear (a composite choice only moves forward in the rules
 themselves, ledger row 25);

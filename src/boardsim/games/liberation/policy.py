@@ -1,6 +1,6 @@
 """The liberation race's compiled rule-based player (``heuristic_action``).
 
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
+One of the kernels ``engine.py`` gives the generic engine; it reads the rules as ``R``.
 
 How it plays, in a player's words:
 

@@ -1,8 +1,8 @@
 """The liberation race's rules, compiled: pure functions over the state array.
 
 Each function is named after the rule it carries out. Every die roll and card
-draw is a chance node (``state[H_ACTOR] == CHANCE``); the generic engine bound
-at the bottom draws them, or stops at them when ``explicit_chance`` is set.
+draw is a chance node (``state[H_ACTOR] == CHANCE``); the generic engine (given
+these kernels by ``engine.py``) draws them, or stops at them when ``explicit_chance`` is set.
 Decisions the rulebook leaves open are numbered in ``docs/rules/liberation.md``.
 """
 
@@ -15,15 +15,6 @@ from boardsim.core.jit import jit
 from boardsim.core.kernel_parts import fair_die, mark_over
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
-from boardsim.games.liberation.layout import (  # the sizes, read from here too
-    MAX_CHANCE_OUTCOMES,
-    MAX_PLAYERS,
-    NUM_ACTIONS,
-    OBS_SIZE,
-    STATE_SIZE,
-)
-
-__all__ = ["MAX_CHANCE_OUTCOMES", "MAX_PLAYERS", "NUM_ACTIONS", "OBS_SIZE", "STATE_SIZE"]
 
 
 # ---------------------------------------------------------------- small queries

@@ -1,7 +1,5 @@
-"""What the generic search (``core/mcts_template.py``) needs from the liberation race.
-
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module), so
-it calls the rules' kernels and constants directly.
+"""What the generic search (``core/mcts.py``) needs from the liberation race (kernels
+``engine.py`` gives it).
 
 - ``determinize``: the other players' hands are hidden. Everything a player has
   not seen (the draw pile, which keeps no order, and the other hands) is pooled
