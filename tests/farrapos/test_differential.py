@@ -9,7 +9,7 @@ import pytest
 
 import boardsim
 from boardsim.core.reference import ReferenceEngine
-from boardsim.games.farrapos import reference, rules
+from boardsim.games.farrapos import layout, reference, rules
 
 # a fixed number of whole games per option set (never a time budget: the machines are shared)
 
@@ -133,4 +133,4 @@ def test_core_equals_reference_with_explicit_dice() -> None:
 
 
 def test_reference_state_size_matches() -> None:
-    assert boardsim.make_game("farrapos").state_size == rules.STATE_SIZE
+    assert boardsim.make_game("farrapos").state_size == layout.STATE_SIZE

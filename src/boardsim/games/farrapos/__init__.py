@@ -11,17 +11,8 @@ from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
-from boardsim.games.farrapos import layout
+from boardsim.games.farrapos import data, layout
 from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, BALANCE_TUNINGS, STRENGTH_LADDER
-from boardsim.games.farrapos.data import (
-    CITY_VP,
-    PORTS_BONUS,
-    REGION_BONUS,
-    SIDE_SET_UP_UNITS,
-    SIDE_UNITS,
-    START_VP,
-    VICTORY_VP,
-)
 from boardsim.games.farrapos.names import TEXT_LEGEND, describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
@@ -33,6 +24,24 @@ ROUND_ATTACKERS = ("same", "rechosen")  # index = layout.ATTACKERS_*
 ADVANCES = ("all", "chosen")  # index = layout.ADVANCE_*
 SEA_PORTS = ("possessed", "conquered")  # index = layout.SEA_PORTS_*
 EMPTY_ORIGINS = ("allowed", "forbidden")  # index = layout.ORIGIN_*
+
+
+def _units_option(side: int, source: str, first: str) -> Option:
+    """The option of the MU ``side`` has in the game (``republic_mu``, ``empire_mu``): fewer
+    withholds its latest arrivals (``first`` says which), never below its set-up units."""
+    who = ("republic", "empire")[side]
+    units = data.SIDE_UNITS[side]
+    set_up = data.SIDE_SET_UP_UNITS[side]
+    return Option(
+        f"{who}_mu",
+        units,
+        f"The {who.title()}'s MU in the game (the reconstructed {units}{source}): fewer "
+        f"withholds its latest arrivals{first}, which never enter; at least its {set_up} set-up "
+        "units.",
+        low=set_up,
+        high=units,
+    )
+
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -64,7 +73,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "victory_vp",
-        VICTORY_VP,
+        data.VICTORY_VP,
         "VP that win at once before the last phase (the rulebook's 24).",
         low=1,
         high=200,
@@ -140,28 +149,12 @@ OPTIONS: tuple[Option, ...] = (
         "a taken city are not moves).",
         choices=EMPTY_ORIGINS,
     ),
-    Option(
-        "republic_mu",
-        SIDE_UNITS[0],
-        f"The Republic's MU in the game (the reconstructed {SIDE_UNITS[0]}; the rulebook prints "
-        "only its 4 of 1836): fewer withholds its latest arrivals, which never enter; at least "
-        f"its {SIDE_SET_UP_UNITS[0]} set-up units.",
-        low=SIDE_SET_UP_UNITS[0],
-        high=SIDE_UNITS[0],
-    ),
-    Option(
-        "empire_mu",
-        SIDE_UNITS[1],
-        f"The Empire's MU in the game (the reconstructed {SIDE_UNITS[1]}): fewer withholds its "
-        "latest arrivals (Caxias' armies of 1842-1843 first), which never enter; at least its "
-        f"{SIDE_SET_UP_UNITS[1]} set-up units.",
-        low=SIDE_SET_UP_UNITS[1],
-        high=SIDE_UNITS[1],
-    ),
+    _units_option(0, "; the rulebook prints only its 4 of 1836", ""),
+    _units_option(1, "", " (Caxias' armies of 1842-1843 first)"),
     Option(
         "ports_bonus",
-        PORTS_BONUS,
-        f"VP for occupying every port (the reconstructed {PORTS_BONUS}).",
+        data.PORTS_BONUS,
+        f"VP for occupying every port (the reconstructed {data.PORTS_BONUS}).",
         low=0,
         high=24,
     ),
@@ -169,9 +162,9 @@ OPTIONS: tuple[Option, ...] = (
         "region_bonus_shift",
         0,
         "Added to every colour region's bonus VP (the reconstructed "
-        f"{', '.join(str(int(b)) for b in REGION_BONUS)}: its cities less 2, at least 1), none "
-        "below 0.",
-        low=-int(REGION_BONUS.max()),
+        f"{', '.join(str(int(b)) for b in data.REGION_BONUS)}: its cities less 2, at least 1), "
+        "none below 0.",
+        low=-int(data.REGION_BONUS.max()),
         high=6,
     ),
 )
@@ -258,11 +251,11 @@ def payoffs(options: dict[str, Any]) -> Payoffs:
         return Payoffs(-1.0, 1.0, "zero_sum")
     shift = int(options["region_bonus_shift"])
     most = (
-        int(CITY_VP.sum())
-        + sum(max(0, int(b) + shift) for b in REGION_BONUS)
+        int(data.CITY_VP.sum())
+        + sum(max(0, int(b) + shift) for b in data.REGION_BONUS)
         + int(options["ports_bonus"])
     )
-    swing = (most + abs(int(START_VP[0]) - int(START_VP[1]))) / 24.0
+    swing = (most + abs(int(data.START_VP[0]) - int(data.START_VP[1]))) / 24.0
     return Payoffs(-1.0 - swing, 1.0 + swing, "zero_sum", dense=True)
 
 

@@ -11,6 +11,7 @@ Phases are 1-based (1835 = phase 1); cities, regions and pieces are 0-based.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,20 @@ class _Table:
         return self.columns.get(name, [])
 
 
+def _entries(
+    raw: dict[str, Any], kind: str, table: _Table, file: str
+) -> Iterator[tuple[dict[str, Any], str, str]]:
+    """The ``[[kind]]`` entries in file order, each with its id, checked unique in ``table``
+    (as it fills), and the words that place it in a message; each with its provenance."""
+    for i, entry in enumerate(require(raw, kind, list, file, f"[[{kind}]]")):
+        eid = require(entry, "id", str, file, f"[[{kind}]] #{i + 1}")
+        where = f"{kind} {eid}"
+        if eid in table.ids:
+            raise DataError(file, where, f"duplicate {kind} id")
+        _prov(entry, file, where)
+        yield entry, eid, where
+
+
 def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
     """Validate a parsed data file; raise :class:`DataError` (file, entry, reason) on a fault.
 
@@ -204,12 +219,7 @@ def _game(raw: dict[str, Any], file: str) -> _Game:
 def _regions(raw: dict[str, Any], file: str) -> _Table:
     """``[[region]]``: unique ids, a name, a colour and a bonus of at least 0 VP."""
     out = _Table()
-    for i, r in enumerate(require(raw, "region", list, file, "[[region]]")):
-        rid = require(r, "id", str, file, f"[[region]] #{i + 1}")
-        where = f"region {rid}"
-        if rid in out.ids:
-            raise DataError(file, where, "duplicate region id")
-        _prov(r, file, where)
+    for r, rid, where in _entries(raw, "region", out, file):
         bonus = require(r, "bonus_vp", int, file, where)
         if bonus < 0:
             raise DataError(file, where, f"bonus_vp must be >= 0, got {bonus}")
@@ -223,12 +233,7 @@ def _cities(raw: dict[str, Any], region_ids: list[str], file: str) -> _Table:
     """``[[city]]``: unique ids and names, 1-4 VP, a known region, port flag, start side,
     a position on the board; every region has a city."""
     out = _Table()
-    for i, c in enumerate(require(raw, "city", list, file, "[[city]]")):
-        cid = require(c, "id", str, file, f"[[city]] #{i + 1}")
-        where = f"city {cid}"
-        if cid in out.ids:
-            raise DataError(file, where, "duplicate city id")
-        _prov(c, file, where)
+    for c, cid, where in _entries(raw, "city", out, file):
         name = require(c, "name", str, file, where)
         if name in out.col("name"):
             raise DataError(file, where, f"duplicate city name {name!r}")
@@ -294,12 +299,7 @@ def _units(raw: dict[str, Any], cities: _Table, game: _Game, file: str) -> _Tabl
     """``[[unit]]``: the military units, each with a side, a type, a full and a weaker
     reduced face, and either a set-up city its side holds or an arrival phase."""
     out = _Table()
-    for i, u in enumerate(require(raw, "unit", list, file, "[[unit]]")):
-        uid = require(u, "id", str, file, f"[[unit]] #{i + 1}")
-        where = f"unit {uid}"
-        if uid in out.ids:
-            raise DataError(file, where, "duplicate unit id")
-        _prov(u, file, where)
+    for u, uid, where in _entries(raw, "unit", out, file):
         s = require(u, "side", str, file, where)
         t = require(u, "type", str, file, where)
         if s not in SIDES or t not in UNIT_TYPES[:3]:

@@ -1,6 +1,6 @@
 """Farrapos's compiled rule-based player (``heuristic_action``), for either side.
 
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
+One of the kernels ``engine.py`` gives the generic engine; it reads the rules as ``R``.
 
 How it plays, in a player's words:
 
@@ -38,62 +38,12 @@ always finish. It is deterministic: ties go to the lowest index (``prng`` is unu
 
 import numpy as np
 
-from boardsim.core.header import H_ACTOR
+from boardsim.core import header as H
 from boardsim.core.jit import jit
-from boardsim.games.farrapos.data import (
-    CITY_VP,
-    DEGREE,
-    NEIGHBORS,
-    NUM_UNITS,
-    PIECE_AF,
-    PIECE_DF,
-    PIECE_SIDE,
-    REDUCED,
-)
-from boardsim.games.farrapos.layout import (
-    A_CITY,
-    A_CONFIRM,
-    A_CONTINUE,
-    A_PASS,
-    A_STOP,
-    A_UNIT,
-    LOC,
-    LOC_ELIMINATED,
-    M_ATTACK,
-    M_CONTINUE,
-    M_LOSS,
-    M_MAIN,
-    M_MILITIA,
-    M_MOVE,
-    M_REINFORCE,
-    MODE,
-    NUM_ACTIONS,
-    OCC,
-    ROUND,
-    SEL,
-    STEP,
-    TARGET,
-    VP,
-    C,
-    P,
-)
-from boardsim.games.farrapos.rules import (
-    MAX_MF,
-    attack_factor,
-    attack_strength,
-    attackers_rechosen,
-    can_attack_with,
-    count_attackers,
-    defence_strength,
-    distance_layers,
-    has_moved,
-    is_militia,
-    legal_mask,
-    movement_factor,
-    passable_cities,
-    read_battle_table,
-    recount,
-)
+from boardsim.core.kernel_parts import legal_or_fallback
+from boardsim.games.farrapos import data as D
+from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import rules as R
 
 MAX_STEPS = 24  # battle steps a side may bring (bounds the odds table)
 LOSS_COST = 0.3  # VP an expected lost step of ours is worth
@@ -104,25 +54,15 @@ MIN_ATTACK = 0.25  # expected VP swing below which an attack is not worth it
 @jit
 def vp_lead(state, side):
     """``side``'s VP minus the enemy's (as recorded)."""
-    return state[VP + side] - state[VP + 1 - side]
-
-
-@jit
-def pieces_at(state, c):
-    """Pieces (units and militia) standing in city ``c``."""
-    n = 0
-    for u in range(P):
-        if state[LOC + u] == c:
-            n += 1
-    return n
+    return state[L.VP + side] - state[L.VP + 1 - side]
 
 
 @jit
 def enemy_neighbours(state, side, c):
     """Cities linked to ``c`` that the enemy occupies."""
     n = 0
-    for k in range(DEGREE[c]):
-        if state[OCC + NEIGHBORS[c, k]] == 1 - side:
+    for k in range(D.DEGREE[c]):
+        if state[L.OCC + D.NEIGHBORS[c, k]] == 1 - side:
             n += 1
     return n
 
@@ -133,9 +73,9 @@ def round_odds(str_a, str_d):
     win = 0
     lose = 0
     for da in range(1, 7):
-        ia = read_battle_table(str_a, da)
+        ia = R.read_battle_table(str_a, da)
         for dd in range(1, 7):
-            idd = read_battle_table(str_d, dd)
+            idd = R.read_battle_table(str_d, dd)
             if ia > idd:
                 win += 1
             elif idd > ia:
@@ -146,7 +86,7 @@ def round_odds(str_a, str_d):
 @jit
 def steps(state, u):
     """Steps a piece can still lose: 2 for a full unit, 1 for a reduced one or a militia."""
-    if is_militia(u) or state[STEP + u] == REDUCED:
+    if R.is_militia(u) or state[L.STEP + u] == D.REDUCED:
         return 1
     return 2
 
@@ -170,24 +110,24 @@ def lead_after(state, params, side, pieces, n, dest, clear):
     """The VP lead once ``pieces[:n]`` stand in ``dest`` (its defenders gone if ``clear``)."""
     work = state.copy()
     for i in range(n):
-        work[LOC + pieces[i]] = dest
+        work[L.LOC + pieces[i]] = dest
     if clear:
-        for u in range(P):
-            if state[LOC + u] == dest:
-                work[LOC + u] = LOC_ELIMINATED
-    recount(work, params)
+        for u in range(L.P):
+            if state[L.LOC + u] == dest:
+                work[L.LOC + u] = L.LOC_ELIMINATED
+    R.recount(work, params)
     return vp_lead(work, side)
 
 
 @jit
 def spare_units(state, side, cands, n, out):
     """The candidates whose city keeps another piece after they leave (in order)."""
-    left = np.zeros(C, np.int64)
-    for c in range(C):
-        left[c] = pieces_at(state, c)
+    left = np.zeros(L.C, np.int64)
+    for c in range(L.C):
+        left[c] = R.pieces_at(state, c)
     m = 0
     for i in range(n):
-        loc = state[LOC + cands[i]]
+        loc = state[L.LOC + cands[i]]
         if left[loc] >= 2:
             left[loc] -= 1
             out[m] = cands[i]
@@ -201,21 +141,21 @@ def attack_plan(state, params, side, c, out):
 
     Two plans are weighed: the spare units only, and every unit that can attack.
     """
-    cands = np.zeros(NUM_UNITS, np.int64)
+    cands = np.zeros(D.NUM_UNITS, np.int64)
     n = 0
-    for u in range(NUM_UNITS):
-        if can_attack_with(state, side, u, c):
+    for u in range(D.NUM_UNITS):
+        if R.can_attack_with(state, side, u, c):
             cands[n] = u
             n += 1
     if n == 0:
         return 0, -1e9
-    spare = np.zeros(NUM_UNITS, np.int64)
+    spare = np.zeros(D.NUM_UNITS, np.int64)
     m = spare_units(state, side, cands, n, spare)
     steps_d = 0
-    for u in range(P):
-        if state[LOC + u] == c:
+    for u in range(L.P):
+        if state[L.LOC + u] == c:
             steps_d += steps(state, u)
-    str_d = defence_strength(state, params, c)
+    str_d = R.defence_strength(state, params, c)
     now = vp_lead(state, side)
     best = -1e9
     best_n = 0
@@ -227,7 +167,7 @@ def attack_plan(state, params, side, c, out):
         str_a = 0
         steps_a = 0
         for i in range(k):
-            str_a += attack_factor(state, units[i])
+            str_a += R.attack_factor(state, units[i])
             steps_a += steps(state, units[i])
         pw, pl, pt = round_odds(str_a, str_d)
         if pw <= pl:
@@ -252,17 +192,17 @@ def move_plan(state, params, side, c, out):
     worth least, if the march still gains. A unit that has moved in this action (several
     destinations) stays.
     """
-    layers = np.empty(MAX_MF + 1, np.int64)  # the cities within k steps of c, by land
-    distance_layers(c, passable_cities(state, side), layers)
-    cands = np.zeros(NUM_UNITS, np.int64)
+    layers = np.empty(R.MAX_MF + 1, np.int64)  # the cities within k steps of c, by land
+    R.distance_layers(c, R.passable_cities(state, side), layers)
+    cands = np.zeros(D.NUM_UNITS, np.int64)
     n = 0
-    for u in range(NUM_UNITS):
-        if PIECE_SIDE[u] != side:
+    for u in range(D.NUM_UNITS):
+        if D.PIECE_SIDE[u] != side:
             continue
-        loc = state[LOC + u]
-        if has_moved(state, u):
+        loc = state[L.LOC + u]
+        if R.has_moved(state, u):
             continue
-        if loc >= 0 and loc != c and (layers[movement_factor(state, u)] >> loc) & 1:
+        if loc >= 0 and loc != c and (layers[R.movement_factor(state, u)] >> loc) & 1:
             cands[n] = u
             n += 1
     if n == 0:
@@ -274,7 +214,7 @@ def move_plan(state, params, side, c, out):
     pick = -1
     worth = 1 << 20
     for i in range(n):
-        v = CITY_VP[state[LOC + cands[i]]]
+        v = D.CITY_VP[state[L.LOC + cands[i]]]
         if v < worth:
             worth, pick = v, cands[i]
     out[0] = pick
@@ -284,24 +224,24 @@ def move_plan(state, params, side, c, out):
 @jit
 def main(state, params, side, mask):
     """The turn's action: the best attack, else the best march, else pass."""
-    units = np.zeros(NUM_UNITS, np.int64)
+    units = np.zeros(D.NUM_UNITS, np.int64)
     best = MIN_ATTACK
-    pick = A_PASS
-    for c in range(C):
-        if not mask[A_CITY + c] or state[OCC + c] != 1 - side:
+    pick = L.A_PASS
+    for c in range(L.C):
+        if not mask[L.A_CITY + c] or state[L.OCC + c] != 1 - side:
             continue
         k, v = attack_plan(state, params, side, c, units)
         if k > 0 and v > best:
-            best, pick = v, A_CITY + c
-    if pick != A_PASS:
+            best, pick = v, L.A_CITY + c
+    if pick != L.A_PASS:
         return pick
     best = 0.5
-    for c in range(C):
-        if not mask[A_CITY + c] or state[OCC + c] == 1 - side:
+    for c in range(L.C):
+        if not mask[L.A_CITY + c] or state[L.OCC + c] == 1 - side:
             continue
         k, v = move_plan(state, params, side, c, units)
         if k > 0 and v > best:
-            best, pick = v, A_CITY + c
+            best, pick = v, L.A_CITY + c
     return pick
 
 
@@ -309,24 +249,24 @@ def main(state, params, side, mask):
 def compose(state, params, side, mask):
     """Add the planned units one by one, then confirm (units join for good, ledger row 25;
     with no plan left, the first unit that may join)."""
-    units = np.zeros(NUM_UNITS, np.int64)
-    c = state[TARGET]
-    if state[MODE] == M_ATTACK:
+    units = np.zeros(D.NUM_UNITS, np.int64)
+    c = state[L.TARGET]
+    if state[L.MODE] == L.M_ATTACK:
         k, _ = attack_plan(state, params, side, c, units)
     else:
         k, _ = move_plan(state, params, side, c, units)
-    want = np.zeros(NUM_UNITS, np.uint8)
+    want = np.zeros(D.NUM_UNITS, np.uint8)
     for i in range(k):
         want[units[i]] = 1
-    for u in range(NUM_UNITS):
-        if want[u] != 0 and state[SEL + u] == 0 and mask[A_UNIT + u]:
-            return A_UNIT + u
-    if mask[A_CONFIRM]:
-        return A_CONFIRM
-    for u in range(NUM_UNITS):
-        if mask[A_UNIT + u]:
-            return A_UNIT + u
-    return A_CONFIRM
+    for u in range(D.NUM_UNITS):
+        if want[u] != 0 and state[L.SEL + u] == 0 and mask[L.A_UNIT + u]:
+            return L.A_UNIT + u
+    if mask[L.A_CONFIRM]:
+        return L.A_CONFIRM
+    for u in range(D.NUM_UNITS):
+        if mask[L.A_UNIT + u]:
+            return L.A_UNIT + u
+    return L.A_CONFIRM
 
 
 @jit
@@ -334,36 +274,41 @@ def loss(state, params, mask):
     """The step to lose: the full unit whose flip costs least, else the least useful piece."""
     pick = -1
     best = 1e9
-    for u in range(P):
-        if not mask[A_UNIT + u]:
+    for u in range(L.P):
+        if not mask[L.A_UNIT + u]:
             continue
-        if is_militia(u) or state[STEP + u] == REDUCED:
-            cost = 10.0 + PIECE_AF[u, state[STEP + u]] + PIECE_DF[u, state[STEP + u]]
-            if pieces_at(state, state[LOC + u]) <= 1:
-                cost += 5.0 + CITY_VP[state[LOC + u]]
+        if R.is_militia(u) or state[L.STEP + u] == D.REDUCED:
+            cost = 10.0 + D.PIECE_AF[u, state[L.STEP + u]] + D.PIECE_DF[u, state[L.STEP + u]]
+            if R.pieces_at(state, state[L.LOC + u]) <= 1:
+                cost += 5.0 + D.CITY_VP[state[L.LOC + u]]
         else:
             cost = (
-                PIECE_AF[u, 0] + PIECE_DF[u, 0] - PIECE_AF[u, REDUCED] - PIECE_DF[u, REDUCED]
+                D.PIECE_AF[u, 0]
+                + D.PIECE_DF[u, 0]
+                - D.PIECE_AF[u, D.REDUCED]
+                - D.PIECE_DF[u, D.REDUCED]
             ) * 1.0
         if cost < best:
-            best, pick = cost, A_UNIT + u
+            best, pick = cost, L.A_UNIT + u
     return pick
 
 
 @jit
 def press_on(state, params):
     """Continue while a round is still more likely won than lost."""
-    pw, pl, _ = round_odds(attack_strength(state), defence_strength(state, params, state[TARGET]))
-    return A_CONTINUE if pw > pl else A_STOP
+    pw, pl, _ = round_odds(
+        R.attack_strength(state), R.defence_strength(state, params, state[L.TARGET])
+    )
+    return L.A_CONTINUE if pw > pl else L.A_STOP
 
 
 @jit
 def same_units(state, units, k):
     """``units[:k]`` are exactly the units attacking now."""
     for i in range(k):
-        if state[SEL + units[i]] == 0:
+        if state[L.SEL + units[i]] == 0:
             return False
-    return count_attackers(state) == k
+    return R.count_attackers(state) == k
 
 
 @jit
@@ -371,11 +316,11 @@ def carry_on(state, params, side):
     """After a round: press on or stop; with the attackers named anew for each round, the
     units the attack plan picks now, when they are worth it and not the same (the first
     of them: the others join in ``compose``)."""
-    if attackers_rechosen(params):
-        units = np.zeros(NUM_UNITS, np.int64)
-        k, v = attack_plan(state, params, side, state[TARGET], units)
+    if R.attackers_rechosen(params):
+        units = np.zeros(D.NUM_UNITS, np.int64)
+        k, v = attack_plan(state, params, side, state[L.TARGET], units)
         if k > 0 and v > MIN_ATTACK and not same_units(state, units, k):
-            return A_UNIT + units[0]
+            return L.A_UNIT + units[0]
     return press_on(state, params)
 
 
@@ -384,15 +329,15 @@ def place(state, side, mask):
     """An arriving unit or a militia: the richest empty city of ours, else the front."""
     pick = -1
     best = -1e9
-    for c in range(C):
-        if not mask[A_CITY + c]:
+    for c in range(L.C):
+        if not mask[L.A_CITY + c]:
             continue
         v = 0.0
-        if state[OCC + c] != side:
-            v += 10.0 + CITY_VP[c]
-        v += FRONT_BONUS * enemy_neighbours(state, side, c) + 0.1 * CITY_VP[c]
+        if state[L.OCC + c] != side:
+            v += 10.0 + D.CITY_VP[c]
+        v += FRONT_BONUS * enemy_neighbours(state, side, c) + 0.1 * D.CITY_VP[c]
         if v > best:
-            best, pick = v, A_CITY + c
+            best, pick = v, L.A_CITY + c
     return pick
 
 
@@ -402,42 +347,36 @@ def advance(state, mask):
     confirm once one has entered, else the one whose city is worth least."""
     pick = -1
     worth = 1 << 20
-    for u in range(NUM_UNITS):
-        if not mask[A_UNIT + u]:
+    for u in range(D.NUM_UNITS):
+        if not mask[L.A_UNIT + u]:
             continue
-        if pieces_at(state, state[LOC + u]) >= 2:
-            return A_UNIT + u
-        if CITY_VP[state[LOC + u]] < worth:
-            worth, pick = CITY_VP[state[LOC + u]], A_UNIT + u
-    if mask[A_CONFIRM]:
-        return A_CONFIRM
+        if R.pieces_at(state, state[L.LOC + u]) >= 2:
+            return L.A_UNIT + u
+        if D.CITY_VP[state[L.LOC + u]] < worth:
+            worth, pick = D.CITY_VP[state[L.LOC + u]], L.A_UNIT + u
+    if mask[L.A_CONFIRM]:
+        return L.A_CONFIRM
     return pick
 
 
 @jit
 def heuristic_action(state, params, mask, prng):
     """The rule-based player's action for the player to move (a decision node)."""
-    if legal_mask(state, params, mask) == 0:
+    if R.legal_mask(state, params, mask) == 0:
         return -1
-    mode = state[MODE]
-    side = state[H_ACTOR]
+    mode = state[L.MODE]
+    side = state[H.H_ACTOR]
     a = -1
-    if mode == M_REINFORCE or mode == M_MILITIA:
+    if mode == L.M_REINFORCE or mode == L.M_MILITIA:
         a = place(state, side, mask)
-    elif mode == M_MAIN:
+    elif mode == L.M_MAIN:
         a = main(state, params, side, mask)
-    elif mode == M_MOVE and state[ROUND] >= 1:
+    elif mode == L.M_MOVE and state[L.ROUND] >= 1:
         a = advance(state, mask)
-    elif mode == M_ATTACK or mode == M_MOVE:
+    elif mode == L.M_ATTACK or mode == L.M_MOVE:
         a = compose(state, params, side, mask)
-    elif mode == M_LOSS:
+    elif mode == L.M_LOSS:
         a = loss(state, params, mask)
-    elif mode == M_CONTINUE:
+    elif mode == L.M_CONTINUE:
         a = carry_on(state, params, side)
-    if a < 0 or not mask[a]:
-        if mask[A_PASS]:
-            return A_PASS
-        for b in range(NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return legal_or_fallback(a, mask, L.A_PASS, L.NUM_ACTIONS)

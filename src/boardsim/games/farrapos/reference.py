@@ -11,44 +11,21 @@ from __future__ import annotations
 
 from collections import deque
 
-from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
+from boardsim.core import header as H
+from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.data import (
-    ADJACENCY,
-    BATTLE_TABLE,
-    CITY_PORT,
-    CITY_REGION,
-    CITY_START,
-    CITY_VP,
-    COLUMN_LOW,
-    NUM_REGIONS,
-    NUM_UNITS,
-    PHASES,
-    PIECE_AF,
-    PIECE_ARRIVAL,
-    PIECE_DF,
-    PIECE_MF,
-    PIECE_SETUP,
-    PIECE_SIDE,
-    PIECE_TYPE,
-    REGION_BONUS,
-    START_VP,
-    T_MILITIA,
-    TURN_SIDE,
-    TURNS_PER_PHASE,
-)
 
 State = list[int]
 Params = list[int]
 
 CITIES = range(L.C)
-UNITS = range(NUM_UNITS)  # military units (MU)
+UNITS = range(D.NUM_UNITS)  # military units (MU)
 PIECES = range(L.P)  # MU then militia
-MILITIA = range(NUM_UNITS, L.P)
-LINKS = {c: tuple(k for k in CITIES if ADJACENCY[c][k]) for c in CITIES}  # ascending
-PORTS = {c for c in CITIES if CITY_PORT[c]}
-REGIONS = {r: {c for c in CITIES if CITY_REGION[c] == r} for r in range(NUM_REGIONS)}
-SIDE_OF = [int(s) for s in PIECE_SIDE]
+MILITIA = range(D.NUM_UNITS, L.P)
+LINKS = {c: tuple(k for k in CITIES if D.ADJACENCY[c][k]) for c in CITIES}  # ascending
+PORTS = {c for c in CITIES if D.CITY_PORT[c]}
+REGIONS = {r: {c for c in CITIES if D.CITY_REGION[c] == r} for r in range(D.NUM_REGIONS)}
+SIDE_OF = [int(s) for s in D.PIECE_SIDE]
 
 
 # ---------------------------------------------------------------- reading the state
@@ -105,10 +82,10 @@ def recount(s: State, params: Params) -> None:
             s[L.OWNER + c] = occupants[c]
     for side in (0, 1):
         held = occupied_by(s, side)
-        vp = sum(int(CITY_VP[c]) for c in held)
+        vp = sum(int(D.CITY_VP[c]) for c in held)
         shift = params[L.P_REGION_BONUS_SHIFT]
         vp += sum(
-            max(int(REGION_BONUS[r]) + shift, 0)
+            max(int(D.REGION_BONUS[r]) + shift, 0)
             for r, members in REGIONS.items()
             if members <= held
         )
@@ -123,7 +100,7 @@ def fielded(params: Params, side: int) -> set[int]:
     order breaking ties), ``republic_mu`` / ``empire_mu`` in all; the later ones never
     enter."""
     mine = sorted(
-        (PIECE_SETUP[u] < 0, int(PIECE_ARRIVAL[u]), u) for u in UNITS if SIDE_OF[u] == side
+        (D.PIECE_SETUP[u] < 0, int(D.PIECE_ARRIVAL[u]), u) for u in UNITS if SIDE_OF[u] == side
     )
     return {u for *_, u in mine[: params[L.P_REPUBLIC_MU + side]]}
 
@@ -131,7 +108,7 @@ def fielded(params: Params, side: int) -> set[int]:
 def arriving_unit(s: State, params: Params, side: int) -> int | None:
     playing = fielded(params, side)
     for u in UNITS:
-        if u in playing and loc(s, u) == L.LOC_RESERVE and PIECE_ARRIVAL[u] <= s[L.PHASE]:
+        if u in playing and loc(s, u) == L.LOC_RESERVE and D.PIECE_ARRIVAL[u] <= s[L.PHASE]:
             return u
     return None
 
@@ -187,7 +164,7 @@ def sea_ok(s: State, params: Params, side: int, u: int, dest: int) -> bool:
         return False
     held_ports = PORTS & cities_of(s, side)
     if params[L.P_SEA_PORTS] == L.SEA_PORTS_CONQUERED:  # ruling 19's option: won ports only
-        held_ports = {c for c in held_ports if CITY_START[c] != side}
+        held_ports = {c for c in held_ports if D.CITY_START[c] != side}
     return len(held_ports) >= 2 and dest in held_ports and loc(s, u) in held_ports
 
 
@@ -195,14 +172,14 @@ def how_unit_moves(
     s: State, params: Params, side: int, u: int, dest: int, dist: dict[int, int]
 ) -> int:
     """SEL_LAND within its MF (``dist`` = distances_to(dest)), SEL_SEA by port, else 0."""
-    if u >= NUM_UNITS or SIDE_OF[u] != side or loc(s, u) < 0 or loc(s, u) == dest:
+    if u >= D.NUM_UNITS or SIDE_OF[u] != side or loc(s, u) < 0 or loc(s, u) == dest:
         return 0
     if params[L.P_EMPTY_ORIGIN] == L.ORIGIN_KEEPS_ONE:  # ruling 10's option: one stays
         chosen = set(selected(s))
         if not [v for v in pieces_in(s, loc(s, u)) if v != u and v not in chosen]:
             return 0
     d = dist.get(loc(s, u))
-    if d is not None and d <= PIECE_MF[u][face(s, u)]:
+    if d is not None and d <= D.PIECE_MF[u][face(s, u)]:
         return L.SEL_LAND
     if s[L.SEA_USED] < 2 and sea_ok(s, params, side, u, dest):
         return L.SEL_SEA
@@ -260,41 +237,41 @@ def attackers_possible(s: State, side: int, target: int) -> list[int]:
 
 # ---------------------------------------------------------------- battle
 def table(strength: int, die: int) -> int:
-    cols = [i for i, low in enumerate(COLUMN_LOW) if strength >= low]
-    return int(BATTLE_TABLE[die - 1][cols[-1]]) if cols else 0
+    cols = [i for i, low in enumerate(D.COLUMN_LOW) if strength >= low]
+    return int(D.BATTLE_TABLE[die - 1][cols[-1]]) if cols else 0
 
 
 def city_defence_bonus(s: State, params: Params, c: int) -> int:
     holder = occupant(s, c)
     besieged = holder >= 0 and all(occupant(s, k) == 1 - holder for k in LINKS[c])
-    return 0 if params[L.P_SIEGE] and besieged else int(CITY_VP[c])
+    return 0 if params[L.P_SIEGE] and besieged else int(D.CITY_VP[c])
 
 
 def roll_round(s: State, params: Params) -> None:
     t = s[L.TARGET]
     s[L.ROUND] += 1
-    s[L.STR_A] = sum(int(PIECE_AF[u][face(s, u)]) for u in selected(s))
-    s[L.STR_D] = sum(int(PIECE_DF[u][face(s, u)]) for u in pieces_in(s, t))
+    s[L.STR_A] = sum(int(D.PIECE_AF[u][face(s, u)]) for u in selected(s))
+    s[L.STR_D] = sum(int(D.PIECE_DF[u][face(s, u)]) for u in pieces_in(s, t))
     s[L.STR_D] += city_defence_bonus(s, params, t)
     for k in (L.DIE_A, L.DIE_D, L.IDX_A, L.IDX_D):
         s[k] = 0
     s[L.MODE] = L.M_DICE
-    s[H_ACTOR] = CHANCE
-    s[H_CHANCE_KIND] = L.CHANCE_ATTACK_DIE
+    s[H.H_ACTOR] = H.CHANCE
+    s[H.H_CHANCE_KIND] = L.CHANCE_ATTACK_DIE
 
 
 def ask_for_losses(s: State, params: Params) -> None:
     if s[L.LOSS_A]:
         s[L.MODE] = L.M_LOSS
-        s[H_ACTOR] = s[L.SIDE]
+        s[H.H_ACTOR] = s[L.SIDE]
     elif s[L.LOSS_D]:
         s[L.MODE] = L.M_LOSS
-        s[H_ACTOR] = 1 - s[L.SIDE]
+        s[H.H_ACTOR] = 1 - s[L.SIDE]
     else:
         t = s[L.TARGET]
         if not pieces_in(s, t) and params[L.P_ADVANCE] == L.ADVANCE_CHOSEN and len(selected(s)) > 1:
             s[L.MODE] = L.M_MOVE  # the advance: the attacker chooses who enters (ROUND >= 1)
-            s[H_ACTOR] = s[L.SIDE]
+            s[H.H_ACTOR] = s[L.SIDE]
         elif not pieces_in(s, t):
             for u in selected(s):
                 s[L.LOC + u] = t
@@ -306,11 +283,11 @@ def ask_for_losses(s: State, params: Params) -> None:
         else:
             recount(s, params)
             s[L.MODE] = L.M_CONTINUE
-            s[H_ACTOR] = s[L.SIDE]
+            s[H.H_ACTOR] = s[L.SIDE]
 
 
 def take_loss(s: State, u: int) -> None:
-    if PIECE_TYPE[u] == T_MILITIA or face(s, u) == 1:
+    if D.PIECE_TYPE[u] == D.T_MILITIA or face(s, u) == 1:
         s[L.LOC + u] = L.LOC_ELIMINATED
         s[L.SEL + u] = 0
     else:
@@ -321,9 +298,9 @@ def take_loss(s: State, u: int) -> None:
 def game_over(s: State, winner: int) -> None:
     s[L.WINNER] = winner
     s[L.MODE] = L.M_OVER
-    s[H_FLAGS] |= FLAG_TERMINAL
-    s[H_ACTOR] = TERMINAL
-    s[H_CHANCE_KIND] = 0
+    s[H.H_FLAGS] |= H.FLAG_TERMINAL
+    s[H.H_ACTOR] = H.TERMINAL
+    s[H.H_CHANCE_KIND] = 0
 
 
 def leader(s: State) -> int:
@@ -332,9 +309,9 @@ def leader(s: State) -> int:
 
 
 def start_turn(s: State, params: Params) -> None:
-    s[L.SIDE] = int(TURN_SIDE[s[L.TURN] - 1])
-    s[H_ACTOR] = s[L.SIDE]
-    s[H_CHANCE_KIND] = 0
+    s[L.SIDE] = int(D.TURN_SIDE[s[L.TURN] - 1])
+    s[H.H_ACTOR] = s[L.SIDE]
+    s[H.H_CHANCE_KIND] = 0
     s[L.MODE] = deploy_mode(s, params)
 
 
@@ -355,7 +332,7 @@ def next_turn(s: State, params: Params) -> None:
     recount(s, params)
     if arrivals_after(params) and units_to_bring_in(s, params):
         s[L.MODE] = L.M_REINFORCE
-        s[H_ACTOR] = s[L.SIDE]
+        s[H.H_ACTOR] = s[L.SIDE]
     else:
         militia_or_close(s, params)
 
@@ -364,7 +341,7 @@ def militia_or_close(s: State, params: Params) -> None:
     """The set-up step's militia if one can be placed, else the turn closes."""
     if militia_cities(s, s[L.SIDE]):
         s[L.MODE] = L.M_MILITIA
-        s[H_ACTOR] = s[L.SIDE]
+        s[H.H_ACTOR] = s[L.SIDE]
     else:
         close_turn(s, params)
 
@@ -376,12 +353,12 @@ def close_turn(s: State, params: Params) -> None:
             if occupant(s, c) == -1:
                 s[L.OWNER + c] = -1
     need = params[L.P_VICTORY_VP]
-    if s[L.PHASE] < PHASES and max(s[L.VP], s[L.VP + 1]) >= need:
+    if s[L.PHASE] < D.PHASES and max(s[L.VP], s[L.VP + 1]) >= need:
         game_over(s, leader(s))
         return
-    if s[L.TURN] < TURNS_PER_PHASE:
+    if s[L.TURN] < D.TURNS_PER_PHASE:
         s[L.TURN] += 1
-    elif s[L.PHASE] < PHASES:
+    elif s[L.PHASE] < D.PHASES:
         s[L.TURN] = 1
         s[L.PHASE] += 1
     else:
@@ -399,9 +376,9 @@ def init(state: State, params: Params, seed: int) -> None:
     s[L.TARGET] = -1
     s[L.WINNER] = L.NO_WINNER
     for c in CITIES:
-        s[L.OWNER + c] = int(CITY_START[c])
+        s[L.OWNER + c] = int(D.CITY_START[c])
     for u in PIECES:
-        s[L.LOC + u] = int(PIECE_SETUP[u]) if PIECE_SETUP[u] >= 0 else L.LOC_RESERVE
+        s[L.LOC + u] = int(D.PIECE_SETUP[u]) if D.PIECE_SETUP[u] >= 0 else L.LOC_RESERVE
     recount(s, params)
     start_turn(s, params)
 
@@ -409,7 +386,7 @@ def init(state: State, params: Params, seed: int) -> None:
 def legal_actions(state: State, params: Params) -> list[int]:
     s = state
     side, mode, t = s[L.SIDE], s[L.MODE], s[L.TARGET]
-    if s[H_ACTOR] < 0:
+    if s[H.H_ACTOR] < 0:
         return []
     acts: list[int] = []
     if mode == L.M_REINFORCE:
@@ -525,12 +502,12 @@ def chance_weights(state: State, params: Params) -> tuple[list[int], list[int]]:
 
 def apply_chance(state: State, params: Params, outcome: int) -> None:
     s = state
-    if s[H_CHANCE_KIND] == L.CHANCE_ATTACK_DIE:
+    if s[H.H_CHANCE_KIND] == L.CHANCE_ATTACK_DIE:
         s[L.DIE_A] = outcome
-        s[H_CHANCE_KIND] = L.CHANCE_DEFENCE_DIE
+        s[H.H_CHANCE_KIND] = L.CHANCE_DEFENCE_DIE
         return
     s[L.DIE_D] = outcome
-    s[H_CHANCE_KIND] = 0
+    s[H.H_CHANCE_KIND] = 0
     s[L.IDX_A] = table(s[L.STR_A], s[L.DIE_A])
     s[L.IDX_D] = table(s[L.STR_D], s[L.DIE_D])
     s[L.LOSS_A] = int(s[L.IDX_D] >= s[L.IDX_A])
@@ -542,7 +519,7 @@ def returns(state: State, params: Params) -> list[float]:
     s = state
     out = [0.0, 0.0]
     if params[L.P_REWARD] == 1:
-        lead = (s[L.VP] - s[L.VP + 1]) - int(START_VP[0] - START_VP[1])
+        lead = (s[L.VP] - s[L.VP + 1]) - int(D.START_VP[0] - D.START_VP[1])
         out = [lead / 24.0, -lead / 24.0]
     w = s[L.WINNER]
     if w in (0, 1):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardsim.core import header as H
 from boardsim.core.game import Game
-from boardsim.core.header import CHANCE, H_ACTOR
 from boardsim.games.farrapos import data as D
 from boardsim.games.farrapos import layout as L
-from boardsim.games.farrapos.names import SIDE_TITLES, is_withheld
+from boardsim.games.farrapos.names import SIDE_TITLES, describe_chance, is_withheld
 from boardsim.render.common import FAINT, INK, Panel, panel_background
 from boardsim.render.geometry import trim
 from boardsim.render.placement import Placer, label, leader, text_width
@@ -180,8 +180,8 @@ def _panel(out: list, s: np.ndarray, params: np.ndarray) -> None:
         words = "draw" if w == L.DRAW else f"{SIDE_TITLES[w]} wins"
         panel.line(words, 13.0, True, "#7b241c", data={"kind": "turn", "player": "-1"})
     else:
-        actor = int(s[H_ACTOR])
-        who = "chance (dice)" if actor == CHANCE else SIDE_TITLES[actor]
+        actor = int(s[H.H_ACTOR])
+        who = "chance (dice)" if actor == H.CHANCE else SIDE_TITLES[actor]
         panel.line(f"{SIDE_TITLES[side]}'s turn", 13.0, True, swatch=SIDE_FILLS[side])
         panel.line(f"to act: {who} ({L.MODE_NAMES[int(s[L.MODE])]})", 12.0,
                    data={"kind": "turn", "player": str(actor)})  # fmt: skip
@@ -234,6 +234,4 @@ __all__ = ["chance_text", "city_label", "draw", "path_points", "trim", "unit_gro
 
 def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
     """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
-    from boardsim.games.farrapos.names import describe_chance
-
     return describe_chance(game.params, state, outcome, player)

@@ -1,6 +1,6 @@
-"""What the generic search (``core/mcts_template.py``) needs from Farrapos.
+"""What the generic search (``core/mcts.py``) needs from Farrapos (kernels ``engine.py``
+gives it).
 
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
 ``prune`` has nothing to clear (a composite choice only moves forward in the rules
 themselves, ledger row 25);
@@ -11,16 +11,8 @@ strength on the board, as ``names.evaluate`` does, squashed into ``[-1, 1]``.
 import numpy as np
 
 from boardsim.core.jit import jit
-from boardsim.games.farrapos.data import (
-    PIECE_SIDE,
-    PIECE_TYPE,
-)
-from boardsim.games.farrapos.layout import (
-    LOC,
-    STEP,
-    VP,
-    P,
-)
+from boardsim.games.farrapos import data as D
+from boardsim.games.farrapos import layout as L
 
 SCORE_SCALE = 40.0  # 4 VP of lead (10 each) are worth tanh(1)
 MILITIA = 3  # PIECE_TYPE of the militia markers (not counted as strength)
@@ -44,12 +36,12 @@ def search_prune(state, params, mask):
 @jit
 def evaluate_position(state, params, out):
     """The Republic's (player 0) and the Empire's standing, opposite numbers in [-1, 1]."""
-    lead = state[VP] - state[VP + 1]
+    lead = state[L.VP] - state[L.VP + 1]
     steps = 0
-    for u in range(P):
-        if PIECE_TYPE[u] != MILITIA and state[LOC + u] >= 0:
-            value = 2 - state[STEP + u]
-            steps += value if PIECE_SIDE[u] == 0 else -value
+    for u in range(L.P):
+        if D.PIECE_TYPE[u] != MILITIA and state[L.LOC + u] >= 0:
+            value = 2 - state[L.STEP + u]
+            steps += value if D.PIECE_SIDE[u] == 0 else -value
     v = np.tanh((10.0 * lead + steps) / SCORE_SCALE)
     out[0] = v
     out[1] = -v

@@ -15,109 +15,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardsim.core import header as H
 from boardsim.core.checks import first_outside, refuse
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_CHANCE_KIND,
-    H_FLAGS,
-)
 from boardsim.core.jit import jit
-from boardsim.games.farrapos.data import (
-    BATTLE_TABLE,
-    CITY_PORT,
-    CITY_VP,
-    NEUTRAL,
-    NUM_UNITS,
-    PHASES,
-    PIECE_AF,
-    PIECE_DF,
-    PIECE_SETUP,
-    PIECE_SIDE,
-    TURN_SIDE,
-    TURNS_PER_PHASE,
-)
-from boardsim.games.farrapos.layout import (
-    CHANCE_ATTACK_DIE,
-    CHANCE_DEFENCE_DIE,
-    DIE_A,
-    DIE_D,
-    DRAW,
-    EMPTY_NEUTRAL,
-    IDX_A,
-    IDX_D,
-    LOC,
-    LOC_ELIMINATED,
-    LOC_RESERVE,
-    LOSS_A,
-    LOSS_D,
-    M_ATTACK,
-    M_CONTINUE,
-    M_DICE,
-    M_LOSS,
-    M_MAIN,
-    M_MILITIA,
-    M_MOVE,
-    M_OVER,
-    M_REINFORCE,
-    MODE,
-    MODE_NAMES,
-    NO_WINNER,
-    OCC,
-    OWNER,
-    P_EMPTY_CITY,
-    P_FINAL_TIE,
-    P_VICTORY_VP,
-    PHASE,
-    ROUND,
-    SEA_USED,
-    SEL,
-    SEL_LAND,
-    SEL_MOVED_SEA,
-    SEL_SEA,
-    SIDE,
-    STEP,
-    STR_A,
-    STR_D,
-    TARGET,
-    TURN,
-    VP,
-    WINNER,
-    C,
-    P,
-)
-from boardsim.games.farrapos.rules import (
-    SEA_CAPACITY,
-    advance_chosen,
-    attack_strength,
-    attackers_rechosen,
-    can_attack_with,
-    can_carry_by_sea,
-    can_place_militia,
-    count_attackers,
-    count_defenders,
-    defence_strength,
-    has_moved,
-    holds_any_city,
-    in_the_game,
-    land_reach,
-    leaves_one_behind,
-    move_destinations,
-    movement_factor,
-    next_reinforcement,
-    passable_cities,
-    read_battle_table,
-    score_victory_points,
-    several_destinations,
-)
+from boardsim.games.farrapos import data as D
+from boardsim.games.farrapos import layout as L
+from boardsim.games.farrapos import rules as R
 
-NUM_MODES = len(MODE_NAMES)
-MAX_STRENGTH = int(PIECE_AF.max(axis=1).sum() + PIECE_DF.max(axis=1).sum() + CITY_VP.max())
-MAX_INDEX = int(BATTLE_TABLE.max())
-MAX_ROUNDS = 2 * P  # each round flips or eliminates a piece of at least one side
-BATTLE = (M_DICE, M_LOSS, M_CONTINUE)
+NUM_MODES = len(L.MODE_NAMES)
+MAX_STRENGTH = int(D.PIECE_AF.max(axis=1).sum() + D.PIECE_DF.max(axis=1).sum() + D.CITY_VP.max())
+MAX_INDEX = int(D.BATTLE_TABLE.max())
+MAX_ROUNDS = 2 * L.P  # each round flips or eliminates a piece of at least one side
+BATTLE = (L.M_DICE, L.M_LOSS, L.M_CONTINUE)
 
 # ---------------------------------------------------------------- the checks, by code
 E_PHASE = 1
@@ -167,21 +76,22 @@ E_NEUTRAL_EMPTY = 44
 E_WITHHELD = 45
 
 STATE_ERRORS: dict[int, str] = {
-    E_PHASE: f"PHASE = {{value}}: not a phase (1..{PHASES})",
-    E_TURN: f"TURN = {{value}}: not a turn (1..{TURNS_PER_PHASE})",
+    E_PHASE: f"PHASE = {{value}}: not a phase (1..{D.PHASES})",
+    E_TURN: f"TURN = {{value}}: not a turn (1..{D.TURNS_PER_PHASE})",
     E_SIDE: "SIDE = {value}: not the side whose turn TURN is",
     E_MODE: f"MODE = {{value}}: not a mode (0..{NUM_MODES - 1})",
-    E_TARGET: f"TARGET = {{value}}: neither -1 nor a city (0..{C - 1})",
+    E_TARGET: f"TARGET = {{value}}: neither -1 nor a city (0..{L.C - 1})",
     E_ROUND: f"ROUND = {{value}}: not 0..{MAX_ROUNDS}, or not >= 1 exactly in a battle (or in "
     "an attack composed anew between rounds, round_attackers)",
     E_DIE: "die word {index} = {value}: not 0..6",
     E_STRENGTH: f"strength word {{index}} = {{value}}: not 0..{MAX_STRENGTH}",
     E_INDEX: f"battle-table index word {{index}} = {{value}}: not 0..{MAX_INDEX}",
     E_LOSS: "loss word {index} = {value}: not 0 or 1",
-    E_SEA_USED: f"SEA_USED = {{value}}: not 0..{SEA_CAPACITY}",
+    E_SEA_USED: f"SEA_USED = {{value}}: not 0..{R.SEA_CAPACITY}",
     E_WINNER: "WINNER = {value}: not -1 (playing), 0, 1 or 2 (draw)",
     E_CHANCE_KIND: "CHANCE_KIND (word 5) = {value}: not 0, 1 (attack die) or 2 (defence die)",
-    E_LOC: f"LOC[{{index}}] = {{value}}: not -2 (eliminated), -1 (reserve) or a city (0..{C - 1})",
+    E_LOC: "LOC[{index}] = {value}: not -2 (eliminated), -1 (reserve) or a city "
+    f"(0..{L.C - 1})",
     E_STEP: "STEP[{index}] = {value}: not 0 (full) or 1 (reduced)",
     E_SEL: "SEL[{index}] = {value}: not 0, 1 (land), 2 (sea), 3 or 4 (moved by land or sea)",
     E_RESERVE_UNIT: "piece {index} is in reserve but starts on the map",
@@ -230,91 +140,91 @@ STATE_ERRORS: dict[int, str] = {
 @jit
 def check_scalars(state, where):
     """The turn marker, mode, target, battle words and winner, each in its range."""
-    if not 1 <= state[PHASE] <= PHASES:
-        return refuse(where, E_PHASE, PHASE, state[PHASE])
-    if not 1 <= state[TURN] <= TURNS_PER_PHASE:
-        return refuse(where, E_TURN, TURN, state[TURN])
-    if state[SIDE] != TURN_SIDE[state[TURN] - 1]:
-        return refuse(where, E_SIDE, SIDE, state[SIDE])
-    if not 0 <= state[MODE] < NUM_MODES:
-        return refuse(where, E_MODE, MODE, state[MODE])
-    if not -1 <= state[TARGET] < C:
-        return refuse(where, E_TARGET, TARGET, state[TARGET])
-    if not 0 <= state[ROUND] <= MAX_ROUNDS:
-        return refuse(where, E_ROUND, ROUND, state[ROUND])
-    for w in (DIE_A, DIE_D):
+    if not 1 <= state[L.PHASE] <= D.PHASES:
+        return refuse(where, E_PHASE, L.PHASE, state[L.PHASE])
+    if not 1 <= state[L.TURN] <= D.TURNS_PER_PHASE:
+        return refuse(where, E_TURN, L.TURN, state[L.TURN])
+    if state[L.SIDE] != D.TURN_SIDE[state[L.TURN] - 1]:
+        return refuse(where, E_SIDE, L.SIDE, state[L.SIDE])
+    if not 0 <= state[L.MODE] < NUM_MODES:
+        return refuse(where, E_MODE, L.MODE, state[L.MODE])
+    if not -1 <= state[L.TARGET] < L.C:
+        return refuse(where, E_TARGET, L.TARGET, state[L.TARGET])
+    if not 0 <= state[L.ROUND] <= MAX_ROUNDS:
+        return refuse(where, E_ROUND, L.ROUND, state[L.ROUND])
+    for w in (L.DIE_A, L.DIE_D):
         if not 0 <= state[w] <= 6:
             return refuse(where, E_DIE, w, state[w])
-    for w in (STR_A, STR_D):
+    for w in (L.STR_A, L.STR_D):
         if not 0 <= state[w] <= MAX_STRENGTH:
             return refuse(where, E_STRENGTH, w, state[w])
-    for w in (IDX_A, IDX_D):
+    for w in (L.IDX_A, L.IDX_D):
         if not 0 <= state[w] <= MAX_INDEX:
             return refuse(where, E_INDEX, w, state[w])
-    for w in (LOSS_A, LOSS_D):
+    for w in (L.LOSS_A, L.LOSS_D):
         if not 0 <= state[w] <= 1:
             return refuse(where, E_LOSS, w, state[w])
-    if not 0 <= state[SEA_USED] <= SEA_CAPACITY:
-        return refuse(where, E_SEA_USED, SEA_USED, state[SEA_USED])
-    if not (state[WINNER] == NO_WINNER or 0 <= state[WINNER] <= DRAW):
-        return refuse(where, E_WINNER, WINNER, state[WINNER])
-    if not 0 <= state[H_CHANCE_KIND] <= CHANCE_DEFENCE_DIE:
-        return refuse(where, E_CHANCE_KIND, H_CHANCE_KIND, state[H_CHANCE_KIND])
+    if not 0 <= state[L.SEA_USED] <= R.SEA_CAPACITY:
+        return refuse(where, E_SEA_USED, L.SEA_USED, state[L.SEA_USED])
+    if not (state[L.WINNER] == L.NO_WINNER or 0 <= state[L.WINNER] <= L.DRAW):
+        return refuse(where, E_WINNER, L.WINNER, state[L.WINNER])
+    if not 0 <= state[H.H_CHANCE_KIND] <= L.CHANCE_DEFENCE_DIE:
+        return refuse(where, E_CHANCE_KIND, H.H_CHANCE_KIND, state[H.H_CHANCE_KIND])
     return 0
 
 
 @jit
 def check_pieces(state, where):
     """Every piece on a city, in reserve or eliminated, on one of its faces."""
-    i = first_outside(state, LOC, P, LOC_ELIMINATED, C - 1)
+    i = first_outside(state, L.LOC, L.P, L.LOC_ELIMINATED, L.C - 1)
     if i >= 0:
-        return refuse(where, E_LOC, i, state[LOC + i])
-    i = first_outside(state, STEP, P, 0, 1)
+        return refuse(where, E_LOC, i, state[L.LOC + i])
+    i = first_outside(state, L.STEP, L.P, 0, 1)
     if i >= 0:
-        return refuse(where, E_STEP, i, state[STEP + i])
-    i = first_outside(state, SEL, P, 0, SEL_MOVED_SEA)
+        return refuse(where, E_STEP, i, state[L.STEP + i])
+    i = first_outside(state, L.SEL, L.P, 0, L.SEL_MOVED_SEA)
     if i >= 0:
-        return refuse(where, E_SEL, i, state[SEL + i])
-    for u in range(P):
-        if u < NUM_UNITS:
-            if state[LOC + u] == LOC_RESERVE and PIECE_SETUP[u] >= 0:
-                return refuse(where, E_RESERVE_UNIT, u, state[LOC + u])
-        elif state[STEP + u] != 0 or state[SEL + u] != 0:
-            return refuse(where, E_MILITIA_FACE, u, state[STEP + u])
+        return refuse(where, E_SEL, i, state[L.SEL + i])
+    for u in range(L.P):
+        if u < D.NUM_UNITS:
+            if state[L.LOC + u] == L.LOC_RESERVE and D.PIECE_SETUP[u] >= 0:
+                return refuse(where, E_RESERVE_UNIT, u, state[L.LOC + u])
+        elif state[L.STEP + u] != 0 or state[L.SEL + u] != 0:
+            return refuse(where, E_MILITIA_FACE, u, state[L.STEP + u])
     return 0
 
 
 @jit
 def check_withheld(state, params, where):
     """An MU withheld by ``republic_mu`` / ``empire_mu`` never leaves the reserve."""
-    for u in range(NUM_UNITS):
-        if not in_the_game(params, u) and state[LOC + u] != LOC_RESERVE:
-            return refuse(where, E_WITHHELD, u, state[LOC + u])
+    for u in range(D.NUM_UNITS):
+        if not R.in_the_game(params, u) and state[L.LOC + u] != L.LOC_RESERVE:
+            return refuse(where, E_WITHHELD, u, state[L.LOC + u])
     return 0
 
 
 @jit
 def check_control(state, params, where):
     """One side a city; occupation, possession and VP agree with the pieces."""
-    occ = np.full(C, NEUTRAL, np.int64)
-    for u in range(P):
-        c = state[LOC + u]
+    occ = np.full(L.C, D.NEUTRAL, np.int64)
+    for u in range(L.P):
+        c = state[L.LOC + u]
         if c < 0:
             continue
-        if occ[c] != NEUTRAL and occ[c] != PIECE_SIDE[u]:
-            return refuse(where, E_BOTH_SIDES, c, PIECE_SIDE[u])
-        occ[c] = PIECE_SIDE[u]
-    for c in range(C):
-        if state[OCC + c] != occ[c]:
-            return refuse(where, E_OCC, c, state[OCC + c])
-        owner = state[OWNER + c]
+        if occ[c] != D.NEUTRAL and occ[c] != D.PIECE_SIDE[u]:
+            return refuse(where, E_BOTH_SIDES, c, D.PIECE_SIDE[u])
+        occ[c] = D.PIECE_SIDE[u]
+    for c in range(L.C):
+        if state[L.OCC + c] != occ[c]:
+            return refuse(where, E_OCC, c, state[L.OCC + c])
+        owner = state[L.OWNER + c]
         if not -1 <= owner <= 1:
             return refuse(where, E_OWNER, c, owner)
-        if occ[c] != NEUTRAL and owner != occ[c]:
+        if occ[c] != D.NEUTRAL and owner != occ[c]:
             return refuse(where, E_POSSESSION, c, occ[c])
     for s in range(2):
-        if state[VP + s] != score_victory_points(state, params, s):
-            return refuse(where, E_VP, s, state[VP + s])
+        if state[L.VP + s] != R.score_victory_points(state, params, s):
+            return refuse(where, E_VP, s, state[L.VP + s])
     return 0
 
 
@@ -322,55 +232,55 @@ def check_control(state, params, where):
 @jit
 def winner_by_rules(state, params, final):
     """Who wins on these VP: at the end of the last turn, or by the victory VP before it."""
-    v0 = state[VP]
-    v1 = state[VP + 1]
+    v0 = state[L.VP]
+    v1 = state[L.VP + 1]
     if v0 > v1:
         return 0
-    if v1 > v0 or (final and params[P_FINAL_TIE] == 1):
+    if v1 > v0 or (final and params[L.P_FINAL_TIE] == 1):
         return 1
-    return DRAW
+    return L.DRAW
 
 
 @jit
 def check_end(state, params, where):
     """Mode 8 and a winner exactly when the game is over by the rules: after the last turn,
     or earlier with the victory VP; the winner the one the rules name."""
-    flags = state[H_FLAGS]
-    over = (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0
-    if over != (state[MODE] == M_OVER) or over != (state[WINNER] != NO_WINNER):
-        return refuse(where, E_OVER, MODE, state[MODE])
+    flags = state[H.H_FLAGS]
+    over = (flags & H.FLAG_TERMINAL) != 0 and (flags & H.FLAG_TRUNCATED) == 0
+    if over != (state[L.MODE] == L.M_OVER) or over != (state[L.WINNER] != L.NO_WINNER):
+        return refuse(where, E_OVER, L.MODE, state[L.MODE])
     if not over:
         return 0
-    final = state[PHASE] == PHASES
-    if final and state[TURN] != TURNS_PER_PHASE:
-        return refuse(where, E_FINAL_TURN, TURN, state[TURN])
-    if not final and max(state[VP], state[VP + 1]) < params[P_VICTORY_VP]:
-        return refuse(where, E_FINAL_TURN, PHASE, state[PHASE])
-    if state[WINNER] != winner_by_rules(state, params, final):
-        return refuse(where, E_WINNER, WINNER, state[WINNER])
+    final = state[L.PHASE] == D.PHASES
+    if final and state[L.TURN] != D.TURNS_PER_PHASE:
+        return refuse(where, E_FINAL_TURN, L.TURN, state[L.TURN])
+    if not final and max(state[L.VP], state[L.VP + 1]) < params[L.P_VICTORY_VP]:
+        return refuse(where, E_FINAL_TURN, L.PHASE, state[L.PHASE])
+    if state[L.WINNER] != winner_by_rules(state, params, final):
+        return refuse(where, E_WINNER, L.WINNER, state[L.WINNER])
     return 0
 
 
 @jit
 def check_actor(state, where):
     """Who decides in each mode: the side to move, the loser of a round, or chance."""
-    mode = state[MODE]
-    actor = state[H_ACTOR]
-    if (state[H_FLAGS] & FLAG_TERMINAL) != 0:
+    mode = state[L.MODE]
+    actor = state[H.H_ACTOR]
+    if (state[H.H_FLAGS] & H.FLAG_TERMINAL) != 0:
         return 0
-    if mode == M_DICE:
-        if actor != CHANCE or state[H_CHANCE_KIND] == 0:
-            return refuse(where, E_ACTOR, H_ACTOR, actor)
+    if mode == L.M_DICE:
+        if actor != H.CHANCE or state[H.H_CHANCE_KIND] == 0:
+            return refuse(where, E_ACTOR, H.H_ACTOR, actor)
         return 0
-    if actor == CHANCE:
-        return refuse(where, E_ACTOR, H_ACTOR, actor)
-    if state[H_CHANCE_KIND] != 0:
-        return refuse(where, E_DECISION_KIND, H_CHANCE_KIND, state[H_CHANCE_KIND])
-    decider = state[SIDE]
-    if mode == M_LOSS and state[LOSS_A] == 0:
-        decider = 1 - state[SIDE]
+    if actor == H.CHANCE:
+        return refuse(where, E_ACTOR, H.H_ACTOR, actor)
+    if state[H.H_CHANCE_KIND] != 0:
+        return refuse(where, E_DECISION_KIND, H.H_CHANCE_KIND, state[H.H_CHANCE_KIND])
+    decider = state[L.SIDE]
+    if mode == L.M_LOSS and state[L.LOSS_A] == 0:
+        decider = 1 - state[L.SIDE]
     if actor != decider:
-        return refuse(where, E_ACTOR, H_ACTOR, actor)
+        return refuse(where, E_ACTOR, H.H_ACTOR, actor)
     return 0
 
 
@@ -378,7 +288,7 @@ def check_actor(state, where):
 def rechoosing(state, params):
     """The attacker names the attacking units anew between two rounds of a battle
     (M_ATTACK with ROUND >= 1, ``round_attackers="rechosen"``) or composes a new attack."""
-    return state[MODE] == M_ATTACK and attackers_rechosen(params)
+    return state[L.MODE] == L.M_ATTACK and R.attackers_rechosen(params)
 
 
 @jit
@@ -387,19 +297,19 @@ def check_idle_fields(state, params, where):
     a target while an attack or move is composed or a battle fought, rounds in a battle,
     losses when a loser picks, sea transport in a move (and between the cities of a move
     to several, ``move_destinations="several"``)."""
-    mode = state[MODE]
-    composing = mode == M_ATTACK or mode == M_MOVE
-    battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
-    if (composing or battle) != (state[TARGET] >= 0):
-        return refuse(where, E_TARGET, TARGET, state[TARGET])
-    later_round = rechoosing(state, params) or (mode == M_MOVE and advance_chosen(params))
-    if battle != (state[ROUND] >= 1) and not later_round:
-        return refuse(where, E_ROUND, ROUND, state[ROUND])
-    moving = mode == M_MOVE or (mode == M_MAIN and several_destinations(params))
-    if not moving and state[SEA_USED] != 0:
-        return refuse(where, E_IDLE_FIELD, SEA_USED, state[SEA_USED])
-    if mode != M_LOSS:
-        for w in (LOSS_A, LOSS_D):
+    mode = state[L.MODE]
+    composing = mode == L.M_ATTACK or mode == L.M_MOVE
+    battle = mode == L.M_DICE or mode == L.M_LOSS or mode == L.M_CONTINUE
+    if (composing or battle) != (state[L.TARGET] >= 0):
+        return refuse(where, E_TARGET, L.TARGET, state[L.TARGET])
+    later_round = rechoosing(state, params) or (mode == L.M_MOVE and R.advance_chosen(params))
+    if battle != (state[L.ROUND] >= 1) and not later_round:
+        return refuse(where, E_ROUND, L.ROUND, state[L.ROUND])
+    moving = mode == L.M_MOVE or (mode == L.M_MAIN and R.several_destinations(params))
+    if not moving and state[L.SEA_USED] != 0:
+        return refuse(where, E_IDLE_FIELD, L.SEA_USED, state[L.SEA_USED])
+    if mode != L.M_LOSS:
+        for w in (L.LOSS_A, L.LOSS_D):
             if state[w] != 0:
                 return refuse(where, E_IDLE_FIELD, w, state[w])
     return 0
@@ -410,55 +320,57 @@ def moved_where_it_may(state, params, u):
     """An MU marked as moved in this action: a move to several cities is under way (its
     next city being chosen or composed); it is the mover's, on the map, and if it went by
     sea it stands in a port of the side's."""
-    mode = state[MODE]
-    side = state[SIDE]
-    loc = state[LOC + u]
-    composing = mode == M_MAIN or (mode == M_MOVE and state[ROUND] == 0)
-    if not several_destinations(params) or not composing:
+    mode = state[L.MODE]
+    side = state[L.SIDE]
+    loc = state[L.LOC + u]
+    composing = mode == L.M_MAIN or (mode == L.M_MOVE and state[L.ROUND] == 0)
+    if not R.several_destinations(params) or not composing:
         return False
-    if PIECE_SIDE[u] != side or loc < 0:
+    if D.PIECE_SIDE[u] != side or loc < 0:
         return False
-    return state[SEL + u] != SEL_MOVED_SEA or (CITY_PORT[loc] == 1 and state[OWNER + loc] == side)
+    return state[L.SEL + u] != L.SEL_MOVED_SEA or (
+        D.CITY_PORT[loc] == 1 and state[L.OWNER + loc] == side
+    )
 
 
 @jit
 def check_selection(state, params, where):
     """Selected units: of the side to move, on the map, able to attack or move as chosen."""
-    mode = state[MODE]
-    side = state[SIDE]
-    target = state[TARGET]
-    selecting = mode == M_ATTACK or mode == M_MOVE
-    battle = mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE
-    passable = passable_cities(state, side)
+    mode = state[L.MODE]
+    side = state[L.SIDE]
+    target = state[L.TARGET]
+    selecting = mode == L.M_ATTACK or mode == L.M_MOVE
+    battle = mode == L.M_DICE or mode == L.M_LOSS or mode == L.M_CONTINUE
+    passable = R.passable_cities(state, side)
     sea = 0
-    for u in range(NUM_UNITS):
-        how = state[SEL + u]
+    for u in range(D.NUM_UNITS):
+        how = state[L.SEL + u]
         if how == 0:
             continue
-        if has_moved(state, u):
+        if R.has_moved(state, u):
             if not moved_where_it_may(state, params, u):
                 return refuse(where, E_MOVED, u, how)
-            if how == SEL_MOVED_SEA:
+            if how == L.SEL_MOVED_SEA:
                 sea += 1
             continue
         if not (selecting or battle):
             return refuse(where, E_SELECTED_MODE, u, mode)
-        if PIECE_SIDE[u] != side or state[LOC + u] < 0:
+        if D.PIECE_SIDE[u] != side or state[L.LOC + u] < 0:
             return refuse(where, E_SELECTED, u, how)
-        loc = state[LOC + u]
-        if mode == M_MOVE and state[ROUND] == 0:
-            if loc == target or not leaves_one_behind(state, params, u):  # empty_origin
+        loc = state[L.LOC + u]
+        if mode == L.M_MOVE and state[L.ROUND] == 0:
+            if loc == target or not R.leaves_one_behind(state, params, u):  # empty_origin
                 return refuse(where, E_CANNOT_MOVE, u, how)
-            if how == SEL_SEA:
+            if how == L.SEL_SEA:
                 sea += 1
-                if not can_carry_by_sea(state, params, side, u, target):
+                if not R.can_carry_by_sea(state, params, side, u, target):
                     return refuse(where, E_CANNOT_MOVE, u, how)
-            elif (land_reach(loc, movement_factor(state, u), passable) >> target) & 1 == 0:
+            elif (R.land_reach(loc, R.movement_factor(state, u), passable) >> target) & 1 == 0:
                 return refuse(where, E_CANNOT_MOVE, u, how)
-        elif how != SEL_LAND or not can_attack_with(state, side, u, target):
+        elif how != L.SEL_LAND or not R.can_attack_with(state, side, u, target):
             return refuse(where, E_CANNOT_ATTACK, u, how)  # attacking, or one to advance
-    if sea != state[SEA_USED]:
-        return refuse(where, E_SEA_COUNT, SEA_USED, state[SEA_USED])
+    if sea != state[L.SEA_USED]:
+        return refuse(where, E_SEA_COUNT, L.SEA_USED, state[L.SEA_USED])
     return 0
 
 
@@ -466,12 +378,12 @@ def check_selection(state, params, where):
 def check_advance(state, where):
     """The advance into a taken city (``advance="chosen"``, ruling 12): no defender is left
     in it; a survivor is still to be chosen, and two when none has entered yet."""
-    side = state[SIDE]
-    target = state[TARGET]
-    left = count_attackers(state)
-    entered = state[OCC + target] == side
-    if state[OCC + target] == 1 - side or left == 0 or (not entered and left < 2):
-        return refuse(where, E_ADVANCE, TARGET, target)
+    side = state[L.SIDE]
+    target = state[L.TARGET]
+    left = R.count_attackers(state)
+    entered = state[L.OCC + target] == side
+    if state[L.OCC + target] == 1 - side or left == 0 or (not entered and left < 2):
+        return refuse(where, E_ADVANCE, L.TARGET, target)
     return 0
 
 
@@ -479,70 +391,70 @@ def check_advance(state, where):
 def check_mode_context(state, params, where):
     """What each mode needs: a unit to bring in, a militia to place, a target to attack or
     reach."""
-    mode = state[MODE]
-    side = state[SIDE]
-    target = state[TARGET]
-    if mode == M_REINFORCE:
-        if next_reinforcement(state, params, side) < 0 or not holds_any_city(state, side):
-            return refuse(where, E_NO_ARRIVAL, SIDE, side)
-    elif mode == M_MILITIA:
-        if not can_place_militia(state, side):
-            return refuse(where, E_NO_MILITIA, SIDE, side)
-    elif mode == M_ATTACK or mode == M_DICE or mode == M_LOSS or mode == M_CONTINUE:
-        if state[OCC + target] != 1 - side:
-            return refuse(where, E_ATTACK_TARGET, TARGET, target)
-        if mode == M_ATTACK and state[ROUND] >= 1 and count_attackers(state) == 0:
+    mode = state[L.MODE]
+    side = state[L.SIDE]
+    target = state[L.TARGET]
+    if mode == L.M_REINFORCE:
+        if R.next_reinforcement(state, params, side) < 0 or not R.holds_any_city(state, side):
+            return refuse(where, E_NO_ARRIVAL, L.SIDE, side)
+    elif mode == L.M_MILITIA:
+        if not R.can_place_militia(state, side):
+            return refuse(where, E_NO_MILITIA, L.SIDE, side)
+    elif mode == L.M_ATTACK or mode == L.M_DICE or mode == L.M_LOSS or mode == L.M_CONTINUE:
+        if state[L.OCC + target] != 1 - side:
+            return refuse(where, E_ATTACK_TARGET, L.TARGET, target)
+        if mode == L.M_ATTACK and state[L.ROUND] >= 1 and R.count_attackers(state) == 0:
             return refuse(where, E_BATTLE_SIDES, -1, 0)  # named anew: the first one is named
-    elif mode == M_MOVE and state[ROUND] >= 1:
+    elif mode == L.M_MOVE and state[L.ROUND] >= 1:
         return check_advance(state, where)
-    elif mode == M_MOVE:
+    elif mode == L.M_MOVE:
         # chosen among move_destinations while nothing was selected; a unit selected to go
         # by sea takes room on the ships, so once one is, it vouches for the target itself
         by_sea = False
-        for u in range(NUM_UNITS):
-            if state[SEL + u] == SEL_SEA:
+        for u in range(D.NUM_UNITS):
+            if state[L.SEL + u] == L.SEL_SEA:
                 by_sea = True
-        reachable = by_sea or (move_destinations(state, params, side) >> target) & 1
-        if state[OCC + target] == 1 - side or not reachable:
-            return refuse(where, E_MOVE_TARGET, TARGET, target)
+        reachable = by_sea or (R.move_destinations(state, params, side) >> target) & 1
+        if state[L.OCC + target] == 1 - side or not reachable:
+            return refuse(where, E_MOVE_TARGET, L.TARGET, target)
     return 0
 
 
 @jit
 def check_battle(state, params, where):
     """A battle's dice, strengths, table indices and losses fit the point it has reached."""
-    mode = state[MODE]
-    if mode != M_DICE and mode != M_LOSS and mode != M_CONTINUE:
+    mode = state[L.MODE]
+    if mode != L.M_DICE and mode != L.M_LOSS and mode != L.M_CONTINUE:
         return 0
-    target = state[TARGET]
-    attackers = count_attackers(state)
-    defenders = count_defenders(state, target)
-    if mode == M_DICE:
-        kind = state[H_CHANCE_KIND]
-        first = kind == CHANCE_ATTACK_DIE and state[DIE_A] == 0
-        second = kind == CHANCE_DEFENCE_DIE and state[DIE_A] >= 1
-        if state[DIE_D] != 0 or not (first or second):
-            return refuse(where, E_DICE_STATE, DIE_A, state[DIE_A])
+    target = state[L.TARGET]
+    attackers = R.count_attackers(state)
+    defenders = R.pieces_at(state, target)
+    if mode == L.M_DICE:
+        kind = state[H.H_CHANCE_KIND]
+        first = kind == L.CHANCE_ATTACK_DIE and state[L.DIE_A] == 0
+        second = kind == L.CHANCE_DEFENCE_DIE and state[L.DIE_A] >= 1
+        if state[L.DIE_D] != 0 or not (first or second):
+            return refuse(where, E_DICE_STATE, L.DIE_A, state[L.DIE_A])
         if attackers < 1 or defenders < 1:
             return refuse(where, E_BATTLE_SIDES, -1, min(attackers, defenders))
-        if state[STR_A] != attack_strength(state):
-            return refuse(where, E_BATTLE_STRENGTH, STR_A, state[STR_A])
-        if state[STR_D] != defence_strength(state, params, target):
-            return refuse(where, E_BATTLE_STRENGTH, STR_D, state[STR_D])
+        if state[L.STR_A] != R.attack_strength(state):
+            return refuse(where, E_BATTLE_STRENGTH, L.STR_A, state[L.STR_A])
+        if state[L.STR_D] != R.defence_strength(state, params, target):
+            return refuse(where, E_BATTLE_STRENGTH, L.STR_D, state[L.STR_D])
         return 0
-    if state[DIE_A] < 1 or state[DIE_D] < 1:
-        return refuse(where, E_DICE_STATE, DIE_A, state[DIE_A])
-    if state[IDX_A] != read_battle_table(state[STR_A], state[DIE_A]):
-        return refuse(where, E_BATTLE_INDEX, IDX_A, state[IDX_A])
-    if state[IDX_D] != read_battle_table(state[STR_D], state[DIE_D]):
-        return refuse(where, E_BATTLE_INDEX, IDX_D, state[IDX_D])
-    if mode == M_LOSS:
-        a_lost = state[IDX_D] >= state[IDX_A]
-        d_lost = state[IDX_A] >= state[IDX_D]
-        la = state[LOSS_A]
-        ld = state[LOSS_D]
+    if state[L.DIE_A] < 1 or state[L.DIE_D] < 1:
+        return refuse(where, E_DICE_STATE, L.DIE_A, state[L.DIE_A])
+    if state[L.IDX_A] != R.read_battle_table(state[L.STR_A], state[L.DIE_A]):
+        return refuse(where, E_BATTLE_INDEX, L.IDX_A, state[L.IDX_A])
+    if state[L.IDX_D] != R.read_battle_table(state[L.STR_D], state[L.DIE_D]):
+        return refuse(where, E_BATTLE_INDEX, L.IDX_D, state[L.IDX_D])
+    if mode == L.M_LOSS:
+        a_lost = state[L.IDX_D] >= state[L.IDX_A]
+        d_lost = state[L.IDX_A] >= state[L.IDX_D]
+        la = state[L.LOSS_A]
+        ld = state[L.LOSS_D]
         if (la == 0 and ld == 0) or (la == 1 and not a_lost) or (ld == 1 and not d_lost):
-            return refuse(where, E_LOSS, LOSS_A, la)
+            return refuse(where, E_LOSS, L.LOSS_A, la)
         if (la == 1 and attackers < 1) or (ld == 1 and defenders < 1):
             return refuse(where, E_BATTLE_SIDES, -1, min(attackers, defenders))
     elif attackers < 1 or defenders < 1:  # M_CONTINUE
@@ -556,14 +468,14 @@ def check_emptied_cities(state, params, where):
     ends, so possession equals occupation at every turn's start; within the turn only the
     side to move empties cities (its moves, its attackers lost), and the enemy only the
     city being taken from it (the advance into it, ``advance="chosen"``)."""
-    if params[P_EMPTY_CITY] != EMPTY_NEUTRAL:
+    if params[L.P_EMPTY_CITY] != L.EMPTY_NEUTRAL:
         return 0
-    side = state[SIDE]
-    for c in range(C):
-        owner = state[OWNER + c]
-        if owner == NEUTRAL or state[OCC + c] != NEUTRAL or owner == side:
+    side = state[L.SIDE]
+    for c in range(L.C):
+        owner = state[L.OWNER + c]
+        if owner == D.NEUTRAL or state[L.OCC + c] != D.NEUTRAL or owner == side:
             continue
-        taken = state[MODE] == M_MOVE and state[ROUND] >= 1 and c == state[TARGET]
+        taken = state[L.MODE] == L.M_MOVE and state[L.ROUND] >= 1 and c == state[L.TARGET]
         if not taken:
             return refuse(where, E_NEUTRAL_EMPTY, c, owner)
     return 0

@@ -11,6 +11,7 @@ import numpy as np
 
 from boardsim.core.header import H_CHANCE_KIND
 from boardsim.core.jit import jit
+from boardsim.core.kernel_parts import fair_die
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import garrison_count, general_at, place_revolt, province_army
@@ -48,10 +49,7 @@ def chance_weights(
                 weights[n] = 1
                 n += 1
         return n
-    for i in range(6):
-        outcomes[i] = i + 1
-        weights[i] = 1
-    return 6
+    return fair_die(outcomes, weights, 6)
 
 
 @jit

@@ -34,6 +34,7 @@ import numpy as np
 from boardsim.core.engine import pick_legal
 from boardsim.core.header import H_ACTOR
 from boardsim.core.jit import jit, jit_inline
+from boardsim.core.kernel_parts import legal_or_fallback
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
 from boardsim.games.hispania.board import army_at, garrison_count, general_at, province_army
@@ -464,10 +465,4 @@ def heuristic_action(state, params, mask, prng):
             a = roman_choice(state, params, mask)
         elif ph == L.PH_SETUP_PLACE or ph == L.PH_REENTER:
             a = place_choice(state, params, mask)
-    if a < 0 or not mask[a]:
-        if mask[L.A_PASS]:
-            return L.A_PASS
-        for b in range(L.NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return legal_or_fallback(a, mask, L.A_PASS, L.NUM_ACTIONS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND, P_NUM_PLAYERS
+from boardsim.core import header as H
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
 
@@ -101,7 +101,7 @@ P0: VT 0, counters 24, 2 cards: a player's victory points, counters in
 def move_events(params: np.ndarray, before: np.ndarray, after: np.ndarray) -> list[str]:
     """What a move brought about beyond its words: each country that became independent
     and the VT each player scored by it."""
-    n = int(params[P_NUM_PLAYERS])
+    n = int(params[H.P_NUM_PLAYERS])
     out = []
     for c in range(len(D.DATA.country_names)):
         if after[L.INDEP + c] and not before[L.INDEP + c]:
@@ -119,11 +119,11 @@ def move_events(params: np.ndarray, before: np.ndarray, after: np.ndarray) -> li
 
 def render_text(params: np.ndarray, state: np.ndarray) -> str:
     """The track, pawns, hands (sizes), supplies and VT, as plain text."""
-    n = int(params[P_NUM_PLAYERS])
+    n = int(params[H.P_NUM_PLAYERS])
     s = state
     lines = [f"turn {int(s[L.TURN])}, player {int(s[L.MOVER])} to play"]
-    if int(s[H_ACTOR]) == CHANCE:
-        lines[0] += f" (chance: {CHANCE_WORDS.get(int(s[H_CHANCE_KIND]), '?')})"
+    if int(s[H.H_ACTOR]) == H.CHANCE:
+        lines[0] += f" (chance: {CHANCE_WORDS.get(int(s[H.H_CHANCE_KIND]), '?')})"
     else:
         lines[0] += f" ({PHASE_WORDS.get(int(s[L.PHASE]), '?')})"
     for c in range(len(D.DATA.country_names)):
@@ -175,7 +175,7 @@ def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer:
     """What ``viewer`` sees of the chance outcome about to happen in ``state``: a roll is
     public ("you rolled 4", "player 2 rolled 4"); a card drawn is seen by its taker only
     ("you drew Leader 5", "player 2 drew a card")."""
-    kind = int(state[H_CHANCE_KIND])
+    kind = int(state[H.H_CHANCE_KIND])
     mover = int(state[L.MOVER])
     if kind in (L.CH_MOVE_DIE, L.CH_REVOLUTION_DIE):
         who = "you" if viewer == mover else f"player {mover}"
@@ -184,7 +184,7 @@ def describe_chance(params: np.ndarray, state: np.ndarray, outcome: int, viewer:
     taker = mover
     verb = "drew"
     if kind == L.CH_DEAL:
-        n = int(params[P_NUM_PLAYERS])
+        n = int(params[H.P_NUM_PLAYERS])
         taker = (n * D.STARTING_HAND - int(state[L.DEAL_LEFT])) % n
         verb = "were dealt" if viewer == taker else "was dealt"
     if viewer == taker:

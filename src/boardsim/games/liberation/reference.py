@@ -10,16 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_CHANCE_KIND,
-    H_FLAGS,
-    P_NUM_PLAYERS,
-    TERMINAL,
-)
+from boardsim.core import header as H
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
 
@@ -30,7 +21,7 @@ class Race:
     def __init__(self, state: list[int], params: Sequence[int]) -> None:
         self.s = state
         self.params = params
-        self.n = params[P_NUM_PLAYERS]
+        self.n = params[H.P_NUM_PLAYERS]
 
     # ------------------------------------------------------------ views
     def hand(self, p: int) -> list[int]:
@@ -56,12 +47,12 @@ class Race:
     # ------------------------------------------------------------ flow
     def decide(self, phase: int) -> None:
         self.s[L.PHASE] = phase
-        self.s[H_ACTOR] = self.s[L.MOVER]
-        self.s[H_CHANCE_KIND] = 0
+        self.s[H.H_ACTOR] = self.s[L.MOVER]
+        self.s[H.H_CHANCE_KIND] = 0
 
     def chance(self, kind: int) -> None:
-        self.s[H_ACTOR] = CHANCE
-        self.s[H_CHANCE_KIND] = kind
+        self.s[H.H_ACTOR] = H.CHANCE
+        self.s[H.H_CHANCE_KIND] = kind
 
     def begin_draw(self, kind: int) -> bool:
         """A draw; an empty pile takes the reshuffled discards; no cards at all: no draw."""
@@ -98,9 +89,9 @@ class Race:
     def game_over(self, stalled: bool) -> None:
         self.s[L.STALLED] = int(stalled)
         self.s[L.PHASE] = L.PH_OVER
-        self.s[H_FLAGS] |= FLAG_TERMINAL
-        self.s[H_ACTOR] = TERMINAL
-        self.s[H_CHANCE_KIND] = 0
+        self.s[H.H_FLAGS] |= H.FLAG_TERMINAL
+        self.s[H.H_ACTOR] = H.TERMINAL
+        self.s[H.H_CHANCE_KIND] = 0
 
     def all_independent(self) -> bool:
         return all(self.s[L.INDEP : L.INDEP + D.NUM_COUNTRIES])
@@ -229,7 +220,7 @@ def init(state: list[int], params: Sequence[int], seed: int) -> None:
 
 
 def chance_weights(state: list[int], params: Sequence[int]) -> tuple[list[int], list[int]]:
-    if state[H_CHANCE_KIND] in (L.CH_MOVE_DIE, L.CH_REVOLUTION_DIE):
+    if state[H.H_CHANCE_KIND] in (L.CH_MOVE_DIE, L.CH_REVOLUTION_DIE):
         return list(range(1, L.DIE_FACES + 1)), [1] * L.DIE_FACES
     kinds = [k for k in range(L.K) if state[L.PILE + k] > 0]
     return kinds, [state[L.PILE + k] for k in kinds]
@@ -237,7 +228,7 @@ def chance_weights(state: list[int], params: Sequence[int]) -> tuple[list[int], 
 
 def apply_chance(state: list[int], params: Sequence[int], outcome: int) -> None:
     race = Race(state, params)
-    kind = state[H_CHANCE_KIND]
+    kind = state[H.H_CHANCE_KIND]
     p = state[L.MOVER]
     if kind in (L.CH_MOVE_DIE, L.CH_REVOLUTION_DIE):
         race.move(p, outcome)
@@ -264,7 +255,7 @@ def apply_chance(state: list[int], params: Sequence[int], outcome: int) -> None:
 
 def legal_actions(state: list[int], params: Sequence[int]) -> list[int]:
     race = Race(state, params)
-    p = state[H_ACTOR]
+    p = state[H.H_ACTOR]
     space = state[L.POS + p]
     hand = race.hand(p)
     supply = state[L.SUPPLY + p]
@@ -322,7 +313,7 @@ def legal_actions(state: list[int], params: Sequence[int]) -> list[int]:
 
 def apply_action(state: list[int], params: Sequence[int], action: int) -> None:
     race = Race(state, params)
-    p = state[H_ACTOR]
+    p = state[H.H_ACTOR]
     space = state[L.POS + p]
     if action == L.A_ROLL:
         race.chance(L.CH_MOVE_DIE)
@@ -375,13 +366,13 @@ def apply_action(state: list[int], params: Sequence[int], action: int) -> None:
 
 
 def returns(state: list[int], params: Sequence[int]) -> list[float]:
-    n = params[P_NUM_PLAYERS]
+    n = params[H.P_NUM_PLAYERS]
     out = [0.0] * D.MAX_PLAYERS
     vt = state[L.VT : L.VT + n]
     if params[L.PR_REWARD] == L.REWARD_VT:
         out[:n] = [float(v) for v in vt]
         return out
-    if not state[H_FLAGS] & FLAG_TERMINAL or state[H_FLAGS] & FLAG_TRUNCATED:
+    if not state[H.H_FLAGS] & H.FLAG_TERMINAL or state[H.H_FLAGS] & H.FLAG_TRUNCATED:
         return out
     best = max(vt)
     winners = vt.count(best)

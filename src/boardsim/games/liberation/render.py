@@ -12,11 +12,17 @@ import math
 
 import numpy as np
 
+from boardsim.core import header as H
 from boardsim.core.game import Game
-from boardsim.core.header import CHANCE, H_ACTOR, H_CHANCE_KIND, P_NUM_PLAYERS
 from boardsim.games.liberation import data as D
 from boardsim.games.liberation import layout as L
-from boardsim.games.liberation.names import CHANCE_WORDS, PHASE_WORDS, card_name, country_name
+from boardsim.games.liberation.names import (
+    CHANCE_WORDS,
+    PHASE_WORDS,
+    card_name,
+    country_name,
+    describe_chance,
+)
 from boardsim.render.common import (
     FAINT,
     INK,
@@ -155,8 +161,8 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
     if int(s[L.PHASE]) == L.PH_OVER:
         panel.line("Game over", 13.0, True, data={"kind": "turn", "player": "-1"})
     else:
-        if int(s[H_ACTOR]) == CHANCE:
-            doing = "chance: " + CHANCE_WORDS.get(int(s[H_CHANCE_KIND]), "?")
+        if int(s[H.H_ACTOR]) == H.CHANCE:
+            doing = "chance: " + CHANCE_WORDS.get(int(s[H.H_CHANCE_KIND]), "?")
         else:
             doing = PHASE_WORDS.get(int(s[L.PHASE]), "?")
         panel.line(
@@ -201,7 +207,7 @@ def _panel(scene: Scene, s: np.ndarray, n: int, viewer: int | None, show_hands: 
 
 def draw(game: Game, state: np.ndarray, viewer: int | None, show_hands: bool) -> Scene:
     """The race as a scene (see the module docstring)."""
-    n = int(game.params[P_NUM_PLAYERS])
+    n = int(game.params[H.P_NUM_PLAYERS])
     scene = Scene(
         int(BOARD + PANEL_WIDTH),
         int(BOARD),
@@ -224,6 +230,4 @@ def private_text(game: Game, state: np.ndarray, player: int) -> str:
 
 def chance_text(game: Game, state: np.ndarray, outcome: int, player: int) -> str:
     """What ``player`` may see of the chance outcome about to happen (a roll, a draw)."""
-    from boardsim.games.liberation.names import describe_chance
-
     return describe_chance(game.params, state, outcome, player)

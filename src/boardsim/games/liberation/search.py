@@ -1,7 +1,5 @@
-"""What the generic search (``core/mcts_template.py``) needs from the liberation race.
-
-Compiled into the rules namespace by ``bind_engine`` (not imported as a module), so
-it calls the rules' kernels and constants directly.
+"""What the generic search (``core/mcts.py``) needs from the liberation race (kernels
+``engine.py`` gives it).
 
 - ``determinize``: the other players' hands are hidden. Everything a player has
   not seen (the draw pile, which keeps no order, and the other hands) is pooled
@@ -15,30 +13,11 @@ it calls the rules' kernels and constants directly.
 
 import numpy as np
 
-from boardsim.core.header import (
-    P_NUM_PLAYERS,
-)
+from boardsim.core import header as H
 from boardsim.core.jit import jit
 from boardsim.core.rng import rng_weighted
-from boardsim.games.liberation.data import (
-    KIND_FORCE,
-    NUM_SPACES,
-    SPACE_COUNTRY,
-)
-from boardsim.games.liberation.layout import (
-    CARD,
-    COUNTERS,
-    HAND,
-    INDEP,
-    MOVER,
-    OWNER,
-    PH_ENEMY,
-    PHASE,
-    PILE,
-    SELECTED,
-    VT,
-    K,
-)
+from boardsim.games.liberation import data as D
+from boardsim.games.liberation import layout as L
 from boardsim.games.liberation.rules import (
     hand_size,
 )
@@ -50,39 +29,39 @@ SIZE_BITS = 8  # hand sizes are packed 8 bits a player while the hands are poole
 @jit
 def determinize(state, params, player, prng):
     """Redeal the cards ``player`` has not seen (pile and other hands) from ``prng``."""
-    n = params[P_NUM_PLAYERS]
+    n = params[H.P_NUM_PLAYERS]
     sizes = np.int64(0)  # packed: no allocation in the search's hot loop
     for q in range(n):
         if q == player:
             continue
         sizes |= np.int64(hand_size(state, q)) << np.int64(SIZE_BITS * q)
-        for k in range(K):
-            state[PILE + k] += state[HAND + q * K + k]
-            state[HAND + q * K + k] = 0
-    pile = state[PILE : PILE + K]
+        for k in range(L.K):
+            state[L.PILE + k] += state[L.HAND + q * L.K + k]
+            state[L.HAND + q * L.K + k] = 0
+    pile = state[L.PILE : L.PILE + L.K]
     for q in range(n):
         if q == player:
             continue
         size = (sizes >> np.int64(SIZE_BITS * q)) & np.int64((1 << SIZE_BITS) - 1)
-        if state[PHASE] == PH_ENEMY and q == state[MOVER]:
-            for k in range(K):  # the Royalist cards he chose for his attack are public
-                state[HAND + q * K + k] += state[SELECTED + k]
-                state[PILE + k] -= state[SELECTED + k]
-                size -= state[SELECTED + k]
+        if state[L.PHASE] == L.PH_ENEMY and q == state[L.MOVER]:
+            for k in range(L.K):  # the Royalist cards he chose for his attack are public
+                state[L.HAND + q * L.K + k] += state[L.SELECTED + k]
+                state[L.PILE + k] -= state[L.SELECTED + k]
+                size -= state[L.SELECTED + k]
         for _ in range(size):
-            k = rng_weighted(prng, 0, pile, K)
-            state[PILE + k] -= 1
-            state[HAND + q * K + k] += 1
+            k = rng_weighted(prng, 0, pile, L.K)
+            state[L.PILE + k] -= 1
+            state[L.HAND + q * L.K + k] += 1
 
 
 @jit
 def score(state, p):
     """Victory Tokens first (10 each), then counters and card force on the board, then cards."""
     board = 0.0
-    for s in range(NUM_SPACES):
-        if state[OWNER + s] == p and state[INDEP + SPACE_COUNTRY[s]] == 0:
-            board += state[COUNTERS + s] + KIND_FORCE[state[CARD + s]] / 4.0
-    return 10.0 * state[VT + p] + board + 0.2 * hand_size(state, p)
+    for s in range(D.NUM_SPACES):
+        if state[L.OWNER + s] == p and state[L.INDEP + D.SPACE_COUNTRY[s]] == 0:
+            board += state[L.COUNTERS + s] + D.KIND_FORCE[state[L.CARD + s]] / 4.0
+    return 10.0 * state[L.VT + p] + board + 0.2 * hand_size(state, p)
 
 
 @jit
@@ -94,7 +73,7 @@ def search_prune(state, params, mask):
 @jit
 def evaluate_position(state, params, out):
     """Each player's standing: ``tanh`` of his score's lead over the best other score."""
-    n = params[P_NUM_PLAYERS]
+    n = params[H.P_NUM_PLAYERS]
     best = -1
     for p in range(n):
         out[p] = score(state, p)

@@ -15,74 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardsim.core import header as H
 from boardsim.core.checks import first_outside, refuse
-from boardsim.core.header import (
-    CHANCE,
-    FLAG_TERMINAL,
-    FLAG_TRUNCATED,
-    H_ACTOR,
-    H_CHANCE_KIND,
-    H_FLAGS,
-    MAX_DECISIONS,
-    P_NUM_PLAYERS,
-)
 from boardsim.core.jit import jit
-from boardsim.games.liberation.data import (
-    CLOSING_CARD_VT,
-    COUNTRY_FIRST,
-    COUNTRY_LENGTH,
-    HAND_LIMIT,
-    KIND_COUNT,
-    KIND_ROYALIST,
-    NUM_COUNTRIES,
-    NUM_SPACES,
-    OTHER_VT,
-    PLACE_VT,
-    SPACE_COUNTRY,
-    SPACE_REVOLUTION,
-    STARTING_HAND,
-)
-from boardsim.games.liberation.layout import (
-    CARD,
-    CH_DEAL,
-    CH_MOVE_DIE,
-    CH_OWN_DRAW,
-    CH_REVOLUTION_DIE,
-    CH_REVOLUTION_DRAW,
-    COUNTERS,
-    DEAL_LEFT,
-    DISCARD,
-    GAME_END_END_OF_ROUND,
-    HAND,
-    INDEP,
-    LAST_SCORER,
-    MOVER,
-    NUM_PHASES,
-    OWNER,
-    PH_DRAW_DISCARD,
-    PH_EMPTY,
-    PH_ENEMY,
-    PH_HAND_LIMIT,
-    PH_MOVE,
-    PH_OVER,
-    PH_OWN,
-    PH_REVOLUTION,
-    PH_SETUP,
-    PHASE,
-    PILE,
-    POS,
-    PR_COUNTERS,
-    PR_GAME_END,
-    PR_RETURN_COUNTERS,
-    REMOVED,
-    SELECTED,
-    STALLED,
-    SUPPLY,
-    TURN,
-    VT,
-    K,
-    P,
-)
+from boardsim.games.liberation import data as D
+from boardsim.games.liberation import layout as L
 
 NUM_CHANCE_KINDS = 7  # CH_NONE .. CH_OWN_DRAW
 BIG = (1 << 31) - 1
@@ -132,15 +69,15 @@ E_LAST_SCORER_NONE = 41
 E_ACTOR_MOVER = 42
 
 STATE_ERRORS: dict[int, str] = {
-    E_PHASE: f"PHASE = {{value}}: not a phase (0..{NUM_PHASES - 1})",
-    E_TURN: f"TURN = {{value}}: not 0..{MAX_DECISIONS}",
+    E_PHASE: f"PHASE = {{value}}: not a phase (0..{L.NUM_PHASES - 1})",
+    E_TURN: f"TURN = {{value}}: not 0..{H.MAX_DECISIONS}",
     E_MOVER: "MOVER = {value}: not a player of this game",
     E_DEAL_LEFT: "DEAL_LEFT = {value}: more cards than the opening hands, or negative",
     E_STALLED: "STALLED = {value}: not 0 or 1",
     E_LAST_SCORER: "LAST_SCORER = {value}: neither -1 nor a player of this game",
     E_CHANCE_KIND: "CHANCE_KIND (word 5) = {value}: not a chance kind "
     f"(0..{NUM_CHANCE_KINDS - 1})",
-    E_POS: f"POS[{{index}}] = {{value}}: not a space (0..{NUM_SPACES - 1})",
+    E_POS: f"POS[{{index}}] = {{value}}: not a space (0..{D.NUM_SPACES - 1})",
     E_SUPPLY: "SUPPLY[{index}] = {value}: negative",
     E_VT: "VT[{index}] = {value}: negative",
     E_HAND: "HAND word {index} = {value}: negative",
@@ -151,7 +88,7 @@ STATE_ERRORS: dict[int, str] = {
     E_REMOVED: "REMOVED[{index}] = {value}: negative, or a Liberation card out of the game",
     E_SELECTED: "SELECTED[{index}] = {value}: negative, or not a Royalist card",
     E_OWNER: "OWNER[{index}] = {value}: neither -1 nor a player of this game",
-    E_CARD: f"CARD[{{index}}] = {{value}}: neither -1 nor a card kind (0..{K - 1})",
+    E_CARD: f"CARD[{{index}}] = {{value}}: neither -1 nor a card kind (0..{L.K - 1})",
     E_SPACE_COUNTERS: "COUNTERS[{index}] = {value}: negative",
     E_UNOWNED_SPACE: "space {index} has no owner but a card or {value} counters",
     E_OWNED_REVOLUTION: "space {index} is a revolution space but has owner {value}",
@@ -167,7 +104,7 @@ STATE_ERRORS: dict[int, str] = {
     E_OVER: "PHASE = {value}: the game is over (not truncated) exactly in phase 8",
     E_ALL_INDEPENDENT: "every country is independent but the game goes on",
     E_HAND_LIMIT: f"player {{index}} holds {{value}} cards while another player moves "
-    f"(limit {HAND_LIMIT})",
+    f"(limit {D.HAND_LIMIT})",
     E_DEAL: "the opening deal: DEAL_LEFT = {value}, not coherent with the chance node, the "
     "phase, the mover or the turn",
     E_CHANCE_PHASE: "chance kind {index} cannot happen in PHASE {value}",
@@ -177,7 +114,8 @@ STATE_ERRORS: dict[int, str] = {
     "allow PHASE {value}",
     E_SELECTED_PHASE: "Royalist card {index} is selected ({value}) outside a Royalist attack",
     E_SELECTED_HAND: "Royalist card {index}: {value} selected, more than in the mover's hand",
-    E_OVER_LIMIT: f"phase 7 (hand limit) but the mover holds {{value}} cards (limit {HAND_LIMIT})",
+    E_OVER_LIMIT: "phase 7 (hand limit) but the mover holds {value} cards "
+    f"(limit {D.HAND_LIMIT})",
     E_STALLED_LIVE: "STALLED = 1 but the game goes on",
     E_LAST_SCORER_NONE: "LAST_SCORER = {value} but no country is independent",
     E_ACTOR_MOVER: "ACTOR (word 2) = {value}, but it is player {index}'s turn (MOVER)",
@@ -188,76 +126,76 @@ STATE_ERRORS: dict[int, str] = {
 @jit
 def check_scalars(state, params, where):
     """The turn, phase, mover, deal and scorer words, each in its range."""
-    n = params[P_NUM_PLAYERS]
-    if not 0 <= state[PHASE] < NUM_PHASES:
-        return refuse(where, E_PHASE, PHASE, state[PHASE])
-    if not 0 <= state[TURN] <= MAX_DECISIONS:
-        return refuse(where, E_TURN, TURN, state[TURN])
-    if not 0 <= state[MOVER] < n:
-        return refuse(where, E_MOVER, MOVER, state[MOVER])
-    if not 0 <= state[DEAL_LEFT] <= n * STARTING_HAND:
-        return refuse(where, E_DEAL_LEFT, DEAL_LEFT, state[DEAL_LEFT])
-    if not 0 <= state[STALLED] <= 1:
-        return refuse(where, E_STALLED, STALLED, state[STALLED])
-    if not -1 <= state[LAST_SCORER] < n:
-        return refuse(where, E_LAST_SCORER, LAST_SCORER, state[LAST_SCORER])
-    if not 0 <= state[H_CHANCE_KIND] < NUM_CHANCE_KINDS:
-        return refuse(where, E_CHANCE_KIND, H_CHANCE_KIND, state[H_CHANCE_KIND])
+    n = params[H.P_NUM_PLAYERS]
+    if not 0 <= state[L.PHASE] < L.NUM_PHASES:
+        return refuse(where, E_PHASE, L.PHASE, state[L.PHASE])
+    if not 0 <= state[L.TURN] <= H.MAX_DECISIONS:
+        return refuse(where, E_TURN, L.TURN, state[L.TURN])
+    if not 0 <= state[L.MOVER] < n:
+        return refuse(where, E_MOVER, L.MOVER, state[L.MOVER])
+    if not 0 <= state[L.DEAL_LEFT] <= n * D.STARTING_HAND:
+        return refuse(where, E_DEAL_LEFT, L.DEAL_LEFT, state[L.DEAL_LEFT])
+    if not 0 <= state[L.STALLED] <= 1:
+        return refuse(where, E_STALLED, L.STALLED, state[L.STALLED])
+    if not -1 <= state[L.LAST_SCORER] < n:
+        return refuse(where, E_LAST_SCORER, L.LAST_SCORER, state[L.LAST_SCORER])
+    if not 0 <= state[H.H_CHANCE_KIND] < NUM_CHANCE_KINDS:
+        return refuse(where, E_CHANCE_KIND, H.H_CHANCE_KIND, state[H.H_CHANCE_KIND])
     return 0
 
 
 @jit
 def check_players(state, params, where):
     """Pawns on the track, supplies, VT and hands not negative; absent players empty."""
-    n = params[P_NUM_PLAYERS]
-    i = first_outside(state, POS, n, 0, NUM_SPACES - 1)
+    n = params[H.P_NUM_PLAYERS]
+    i = first_outside(state, L.POS, n, 0, D.NUM_SPACES - 1)
     if i >= 0:
-        return refuse(where, E_POS, i, state[POS + i])
-    i = first_outside(state, SUPPLY, n, 0, BIG)
+        return refuse(where, E_POS, i, state[L.POS + i])
+    i = first_outside(state, L.SUPPLY, n, 0, BIG)
     if i >= 0:
-        return refuse(where, E_SUPPLY, i, state[SUPPLY + i])
-    i = first_outside(state, VT, n, 0, BIG)
+        return refuse(where, E_SUPPLY, i, state[L.SUPPLY + i])
+    i = first_outside(state, L.VT, n, 0, BIG)
     if i >= 0:
-        return refuse(where, E_VT, i, state[VT + i])
-    i = first_outside(state, HAND, n * K, 0, BIG)
+        return refuse(where, E_VT, i, state[L.VT + i])
+    i = first_outside(state, L.HAND, n * L.K, 0, BIG)
     if i >= 0:
-        return refuse(where, E_HAND, i, state[HAND + i])
-    for p in range(n, P):
-        for w in (POS + p, SUPPLY + p, VT + p):
+        return refuse(where, E_HAND, i, state[L.HAND + i])
+    for p in range(n, L.P):
+        for w in (L.POS + p, L.SUPPLY + p, L.VT + p):
             if state[w] != 0:
                 return refuse(where, E_ABSENT_PLAYER, p, w)
-        for k in range(K):
-            if state[HAND + p * K + k] != 0:
-                return refuse(where, E_ABSENT_PLAYER, p, HAND + p * K + k)
+        for k in range(L.K):
+            if state[L.HAND + p * L.K + k] != 0:
+                return refuse(where, E_ABSENT_PLAYER, p, L.HAND + p * L.K + k)
     return 0
 
 
 @jit
 def check_card_piles(state, where):
     """Pile and discards not negative; only Royalist cards out of the game or selected."""
-    for k in range(K):
-        if state[PILE + k] < 0:
-            return refuse(where, E_PILE, k, state[PILE + k])
-        if state[DISCARD + k] < 0:
-            return refuse(where, E_DISCARD, k, state[DISCARD + k])
-        if state[REMOVED + k] < 0 or (KIND_ROYALIST[k] == 0 and state[REMOVED + k] != 0):
-            return refuse(where, E_REMOVED, k, state[REMOVED + k])
-        if state[SELECTED + k] < 0 or (KIND_ROYALIST[k] == 0 and state[SELECTED + k] != 0):
-            return refuse(where, E_SELECTED, k, state[SELECTED + k])
+    for k in range(L.K):
+        if state[L.PILE + k] < 0:
+            return refuse(where, E_PILE, k, state[L.PILE + k])
+        if state[L.DISCARD + k] < 0:
+            return refuse(where, E_DISCARD, k, state[L.DISCARD + k])
+        if state[L.REMOVED + k] < 0 or (D.KIND_ROYALIST[k] == 0 and state[L.REMOVED + k] != 0):
+            return refuse(where, E_REMOVED, k, state[L.REMOVED + k])
+        if state[L.SELECTED + k] < 0 or (D.KIND_ROYALIST[k] == 0 and state[L.SELECTED + k] != 0):
+            return refuse(where, E_SELECTED, k, state[L.SELECTED + k])
     return 0
 
 
 @jit
 def check_spaces(state, params, where):
     """Owner, tucked card and counters of every space, in range and together."""
-    n = params[P_NUM_PLAYERS]
-    for s in range(NUM_SPACES):
-        owner = state[OWNER + s]
-        card = state[CARD + s]
-        cnt = state[COUNTERS + s]
+    n = params[H.P_NUM_PLAYERS]
+    for s in range(D.NUM_SPACES):
+        owner = state[L.OWNER + s]
+        card = state[L.CARD + s]
+        cnt = state[L.COUNTERS + s]
         if not -1 <= owner < n:
             return refuse(where, E_OWNER, s, owner)
-        if not -1 <= card < K:
+        if not -1 <= card < L.K:
             return refuse(where, E_CARD, s, card)
         if cnt < 0 or cnt >= BIG:
             return refuse(where, E_SPACE_COUNTERS, s, cnt)
@@ -265,12 +203,12 @@ def check_spaces(state, params, where):
             if card != -1 or cnt != 0:
                 return refuse(where, E_UNOWNED_SPACE, s, cnt)
             continue
-        if SPACE_REVOLUTION[s] >= 0:
+        if D.SPACE_REVOLUTION[s] >= 0:
             return refuse(where, E_OWNED_REVOLUTION, s, owner)
-        if card < 0 or KIND_ROYALIST[card] != 0:
+        if card < 0 or D.KIND_ROYALIST[card] != 0:
             return refuse(where, E_ROYALIST_TUCKED, s, card)
-        independent = state[INDEP + SPACE_COUNTRY[s]] == 1
-        if params[PR_RETURN_COUNTERS] != 0 and independent:
+        independent = state[L.INDEP + D.SPACE_COUNTRY[s]] == 1
+        if params[L.PR_RETURN_COUNTERS] != 0 and independent:
             if cnt != 0:  # they went home with the independence
                 return refuse(where, E_NO_COUNTER, s, cnt)
         elif cnt < 1:
@@ -281,13 +219,13 @@ def check_spaces(state, params, where):
 @jit
 def check_countries(state, where):
     """A country is independent exactly when every one of its spaces is liberated."""
-    for c in range(NUM_COUNTRIES):
-        v = state[INDEP + c]
+    for c in range(D.NUM_COUNTRIES):
+        v = state[L.INDEP + c]
         if not 0 <= v <= 1:
             return refuse(where, E_INDEP, c, v)
         whole = True
-        for s in range(COUNTRY_FIRST[c], COUNTRY_FIRST[c] + COUNTRY_LENGTH[c]):
-            if state[OWNER + s] < 0:
+        for s in range(D.COUNTRY_FIRST[c], D.COUNTRY_FIRST[c] + D.COUNTRY_LENGTH[c]):
+            if state[L.OWNER + s] < 0:
                 whole = False
         if whole != (v == 1):
             return refuse(where, E_INDEPENDENCE, c, v)
@@ -298,14 +236,14 @@ def check_countries(state, where):
 @jit
 def check_cards_conserved(state, where):
     """Every card of the deck is somewhere, once: pile, discards, hands, board, removed."""
-    for k in range(K):
-        total = np.int64(state[PILE + k]) + state[DISCARD + k] + state[REMOVED + k]
-        for p in range(P):
-            total += state[HAND + p * K + k]
-        for s in range(NUM_SPACES):
-            if state[CARD + s] == k:
+    for k in range(L.K):
+        total = np.int64(state[L.PILE + k]) + state[L.DISCARD + k] + state[L.REMOVED + k]
+        for p in range(L.P):
+            total += state[L.HAND + p * L.K + k]
+        for s in range(D.NUM_SPACES):
+            if state[L.CARD + s] == k:
                 total += 1
-        if total != KIND_COUNT[k]:
+        if total != D.KIND_COUNT[k]:
             return refuse(where, E_CARD_COUNT, k, total)
     return 0
 
@@ -313,12 +251,12 @@ def check_cards_conserved(state, where):
 @jit
 def check_counters_conserved(state, params, where):
     """Each player's counters: in the supply or on the spaces he liberated, the option's count."""
-    for p in range(params[P_NUM_PLAYERS]):
-        total = np.int64(state[SUPPLY + p])
-        for s in range(NUM_SPACES):
-            if state[OWNER + s] == p:
-                total += state[COUNTERS + s]
-        if total != params[PR_COUNTERS]:
+    for p in range(params[H.P_NUM_PLAYERS]):
+        total = np.int64(state[L.SUPPLY + p])
+        for s in range(D.NUM_SPACES):
+            if state[L.OWNER + s] == p:
+                total += state[L.COUNTERS + s]
+        if total != params[L.PR_COUNTERS]:
             return refuse(where, E_COUNTER_COUNT, p, total)
     return 0
 
@@ -326,20 +264,20 @@ def check_counters_conserved(state, params, where):
 @jit
 def check_victory_tokens(state, params, where):
     """No more VT than the independent countries have awarded (closing card and places)."""
-    n = params[P_NUM_PLAYERS]
-    best_place = OTHER_VT
-    for i in range(PLACE_VT.shape[0]):
-        best_place = max(best_place, PLACE_VT[i])
+    n = params[H.P_NUM_PLAYERS]
+    best_place = D.OTHER_VT
+    for i in range(D.PLACE_VT.shape[0]):
+        best_place = max(best_place, D.PLACE_VT[i])
     independent = 0
-    for c in range(NUM_COUNTRIES):
-        independent += state[INDEP + c]
+    for c in range(D.NUM_COUNTRIES):
+        independent += state[L.INDEP + c]
     total = np.int64(0)
     for p in range(n):
-        total += state[VT + p]
-    if total > independent * (CLOSING_CARD_VT + best_place * n):
+        total += state[L.VT + p]
+    if total > independent * (D.CLOSING_CARD_VT + best_place * n):
         return refuse(where, E_VT_TOTAL, -1, total)
-    if independent == 0 and state[LAST_SCORER] != -1:
-        return refuse(where, E_LAST_SCORER_NONE, LAST_SCORER, state[LAST_SCORER])
+    if independent == 0 and state[L.LAST_SCORER] != -1:
+        return refuse(where, E_LAST_SCORER_NONE, L.LAST_SCORER, state[L.LAST_SCORER])
     return 0
 
 
@@ -347,8 +285,8 @@ def check_victory_tokens(state, params, where):
 @jit
 def hand_size(state, p):
     n = np.int64(0)
-    for k in range(K):
-        n += state[HAND + p * K + k]
+    for k in range(L.K):
+        n += state[L.HAND + p * L.K + k]
     return n
 
 
@@ -356,18 +294,18 @@ def hand_size(state, p):
 def check_end(state, params, where):
     """Phase 8 exactly when the game is over by the rules; over when no country is left
     (with ``game_end="end_of_round"``, once that round is played out: ledger L13)."""
-    flags = state[H_FLAGS]
-    over = (flags & FLAG_TERMINAL) != 0 and (flags & FLAG_TRUNCATED) == 0
-    if over != (state[PHASE] == PH_OVER):
-        return refuse(where, E_OVER, PHASE, state[PHASE])
-    if (flags & FLAG_TERMINAL) != 0:
+    flags = state[H.H_FLAGS]
+    over = (flags & H.FLAG_TERMINAL) != 0 and (flags & H.FLAG_TRUNCATED) == 0
+    if over != (state[L.PHASE] == L.PH_OVER):
+        return refuse(where, E_OVER, L.PHASE, state[L.PHASE])
+    if (flags & H.FLAG_TERMINAL) != 0:
         return 0
-    if state[STALLED] != 0:
-        return refuse(where, E_STALLED_LIVE, STALLED, state[STALLED])
-    for c in range(NUM_COUNTRIES):
-        if state[INDEP + c] == 0:
+    if state[L.STALLED] != 0:
+        return refuse(where, E_STALLED_LIVE, L.STALLED, state[L.STALLED])
+    for c in range(D.NUM_COUNTRIES):
+        if state[L.INDEP + c] == 0:
             return 0
-    if params[PR_GAME_END] == GAME_END_END_OF_ROUND:
+    if params[L.PR_GAME_END] == L.GAME_END_END_OF_ROUND:
         return 0
     return refuse(where, E_ALL_INDEPENDENT, -1, 0)
 
@@ -375,8 +313,8 @@ def check_end(state, params, where):
 @jit
 def check_hands(state, params, where):
     """Only the player to move may hold more than the hand limit (he discards at the end)."""
-    for p in range(params[P_NUM_PLAYERS]):
-        if p != state[MOVER] and hand_size(state, p) > HAND_LIMIT:
+    for p in range(params[H.P_NUM_PLAYERS]):
+        if p != state[L.MOVER] and hand_size(state, p) > D.HAND_LIMIT:
             return refuse(where, E_HAND_LIMIT, p, hand_size(state, p))
     return 0
 
@@ -385,19 +323,19 @@ def check_hands(state, params, where):
 def landing_allows(state, phase):
     """The mover's pawn stands where ``phase`` can happen: a revolution space, an unliberated
     space, his own, another's (not of an independent country); any space to move or discard."""
-    p = state[MOVER]
-    s = state[POS + p]
-    owner = state[OWNER + s]
-    if phase == PH_REVOLUTION:
-        return SPACE_REVOLUTION[s] >= 0
-    landing = phase == PH_EMPTY or phase == PH_OWN or phase == PH_DRAW_DISCARD
-    if not (landing or phase == PH_ENEMY):
+    p = state[L.MOVER]
+    s = state[L.POS + p]
+    owner = state[L.OWNER + s]
+    if phase == L.PH_REVOLUTION:
+        return D.SPACE_REVOLUTION[s] >= 0
+    landing = phase == L.PH_EMPTY or phase == L.PH_OWN or phase == L.PH_DRAW_DISCARD
+    if not (landing or phase == L.PH_ENEMY):
         return True
-    if SPACE_REVOLUTION[s] >= 0 or state[INDEP + SPACE_COUNTRY[s]] != 0:
+    if D.SPACE_REVOLUTION[s] >= 0 or state[L.INDEP + D.SPACE_COUNTRY[s]] != 0:
         return False
-    if phase == PH_EMPTY:
+    if phase == L.PH_EMPTY:
         return owner < 0
-    if phase == PH_ENEMY:
+    if phase == L.PH_ENEMY:
         return owner >= 0 and owner != p
     return owner == p
 
@@ -405,23 +343,28 @@ def landing_allows(state, phase):
 @jit
 def check_chance_node(state, params, where):
     """Which random event is pending fits the phase and the pawn (and the deal the deck)."""
-    kind = state[H_CHANCE_KIND]
-    phase = state[PHASE]
+    kind = state[H.H_CHANCE_KIND]
+    phase = state[L.PHASE]
     if kind == 0:
         return refuse(where, E_CHANCE_PHASE, kind, phase)
-    if kind == CH_DEAL:
-        if state[DEAL_LEFT] < 1 or phase != PH_SETUP or state[MOVER] != 0 or state[TURN] != 0:
-            return refuse(where, E_DEAL, DEAL_LEFT, state[DEAL_LEFT])
+    if kind == L.CH_DEAL:
+        if (
+            state[L.DEAL_LEFT] < 1
+            or phase != L.PH_SETUP
+            or state[L.MOVER] != 0
+            or state[L.TURN] != 0
+        ):
+            return refuse(where, E_DEAL, L.DEAL_LEFT, state[L.DEAL_LEFT])
         return 0
-    if state[DEAL_LEFT] != 0 or state[TURN] < 1:
-        return refuse(where, E_DEAL, DEAL_LEFT, state[DEAL_LEFT])
-    if kind == CH_MOVE_DIE and phase != PH_MOVE:
+    if state[L.DEAL_LEFT] != 0 or state[L.TURN] < 1:
+        return refuse(where, E_DEAL, L.DEAL_LEFT, state[L.DEAL_LEFT])
+    if kind == L.CH_MOVE_DIE and phase != L.PH_MOVE:
         return refuse(where, E_CHANCE_PHASE, kind, phase)
-    if (kind == CH_REVOLUTION_DIE or kind == CH_REVOLUTION_DRAW) and (
-        phase != PH_REVOLUTION or not landing_allows(state, phase)
+    if (kind == L.CH_REVOLUTION_DIE or kind == L.CH_REVOLUTION_DRAW) and (
+        phase != L.PH_REVOLUTION or not landing_allows(state, phase)
     ):
         return refuse(where, E_CHANCE_PHASE, kind, phase)
-    if kind == CH_OWN_DRAW and (phase != PH_OWN or not landing_allows(state, phase)):
+    if kind == L.CH_OWN_DRAW and (phase != L.PH_OWN or not landing_allows(state, phase)):
         return refuse(where, E_CHANCE_PHASE, kind, phase)
     return 0  # CH_TURN_DRAW: the new mover draws, whatever the last player's phase was
 
@@ -429,33 +372,33 @@ def check_chance_node(state, params, where):
 @jit
 def check_decision(state, where):
     """A player decides in a phase of the turn, on a space that allows it."""
-    phase = state[PHASE]
-    if state[H_ACTOR] != state[MOVER]:
-        return refuse(where, E_ACTOR_MOVER, state[MOVER], state[H_ACTOR])
-    if state[H_CHANCE_KIND] != 0:
-        return refuse(where, E_DECISION_KIND, H_CHANCE_KIND, state[H_CHANCE_KIND])
-    if phase == PH_SETUP or phase == PH_OVER or state[TURN] < 1 or state[DEAL_LEFT] != 0:
-        return refuse(where, E_DECISION_PHASE, PHASE, phase)
+    phase = state[L.PHASE]
+    if state[H.H_ACTOR] != state[L.MOVER]:
+        return refuse(where, E_ACTOR_MOVER, state[L.MOVER], state[H.H_ACTOR])
+    if state[H.H_CHANCE_KIND] != 0:
+        return refuse(where, E_DECISION_KIND, H.H_CHANCE_KIND, state[H.H_CHANCE_KIND])
+    if phase == L.PH_SETUP or phase == L.PH_OVER or state[L.TURN] < 1 or state[L.DEAL_LEFT] != 0:
+        return refuse(where, E_DECISION_PHASE, L.PHASE, phase)
     if not landing_allows(state, phase):
-        return refuse(where, E_LANDING, state[POS + state[MOVER]], phase)
-    if phase == PH_HAND_LIMIT and hand_size(state, state[MOVER]) <= HAND_LIMIT:
-        return refuse(where, E_OVER_LIMIT, state[MOVER], hand_size(state, state[MOVER]))
+        return refuse(where, E_LANDING, state[L.POS + state[L.MOVER]], phase)
+    if phase == L.PH_HAND_LIMIT and hand_size(state, state[L.MOVER]) <= D.HAND_LIMIT:
+        return refuse(where, E_OVER_LIMIT, state[L.MOVER], hand_size(state, state[L.MOVER]))
     return 0
 
 
 @jit
 def check_selection(state, where):
     """Royalist cards are selected only during the attack being composed, from the hand."""
-    attacking = state[H_ACTOR] >= 0 and state[PHASE] == PH_ENEMY
-    terminal = (state[H_FLAGS] & FLAG_TERMINAL) != 0
-    mover = state[MOVER]
-    for k in range(K):
-        n = state[SELECTED + k]
+    attacking = state[H.H_ACTOR] >= 0 and state[L.PHASE] == L.PH_ENEMY
+    terminal = (state[H.H_FLAGS] & H.FLAG_TERMINAL) != 0
+    mover = state[L.MOVER]
+    for k in range(L.K):
+        n = state[L.SELECTED + k]
         if n == 0:
             continue
-        if not (attacking or (terminal and state[PHASE] == PH_ENEMY)):
+        if not (attacking or (terminal and state[L.PHASE] == L.PH_ENEMY)):
             return refuse(where, E_SELECTED_PHASE, k, n)
-        if n > state[HAND + mover * K + k]:
+        if n > state[L.HAND + mover * L.K + k]:
             return refuse(where, E_SELECTED_HAND, k, n)
     return 0
 
@@ -467,12 +410,12 @@ def check_turn(state, params, where):
     if code != 0:
         return code
     code = check_selection(state, where)
-    if code != 0 or (state[H_FLAGS] & FLAG_TERMINAL) != 0:
+    if code != 0 or (state[H.H_FLAGS] & H.FLAG_TERMINAL) != 0:
         return code
     code = check_hands(state, params, where)
     if code != 0:
         return code
-    if state[H_ACTOR] == CHANCE:
+    if state[H.H_ACTOR] == H.CHANCE:
         return check_chance_node(state, params, where)
     return check_decision(state, where)  # the engine checked H_ACTOR is a player
 
