@@ -98,7 +98,12 @@ def import_graph() -> tuple[dict[str, set[str]], list[str]]:
                 base = package.split(".")[: len(package.split(".")) - max(node.level - 1, 0)]
                 module = ".".join([*base, node.module or ""]).strip(".") if node.level else ""
                 module = module or node.module or ""
-                targets = [module, *(f"{module}.{a.name}" for a in node.names)]
+                # a name that is a submodule imports that module (its package only implicitly,
+                # as any import of a submodule does: not an arrow); any other name, the module
+                subs = [f"{module}.{a.name}" for a in node.names]
+                targets = [s for s in subs if s in modules] or [module]
+                if len([s for s in subs if s in modules]) < len(subs):
+                    targets.append(module)
             found = {t for t in targets if t in modules and t != name}
             graph[name] |= found
             if found and id(node) in in_functions:
