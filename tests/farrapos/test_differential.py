@@ -83,7 +83,7 @@ def rules_returns(game, ref: list[int]) -> list[float]:
             {
                 "max_decisions": 400,
                 "empire_mu": 20,
-                "republic_mu": 15,
+                "republic_mu": 18,
                 "ports_bonus": 7,
                 "region_bonus_shift": -2,
             },

@@ -319,11 +319,11 @@ def test_empire_mu_twenty_fields_four_reinforcements_of_twelve() -> None:
     assert all(int(s.array[L.LOC + piece(f"E{k}")]) == L.LOC_RESERVE for k in range(21, 29))
 
 
-@pytest.mark.parametrize(("mu", "arriving"), [(20, 8), (16, 4), (12, 0)])
+@pytest.mark.parametrize(("mu", "arriving"), [(20, 8), (18, 6), (16, 4)])
 def test_republic_mu_withholds_its_latest_arrivals(mu: int, arriving: int) -> None:
     """The Republic's 8 arrivals (1836 x4, 1837 x2, 1839 x2), none placed yet at its first
-    turn of 1839 (phase 5): it places all 8 with the data's 20 MU, the printed four of
-    1836 only with republic_mu=16, none with its 12 set-up units."""
+    turn of 1839 (phase 5): it places all 8 with the data's 20 MU, 6 without the 1839 pair
+    with republic_mu=18, the printed four of 1836 only with republic_mu=16, its fewest."""
     game = farrapos(republic_mu=mu)
     s = fresh(game)
     s.array[L.PHASE] = 5
@@ -337,9 +337,11 @@ def test_republic_mu_withholds_its_latest_arrivals(mu: int, arriving: int) -> No
 
 @pytest.mark.parametrize(
     ("option", "bad"),
-    [("empire_mu", 15), ("empire_mu", 29), ("republic_mu", 11), ("ports_bonus", -1)],
+    [("empire_mu", 15), ("empire_mu", 29), ("republic_mu", 15), ("ports_bonus", -1)],
 )
 def test_unit_counts_and_bonuses_out_of_range_are_refused(option: str, bad: int) -> None:
+    """republic_mu=15 would withhold one of the Republic's 4 MU of 1836, which the rulebook
+    prints (l.79): its fewest is 16, its 12 set-up units and those four."""
     with pytest.raises(boardsim.OptionError, match=f"option {option}={bad} is out of range"):
         farrapos(**{option: bad})
 

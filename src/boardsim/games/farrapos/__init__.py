@@ -28,17 +28,19 @@ EMPTY_ORIGINS = ("allowed", "forbidden")  # index = layout.ORIGIN_*
 
 def _units_option(side: int, source: str, first: str) -> Option:
     """The option of the MU ``side`` has in the game (``republic_mu``, ``empire_mu``): fewer
-    withholds its latest arrivals (``first`` says which), never below its set-up units."""
+    withholds its latest arrivals (``first`` says which), never its set-up units nor an
+    arrival the rulebook prints (the Republic's 4 MU of 1836, l.79)."""
     who = ("republic", "empire")[side]
     units = data.SIDE_UNITS[side]
-    set_up = data.SIDE_SET_UP_UNITS[side]
+    fewest = data.SIDE_FEWEST_UNITS[side]
+    kept = "set-up units" if fewest == data.SIDE_SET_UP_UNITS[side] else "printed units"
     return Option(
         f"{who}_mu",
         units,
         f"The {who.title()}'s MU in the game (the reconstructed {units}{source}): fewer "
-        f"withholds its latest arrivals{first}, which never enter; at least its {set_up} set-up "
-        "units.",
-        low=set_up,
+        f"withholds its latest arrivals{first}, which never enter; at least its {fewest} "
+        f"{kept}.",
+        low=fewest,
         high=units,
     )
 
@@ -154,7 +156,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "ports_bonus",
         data.PORTS_BONUS,
-        f"VP for occupying every port (the reconstructed {data.PORTS_BONUS}).",
+        f"VP for occupying every port (the reconstructed {data.PORTS_BONUS}); 0 switches off "
+        "the all-ports bonus the rulebook states (l.112): a rule change, not a reconstruction.",
         low=0,
         high=24,
     ),
@@ -163,7 +166,8 @@ OPTIONS: tuple[Option, ...] = (
         0,
         "Added to every colour region's bonus VP (the reconstructed "
         f"{', '.join(str(int(b)) for b in data.REGION_BONUS)}: its cities less 2, at least 1), "
-        "none below 0.",
+        "none below 0; a region taken to 0 loses the bonus the rulebook states (l.112): a "
+        "rule change, not a reconstruction.",
         low=-int(data.REGION_BONUS.max()),
         high=6,
     ),

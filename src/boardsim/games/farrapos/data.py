@@ -56,6 +56,7 @@ class FarraposData:
     piece_df: np.ndarray
     piece_setup: np.ndarray  # int32 [P], set-up city or -1
     piece_arrival: np.ndarray  # int32 [P], phase of arrival (1 for set-up units, 0 militia)
+    piece_printed: np.ndarray  # bool [P], the rulebook prints where or when the unit enters
     table: np.ndarray  # int32 [6, 14]
     column_low: np.ndarray  # int32 [14]
     columns: tuple[str, ...]
@@ -177,6 +178,7 @@ def parse(raw: dict[str, Any], file: str = FILE) -> FarraposData:
         piece_df=np.array(pieces.col("df"), np.int32),
         piece_setup=np.array(pieces.col("setup"), np.int32),
         piece_arrival=np.array(pieces.col("arrival"), np.int32),
+        piece_printed=np.array(pieces.col("printed"), bool),
         table=np.array(bt["rows"], np.int32),
         column_low=np.array(bt["column_low"], np.int32),
         columns=tuple(str(c) for c in bt["columns"]),
@@ -320,8 +322,17 @@ def _units(raw: dict[str, Any], cities: _Table, game: _Game, file: str) -> _Tabl
             df=(full[2], red[2]),
             setup=setup,
             arrival=arrival,
+            printed=_prov_field(u, "placement") == "source",
         )
     return out
+
+
+def _prov_field(entry: dict[str, Any], name: str) -> str:
+    """The provenance of one field of an entry (its ``prov`` table's), else the entry's."""
+    tags = entry.get("prov")
+    if isinstance(tags, dict) and name in tags:
+        return str(tags[name])
+    return str(entry["provenance"])
 
 
 def _unit_entry(
@@ -370,6 +381,7 @@ def _militia(raw: dict[str, Any], pieces: _Table, file: str) -> None:
             df=(full[2], full[2]),
             setup=-1,
             arrival=0,
+            printed=False,
         )
 
 
@@ -488,6 +500,22 @@ SIDE_UNITS = tuple(int(((PIECE_ENTRY_RANK >= 0) & (PIECE_SIDE == s)).sum()) for 
 SIDE_SET_UP_UNITS = tuple(
     int(((PIECE_ENTRY_RANK >= 0) & (PIECE_SIDE == s) & (PIECE_SETUP >= 0)).sum()) for s in range(2)
 )
+
+
+# the fewest MU a side may field: its set-up units and every unit up to its last arrival
+# the rulebook prints (the Republic's 4 MU of 1836, l.79), since the latest enter last
+def fewest_units(side: int) -> int:
+    """The fewest MU ``side`` may field (``republic_mu`` / ``empire_mu``'s floor): its set-up
+    units, and every unit up to the last whose arrival the rulebook prints."""
+    printed = [
+        int(PIECE_ENTRY_RANK[u]) + 1
+        for u in range(NUM_UNITS)
+        if PIECE_SIDE[u] == side and DATA.piece_printed[u]
+    ]
+    return max([SIDE_SET_UP_UNITS[side], *printed])
+
+
+SIDE_FEWEST_UNITS = (fewest_units(0), fewest_units(1))
 BATTLE_TABLE = DATA.table
 COLUMN_LOW = DATA.column_low
 START_VP = DATA.start_vp
