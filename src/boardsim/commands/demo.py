@@ -403,7 +403,7 @@ def speed_row(name: str, tour: Tour) -> dict[str, Any]:
 
     from boardsim.api import make_game
     from boardsim.bench import bench_gymnasium, bench_pettingzoo, bench_rollout, bench_vector
-    from boardsim.build import counting_compiles
+    from boardsim.core.compiles import counting_compiles
 
     threads = numba.config.NUMBA_NUM_THREADS
     bench_vector(name, 64, threads, 0.01, windows=1)  # compile or load before the clocks

@@ -421,7 +421,7 @@ def cmd_play(args: argparse.Namespace, stdin: IO[str] | None = None) -> int:
     print(f"{game.definition.title}; seed {seed}; you play {seat_names(game, seats)}", file=out)
     print("type help for the commands and the board's notation", file=out)
     print(f"replay: {path}", file=out)
-    from boardsim.build import compiling_notice
+    from boardsim.core.compiles import compiling_notice
 
     # a first run compiles the engine and the agents before the first move: say so
     with compiling_notice(lambda text: print(text, file=out, flush=True), game.name):

@@ -53,6 +53,7 @@ import io
 import json
 import math
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -61,11 +62,15 @@ from typing import Any
 import numba
 import numpy as np
 
+from boardsim import __version__
+from boardsim.api import make_game
 from boardsim.core import header as hd
 from boardsim.core.batch import play_games, threads_used
+from boardsim.core.compiles import compiling_notice
 from boardsim.core.errors import OptionError
 from boardsim.core.game import SEED_LIMIT, checked_seed
 from boardsim.core.network import Network
+from boardsim.core.rng import derive_seed
 from boardsim.core.seats import (
     NETWORK_SEARCH_DEFAULTS,
     S_TEMPERATURE,
@@ -80,6 +85,7 @@ from boardsim.training.checkpoint import (
     latest_checkpoint,
     read_entry,
     read_metadata,
+    read_resume_arrays,
     resume_settings,
     write_checkpoint,
 )
@@ -291,15 +297,15 @@ class AlphaZeroTrainer:
     """The parts of one run: the game, the torch model, the buffer, the best network."""
 
     def __init__(self, config: AlphaZeroConfig) -> None:
-        import torch
+        import torch  # deferred on purpose: torch is heavy, and only the trainer needs it
 
-        import boardsim
+        # deferred with torch, which it imports
         from boardsim.training.networks import LayoutNet, alphazero_layers
 
         config.validate()
         self.config = config
         self.run_dir = Path(config.run_dir)
-        self.game = boardsim.make_game(config.game, **config.options)
+        self.game = make_game(config.game, **config.options)
         if self.game.options.get("explicit_chance"):
             raise OptionError("self-play draws chance inside the game: explicit_chance=False")
         g = self.game
@@ -333,8 +339,6 @@ class AlphaZeroTrainer:
     # ------------------------------------------------------------ networks and seats
     def export(self, iteration: int) -> Network:
         """The model as a compiled network, with what it is and how it searches."""
-        import boardsim
-
         g = self.game
         return self.model.export(
             {
@@ -353,7 +357,7 @@ class AlphaZeroTrainer:
                     "hint": self.config.hint,
                 },
                 "search": self.config.search_options(training=False),
-                "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+                "boardsim_version": __version__,
             }
         )
 
@@ -432,8 +436,6 @@ class AlphaZeroTrainer:
         against the heuristic; UCT at ``refine_simulations`` searches each of its
         positions afresh; the targets (:func:`improvement_targets`) and the search's
         values go into the buffer, emptied at the first refinement iteration."""
-        from boardsim.core.rng import derive_seed
-
         c = self.config
         g = self.game
         if self.iteration == c.warmup_iterations:
@@ -497,7 +499,7 @@ class AlphaZeroTrainer:
     # ------------------------------------------------------------ training
     def train_network(self) -> dict[str, float]:
         """Gradient steps on minibatches of the buffer; returns the mean losses."""
-        import torch
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         c = self.config
         g = self.game
@@ -565,8 +567,6 @@ class AlphaZeroTrainer:
 
     def metadata(self) -> dict[str, Any]:
         """The checkpoint's metadata: the game, the configuration, the counters, the curve."""
-        import boardsim
-
         g = self.game
         return {
             "game": g.name,
@@ -584,12 +584,12 @@ class AlphaZeroTrainer:
             "best_iteration": self.best_iteration,
             "curve": self.curve,
             "wall_seconds": round(self.wall_seconds(), 3),
-            "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+            "boardsim_version": __version__,
         }
 
     def save(self) -> Path:
         """Write a checkpoint of the run as it is now (between two iterations)."""
-        import torch
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         buffer = io.BytesIO()
         torch.save(
@@ -621,9 +621,7 @@ class AlphaZeroTrainer:
 
     def load(self, checkpoint: Path) -> None:
         """Continue from ``checkpoint``: model, optimizer, buffer, generators, counters."""
-        import torch
-
-        from boardsim.training.checkpoint import read_resume_arrays
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         meta = read_metadata(checkpoint)
         state = torch.load(io.BytesIO(read_entry(checkpoint, "torch.pt")), weights_only=False)
@@ -711,7 +709,7 @@ def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
     """Make the skip layer of a hinted model (:func:`alphazero_layers` with ``skip``) add
     ``weight`` to the logit of the heuristic's move, so the untrained network already
     plays mostly as the heuristic and learns where to leave it."""
-    import torch
+    import torch  # deferred on purpose: heavy, and only training needs it
 
     skip = next(
         lin
@@ -726,8 +724,6 @@ def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
 
 
 def _zip_entries(entries: dict[str, bytes]) -> bytes:
-    import zipfile
-
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in entries.items():
@@ -790,7 +786,7 @@ def train_alphazero(
     default those that differ from :class:`AlphaZeroConfig`'s defaults). ``config.json``
     is written with the configuration the run trains with.
     """
-    import torch
+    import torch  # deferred on purpose: heavy, and only training needs it
 
     run_dir = Path(config.run_dir)
     checkpoint = latest_checkpoint(run_dir) if resume else None
@@ -812,8 +808,6 @@ def train_alphazero(
         log(f"resuming {checkpoint} after iteration {trainer.iteration}")
     writer = _writer(trainer) if config.tensorboard else None
     bar = _bar(trainer) if config.progress else None
-    from boardsim.build import compiling_notice
-
     # the first run compiles the search and the self-play for tens of seconds: say so
     notice = compiling_notice(log, f"the self-play search for {trainer.game.name}")
     path = checkpoint
@@ -908,7 +902,7 @@ def _finite(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _writer(trainer: AlphaZeroTrainer) -> Any:
-    from torch.utils.tensorboard import SummaryWriter
+    from torch.utils.tensorboard import SummaryWriter  # deferred on purpose: torch, heavy
 
     # purge_step: a resumed run rewrites what came after its checkpoint
     return SummaryWriter(str(trainer.run_dir / "tb"), purge_step=trainer.iteration + 1)
@@ -942,7 +936,7 @@ def _log_row(writer: Any, row: dict[str, Any]) -> None:
 
 
 def _bar(trainer: AlphaZeroTrainer) -> Any:
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # deferred: only a run with a progress bar needs it
 
     c = trainer.config
     return tqdm(
