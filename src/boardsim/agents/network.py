@@ -39,6 +39,12 @@ from boardsim.core.seats import (
     search_settings,
     seat_table,
 )
+from boardsim.training.checkpoint import (
+    check_compatible,
+    read_entry,
+    read_metadata,
+    resolve_checkpoint,
+)
 
 _PACKAGED = Path(__file__).resolve().parents[1] / "shipped"
 _REPO = Path(__file__).resolve().parents[3] / "agents"
@@ -94,16 +100,12 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     p = Path(path)
     if p.suffix == ".npz" and p.is_file():
         return Network.load(p)
-    from boardsim.training.checkpoint import read_metadata, resolve_checkpoint
-
     checkpoint = resolve_checkpoint(p)
     meta = read_metadata(checkpoint)
     if meta.get("algorithm") == "alphazero":
-        from boardsim.training.checkpoint import read_entry
-
         return Network.from_bytes(read_entry(checkpoint, "best.npz"), where=str(checkpoint))
     if meta.get("algorithm") == "MaskablePPO":
-        from boardsim.training.networks import export_ppo_checkpoint
+        from boardsim.training.networks import export_ppo_checkpoint  # deferred: torch, heavy
 
         return export_ppo_checkpoint(checkpoint)
     raise StateFormatError(f"{checkpoint}: no network in a {meta.get('algorithm')!r} checkpoint")
@@ -113,8 +115,6 @@ def check_network(
     game: Game, network: Network, strict_options: bool = True, where: str = "network"
 ) -> None:
     """Refuse a network made for another game (or other options), saying why."""
-    from boardsim.training.checkpoint import check_compatible
-
     trained = network.meta.get("options", game.options)
     if isinstance(trained, dict):  # trained before an option existed: its default (the old rule)
         trained = with_later_defaults(game.definition.options, trained)
