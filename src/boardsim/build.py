@@ -66,6 +66,7 @@ MAX_DECISIONS = 300  # a safety net for the few whole games a part plays
 class PartReport:
     """One part of one game: how long it took and how many functions numba compiled (0
     when everything came from the cache)."""
+
     game: str
     part: str
     seconds: float
@@ -76,6 +77,7 @@ class PartReport:
 @dataclass
 class GameReport:
     """Every part of one game, compiled in one process."""
+
     game: str
     parts: list[PartReport] = field(default_factory=list)
     error: str = ""  # what failed, or ""

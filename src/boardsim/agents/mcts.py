@@ -1,4 +1,4 @@
-"""Monte Carlo tree search agents: the compiled UCT of ``core/mcts.py``.
+"""Monte Carlo tree search agents: the compiled UCT of ``core/search/tree.py``.
 
 ``load("mcts:200", game)`` (or :func:`make_agent`) gives an :class:`MCTSAgent`
 searching 200 simulations a decision. The search runs entirely in numba on

@@ -35,6 +35,7 @@ from boardsim.core.rng import rng_seed
 from boardsim.core.seats import (
     S_TEMPERATURE,
     Seat,
+    SeatTable,
     search_seat,
     search_settings,
     seat_table,
@@ -170,7 +171,7 @@ class NetworkAgent:
         self._prng = _seed_words(seed)
         self._act = new_scratch(network.layout)
         self._probs = np.zeros(game.num_actions, np.float64)
-        self._table: tuple[np.ndarray, ...] | None = None
+        self._table: SeatTable | None = None
 
     def __repr__(self) -> str:
         return f"NetworkAgent({self.game.name!r}, {self.label!r}, T={self.temperature})"
@@ -242,7 +243,7 @@ class NetworkAgent:
 
 # ---------------------------------------------------------------- the network searching
 class NetworkSearchAgent:
-    """A network guiding the compiled search (:func:`boardsim.core.mcts.seat_search`).
+    """A network guiding the compiled search (:func:`boardsim.core.search.games.seat_search`).
 
     ``needs_state = True``: the search runs on copies of the state (dice and hidden
     cards sampled from the agent's own generator, never the state's).

@@ -1,9 +1,9 @@
 """Who plays each seat in compiled code: a policy code, a network, settings, per player.
 
-The compiled loops (:mod:`boardsim.core.engine`'s batches, single steps and whole
-games, :mod:`boardsim.core.mcts`'s searched games and self-play) take one *seat table*,
-a tuple of six arrays of fixed types whatever is playing, so one compiled
-specialization serves every mix of players:
+The compiled loops (:mod:`boardsim.core.engine`'s batches and single steps,
+:mod:`boardsim.core.search`'s whole games, searched or not, and self-play) take one
+*seat table*, a named tuple of six arrays of fixed types whatever is playing, so one
+compiled specialization serves every mix of players (:class:`SeatTable`):
 
 ``(codes, nets, settings, teams, weights, layout)``
 
@@ -14,7 +14,7 @@ specialization serves every mix of players:
 - ``weights``, ``layout``: every network of the table, concatenated
   (:func:`boardsim.core.nn.concatenate`).
 
-:class:`Seat` describes one player from Python; :func:`seat_table` builds the tuple.
+:class:`Seat` describes one player from Python; :func:`seat_table` builds the table.
 Names (``"random"``, ``"heuristic"``) are resolved here; agents that play in compiled
 code (networks, searches) give their own :class:`Seat` (``agent.compiled_seat()``).
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -73,6 +73,18 @@ NETWORK_SEARCH_DEFAULTS: dict[str, Any] = {
 }
 
 _NAMED = {"random": hd.POLICY_RANDOM, "heuristic": hd.POLICY_HEURISTIC}
+
+
+class SeatTable(NamedTuple):
+    """The compiled seat table (module docstring), by name: numba reads a named tuple's
+    fields as it reads a tuple's items, at no cost."""
+
+    codes: np.ndarray  # [players] POLICY_* code
+    nets: np.ndarray  # [players] header row of the player's network in layout (-1: none)
+    settings: np.ndarray  # [players, NUM_SETTINGS] S_* settings, float64
+    teams: np.ndarray  # [players] side
+    weights: np.ndarray  # every network's weights, concatenated
+    layout: np.ndarray  # every network's layout, concatenated
 
 
 @dataclass
@@ -127,7 +139,7 @@ def _single(players: Any) -> bool:
     return isinstance(players, str | Seat) or hasattr(players, "compiled_seat")
 
 
-def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> tuple[np.ndarray, ...]:
+def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> SeatTable:
     """The compiled seat table of ``players`` in ``game`` (module docstring)."""
     seats = seats_for(game, players)
     codes = np.array([s.code for s in seats], np.int32)
@@ -150,7 +162,7 @@ def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> tuple[np.nd
     nets = np.array([bases[k] if k >= 0 else -1 for k in owner], np.int32)
     n = game.num_players
     teams = np.array([game.teams[p] if p < n else n + p for p in range(len(seats))], np.int32)
-    return (codes, nets, settings, teams, weights, layout)
+    return SeatTable(codes, nets, settings, teams, weights, layout)
 
 
 def _check_network(game: Any, network: Network) -> None:
@@ -167,17 +179,18 @@ def _check_network(game: Any, network: Network) -> None:
         )
 
 
-def search_simulations(table: tuple[np.ndarray, ...]) -> int:
+def search_simulations(table: SeatTable) -> int:
     """The most simulations any searching seat of the table uses (0: none searches)."""
-    codes, settings = table[0], table[2]
+    codes, settings = table.codes, table.settings
     sims = [int(settings[p, S_SIMS]) for p in range(len(codes)) if codes[p] == hd.POLICY_MCTS]
     return max(sims, default=0)
 
 
-def uses_networks(table: tuple[np.ndarray, ...]) -> bool:
+def uses_networks(table: SeatTable) -> bool:
     """Whether a seat of the table plays by a network or searches with one (PUCT, Gumbel);
-    without, ``mcts.play_plain_games`` plays its games (the same games, less to compile)."""
-    codes, settings = table[0], table[2]
+    without, ``search.games.play_plain_games`` plays its games (the same games, less to
+    compile)."""
+    codes, settings = table.codes, table.settings
     searching = codes == hd.POLICY_MCTS
     return bool(
         (codes == hd.POLICY_NETWORK).any() or (settings[searching, S_SEARCH] != SEARCH_UCT).any()
