@@ -3,7 +3,7 @@
 Each iteration of :func:`train_alphazero`:
 
 1. **Self-play**: ``games_per_iteration`` whole games, every seat the compiled search
-   guided by the *best* network so far (:func:`boardsim.core.mcts.selfplay`, one game a
+   guided by the *best* network so far (:func:`boardsim.core.search.games.selfplay`, one game a
    thread, on every core), Gumbel AlphaZero's search by default (``search="gumbel"``:
    Gumbel-top-k and sequential halving at the root, made for small budgets) or
    AlphaZero's PUCT with Dirichlet noise and moves drawn in proportion to the visits in
@@ -18,7 +18,7 @@ Each iteration of :func:`train_alphazero`:
    (DAgger, Ross et al. 2011): the best network alone (its most likely move) plays
    each side against the heuristic, ``refine_games`` games; UCT with the game's
    settings at ``refine_simulations`` searches every position the network decided
-   afresh (:func:`boardsim.core.mcts.search_positions`), and the target is the
+   afresh (:func:`boardsim.core.search.relabel.search_positions`), and the target is the
    heuristic's move unless a searched move, visited at least ``refine_min_share`` of
    the time, has a mean value higher by more than ``refine_margin``: then that move
    (:func:`improvement_targets`). The visit distribution of a search that wanders in a
@@ -75,6 +75,7 @@ from boardsim.core.seats import (
     NETWORK_SEARCH_DEFAULTS,
     S_TEMPERATURE,
     Seat,
+    SeatTable,
     game_uct_seat,
     search_seat,
     search_settings,
@@ -82,6 +83,7 @@ from boardsim.core.seats import (
 )
 from boardsim.training.checkpoint import (
     atomic_write_text,
+    game_metadata,
     latest_checkpoint,
     read_entry,
     read_metadata,
@@ -339,15 +341,9 @@ class AlphaZeroTrainer:
     # ------------------------------------------------------------ networks and seats
     def export(self, iteration: int) -> Network:
         """The model as a compiled network, with what it is and how it searches."""
-        g = self.game
         return self.model.export(
             {
-                "game": g.name,
-                "game_version": g.definition.version,
-                "options": g.options,
-                "observation_size": g.observation_size,
-                "num_actions": g.num_actions,
-                "num_players": g.num_players,
+                **game_metadata(self.game),
                 "source": ALGORITHM,
                 "iteration": iteration,
                 "architecture": {
@@ -567,14 +563,8 @@ class AlphaZeroTrainer:
 
     def metadata(self) -> dict[str, Any]:
         """The checkpoint's metadata: the game, the configuration, the counters, the curve."""
-        g = self.game
         return {
-            "game": g.name,
-            "game_version": g.definition.version,
-            "options": g.options,
-            "observation_size": g.observation_size,
-            "num_actions": g.num_actions,
-            "num_players": g.num_players,
+            **game_metadata(self.game),
             "algorithm": ALGORITHM,
             "config": asdict(self.config),
             "timesteps": self.iteration,  # the checkpoint's name counts iterations
@@ -641,10 +631,10 @@ class AlphaZeroTrainer:
 
 
 def search_positions(
-    game: Any, table: tuple[np.ndarray, ...], states: np.ndarray, seed: int, threads: int | None
+    game: Any, table: SeatTable, states: np.ndarray, seed: int, threads: int | None
 ) -> dict[str, np.ndarray]:
     """Each of ``states`` searched afresh by its player's seat of ``table``
-    (:func:`boardsim.core.mcts.search_positions`): the move, the target, the root's values
+    (:func:`boardsim.core.search.relabel.search_positions`): the move, the target, the root's values
     (one a player), each root action's mean value for the player to move and its visits."""
     g = game
     n = len(states)
@@ -733,7 +723,7 @@ def _zip_entries(entries: dict[str, bytes]) -> bytes:
 
 def selfplay_games(
     game: Any,
-    table: tuple[np.ndarray, ...],
+    table: SeatTable,
     record: np.ndarray,
     seed: int,
     first: int,

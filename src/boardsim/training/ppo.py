@@ -46,6 +46,7 @@ from boardsim.core.network import Network
 from boardsim.core.seats import Seat
 from boardsim.training.checkpoint import (
     atomic_write_text,
+    game_metadata,
     latest_checkpoint,
     read_metadata,
     read_resume_arrays,
@@ -419,12 +420,7 @@ class Trainer:
         timesteps, seeds and versions (``ppo:PATH`` checks it on loading).
         """
         return {
-            "game": self.game.name,
-            "game_version": self.game.definition.version,
-            "options": self.game.options,
-            "observation_size": self.game.observation_size,
-            "num_actions": self.game.num_actions,
-            "num_players": self.game.num_players,
+            **game_metadata(self.game),
             "seats": self.seats,
             "algorithm": "MaskablePPO",
             "net_arch": self.net_arch,
