@@ -29,31 +29,10 @@ import numpy as np
 
 from boardsim.core import header as hd
 from boardsim.core.errors import OptionError
-from boardsim.core.header import (  # noqa: F401  (the settings columns, re-exported)
-    NUM_SETTINGS,
-    S_ALPHA,
-    S_C,
-    S_C_SCALE,
-    S_C_VISIT,
-    S_DEPTH,
-    S_FPU,
-    S_GUMBEL_M,
-    S_GUMBEL_SCALE,
-    S_MIX,
-    S_NOISE,
-    S_PRIOR,
-    S_ROLLOUT,
-    S_SAMPLE_MOVES,
-    S_SEARCH,
-    S_SIMS,
-    S_TEMPERATURE,
-    SEARCH_GUMBEL,
-    SEARCH_PUCT,
-    SEARCH_UCT,
-)
+from boardsim.core.header import S_TEMPERATURE  # noqa: F401  (re-exported)
 from boardsim.core.network import Network, concatenate
 
-SEARCHES = {"uct": SEARCH_UCT, "puct": SEARCH_PUCT, "gumbel": SEARCH_GUMBEL}
+SEARCHES = {"uct": hd.SEARCH_UCT, "puct": hd.SEARCH_PUCT, "gumbel": hd.SEARCH_GUMBEL}
 
 # the defaults of a network search (boardsim.agents.network documents each)
 NETWORK_SEARCH_DEFAULTS: dict[str, Any] = {
@@ -143,7 +122,7 @@ def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> SeatTable:
     """The compiled seat table of ``players`` in ``game`` (module docstring)."""
     seats = seats_for(game, players)
     codes = np.array([s.code for s in seats], np.int32)
-    settings = np.zeros((len(seats), NUM_SETTINGS), np.float64)
+    settings = np.zeros((len(seats), hd.NUM_SETTINGS), np.float64)
     networks: list[Network] = []
     index: dict[int, int] = {}
     owner = np.full(len(seats), -1, np.int32)
@@ -182,7 +161,7 @@ def _check_network(game: Any, network: Network) -> None:
 def search_simulations(table: SeatTable) -> int:
     """The most simulations any searching seat of the table uses (0: none searches)."""
     codes, settings = table.codes, table.settings
-    sims = [int(settings[p, S_SIMS]) for p in range(len(codes)) if codes[p] == hd.POLICY_MCTS]
+    sims = [int(settings[p, hd.S_SIMS]) for p in range(len(codes)) if codes[p] == hd.POLICY_MCTS]
     return max(sims, default=0)
 
 
@@ -193,7 +172,8 @@ def uses_networks(table: SeatTable) -> bool:
     codes, settings = table.codes, table.settings
     searching = codes == hd.POLICY_MCTS
     return bool(
-        (codes == hd.POLICY_NETWORK).any() or (settings[searching, S_SEARCH] != SEARCH_UCT).any()
+        (codes == hd.POLICY_NETWORK).any()
+        or (settings[searching, hd.S_SEARCH] != hd.SEARCH_UCT).any()
     )
 
 
@@ -203,20 +183,20 @@ MAX_SIMULATIONS = 10_000_000
 
 # search option -> (settings column, kind)
 SEARCH_COLUMNS: dict[str, tuple[int, str]] = {
-    "simulations": (S_SIMS, "int"),
-    "search": (S_SEARCH, "search"),
-    "c_puct": (S_C, "float"),
-    "mix": (S_MIX, "unit"),
-    "rollout": (S_ROLLOUT, "rollout"),
-    "rollout_depth": (S_DEPTH, "depth"),
-    "gumbel_m": (S_GUMBEL_M, "int"),
-    "c_visit": (S_C_VISIT, "float"),
-    "c_scale": (S_C_SCALE, "float"),
-    "gumbel_scale": (S_GUMBEL_SCALE, "float"),
-    "noise": (S_NOISE, "unit"),
-    "alpha": (S_ALPHA, "positive"),
-    "fpu": (S_FPU, "float"),
-    "sample_moves": (S_SAMPLE_MOVES, "count"),
+    "simulations": (hd.S_SIMS, "int"),
+    "search": (hd.S_SEARCH, "search"),
+    "c_puct": (hd.S_C, "float"),
+    "mix": (hd.S_MIX, "unit"),
+    "rollout": (hd.S_ROLLOUT, "rollout"),
+    "rollout_depth": (hd.S_DEPTH, "depth"),
+    "gumbel_m": (hd.S_GUMBEL_M, "int"),
+    "c_visit": (hd.S_C_VISIT, "float"),
+    "c_scale": (hd.S_C_SCALE, "float"),
+    "gumbel_scale": (hd.S_GUMBEL_SCALE, "float"),
+    "noise": (hd.S_NOISE, "unit"),
+    "alpha": (hd.S_ALPHA, "positive"),
+    "fpu": (hd.S_FPU, "float"),
+    "sample_moves": (hd.S_SAMPLE_MOVES, "count"),
 }
 
 
@@ -307,12 +287,12 @@ def uct_seat(
         hd.POLICY_MCTS,
         None,
         {
-            S_SEARCH: SEARCH_UCT,
-            S_SIMS: int(simulations),
-            S_C: float(c_uct),
-            S_ROLLOUT: ROLLOUTS[rollout],
-            S_DEPTH: int(rollout_depth),
-            S_PRIOR: float(prior),
+            hd.S_SEARCH: hd.SEARCH_UCT,
+            hd.S_SIMS: int(simulations),
+            hd.S_C: float(c_uct),
+            hd.S_ROLLOUT: ROLLOUTS[rollout],
+            hd.S_DEPTH: int(rollout_depth),
+            hd.S_PRIOR: float(prior),
         },
         label,
     )
