@@ -163,7 +163,7 @@ class AlphaZeroConfig:
             self.seed = checked_seed(self.seed)
         except ValueError as exc:
             raise OptionError(str(exc)) from None
-        for name in (
+        counts = (
             "iterations",
             "games_per_iteration",
             "simulations",
@@ -174,12 +174,9 @@ class AlphaZeroConfig:
             "max_positions_per_game",
             "keep_checkpoints",
             "warmup_simulations",
-        ):
-            if int(getattr(self, name)) < 1:
-                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("refine_games", "refine_simulations"):
-            if getattr(self, name) is not None and int(getattr(self, name)) < 1:
-                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        )
+        _refuse_below(self, counts, 1, "at least 1")
+        _refuse_below(self, ("refine_games", "refine_simulations"), 1, "at least 1", optional=True)
         if self.refine_margin < 0 or not 0 <= self.refine_min_share <= 1:
             raise OptionError(
                 "refine_margin must be >= 0 and refine_min_share in [0, 1], got "
@@ -187,15 +184,14 @@ class AlphaZeroConfig:
             )
         if self.refine_learning_rate is not None and self.refine_learning_rate <= 0:
             raise OptionError(f"refine_learning_rate must be > 0, got {self.refine_learning_rate}")
-        for name in (
+        zeros = (
             "gate_games",
             "eval_games",
             "warmup_iterations",
             "refine_iterations",
             "value_hidden",
-        ):
-            if int(getattr(self, name)) < 0:
-                raise OptionError(f"{name} must be >= 0, got {getattr(self, name)}")
+        )
+        _refuse_below(self, zeros, 0, ">= 0")
         if self.search not in ("gumbel", "puct"):
             raise OptionError(f"search must be gumbel or puct, got {self.search!r}")
         if self.warmup_expert not in EXPERTS:
@@ -232,6 +228,19 @@ class AlphaZeroConfig:
             "rollout": self.rollout,
             "rollout_depth": self.rollout_depth,
         }
+
+
+def _refuse_below(
+    config: Any, names: tuple[str, ...], least: int, words: str, optional: bool = False
+) -> None:
+    """:class:`OptionError` for the first of the settings ``names`` of ``config`` below
+    ``least`` (``words`` says the bound; ``optional``: None is allowed)."""
+    for name in names:
+        value = getattr(config, name)
+        if optional and value is None:
+            continue
+        if int(value) < least:
+            raise OptionError(f"{name} must be {words}, got {value}")
 
 
 @dataclass
