@@ -49,13 +49,13 @@ from boardsim.core.rng import derive_seed, rng_below, rng_seed
 from boardsim.core.search.tree import (
     add_child,
     advance,
+    back_up,
     clear_tree,
+    determinized_root,
     leaf_value,
     most_visited,
-    new_seed,
     only_action,
     root_visits,
-    settle_chance,
 )
 
 
@@ -285,17 +285,11 @@ def simulate_net(g, root, params, player, seats, p, ws, nws, count, forced):
     c = settings[S_C]
     fpu = settings[S_FPU]
     mix = settings[S_MIX]
-    visits, value = ws.visits, ws.value
-    path, st, mask, outcomes, weights, leaf, srng, prng = (
-        ws.path, ws.state, ws.mask, ws.outcomes, ws.weights, ws.leaf, ws.srng, ws.prng,
-    )  # fmt: skip
+    path, st, mask, leaf = ws.path, ws.state, ws.mask, ws.leaf
+    outcomes, weights, prng = ws.outcomes, ws.weights, ws.prng
     row_of, used = nws.row_of, nws.rows_used
-    max_nodes = visits.shape[0]
-    for i in range(st.shape[0]):  # not st[:] = root: an array copy needs numba's runtime
-        st[i] = root[i]
-    rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
-    g.determinize(st, params, player, srng)
-    settle_chance(g, st, params, outcomes, weights)
+    max_nodes = ws.visits.shape[0]
+    determinized_root(g, root, params, player, ws)
     node = 0
     path[0] = 0
     length = 1
@@ -340,11 +334,7 @@ def simulate_net(g, root, params, player, seats, p, ws, nws, count, forced):
         rollout_value(g, st, params, settings, mask, outcomes, weights, prng, nws.roll)
         for q in range(g.MAX_PLAYERS):
             leaf[q] = (1.0 - mix) * leaf[q] + mix * nws.roll[q]
-    for i in range(length):
-        n = path[i]
-        visits[n] += 1
-        for q in range(g.MAX_PLAYERS):
-            value[n, q] += leaf[q]
+    back_up(g, ws, length)
     return count
 
 

@@ -62,7 +62,7 @@ import numpy as np
 
 from boardsim.core import header as hd
 from boardsim.core.engine import advance_decision, policy_action
-from boardsim.core.jit import jit, jit_borrowing
+from boardsim.core.jit import jit, jit_borrowing, jit_inline
 from boardsim.core.rng import derive_seed, rng_below, rng_next, rng_seed, rng_weighted
 
 
@@ -243,16 +243,11 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
 
     Returns the new node count.
     """
-    visits, value = ws.visits, ws.value
     path, st, mask, untried = ws.path, ws.state, ws.mask, ws.untried
-    outcomes, weights, leaf = ws.outcomes, ws.weights, ws.leaf
+    outcomes, weights = ws.outcomes, ws.weights
     srng, prng, hmask = ws.srng, ws.prng, ws.hint_mask
-    max_nodes = visits.shape[0]
-    for i in range(st.shape[0]):  # not st[:] = root: an array copy needs numba's runtime
-        st[i] = root[i]
-    rng_seed(st, hd.H_RNG, new_seed(srng))  # never the real future
-    g.determinize(st, params, player, srng)
-    settle_chance(g, st, params, outcomes, weights)
+    max_nodes = ws.visits.shape[0]
+    determinized_root(g, root, params, player, ws)
     node = np.int64(0)  # not a literal: choose_child and add_child compile once
     path[0] = 0
     length = 1
@@ -287,13 +282,34 @@ def simulate(g, root, params, player, c_uct, rollout_policy, rollout_depth, prio
     done = rollout(
         g, st, params, np.int32(rollout_policy), rollout_depth, done, mask, prng, outcomes, weights
     )
-    leaf_value(g, st, params, leaf)
+    leaf_value(g, st, params, ws.leaf)
+    back_up(g, ws, length)
+    return count
+
+
+@jit_inline
+def determinized_root(g, root, params, player, ws):
+    """A simulation's start in ``ws.state``: ``root`` copied, its generator reseeded from
+    the search's (never the real future), what ``player`` cannot see redrawn, chance
+    settled."""
+    st, srng = ws.state, ws.srng
+    for i in range(st.shape[0]):  # not st[:] = root: an array copy needs numba's runtime
+        st[i] = root[i]
+    rng_seed(st, hd.H_RNG, new_seed(srng))
+    g.determinize(st, params, player, srng)
+    settle_chance(g, st, params, ws.outcomes, ws.weights)
+
+
+@jit_inline
+def back_up(g, ws, length):
+    """The simulation's value ``ws.leaf`` added to the first ``length`` nodes of its path,
+    each visited once more."""
+    path, visits, value, leaf = ws.path, ws.visits, ws.value, ws.leaf
     for i in range(length):
         n = path[i]
         visits[n] += 1
         for p in range(g.MAX_PLAYERS):
             value[n, p] += leaf[p]
-    return count
 
 
 @jit
