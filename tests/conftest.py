@@ -59,7 +59,7 @@ def _record(name: str, seconds: float) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from boardsim.build import listen_compiles
+    from boardsim.core.compiles import listen_compiles
 
     listen_compiles(_record)
 

@@ -33,16 +33,30 @@ kernels by a fingerprint of all the sources and data they are built from:
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from boardsim import agents
+from boardsim.agents import mcts
+from boardsim.agents.network import NetworkAgent, NetworkSearchAgent, shipped_path
+from boardsim.api import list_games, make_env, make_game, make_gym_env, make_vec_env, rollout
+from boardsim.core.batch import play_games
+from boardsim.core.compiles import counting_compiles
+from boardsim.core.header import POLICY_HEURISTIC
+from boardsim.core.network import Network
+from boardsim.core.rng import rng_seed
+from boardsim.core.seats import game_uct_seat, seat_table
+from boardsim.games import definition
+from boardsim.research.traces import play_traces
+from boardsim.training.alphazero import heuristic_moves, search_positions, selfplay_games
 
 PARTS: tuple[str, ...] = ("rules", "envs", "loops", "search")
 MAX_DECISIONS = 300  # a safety net for the few whole games a part plays
@@ -79,77 +93,8 @@ class GameReport:
         return sum(p.compiled for p in self.parts)
 
 
-# ------------------------------------------------------------------ watching compiles
-def listen_compiles(
-    on_compiled: Callable[[str, float], None],
-    on_start: Callable[[], None] | None = None,
-) -> Callable[[], None]:
-    """Call ``on_compiled(name, seconds)`` for every function numba compiles from now on
-    (a cache miss, at the top level: the callees compiled on its way count in its seconds;
-    loads from the cache are not compilations), from any thread, and ``on_start()`` when
-    such a top-level compilation begins. Returns the function that stops listening. The
-    test suite's report of what it compiled uses it too."""
-    from numba.core import event
-
-    local = threading.local()
-
-    class _Listener(event.Listener):
-        def on_start(self, e: Any) -> None:
-            stack = getattr(local, "stack", None)
-            if stack is None:
-                stack = local.stack = []
-            if not stack and on_start is not None:
-                on_start()
-            stack.append(time.perf_counter())
-
-        def on_end(self, e: Any) -> None:
-            started = local.stack.pop()
-            if local.stack:
-                return
-            py = getattr((e.data or {}).get("dispatcher"), "py_func", None)
-            name = f"{getattr(py, '__module__', '?')}.{getattr(py, '__qualname__', '?')}"
-            on_compiled(name, time.perf_counter() - started)
-
-    listener = _Listener()
-    event.register("numba:compile", listener)
-    return lambda: event.unregister("numba:compile", listener)
-
-
-@contextmanager
-def compiling_notice(say: Callable[[str], None], what: str) -> Iterator[None]:
-    """Within the block, ``say("compiling WHAT (first run only) ...")`` once, as numba
-    starts compiling (a cache miss); nothing when every function loads from the cache.
-    For the first run's long silences: ``train --algo alphazero``'s first iteration,
-    ``play``'s first move."""
-    said = threading.Event()
-
-    def started() -> None:
-        if not said.is_set():
-            said.set()
-            say(f"compiling {what} (first run only) ...")
-
-    stop = listen_compiles(lambda name, seconds: None, started)
-    try:
-        yield
-    finally:
-        stop()
-
-
-@contextmanager
-def counting_compiles() -> Iterator[list[tuple[str, float]]]:
-    """Within the block, the functions numba compiles (name, seconds), as they happen."""
-    found: list[tuple[str, float]] = []
-    stop = listen_compiles(lambda name, seconds: found.append((name, seconds)))
-    try:
-        yield found
-    finally:
-        stop()
-
-
 # ------------------------------------------------------------------ the parts
 def _game(name: str, **options: Any) -> Any:
-    from boardsim.api import make_game
-
     return make_game(name, max_decisions=MAX_DECISIONS, **options)
 
 
@@ -158,9 +103,6 @@ def _network_game(name: str) -> tuple[Any, Any]:
     defaults and None (a game without a network compiles no network code here; it
     compiles when a network first plays). The compiled code is the same for every option
     value: options are the ``params`` array's values, not types."""
-    from boardsim.agents.network import shipped_path
-    from boardsim.core.network import Network
-
     path = shipped_path(name, "alphazero")
     if not path.is_file():
         return _game(name), None
@@ -177,10 +119,6 @@ def _first_legal(mask: np.ndarray) -> int:
 def compile_rules(name: str) -> str:
     """A State played with its methods; chance nodes made explicit; saved and loaded
     (validated); the compiled heuristic; the agents that act from Python."""
-    import boardsim.agents as agents
-    from boardsim.core.header import POLICY_HEURISTIC
-    from boardsim.core.rng import rng_seed
-
     game = _game(name)
     state = game.new_initial_state(0)
     for _ in range(3):
@@ -217,9 +155,6 @@ def compile_rules(name: str) -> str:
 def compile_envs(name: str) -> str:
     """The PettingZoo, Gymnasium and vector envs, with random, heuristic and network
     opponents."""
-    from boardsim.agents.network import NetworkAgent
-    from boardsim.api import make_env, make_gym_env, make_vec_env
-
     aec = make_env(name, max_decisions=MAX_DECISIONS)
     aec.reset(seed=0)
     for _ in range(3):
@@ -247,11 +182,6 @@ def compile_envs(name: str) -> str:
 
 def compile_loops(name: str) -> str:
     """The compiled rollout, whole games between compiled seats, the recorder."""
-    from boardsim.agents.network import NetworkAgent
-    from boardsim.api import rollout
-    from boardsim.core.batch import play_games
-    from boardsim.research.traces import play_traces
-
     game, net = _network_game(name)
     rollout(name, 2, 2)
     seats: list[Any] = ["random", "heuristic"]
@@ -267,11 +197,6 @@ def compile_loops(name: str) -> str:
 
 def compile_search(name: str) -> str:
     """UCT as an agent and a seat; the network searches, self-play and relabelling."""
-    from boardsim.agents import mcts
-    from boardsim.agents.network import NetworkSearchAgent
-    from boardsim.core.batch import play_games
-    from boardsim.core.seats import game_uct_seat, seat_table
-
     game, net = _network_game(name)
     agent = mcts.MCTSAgent(game, seed=0, simulations=2)
     state = game.new_initial_state(0)
@@ -281,8 +206,6 @@ def compile_search(name: str) -> str:
     mcts.play_games(game, 1, ["mcts", *others], simulations=1)
     if net is None:
         return "no shipped network: the network searches not compiled"
-    from boardsim.training.alphazero import heuristic_moves, search_positions, selfplay_games
-
     for search in ("puct", "gumbel"):
         guided = NetworkSearchAgent(game, net, 2, search=search)
         guided.act(
@@ -321,8 +244,6 @@ def compile_part(name: str, part: str) -> PartReport:
 
 def compile_game(name: str, parts: Sequence[str] | None = None) -> GameReport:
     """Every part of game ``name`` (``rules`` first), in this process."""
-    from boardsim.api import list_games
-
     if name not in list_games():
         raise ValueError(f"unknown game {name!r}; games: {', '.join(list_games())}")
     chosen = list(parts or PARTS)
@@ -343,8 +264,6 @@ def _compile_in_worker(name: str, parts: Sequence[str] | None) -> GameReport:
 def compile_weight(name: str) -> int:
     """How much a game has to compile: the size of its kernels' sources (Hispania's are
     the largest, and its engine takes the longest)."""
-    from boardsim.games import definition
-
     return sum(Path(p).stat().st_size for p in definition(name).load_kernels().sources)
 
 
@@ -358,11 +277,6 @@ def compile_games(
     ``workers`` at once (default: the CPUs, at most the games), the heaviest game first.
     ``report(game_report)`` is called as each game finishes. A game that fails is reported
     with its error, not raised; the others go on."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    from boardsim.api import list_games
-
     chosen = list(dict.fromkeys(names or list_games()))
     unknown = [n for n in chosen if n not in list_games()]
     if unknown:

@@ -322,7 +322,7 @@ def _fresh_compile() -> int:
 
 
 def test_compiling_is_said_once_and_only_when_something_compiles() -> None:
-    from boardsim.build import compiling_notice
+    from boardsim.core.compiles import compiling_notice
 
     said: list[str] = []
     with compiling_notice(said.append, "the thing"):

@@ -1,4 +1,4 @@
-"""What the generic search (``boardsim.core.mcts``) needs from connect four: nothing is
+"""What the generic search (``boardsim.core.search``) needs from connect four: nothing is
 hidden, nothing is pruned, an unfinished position is valued even."""
 
 from __future__ import annotations

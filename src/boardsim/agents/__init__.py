@@ -21,10 +21,12 @@ Python call a decision.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
 
+from boardsim.api import make_game
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
 from boardsim.core.header import H_DECISIONS, H_RNG
@@ -176,11 +178,7 @@ def load(spec: str, game: Game | str, seed: int | None = None, **options: Any) -
     default options). Raises :class:`OptionError` for an unknown agent name, naming the
     known ones, and for a ``game`` that is neither.
     """
-    import importlib
-
     if isinstance(game, str):
-        from boardsim.api import make_game
-
         game = make_game(game)
     elif not isinstance(game, Game):
         raise OptionError(f"game must be a Game or a game's name, got {game!r}")

@@ -23,10 +23,15 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.api import list_games, make_game
+from boardsim.core.batch import play_games
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, Matchup, State
 from boardsim.core.rng import rng_seed
 from boardsim.core.seats import Seat
+from boardsim.files import atomic_write_json
+from boardsim.games import definition
+from boardsim.intervals import wilson_interval
 
 
 class HeuristicAgent:
@@ -93,17 +98,12 @@ MAX_DECISIONS = 50_000  # the strength games' decision limit (no game has come n
 def strength_matchups(game: str | None = None) -> list[tuple[str, Matchup]]:
     """Every game's strength table (``GameDefinition.strength_matchups``), with its game
     (``game``'s alone if given)."""
-    from boardsim.api import list_games
-    from boardsim.games import definition
-
     names = list_games() if game is None else [game]
     return [(name, m) for name in names for m in definition(name).strength_matchups]
 
 
 def strength_games() -> list[str]:
     """The games that declare a strength table."""
-    from boardsim.api import list_games
-
     return [g for g in list_games() if strength_matchups(g)]
 
 
@@ -111,10 +111,6 @@ def measure(game_name: str, matchup: Matchup, games: int, seed: int = 0) -> dict
     """``matchup.seat``'s wins over ``games`` compiled games (a draw or a shared win is not
     a win): the count, the rate with its 95% Wilson interval, and the games cut by the
     decision limit."""
-    from boardsim.api import make_game
-    from boardsim.core.batch import play_games
-    from boardsim.intervals import wilson_interval
-
     game = make_game(game_name, max_decisions=MAX_DECISIONS, **matchup.options)
     out = play_games(game, games, list(matchup.policies), seed=seed)
     wins = int((out["returns"][:, matchup.seat] > 0).sum())
@@ -161,8 +157,6 @@ def strength_command(game: str, games: int, seed: int) -> str:
 def strength_record(game: str, games: int = 1000, seed: int = 0) -> dict[str, Any]:
     """``game``'s strength table played: every matchup with its counts and interval, the
     settings, the game's rules version and the command that makes it."""
-    from boardsim.games import definition
-
     started = time.perf_counter()
     rows = []
     for _, m in strength_matchups(game):
@@ -194,8 +188,6 @@ def read_strength(game: str) -> dict[str, Any]:
 
 def write_strength(game: str, games: int = 1000, seed: int = 0) -> Path:
     """Play ``game``'s strength table and write its file (atomically); its path."""
-    from boardsim.files import atomic_write_json
-
     path = strength_path(game)
     atomic_write_json(path, strength_record(game, games, seed))
     return path

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search agents: the compiled UCT of ``core/mcts.py``.
+"""Monte Carlo tree search agents: the compiled UCT of ``core/search/tree.py``.
 
 ``load("mcts:200", game)`` (or :func:`make_agent`) gives an :class:`MCTSAgent`
 searching 200 simulations a decision. The search runs entirely in numba on
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.core.batch import play_games as play_seats
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
 from boardsim.core.header import POLICY_HEURISTIC, POLICY_RANDOM
@@ -211,8 +212,6 @@ def play_games(
         raise ValueError("num_games and first_game must be >= 0")
     if len(seats) != game.num_players:
         raise ValueError(f"{len(seats)} seats for {game.num_players} players")
-    from boardsim.core.batch import play_games as play_seats
-
     uct = uct_seat(game, **options) if any(s == "mcts" for s in seats) else None
     try:
         return play_seats(

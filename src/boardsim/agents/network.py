@@ -35,9 +35,16 @@ from boardsim.core.rng import rng_seed
 from boardsim.core.seats import (
     S_TEMPERATURE,
     Seat,
+    SeatTable,
     search_seat,
     search_settings,
     seat_table,
+)
+from boardsim.training.checkpoint import (
+    check_compatible,
+    read_entry,
+    read_metadata,
+    resolve_checkpoint,
 )
 
 _PACKAGED = Path(__file__).resolve().parents[1] / "shipped"
@@ -94,16 +101,12 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     p = Path(path)
     if p.suffix == ".npz" and p.is_file():
         return Network.load(p)
-    from boardsim.training.checkpoint import read_metadata, resolve_checkpoint
-
     checkpoint = resolve_checkpoint(p)
     meta = read_metadata(checkpoint)
     if meta.get("algorithm") == "alphazero":
-        from boardsim.training.checkpoint import read_entry
-
         return Network.from_bytes(read_entry(checkpoint, "best.npz"), where=str(checkpoint))
     if meta.get("algorithm") == "MaskablePPO":
-        from boardsim.training.networks import export_ppo_checkpoint
+        from boardsim.training.networks import export_ppo_checkpoint  # deferred: torch, heavy
 
         return export_ppo_checkpoint(checkpoint)
     raise StateFormatError(f"{checkpoint}: no network in a {meta.get('algorithm')!r} checkpoint")
@@ -113,8 +116,6 @@ def check_network(
     game: Game, network: Network, strict_options: bool = True, where: str = "network"
 ) -> None:
     """Refuse a network made for another game (or other options), saying why."""
-    from boardsim.training.checkpoint import check_compatible
-
     trained = network.meta.get("options", game.options)
     if isinstance(trained, dict):  # trained before an option existed: its default (the old rule)
         trained = with_later_defaults(game.definition.options, trained)
@@ -170,7 +171,7 @@ class NetworkAgent:
         self._prng = _seed_words(seed)
         self._act = new_scratch(network.layout)
         self._probs = np.zeros(game.num_actions, np.float64)
-        self._table: tuple[np.ndarray, ...] | None = None
+        self._table: SeatTable | None = None
 
     def __repr__(self) -> str:
         return f"NetworkAgent({self.game.name!r}, {self.label!r}, T={self.temperature})"
@@ -242,7 +243,7 @@ class NetworkAgent:
 
 # ---------------------------------------------------------------- the network searching
 class NetworkSearchAgent:
-    """A network guiding the compiled search (:func:`boardsim.core.mcts.seat_search`).
+    """A network guiding the compiled search (:func:`boardsim.core.search.games.seat_search`).
 
     ``needs_state = True``: the search runs on copies of the state (dice and hidden
     cards sampled from the agent's own generator, never the state's).

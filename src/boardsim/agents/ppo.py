@@ -26,6 +26,7 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.core.network import Network
 from boardsim.core.nn import network_logits_batch
+from boardsim.training.checkpoint import resolve_checkpoint
 
 
 def ppo_network(path: str | Path) -> Network:
@@ -33,8 +34,7 @@ def ppo_network(path: str | Path) -> Network:
     p = Path(path)
     if p.suffix == ".npz":
         return Network.load(p)
-    from boardsim.training.checkpoint import resolve_checkpoint
-    from boardsim.training.networks import export_ppo_checkpoint
+    from boardsim.training.networks import export_ppo_checkpoint  # deferred: torch, heavy
 
     return export_ppo_checkpoint(resolve_checkpoint(p))
 

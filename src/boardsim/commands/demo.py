@@ -44,9 +44,10 @@ from boardsim import render
 from boardsim.agents import load
 from boardsim.api import list_games, make_game
 from boardsim.bench import bench_gymnasium, bench_pettingzoo, bench_rollout, bench_vector
-from boardsim.build import PARTS, compile_part, compile_weight, counting_compiles
+from boardsim.build import PARTS, compile_part, compile_weight
 from boardsim.commands.args import add_command, seed_argument
 from boardsim.core.batch import play_games
+from boardsim.core.compiles import counting_compiles
 from boardsim.files import atomic_write, atomic_write_text
 from boardsim.games import definition
 from boardsim.render.animate import write_html

@@ -28,8 +28,8 @@ import numpy as np
 
 from boardsim.agents import load
 from boardsim.api import list_games, make_game
-from boardsim.build import compiling_notice
 from boardsim.commands.args import add_command, add_list_argument, seed_argument, split_list
+from boardsim.core.compiles import compiling_notice
 from boardsim.core.errors import OptionError
 from boardsim.core.game import CHANCE, Game, State
 from boardsim.core.header import FLAG_TERMINAL, H_ACTOR, H_FLAGS, H_RNG, P_EXPLICIT_CHANCE

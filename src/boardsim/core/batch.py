@@ -23,7 +23,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from boardsim.core.engine import seats_scratch_size
+from boardsim.core.engine import BatchScratch, seats_scratch_size
 from boardsim.core.errors import OptionError, StateFormatError
 from boardsim.core.game import Game
 from boardsim.core.header import (
@@ -34,7 +34,7 @@ from boardsim.core.header import (
     POLICY_RANDOM,
     TERMINAL,
 )
-from boardsim.core.seats import SeatLike, seat_table, uses_networks
+from boardsim.core.seats import SeatLike, SeatTable, seat_table, uses_networks
 
 # the compiled policies by name (``policies[p]`` codes of the engine)
 COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -42,7 +42,7 @@ COMPILED_POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 
 def policy_codes(game: Game, policies: str | Sequence[str]) -> np.ndarray:
     """One compiled-policy code per player from a name (every player) or a name per player."""
-    return seat_table(game, policies)[0]
+    return seat_table(game, policies).codes
 
 
 # the observation dtypes a batch writes: float32 always, uint8 for a game whose
@@ -271,7 +271,7 @@ class Batch:
         self.game_index = np.zeros(n, np.int64)
         self.policy_rngs = np.zeros((n, 2), np.int32)
         self.learners = game.teammates(max(seat, 0))
-        self.scratch: tuple[np.ndarray, ...] = ()
+        self.scratch: BatchScratch | None = None
         self.set_opponents(opponents)
         self.seed = seed
         self.next_game = 0
@@ -321,20 +321,20 @@ class Batch:
     def set_opponents(self, opponents: SeatLike | Sequence[SeatLike]) -> None:
         """Who plays the other seats from the next step on (the games go on as they are)."""
         seats = seat_table(self.game, opponents)
-        if (seats[0] == POLICY_MCTS).any():
+        if (seats.codes == POLICY_MCTS).any():
             raise ValueError(
                 "the batched engine plays no search: opponents are random, heuristic or networks"
             )
-        self.seats = seats
+        self.seats: SeatTable = seats
         slots, width = (int(x) for x in seats_scratch_size(self.seats))
-        have = self.scratch[8].shape[1:] if self.scratch else (0, 0)
+        have = self.scratch.net_layers.shape[1:] if self.scratch is not None else (0, 0)
         if have[0] < slots or have[1] < width:
             self.scratch = self.game.engine.new_scratch(self.num_envs, slots, width)
 
     @property
     def policies(self) -> np.ndarray:
         """The opponents' policy codes, one a player."""
-        return self.seats[0]
+        return self.seats.codes
 
     def reset(self, seed: int | None = None) -> None:
         """Start fresh games in every row (game numbers 0..N-1 of the run ``seed``)."""
@@ -505,8 +505,8 @@ def play_games(
     out_returns = np.zeros((num_games, game.max_players), np.float64)
     decisions = np.zeros(num_games, np.int64)
     flags = np.zeros(num_games, np.int32)
-    searched = bool((seats[0] == POLICY_MCTS).any())
-    play = game.engine.play_games
+    searched = bool((seats.codes == POLICY_MCTS).any())
+    play = game.mcts.play_policy_games
     if searched:  # without networks, the search's games compile without the network code
         play = game.mcts.play_games if uses_networks(seats) else game.mcts.play_plain_games
     with threads_used(threads), numba.parallel_chunksize(1 if searched else 0):

@@ -3,7 +3,7 @@
 ``game.engine.step(state, params, action, rewards)`` is
 :func:`boardsim.core.engine.step` with ``g`` = the game's
 :class:`~boardsim.core.kernels.GameKernels`; ``game.mcts.search(...)`` is
-:func:`boardsim.core.mcts.search` likewise. Every attribute below names the function it
+:func:`boardsim.core.search.tree.search` likewise. Every attribute below names the function it
 binds, so an editor's go-to-definition leads from here to the engine, and from the
 game's face module (``games/<game>/engine.py``) to its kernels.
 
@@ -20,8 +20,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from boardsim.core import engine, mcts
+from boardsim.core import engine
 from boardsim.core.kernels import GameKernels
+from boardsim.core.search import games, guided, relabel, tree
 
 _UNBOX_ERROR = "can't unbox"
 
@@ -93,7 +94,6 @@ class BoundEngine:
         self.batch_step = BoundFunction(engine.batch_step, kernels)
         self.batch_observe = BoundFunction(engine.batch_observe, kernels)
         self.rollout_random = BoundFunction(engine.rollout_random, kernels)
-        self.play_games = BoundFunction(engine.play_games, kernels)
         self.validate_state = BoundFunction(engine.validate_state, kernels)
 
     def __repr__(self) -> str:
@@ -101,21 +101,24 @@ class BoundEngine:
 
 
 class BoundSearch:
-    """:mod:`boardsim.core.mcts` with one game's kernels bound (``game.mcts``)."""
+    """:mod:`boardsim.core.search` with one game's kernels bound (``game.mcts``): the
+    tree and UCT, the network searches, whole games (searched or not) and self-play, the
+    relabelling of stored positions."""
 
     def __init__(self, kernels: GameKernels) -> None:
         self.kernels = kernels
-        self.workspace = BoundFunction(mcts.workspace, kernels)
-        self.search = BoundFunction(mcts.search, kernels)
-        self.net_workspace = BoundFunction(mcts.net_workspace, kernels)
-        self.seat_search = BoundFunction(mcts.seat_search, kernels)
-        self.game_workspaces = BoundFunction(mcts.game_workspaces, kernels)
-        self.play_games = BoundFunction(mcts.play_games, kernels)
-        self.play_plain_games = BoundFunction(mcts.play_plain_games, kernels)
-        self.selfplay = BoundFunction(mcts.selfplay, kernels)
-        self.batch_positions = BoundFunction(mcts.batch_positions, kernels)
-        self.search_positions = BoundFunction(mcts.search_positions, kernels)
-        self.root_stats = mcts.root_stats  # reads the workspace only
+        self.workspace = BoundFunction(tree.workspace, kernels)
+        self.search = BoundFunction(tree.search, kernels)
+        self.net_workspace = BoundFunction(guided.net_workspace, kernels)
+        self.seat_search = BoundFunction(games.seat_search, kernels)
+        self.game_workspaces = BoundFunction(games.game_workspaces, kernels)
+        self.play_policy_games = BoundFunction(games.play_policy_games, kernels)
+        self.play_games = BoundFunction(games.play_games, kernels)
+        self.play_plain_games = BoundFunction(games.play_plain_games, kernels)
+        self.selfplay = BoundFunction(games.selfplay, kernels)
+        self.batch_positions = BoundFunction(relabel.batch_positions, kernels)
+        self.search_positions = BoundFunction(relabel.search_positions, kernels)
+        self.root_stats = tree.root_stats  # reads the workspace only
 
     def __repr__(self) -> str:
         return f"BoundSearch({self.kernels!r})"

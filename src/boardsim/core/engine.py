@@ -1,4 +1,4 @@
-"""The generic engine: one decision, chance, truncation, batches, rollouts, whole games.
+"""The generic engine: one decision, chance, truncation, batches, rollouts.
 
 Every function here is compiled once per game: its first argument ``g`` is the
 game's :class:`~boardsim.core.kernels.GameKernels`, and numba resolves ``g.legal_mask``,
@@ -9,6 +9,8 @@ and sizes (static calls, cached on disk per game). From Python, call these throu
 What a game's kernels must do is listed in :data:`boardsim.core.kernels.KERNELS`.
 Every function here reads only the header of ``core/header.py``.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import prange
@@ -165,7 +167,7 @@ def random_legal(g, state, params, mask, policy_rng):
 @jit_inline
 def policy_action(g, state, params, policy, mask, prng):
     """The action compiled policy ``policy`` (``POLICY_RANDOM`` or ``POLICY_HEURISTIC``)
-    takes here. Inlined: it is a rollout's every decision (``core/mcts.py``)."""
+    takes here. Inlined: it is a rollout's every decision (``core/search/tree.py``)."""
     if policy == hd.POLICY_HEURISTIC:
         return g.heuristic_action(state, params, mask, prng)
     return random_legal(g, state, params, mask, prng)
@@ -204,10 +206,19 @@ def heuristic_hint(g, state, params, x, mask):
         x[g.OBS_SIZE + a] = 1.0
 
 
+class NetScratch(NamedTuple):
+    """A network seat's working arrays (:func:`net_scratch`), by name: numba reads a named
+    tuple's fields as it reads a tuple's items, at no cost."""
+
+    input: np.ndarray  # what the network reads (network_input)
+    layers: np.ndarray  # [slots, width] its layers' values
+    probs: np.ndarray  # [actions] its policy's probabilities
+
+
 @jit
 def net_scratch(g, slots, width):
     """A network seat's working arrays: input, the layers' slots, probabilities."""
-    return (
+    return NetScratch(
         np.zeros(network_input_size(g), np.float32),
         np.zeros((slots, width), np.float32),
         np.zeros(g.NUM_ACTIONS, np.float64),
@@ -222,8 +233,8 @@ def network_action(g, state, params, seats, player, mask, prng, nn):
     The mask is the legal one, less what the game's ``search_prune`` clears when the
     network was trained on the search's mask (``NET_PRUNE``).
     """
-    weights, layout = seats[4], seats[5]
-    base = seats[1][player]
+    weights, layout = seats.weights, seats.layout
+    base = seats.nets[player]
     obs, act, probs = nn
     network_input(g, state, params, player, layout, base, obs, mask)
     g.legal_mask(state, params, mask)
@@ -231,15 +242,19 @@ def network_action(g, state, params, seats, player, mask, prng, nn):
         g.search_prune(state, params, mask)
     forward_legal(weights, layout, base, obs, act, USE_POLICY, mask)
     logits = policy_logits(act, layout, base)
-    return pick(logits, mask, seats[2][player, S_TEMPERATURE], probs, prng)
+    return pick(logits, mask, seats.settings[player, S_TEMPERATURE], probs, prng)
 
 
 @jit
 def seat_action(g, state, params, seats, mask, prng, nn):
     """The action of the player to move by his seat of ``seats`` (random, heuristic or
-    network; a searching seat is :func:`boardsim.core.mcts.seat_move`'s)."""
+    network; a searching seat is :func:`boardsim.core.search.games.seat_move`'s). ``nn``
+    None: no seat is a network, and no network code is compiled (a None argument removes
+    its branch at compile time)."""
     player = state[hd.H_ACTOR]
-    code = seats[0][player]
+    code = seats.codes[player]
+    if nn is None:
+        return policy_action(g, state, params, code, mask, prng)
     if code == hd.POLICY_NETWORK:
         return network_action(g, state, params, seats, player, mask, prng, nn)
     return policy_action(g, state, params, code, mask, prng)
@@ -263,7 +278,7 @@ def play_opponents(
     done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
     while not done and learners[state[hd.H_ACTOR]] == 0:
         player = state[hd.H_ACTOR]
-        code = seats[0][player]
+        code = seats.codes[player]
         if code == hd.POLICY_NETWORK:
             a = network_action(g, state, params, seats, player, mask, prng, nn)
         else:
@@ -326,7 +341,7 @@ def viewer(state, seat, learners):
 @jit
 def seats_scratch_size(seats):
     """``(slots, width)`` of the largest network of the seat table (1, 1 without)."""
-    nets, layout = seats[1], seats[5]
+    nets, layout = seats.nets, seats.layout
     slots = 1
     width = 1
     for p in range(nets.shape[0]):
@@ -336,29 +351,44 @@ def seats_scratch_size(seats):
     return slots, width
 
 
+class BatchScratch(NamedTuple):
+    """The batched kernels' per-row working arrays (:func:`new_scratch`), by name."""
+
+    before: np.ndarray  # [rows, players] returns before a step
+    after: np.ndarray  # [rows, players] returns after a step
+    tmp: np.ndarray  # [rows, players] one step's rewards
+    outcomes: np.ndarray  # [rows, outcomes] chance outcomes
+    weights: np.ndarray  # [rows, outcomes] chance weights
+    mask: np.ndarray  # [rows, actions] a mask for the opponents
+    ignored: np.ndarray  # [rows, players] rewards nobody collects (a game's restart)
+    net_input: np.ndarray  # [rows, input] a network's input
+    net_layers: np.ndarray  # [rows, slots, width] a network's layers
+    net_probs: np.ndarray  # [rows, actions] its probabilities
+
+
 @jit
 def new_scratch(g, n, slots, width):
     """Per-row working arrays for the batched kernels, allocated once per batch; the
     opponents' networks need ``slots`` x ``width`` each (``core/seats.py``,
     ``scratch_size``; 1 x 1 without)."""
-    return (
-        np.zeros((n, g.MAX_PLAYERS), np.float64),  # returns before a step
-        np.zeros((n, g.MAX_PLAYERS), np.float64),  # returns after a step
-        np.zeros((n, g.MAX_PLAYERS), np.float32),  # one step's rewards
-        np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int32),  # chance outcomes
-        np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int64),  # chance weights
-        np.zeros((n, g.NUM_ACTIONS), np.uint8),  # a mask for the opponents
-        np.zeros((n, g.MAX_PLAYERS), np.float32),  # rewards nobody collects (a game's restart)
-        np.zeros((n, network_input_size(g) if slots > 1 else 1), np.float32),  # a network's input
-        np.zeros((n, slots, width), np.float32),  # a network's layers
-        np.zeros((n, g.NUM_ACTIONS if slots > 1 else 1), np.float64),  # its probabilities
+    return BatchScratch(
+        np.zeros((n, g.MAX_PLAYERS), np.float64),
+        np.zeros((n, g.MAX_PLAYERS), np.float64),
+        np.zeros((n, g.MAX_PLAYERS), np.float32),
+        np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int32),
+        np.zeros((n, g.MAX_CHANCE_OUTCOMES), np.int64),
+        np.zeros((n, g.NUM_ACTIONS), np.uint8),
+        np.zeros((n, g.MAX_PLAYERS), np.float32),
+        np.zeros((n, network_input_size(g) if slots > 1 else 1), np.float32),
+        np.zeros((n, slots, width), np.float32),
+        np.zeros((n, g.NUM_ACTIONS if slots > 1 else 1), np.float64),
     )
 
 
-@jit
+@jit_inline
 def row_nn(scratch, i):
     """Row ``i``'s network arrays of a batch's scratch (as :func:`net_scratch` gives)."""
-    return (scratch[7][i], scratch[8][i], scratch[9][i])
+    return NetScratch(scratch.net_input[i], scratch.net_layers[i], scratch.net_probs[i])
 
 
 @jit
@@ -366,9 +396,8 @@ def restart_row(
     g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, seats, scratch
 ):
     """Row ``i`` starts game ``game_index[i]``; with ``seat >= 0`` the opponents move first."""
-    before, after, tmp, outcomes, weights, mask, ignored = scratch[:7]
     seed = derive_seed(master_seed, game_index[i])
-    new_game(g, states[i], params, seed, outcomes[i], weights[i])
+    new_game(g, states[i], params, seed, scratch.outcomes[i], scratch.weights[i])
     rng_seed(policy_rngs[i], 0, derive_seed(seed, 1))
     if seat >= 0:
         play_opponents(
@@ -377,13 +406,13 @@ def restart_row(
             params,
             learners,
             seats,
-            ignored[i],
-            tmp[i],
-            before[i],
-            after[i],
-            outcomes[i],
-            weights[i],
-            mask[i],
+            scratch.ignored[i],
+            scratch.tmp[i],
+            scratch.before[i],
+            scratch.after[i],
+            scratch.outcomes[i],
+            scratch.weights[i],
+            scratch.mask[i],
             policy_rngs[i],
             row_nn(scratch, i),
         )
@@ -424,13 +453,13 @@ def step_row(g, states, params, actions, i, seat, learners, seats, policy_rngs, 
     decisions of a small game."""
     state = states[i]
     rw = rewards[i]
-    before, after, tmp = scratch[0][i], scratch[1][i], scratch[2][i]
-    outcomes, weights, mask = scratch[3][i], scratch[4][i], scratch[5][i]
+    before, after, tmp = scratch.before[i], scratch.after[i], scratch.tmp[i]
+    outcomes, weights, mask = scratch.outcomes[i], scratch.weights[i], scratch.mask[i]
     done = advance_rewarded(g, state, params, actions[i], tmp, before, after, outcomes, weights)
     for p in range(rw.shape[0]):
         rw[p] = tmp[p]
     if seat >= 0 and not done:
-        nn = (scratch[7][i], scratch[8][i], scratch[9][i])
+        nn = NetScratch(scratch.net_input[i], scratch.net_layers[i], scratch.net_probs[i])
         done = play_opponents(
             g, state, params, learners, seats, rw, tmp, before, after, outcomes, weights,
             mask, policy_rngs[i], nn,
@@ -548,40 +577,6 @@ def rollout_random(g, states, params, num_steps, master_seed, decisions, games):
                 new_game(g, state, params, seed, outcomes, weights)
         decisions[i] = d
         games[i] = k
-
-
-@jit_parallel
-def play_games(g, params, seats, master_seed, first_game, out_returns, out_decisions, out_flags):
-    """Play whole games, every player by his seat of ``seats`` (random, heuristic or a
-    network; ``core/seats.py``); one game per output row.
-
-    Row ``k`` is game ``first_game + k`` of the run ``master_seed`` (seeded
-    ``derive_seed(master_seed, first_game + k)``, its policies' generator from
-    that seed), so a game's result depends on neither the thread count nor the
-    batch it is played in. Writes the final returns, the decisions taken and the
-    final header flags (``FLAG_TRUNCATED`` when ``max_decisions`` cut it).
-    """
-    slots, width = seats_scratch_size(seats)
-    for k in prange(out_returns.shape[0]):
-        state = np.zeros(g.STATE_SIZE, np.int32)
-        outcomes = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int32)
-        weights = np.zeros(g.MAX_CHANCE_OUTCOMES, np.int64)
-        mask = np.zeros(g.NUM_ACTIONS, np.uint8)
-        prng = np.zeros(2, np.int32)
-        ret = np.zeros(g.MAX_PLAYERS, np.float64)
-        nn = net_scratch(g, slots, width)
-        seed = derive_seed(master_seed, first_game + k)
-        new_game(g, state, params, seed, outcomes, weights)
-        rng_seed(prng, 0, derive_seed(seed, 1))
-        done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
-        while not done:
-            a = seat_action(g, state, params, seats, mask, prng, nn)
-            done = advance_decision(g, state, params, a, outcomes, weights)
-        g.returns(state, params, ret)
-        for p in range(out_returns.shape[1]):
-            out_returns[k, p] = ret[p]
-        out_decisions[k] = state[hd.H_DECISIONS]
-        out_flags[k] = state[hd.H_FLAGS]
 
 
 # ---------------------------------------------------------------- untrusted states

@@ -312,7 +312,7 @@ class Game:
         self.params.setflags(write=False)
         self.kernels = kernels  # the game's compiled kernels (legal_mask, observe, ...)
         self.engine = BoundEngine(kernels)  # core/engine.py with them bound
-        self.mcts = BoundSearch(kernels)  # core/mcts.py with them bound
+        self.mcts = BoundSearch(kernels)  # core/search/ with them bound
         self._direct: dict[str, Callable[..., Any]] = {}  # (fast_kernel)
         self.num_players = n_players
         self.num_actions = kernels.NUM_ACTIONS

@@ -33,10 +33,10 @@ PARAMS_HEADER = 4
 # compiled policies the batched engine can play a seat with (``policies[p]``)
 POLICY_RANDOM = 0  # uniformly random over the legal actions
 POLICY_HEURISTIC = 1  # the game's ``heuristic_action`` (its ``policy.py``)
-POLICY_MCTS = 2  # a seat searched by ``core/mcts.py`` (``mcts.play_games``, ``mcts.selfplay``)
+POLICY_MCTS = 2  # a seat searched by ``core/search/`` (``games.play_games``, ``games.selfplay``)
 POLICY_NETWORK = 3  # a network's policy (``core/nn.py``), its seat's network and temperature
 NUM_POLICIES = 4
-# the codes ``core/engine.py`` plays itself (a search needs ``core/mcts.py``)
+# the codes ``core/engine.py`` plays itself (a search needs ``core/search/``)
 ENGINE_POLICIES = (POLICY_RANDOM, POLICY_HEURISTIC, POLICY_NETWORK)
 
 # a seat table's settings columns (``core/seats.py``), one row a player

@@ -46,7 +46,7 @@ def jit_inline(fn: F) -> F:
 def jit_borrowing(fn: F) -> F:
     """Compile ``fn`` without numba's reference counting (its runtime, NRT, off).
 
-    For the search's hot loops (``core/mcts.py``): numba counts the references of every
+    For the search's hot loops (``core/search/``): numba counts the references of every
     array a compiled function receives or names, atomically, on entry and on every
     inlined helper's arguments, and on the calibration connect four those counts were
     most of a UCT simulation's time. Such a function only *borrows* arrays from its

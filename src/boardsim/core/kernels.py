@@ -1,6 +1,6 @@
 """A game's bundle of compiled kernels, as the generic engine receives it.
 
-The generic engine (:mod:`boardsim.core.engine`) and search (:mod:`boardsim.core.mcts`)
+The generic engine (:mod:`boardsim.core.engine`) and search (:mod:`boardsim.core.search`)
 are ordinary modules: each of their compiled functions takes the game's
 :class:`GameKernels` as its first argument ``g`` and calls ``g.legal_mask(...)``,
 ``g.apply_action(...)``, reads ``g.NUM_ACTIONS``, and so on. numba resolves those
@@ -241,7 +241,12 @@ def kernel_modules(
     A module only the Python side uses (words, pictures, the plain-Python reference) is
     not among them unless a kernel's module imports it.
     """
-    roots = ["boardsim.core.engine", "boardsim.core.mcts", "boardsim.core.kernels"]
+    roots = [
+        "boardsim.core.engine",
+        "boardsim.core.search.games",
+        "boardsim.core.search.relabel",
+        "boardsim.core.kernels",
+    ]
     if face is not None and face in sys.modules:
         roots.append(face)
     for fn in functions:

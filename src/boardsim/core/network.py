@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.core.errors import StateFormatError
 from boardsim.core.nn import (
     ACTIVATIONS,
     H_FLAGS,
@@ -44,6 +45,7 @@ from boardsim.core.nn import (
     forward,
     num_outputs,
 )
+from boardsim.files import atomic_write_bytes
 
 
 def new_scratch(layout: np.ndarray, base: int = 0) -> np.ndarray:
@@ -154,8 +156,6 @@ class Network:
     def from_bytes(cls, data: bytes, where: str = "network") -> Network:
         """The network of :meth:`to_bytes`'s bytes; :class:`StateFormatError` if they are
         not one (``where`` names them in the message)."""
-        from boardsim.core.errors import StateFormatError
-
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 fmt = int(z["format"][0])
@@ -168,8 +168,6 @@ class Network:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the network to ``path`` (``.npz``) atomically."""
-        from boardsim.files import atomic_write_bytes
-
         atomic_write_bytes(path, self.to_bytes())
         return Path(path)
 

@@ -1,9 +1,9 @@
 """Who plays each seat in compiled code: a policy code, a network, settings, per player.
 
-The compiled loops (:mod:`boardsim.core.engine`'s batches, single steps and whole
-games, :mod:`boardsim.core.mcts`'s searched games and self-play) take one *seat table*,
-a tuple of six arrays of fixed types whatever is playing, so one compiled
-specialization serves every mix of players:
+The compiled loops (:mod:`boardsim.core.engine`'s batches and single steps,
+:mod:`boardsim.core.search`'s whole games, searched or not, and self-play) take one
+*seat table*, a named tuple of six arrays of fixed types whatever is playing, so one
+compiled specialization serves every mix of players (:class:`SeatTable`):
 
 ``(codes, nets, settings, teams, weights, layout)``
 
@@ -14,7 +14,7 @@ specialization serves every mix of players:
 - ``weights``, ``layout``: every network of the table, concatenated
   (:func:`boardsim.core.nn.concatenate`).
 
-:class:`Seat` describes one player from Python; :func:`seat_table` builds the tuple.
+:class:`Seat` describes one player from Python; :func:`seat_table` builds the table.
 Names (``"random"``, ``"heuristic"``) are resolved here; agents that play in compiled
 code (networks, searches) give their own :class:`Seat` (``agent.compiled_seat()``).
 """
@@ -23,37 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from boardsim.core import header as hd
 from boardsim.core.errors import OptionError
-from boardsim.core.header import (  # noqa: F401  (the settings columns, re-exported)
-    NUM_SETTINGS,
-    S_ALPHA,
-    S_C,
-    S_C_SCALE,
-    S_C_VISIT,
-    S_DEPTH,
-    S_FPU,
-    S_GUMBEL_M,
-    S_GUMBEL_SCALE,
-    S_MIX,
-    S_NOISE,
-    S_PRIOR,
-    S_ROLLOUT,
-    S_SAMPLE_MOVES,
-    S_SEARCH,
-    S_SIMS,
-    S_TEMPERATURE,
-    SEARCH_GUMBEL,
-    SEARCH_PUCT,
-    SEARCH_UCT,
-)
+from boardsim.core.header import S_TEMPERATURE  # noqa: F401  (re-exported)
 from boardsim.core.network import Network, concatenate
 
-SEARCHES = {"uct": SEARCH_UCT, "puct": SEARCH_PUCT, "gumbel": SEARCH_GUMBEL}
+SEARCHES = {"uct": hd.SEARCH_UCT, "puct": hd.SEARCH_PUCT, "gumbel": hd.SEARCH_GUMBEL}
 
 # the defaults of a network search (boardsim.agents.network documents each)
 NETWORK_SEARCH_DEFAULTS: dict[str, Any] = {
@@ -73,6 +52,18 @@ NETWORK_SEARCH_DEFAULTS: dict[str, Any] = {
 }
 
 _NAMED = {"random": hd.POLICY_RANDOM, "heuristic": hd.POLICY_HEURISTIC}
+
+
+class SeatTable(NamedTuple):
+    """The compiled seat table (module docstring), by name: numba reads a named tuple's
+    fields as it reads a tuple's items, at no cost."""
+
+    codes: np.ndarray  # [players] POLICY_* code
+    nets: np.ndarray  # [players] header row of the player's network in layout (-1: none)
+    settings: np.ndarray  # [players, NUM_SETTINGS] S_* settings, float64
+    teams: np.ndarray  # [players] side
+    weights: np.ndarray  # every network's weights, concatenated
+    layout: np.ndarray  # every network's layout, concatenated
 
 
 @dataclass
@@ -127,11 +118,11 @@ def _single(players: Any) -> bool:
     return isinstance(players, str | Seat) or hasattr(players, "compiled_seat")
 
 
-def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> tuple[np.ndarray, ...]:
+def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> SeatTable:
     """The compiled seat table of ``players`` in ``game`` (module docstring)."""
     seats = seats_for(game, players)
     codes = np.array([s.code for s in seats], np.int32)
-    settings = np.zeros((len(seats), NUM_SETTINGS), np.float64)
+    settings = np.zeros((len(seats), hd.NUM_SETTINGS), np.float64)
     networks: list[Network] = []
     index: dict[int, int] = {}
     owner = np.full(len(seats), -1, np.int32)
@@ -150,7 +141,7 @@ def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> tuple[np.nd
     nets = np.array([bases[k] if k >= 0 else -1 for k in owner], np.int32)
     n = game.num_players
     teams = np.array([game.teams[p] if p < n else n + p for p in range(len(seats))], np.int32)
-    return (codes, nets, settings, teams, weights, layout)
+    return SeatTable(codes, nets, settings, teams, weights, layout)
 
 
 def _check_network(game: Any, network: Network) -> None:
@@ -167,20 +158,22 @@ def _check_network(game: Any, network: Network) -> None:
         )
 
 
-def search_simulations(table: tuple[np.ndarray, ...]) -> int:
+def search_simulations(table: SeatTable) -> int:
     """The most simulations any searching seat of the table uses (0: none searches)."""
-    codes, settings = table[0], table[2]
-    sims = [int(settings[p, S_SIMS]) for p in range(len(codes)) if codes[p] == hd.POLICY_MCTS]
+    codes, settings = table.codes, table.settings
+    sims = [int(settings[p, hd.S_SIMS]) for p in range(len(codes)) if codes[p] == hd.POLICY_MCTS]
     return max(sims, default=0)
 
 
-def uses_networks(table: tuple[np.ndarray, ...]) -> bool:
+def uses_networks(table: SeatTable) -> bool:
     """Whether a seat of the table plays by a network or searches with one (PUCT, Gumbel);
-    without, ``mcts.play_plain_games`` plays its games (the same games, less to compile)."""
-    codes, settings = table[0], table[2]
+    without, ``search.games.play_plain_games`` plays its games (the same games, less to
+    compile)."""
+    codes, settings = table.codes, table.settings
     searching = codes == hd.POLICY_MCTS
     return bool(
-        (codes == hd.POLICY_NETWORK).any() or (settings[searching, S_SEARCH] != SEARCH_UCT).any()
+        (codes == hd.POLICY_NETWORK).any()
+        or (settings[searching, hd.S_SEARCH] != hd.SEARCH_UCT).any()
     )
 
 
@@ -190,20 +183,20 @@ MAX_SIMULATIONS = 10_000_000
 
 # search option -> (settings column, kind)
 SEARCH_COLUMNS: dict[str, tuple[int, str]] = {
-    "simulations": (S_SIMS, "int"),
-    "search": (S_SEARCH, "search"),
-    "c_puct": (S_C, "float"),
-    "mix": (S_MIX, "unit"),
-    "rollout": (S_ROLLOUT, "rollout"),
-    "rollout_depth": (S_DEPTH, "depth"),
-    "gumbel_m": (S_GUMBEL_M, "int"),
-    "c_visit": (S_C_VISIT, "float"),
-    "c_scale": (S_C_SCALE, "float"),
-    "gumbel_scale": (S_GUMBEL_SCALE, "float"),
-    "noise": (S_NOISE, "unit"),
-    "alpha": (S_ALPHA, "positive"),
-    "fpu": (S_FPU, "float"),
-    "sample_moves": (S_SAMPLE_MOVES, "count"),
+    "simulations": (hd.S_SIMS, "int"),
+    "search": (hd.S_SEARCH, "search"),
+    "c_puct": (hd.S_C, "float"),
+    "mix": (hd.S_MIX, "unit"),
+    "rollout": (hd.S_ROLLOUT, "rollout"),
+    "rollout_depth": (hd.S_DEPTH, "depth"),
+    "gumbel_m": (hd.S_GUMBEL_M, "int"),
+    "c_visit": (hd.S_C_VISIT, "float"),
+    "c_scale": (hd.S_C_SCALE, "float"),
+    "gumbel_scale": (hd.S_GUMBEL_SCALE, "float"),
+    "noise": (hd.S_NOISE, "unit"),
+    "alpha": (hd.S_ALPHA, "positive"),
+    "fpu": (hd.S_FPU, "float"),
+    "sample_moves": (hd.S_SAMPLE_MOVES, "count"),
 }
 
 
@@ -294,12 +287,12 @@ def uct_seat(
         hd.POLICY_MCTS,
         None,
         {
-            S_SEARCH: SEARCH_UCT,
-            S_SIMS: int(simulations),
-            S_C: float(c_uct),
-            S_ROLLOUT: ROLLOUTS[rollout],
-            S_DEPTH: int(rollout_depth),
-            S_PRIOR: float(prior),
+            hd.S_SEARCH: hd.SEARCH_UCT,
+            hd.S_SIMS: int(simulations),
+            hd.S_C: float(c_uct),
+            hd.S_ROLLOUT: ROLLOUTS[rollout],
+            hd.S_DEPTH: int(rollout_depth),
+            hd.S_PRIOR: float(prior),
         },
         label,
     )

@@ -25,15 +25,12 @@ batch) are not checked again: they come from the kernels.
 from __future__ import annotations
 
 import zlib
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
 from boardsim.core import header as hd
 from boardsim.core.errors import StateFormatError
-
-if TYPE_CHECKING:
-    from boardsim.core.game import Game
 
 __all__ = ["HEADER_ERRORS", "check_array", "check_contents", "describe", "game_tag", "register_tag"]
 
@@ -55,6 +52,30 @@ HEADER_ERRORS: dict[int, str] = {
     hd.V_OUTCOME_WEIGHT: "chance outcome {index} has weight {value}",
     hd.V_OUTCOME_RANGE: "chance outcome #{index} is {value}, not an action number",
 }
+
+
+class CheckedGame(Protocol):
+    """What the checks read of a game: :class:`boardsim.core.game.Game` has it all. A
+    protocol rather than that class, since ``core/game.py`` calls these checks: the arrow
+    goes one way, from the game to its checks."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tag(self) -> int: ...
+
+    @property
+    def state_size(self) -> int: ...
+
+    @property
+    def params(self) -> np.ndarray: ...
+
+    @property
+    def kernels(self) -> Any: ...  # its GameKernels: state_errors, the game's messages
+
+    @property
+    def engine(self) -> Any: ...  # its BoundEngine: validate_state, compiled
 
 
 def game_tag(name: str, version: int) -> int:
@@ -85,14 +106,14 @@ def _tag_owner(tag: int) -> str:
     return "the tag of no game made here"
 
 
-def describe(game: Game, code: int, where: np.ndarray) -> str:
+def describe(game: CheckedGame, code: int, where: np.ndarray) -> str:
     """The message of check ``code`` that failed at ``where`` (index, value)."""
     table = HEADER_ERRORS if code < 0 else game.kernels.state_errors
     template = table.get(code, "check {code} failed at {index} (value {value})")
     return template.format(code=code, index=int(where[0]), value=int(where[1]))
 
 
-def _form_error(game: Game, array: object) -> str | None:
+def _form_error(game: CheckedGame, array: object) -> str | None:
     """Why ``array`` cannot be a state of ``game`` by its type, dtype, shape or memory."""
     size = game.state_size
     fix = f"np.ascontiguousarray(a, dtype=np.int32) of shape ({size},)"
@@ -109,7 +130,7 @@ def _form_error(game: Game, array: object) -> str | None:
     return None
 
 
-def check_contents(game: Game, array: np.ndarray) -> str | None:
+def check_contents(game: CheckedGame, array: np.ndarray) -> str | None:
     """Why the words of ``array`` (of the right form) are not a state of ``game``, else None."""
     tag = int(array[hd.H_GAME])
     if tag not in (UNTAGGED, game.tag):
@@ -121,7 +142,7 @@ def check_contents(game: Game, array: np.ndarray) -> str | None:
     return None
 
 
-def check_array(game: Game, array: object, what: str = "state") -> np.ndarray:
+def check_array(game: CheckedGame, array: object, what: str = "state") -> np.ndarray:
     """``array`` itself if it is a state of ``game`` the kernels handle safely (an
     untagged one, saved before tags, is stamped with the game's tag); otherwise
     :class:`StateFormatError` saying what is wrong (``what`` names it: "state", "row 3")."""

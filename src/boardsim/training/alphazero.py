@@ -3,7 +3,7 @@
 Each iteration of :func:`train_alphazero`:
 
 1. **Self-play**: ``games_per_iteration`` whole games, every seat the compiled search
-   guided by the *best* network so far (:func:`boardsim.core.mcts.selfplay`, one game a
+   guided by the *best* network so far (:func:`boardsim.core.search.games.selfplay`, one game a
    thread, on every core), Gumbel AlphaZero's search by default (``search="gumbel"``:
    Gumbel-top-k and sequential halving at the root, made for small budgets) or
    AlphaZero's PUCT with Dirichlet noise and moves drawn in proportion to the visits in
@@ -18,7 +18,7 @@ Each iteration of :func:`train_alphazero`:
    (DAgger, Ross et al. 2011): the best network alone (its most likely move) plays
    each side against the heuristic, ``refine_games`` games; UCT with the game's
    settings at ``refine_simulations`` searches every position the network decided
-   afresh (:func:`boardsim.core.mcts.search_positions`), and the target is the
+   afresh (:func:`boardsim.core.search.relabel.search_positions`), and the target is the
    heuristic's move unless a searched move, visited at least ``refine_min_share`` of
    the time, has a mean value higher by more than ``refine_margin``: then that move
    (:func:`improvement_targets`). The visit distribution of a search that wanders in a
@@ -53,6 +53,7 @@ import io
 import json
 import math
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -61,15 +62,20 @@ from typing import Any
 import numba
 import numpy as np
 
+from boardsim import __version__
+from boardsim.api import make_game
 from boardsim.core import header as hd
 from boardsim.core.batch import play_games, threads_used
+from boardsim.core.compiles import compiling_notice
 from boardsim.core.errors import OptionError
 from boardsim.core.game import SEED_LIMIT, checked_seed
 from boardsim.core.network import Network
+from boardsim.core.rng import derive_seed
 from boardsim.core.seats import (
     NETWORK_SEARCH_DEFAULTS,
     S_TEMPERATURE,
     Seat,
+    SeatTable,
     game_uct_seat,
     search_seat,
     search_settings,
@@ -77,9 +83,11 @@ from boardsim.core.seats import (
 )
 from boardsim.training.checkpoint import (
     atomic_write_text,
+    game_metadata,
     latest_checkpoint,
     read_entry,
     read_metadata,
+    read_resume_arrays,
     resume_settings,
     write_checkpoint,
 )
@@ -155,7 +163,7 @@ class AlphaZeroConfig:
             self.seed = checked_seed(self.seed)
         except ValueError as exc:
             raise OptionError(str(exc)) from None
-        for name in (
+        counts = (
             "iterations",
             "games_per_iteration",
             "simulations",
@@ -166,12 +174,9 @@ class AlphaZeroConfig:
             "max_positions_per_game",
             "keep_checkpoints",
             "warmup_simulations",
-        ):
-            if int(getattr(self, name)) < 1:
-                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("refine_games", "refine_simulations"):
-            if getattr(self, name) is not None and int(getattr(self, name)) < 1:
-                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        )
+        _refuse_below(self, counts, 1, "at least 1")
+        _refuse_below(self, ("refine_games", "refine_simulations"), 1, "at least 1", optional=True)
         if self.refine_margin < 0 or not 0 <= self.refine_min_share <= 1:
             raise OptionError(
                 "refine_margin must be >= 0 and refine_min_share in [0, 1], got "
@@ -179,15 +184,14 @@ class AlphaZeroConfig:
             )
         if self.refine_learning_rate is not None and self.refine_learning_rate <= 0:
             raise OptionError(f"refine_learning_rate must be > 0, got {self.refine_learning_rate}")
-        for name in (
+        zeros = (
             "gate_games",
             "eval_games",
             "warmup_iterations",
             "refine_iterations",
             "value_hidden",
-        ):
-            if int(getattr(self, name)) < 0:
-                raise OptionError(f"{name} must be >= 0, got {getattr(self, name)}")
+        )
+        _refuse_below(self, zeros, 0, ">= 0")
         if self.search not in ("gumbel", "puct"):
             raise OptionError(f"search must be gumbel or puct, got {self.search!r}")
         if self.warmup_expert not in EXPERTS:
@@ -224,6 +228,19 @@ class AlphaZeroConfig:
             "rollout": self.rollout,
             "rollout_depth": self.rollout_depth,
         }
+
+
+def _refuse_below(
+    config: Any, names: tuple[str, ...], least: int, words: str, optional: bool = False
+) -> None:
+    """:class:`OptionError` for the first of the settings ``names`` of ``config`` below
+    ``least`` (``words`` says the bound; ``optional``: None is allowed)."""
+    for name in names:
+        value = getattr(config, name)
+        if optional and value is None:
+            continue
+        if int(value) < least:
+            raise OptionError(f"{name} must be {words}, got {value}")
 
 
 @dataclass
@@ -291,15 +308,15 @@ class AlphaZeroTrainer:
     """The parts of one run: the game, the torch model, the buffer, the best network."""
 
     def __init__(self, config: AlphaZeroConfig) -> None:
-        import torch
+        import torch  # deferred on purpose: torch is heavy, and only the trainer needs it
 
-        import boardsim
+        # deferred with torch, which it imports
         from boardsim.training.networks import LayoutNet, alphazero_layers
 
         config.validate()
         self.config = config
         self.run_dir = Path(config.run_dir)
-        self.game = boardsim.make_game(config.game, **config.options)
+        self.game = make_game(config.game, **config.options)
         if self.game.options.get("explicit_chance"):
             raise OptionError("self-play draws chance inside the game: explicit_chance=False")
         g = self.game
@@ -333,17 +350,9 @@ class AlphaZeroTrainer:
     # ------------------------------------------------------------ networks and seats
     def export(self, iteration: int) -> Network:
         """The model as a compiled network, with what it is and how it searches."""
-        import boardsim
-
-        g = self.game
         return self.model.export(
             {
-                "game": g.name,
-                "game_version": g.definition.version,
-                "options": g.options,
-                "observation_size": g.observation_size,
-                "num_actions": g.num_actions,
-                "num_players": g.num_players,
+                **game_metadata(self.game),
                 "source": ALGORITHM,
                 "iteration": iteration,
                 "architecture": {
@@ -353,7 +362,7 @@ class AlphaZeroTrainer:
                     "hint": self.config.hint,
                 },
                 "search": self.config.search_options(training=False),
-                "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+                "boardsim_version": __version__,
             }
         )
 
@@ -432,8 +441,6 @@ class AlphaZeroTrainer:
         against the heuristic; UCT at ``refine_simulations`` searches each of its
         positions afresh; the targets (:func:`improvement_targets`) and the search's
         values go into the buffer, emptied at the first refinement iteration."""
-        from boardsim.core.rng import derive_seed
-
         c = self.config
         g = self.game
         if self.iteration == c.warmup_iterations:
@@ -497,7 +504,7 @@ class AlphaZeroTrainer:
     # ------------------------------------------------------------ training
     def train_network(self) -> dict[str, float]:
         """Gradient steps on minibatches of the buffer; returns the mean losses."""
-        import torch
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         c = self.config
         g = self.game
@@ -565,16 +572,8 @@ class AlphaZeroTrainer:
 
     def metadata(self) -> dict[str, Any]:
         """The checkpoint's metadata: the game, the configuration, the counters, the curve."""
-        import boardsim
-
-        g = self.game
         return {
-            "game": g.name,
-            "game_version": g.definition.version,
-            "options": g.options,
-            "observation_size": g.observation_size,
-            "num_actions": g.num_actions,
-            "num_players": g.num_players,
+            **game_metadata(self.game),
             "algorithm": ALGORITHM,
             "config": asdict(self.config),
             "timesteps": self.iteration,  # the checkpoint's name counts iterations
@@ -584,12 +583,12 @@ class AlphaZeroTrainer:
             "best_iteration": self.best_iteration,
             "curve": self.curve,
             "wall_seconds": round(self.wall_seconds(), 3),
-            "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+            "boardsim_version": __version__,
         }
 
     def save(self) -> Path:
         """Write a checkpoint of the run as it is now (between two iterations)."""
-        import torch
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         buffer = io.BytesIO()
         torch.save(
@@ -621,9 +620,7 @@ class AlphaZeroTrainer:
 
     def load(self, checkpoint: Path) -> None:
         """Continue from ``checkpoint``: model, optimizer, buffer, generators, counters."""
-        import torch
-
-        from boardsim.training.checkpoint import read_resume_arrays
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         meta = read_metadata(checkpoint)
         state = torch.load(io.BytesIO(read_entry(checkpoint, "torch.pt")), weights_only=False)
@@ -643,10 +640,10 @@ class AlphaZeroTrainer:
 
 
 def search_positions(
-    game: Any, table: tuple[np.ndarray, ...], states: np.ndarray, seed: int, threads: int | None
+    game: Any, table: SeatTable, states: np.ndarray, seed: int, threads: int | None
 ) -> dict[str, np.ndarray]:
     """Each of ``states`` searched afresh by its player's seat of ``table``
-    (:func:`boardsim.core.mcts.search_positions`): the move, the target, the root's values
+    (:func:`boardsim.core.search.relabel.search_positions`): the move, the target, the root's values
     (one a player), each root action's mean value for the player to move and its visits."""
     g = game
     n = len(states)
@@ -711,7 +708,7 @@ def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
     """Make the skip layer of a hinted model (:func:`alphazero_layers` with ``skip``) add
     ``weight`` to the logit of the heuristic's move, so the untrained network already
     plays mostly as the heuristic and learns where to leave it."""
-    import torch
+    import torch  # deferred on purpose: heavy, and only training needs it
 
     skip = next(
         lin
@@ -726,8 +723,6 @@ def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
 
 
 def _zip_entries(entries: dict[str, bytes]) -> bytes:
-    import zipfile
-
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in entries.items():
@@ -737,7 +732,7 @@ def _zip_entries(entries: dict[str, bytes]) -> bytes:
 
 def selfplay_games(
     game: Any,
-    table: tuple[np.ndarray, ...],
+    table: SeatTable,
     record: np.ndarray,
     seed: int,
     first: int,
@@ -790,7 +785,7 @@ def train_alphazero(
     default those that differ from :class:`AlphaZeroConfig`'s defaults). ``config.json``
     is written with the configuration the run trains with.
     """
-    import torch
+    import torch  # deferred on purpose: heavy, and only training needs it
 
     run_dir = Path(config.run_dir)
     checkpoint = latest_checkpoint(run_dir) if resume else None
@@ -812,8 +807,6 @@ def train_alphazero(
         log(f"resuming {checkpoint} after iteration {trainer.iteration}")
     writer = _writer(trainer) if config.tensorboard else None
     bar = _bar(trainer) if config.progress else None
-    from boardsim.build import compiling_notice
-
     # the first run compiles the search and the self-play for tens of seconds: say so
     notice = compiling_notice(log, f"the self-play search for {trainer.game.name}")
     path = checkpoint
@@ -908,7 +901,7 @@ def _finite(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _writer(trainer: AlphaZeroTrainer) -> Any:
-    from torch.utils.tensorboard import SummaryWriter
+    from torch.utils.tensorboard import SummaryWriter  # deferred on purpose: torch, heavy
 
     # purge_step: a resumed run rewrites what came after its checkpoint
     return SummaryWriter(str(trainer.run_dir / "tb"), purge_step=trainer.iteration + 1)
@@ -942,7 +935,7 @@ def _log_row(writer: Any, row: dict[str, Any]) -> None:
 
 
 def _bar(trainer: AlphaZeroTrainer) -> Any:
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # deferred: only a run with a progress bar needs it
 
     c = trainer.config
     return tqdm(

@@ -206,6 +206,20 @@ class TrainedOptionsError(OptionError):
         return TrainedOptionsError(self.what, remedy)
 
 
+def game_metadata(game: Any) -> dict[str, Any]:
+    """What a checkpoint or an exported network records of its game (what
+    :func:`check_compatible` reads back): the game and its version, the options, the
+    sizes."""
+    return {
+        "game": game.name,
+        "game_version": game.definition.version,
+        "options": game.options,
+        "observation_size": game.observation_size,
+        "num_actions": game.num_actions,
+        "num_players": game.num_players,
+    }
+
+
 def check_compatible(
     meta: dict[str, Any],
     game_name: str,

@@ -20,7 +20,9 @@ import torch
 from torch import nn
 
 from boardsim.core import nn as cnn
+from boardsim.core.errors import OptionError
 from boardsim.core.network import LayerSpec, Network, build_layout
+from boardsim.training.checkpoint import read_metadata, resolve_checkpoint
 
 _TORCH_ACTIVATIONS = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
@@ -175,7 +177,7 @@ def from_sb3_policy(policy: Any, meta: dict[str, Any] | None = None) -> Network:
     The policy MLP, its action head, the value MLP and its value head, each in its own
     slots; the value is stable-baselines3's critic (one value, the observer's).
     """
-    from stable_baselines3.common.torch_layers import FlattenExtractor
+    from stable_baselines3.common.torch_layers import FlattenExtractor  # deferred: optional
 
     for extractor in {id(policy.pi_features_extractor): policy.pi_features_extractor}.values():
         if not isinstance(extractor, FlattenExtractor):
@@ -209,9 +211,8 @@ def from_sb3_policy(policy: Any, meta: dict[str, Any] | None = None) -> Network:
 def load_policy(checkpoint: str | Path) -> Any:
     """The policy network of a MaskablePPO checkpoint (full or exported), in evaluation
     mode, on the CPU."""
+    # deferred on purpose: stable_baselines3 is heavy and optional
     from stable_baselines3.common.save_util import load_from_zip_file
-
-    from boardsim.core.errors import OptionError
 
     data, params, _ = load_from_zip_file(checkpoint, device="cpu")
     if data is None or params is None or "policy" not in params:
@@ -230,8 +231,6 @@ def load_policy(checkpoint: str | Path) -> Any:
 def export_ppo_checkpoint(checkpoint: str | Path) -> Network:
     """The policy of a ``boardsim train`` MaskablePPO checkpoint as a compiled network,
     with the checkpoint's metadata (game, options, sizes)."""
-    from boardsim.training.checkpoint import read_metadata, resolve_checkpoint
-
     path = resolve_checkpoint(checkpoint)
     meta = read_metadata(path)
     policy = load_policy(path)

@@ -37,16 +37,23 @@ from typing import Any
 
 import numpy as np
 
+from boardsim import __version__
+from boardsim.api import make_game
 from boardsim.core.errors import OptionError
 from boardsim.core.game import checked_seed
+from boardsim.core.header import POLICY_NETWORK, S_TEMPERATURE
+from boardsim.core.network import Network
+from boardsim.core.seats import Seat
 from boardsim.training.checkpoint import (
     atomic_write_text,
+    game_metadata,
     latest_checkpoint,
     read_metadata,
     read_resume_arrays,
     resume_settings,
     write_checkpoint,
 )
+from boardsim.training.imitation import collect_heuristic_decisions, imitate
 
 # observation size -> hidden layers of the policy and value networks (first size that fits)
 NET_ARCH_BY_OBS_SIZE: tuple[tuple[int, list[int]], ...] = (
@@ -168,7 +175,7 @@ class OpponentPool:
 
     def add(self, model: Any, step: int) -> None:
         """The model's policy as it is now joins the pool."""
-        from boardsim.training.networks import from_sb3_policy
+        from boardsim.training.networks import from_sb3_policy  # deferred: imports torch
 
         if step in self.steps:
             return
@@ -179,8 +186,6 @@ class OpponentPool:
 
     def network(self, step: int) -> Any:
         """The pool's policy of ``step`` (loaded from its file once)."""
-        from boardsim.core.network import Network
-
         if step not in self._networks:
             self._networks[step] = Network.load(self.folder / f"step_{step:012d}.npz")
         return self._networks[step]
@@ -192,9 +197,6 @@ class OpponentPool:
             self._apply(env, k, group)
 
     def _apply(self, env: Any, k: int, group: int) -> None:
-        from boardsim.core.header import POLICY_NETWORK, S_TEMPERATURE
-        from boardsim.core.seats import Seat
-
         net = self.network(int(self.current[k]))
         env.set_group_opponents(group, Seat(POLICY_NETWORK, net, {S_TEMPERATURE: 1.0}, "pool"))
 
@@ -282,7 +284,7 @@ class GameStats:
 
 def rng_arrays() -> dict[str, np.ndarray]:
     """The torch, numpy (global) and Python generator states, as arrays."""
-    import torch
+    import torch  # deferred on purpose: heavy, and only training needs it
 
     kind, keys, pos, has_gauss, cached = np.random.get_state()
     assert kind == "MT19937"
@@ -298,7 +300,7 @@ def rng_arrays() -> dict[str, np.ndarray]:
 
 def restore_rng(arrays: dict[str, np.ndarray]) -> None:
     """Put back the generator states saved by :func:`rng_arrays`."""
-    import torch
+    import torch  # deferred on purpose: heavy, and only training needs it
 
     torch.set_rng_state(torch.from_numpy(arrays["rng_torch"].copy()))
     pos, has_gauss, cached = arrays["rng_numpy_rest"]
@@ -329,13 +331,13 @@ class Trainer:
     """The parts of one run: the game, the envs, the model and the run's bookkeeping."""
 
     def __init__(self, config: TrainConfig) -> None:
-        import boardsim
+        # deferred on purpose: the vector envs import stable_baselines3 (heavy, optional)
         from boardsim.training.vec import SidesVecEnv, learning_seats
 
         config.validate()
         self.config = config
         self.run_dir = Path(config.run_dir)
-        self.game = boardsim.make_game(config.game, **config.options)
+        self.game = make_game(config.game, **config.options)
         self.seats = learning_seats(self.game)
         groups = opponent_groups(config.opponents)
         self.env = SidesVecEnv(
@@ -363,7 +365,7 @@ class Trainer:
         """A fresh sb3-contrib ``MaskablePPO`` on the trainer's vector env, with the
         config's hyperparameters and network size.
         """
-        from sb3_contrib import MaskablePPO
+        from sb3_contrib import MaskablePPO  # deferred on purpose: heavy, optional
 
         c = self.config
         return MaskablePPO(
@@ -386,7 +388,7 @@ class Trainer:
 
     def load_model(self, checkpoint: Path) -> None:
         """Continue from ``checkpoint``: model, optimizer, envs, statistics, generators."""
-        from sb3_contrib import MaskablePPO
+        from sb3_contrib import MaskablePPO  # deferred on purpose: heavy, optional
 
         meta = read_metadata(checkpoint)
         arrays = read_resume_arrays(checkpoint)
@@ -417,15 +419,8 @@ class Trainer:
         """What a checkpoint records of the run: game and version, options, sizes,
         timesteps, seeds and versions (``ppo:PATH`` checks it on loading).
         """
-        import boardsim
-
         return {
-            "game": self.game.name,
-            "game_version": self.game.definition.version,
-            "options": self.game.options,
-            "observation_size": self.game.observation_size,
-            "num_actions": self.game.num_actions,
-            "num_players": self.game.num_players,
+            **game_metadata(self.game),
             "seats": self.seats,
             "algorithm": "MaskablePPO",
             "net_arch": self.net_arch,
@@ -435,7 +430,7 @@ class Trainer:
             "win_rate_recent": _finite_or_none(self.stats.win_rate()),
             "return_mean_recent": _finite_or_none(self.stats.return_mean()),
             "wall_seconds": round(self.wall_seconds(), 3),
-            "boardsim_version": getattr(boardsim, "__version__", "unknown"),
+            "boardsim_version": __version__,
         }
 
     def save(self) -> Path:
@@ -469,6 +464,7 @@ def resumed_logger(tb_dir: Path, checkpoint_step: int) -> Any:
     The purge starts one step after the checkpoint: SB3 logs a rollout's step before the
     checkpoint taken at it, and the resumed session does not log that step again.
     """
+    # deferred on purpose: stable_baselines3 and torch are heavy and optional
     from stable_baselines3.common.logger import Logger, TensorBoardOutputFormat
     from stable_baselines3.common.utils import get_latest_run_id
     from torch.utils.tensorboard import SummaryWriter
@@ -489,10 +485,6 @@ def _group_opponents(group: str) -> Any:
     if group == "pool":
         return "random"
     if group.startswith("net:"):
-        from boardsim.core.header import POLICY_NETWORK, S_TEMPERATURE
-        from boardsim.core.network import Network
-        from boardsim.core.seats import Seat
-
         net = Network.load(group[4:])
         return Seat(POLICY_NETWORK, net, {S_TEMPERATURE: 0.0}, group)
     return group
@@ -504,6 +496,7 @@ def _finite_or_none(x: float) -> float | None:
 
 def _callbacks(trainer: Trainer, total: int) -> list[Any]:
     """Progress bar, game statistics for TensorBoard, and checkpoints every K steps."""
+    # deferred on purpose: stable_baselines3 is heavy and optional
     from stable_baselines3.common.callbacks import BaseCallback
 
     class RunCallback(BaseCallback):
@@ -513,7 +506,7 @@ def _callbacks(trainer: Trainer, total: int) -> list[Any]:
 
         def _on_training_start(self) -> None:
             if trainer.config.progress:
-                from tqdm.auto import tqdm
+                from tqdm.auto import tqdm  # deferred: only with a progress bar
 
                 self.bar = tqdm(
                     total=total,
@@ -560,7 +553,7 @@ def _callbacks(trainer: Trainer, total: int) -> list[Any]:
 
 def _set_torch_threads(threads: int | None) -> None:
     if threads is not None:
-        import torch
+        import torch  # deferred on purpose: heavy, and only training needs it
 
         torch.set_num_threads(threads)
 
@@ -649,8 +642,6 @@ def train(
 def imitate_heuristic(trainer: Trainer) -> dict[str, Any]:
     """Fit a fresh run's model to the heuristic (``config.imitate`` decisions), write
     ``RUN_DIR/imitation.json``; the envs are seeded again so PPO starts as it would have."""
-    from boardsim.training.imitation import collect_heuristic_decisions, imitate
-
     c = trainer.config
     demos = collect_heuristic_decisions(trainer.env, c.imitate, c.gamma, seed=c.seed)
     fit = imitate(trainer.model, demos, epochs=c.imitate_epochs, seed=c.seed)

@@ -29,6 +29,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from boardsim.api import make_env, make_game
+from boardsim.core.cluster import init_ray
 from boardsim.core.errors import OptionError
 from boardsim.files import atomic_write_text
 
@@ -74,12 +78,10 @@ def env_name(game: str) -> str:
 
 def make_rllib_env(game: str, options: dict[str, Any]) -> Any:
     """The game's PettingZoo env as an RLlib ``MultiAgentEnv`` with masked-module observations."""
-    import numpy as np
+    # deferred on purpose: Ray (and the PettingZoo wrappers it needs) is heavy and optional
     from gymnasium import spaces
     from pettingzoo.utils.wrappers import BaseWrapper
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-
-    from boardsim.api import make_env
 
     class MaskKeys(BaseWrapper):
         """Observation ``{"observations": float32, "action_mask": float32 0/1}``."""
@@ -172,6 +174,7 @@ def _callback_class(league: _League, threshold: float) -> Any:
 
 def build_algorithm(config: RLlibConfig) -> tuple[Any, _League]:
     """The RLlib PPO algorithm for a config (Ray must be initialised)."""
+    # deferred on purpose: Ray is heavy and optional
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -181,9 +184,7 @@ def build_algorithm(config: RLlibConfig) -> tuple[Any, _League]:
     )
     from ray.tune.registry import register_env
 
-    import boardsim
-
-    game = boardsim.make_game(config.game, **config.options)
+    game = make_game(config.game, **config.options)
     if game.options.get("explicit_chance"):
         raise OptionError("RLlib self-play resolves chance inside the env: explicit_chance=False")
     agents = game.agent_names()
@@ -260,8 +261,6 @@ def train_rllib(config: RLlibConfig, resume: bool = False) -> dict[str, Any]:
         ) from None
     config.validate()
     run_dir = Path(config.run_dir)
-    from boardsim.core.cluster import init_ray
-
     # a cluster's workers print to this driver; a local Ray's stay quiet
     address = config.address or None
     started_ray = init_ray(address, log_to_driver=address is not None, num_cpus=config.num_cpus)

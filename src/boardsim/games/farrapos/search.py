@@ -1,4 +1,4 @@
-"""What the generic search (``core/mcts.py``) needs from Farrapos (kernels ``engine.py``
+"""What the generic search (``core/search/``) needs from Farrapos (kernels ``engine.py``
 gives it).
 
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;

@@ -1,4 +1,4 @@
-"""What the generic search (``core/mcts_template.py``) needs from Hispania.
+"""What the generic search (``core/search/``) needs from Hispania.
 
 Compiled into the rules namespace by ``bind_engine`` (not imported as a module).
 The whole board is public (``observe``) and the Hispanic system is dice, so

@@ -1,6 +1,6 @@
 """The face of liberation's compiled core: its bundle of kernels for the generic engine.
 
-``KERNELS`` is what :mod:`boardsim.core.engine` and :mod:`boardsim.core.mcts` receive
+``KERNELS`` is what :mod:`boardsim.core.engine` and :mod:`boardsim.core.search` receive
 as ``g``: the rules of ``rules.py``, the rule-based player of ``policy.py`` and what the
 search needs from ``search.py``, with the sizes of ``layout.py``.
 """

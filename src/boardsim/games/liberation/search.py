@@ -1,4 +1,4 @@
-"""What the generic search (``core/mcts.py``) needs from the liberation race (kernels
+"""What the generic search (``core/search/``) needs from the liberation race (kernels
 ``engine.py`` gives it).
 
 - ``determinize``: the other players' hands are hidden. Everything a player has
