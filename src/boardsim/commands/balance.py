@@ -194,14 +194,21 @@ def _add_sweep(sub: Any, game: str) -> None:
     q.add_argument("--report", action="store_true", help="write the report after the sweep")
 
 
-def _add_tune(sub: Any) -> None:
-    q = sub.add_parser(
-        "tune",
-        help="search option values that meet win-rate targets",
-        description="Search the values of --search options until the game meets every "
-        "--target win rate; the study and its results go to --out.",
-    )
+def _game_command(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
+    """A ``balance`` subcommand that takes a GAME (``tune``, ``docs``)."""
+    q = sub.add_parser(name, help=help, description=description)
     q.add_argument("dir", metavar="GAME", help=f"the game ({', '.join(list_games())})")
+    return q
+
+
+def _add_tune(sub: Any) -> None:
+    q = _game_command(
+        sub,
+        "tune",
+        "search option values that meet win-rate targets",
+        "Search the values of --search options until the game meets every --target win "
+        "rate; the study and its results go to --out.",
+    )
     q.add_argument(
         "--target",
         dest="targets",
@@ -233,13 +240,13 @@ def _add_tune(sub: Any) -> None:
 
 
 def _add_docs(sub: Any) -> None:
-    q = sub.add_parser(
+    q = _game_command(
+        sub,
         "docs",
-        help="sweep every question of a game's balance page and write the page",
-        description="Play every question (and tuning) the game's balance page declares and "
-        "write the page, GAME.md, into the --out folder (default docs/balance).",
+        "sweep every question of a game's balance page and write the page",
+        "Play every question (and tuning) the game's balance page declares and write the "
+        "page, GAME.md, into the --out folder (default docs/balance).",
     )
-    q.add_argument("dir", metavar="GAME", help=f"the game ({', '.join(list_games())})")
     _flags(q, "games-per-cell", "precision")
     q.add_argument(
         "--out",
