@@ -25,11 +25,12 @@ the cells already written, so an interrupted sweep loses nothing it finished; a 
 file found damaged (cut short, its rows not the sweep's games) is named and played again.
 
 The stages, in the order a sweep meets them: :mod:`boardsim.research.cells` reads the
-grid and makes its cells; :mod:`boardsim.research.sweep_folder` prepares the folder;
-:func:`run_sweep` (here) plays the unfinished cells, here (``cells.play_cells``) or as Ray
-tasks (:mod:`boardsim.research.ray_backend`), each cell through the research floor's door
-to compiled play (:mod:`boardsim.research.players`), and the folder takes each cell's
-rows as it finishes. Reports, metrics and pages read the folder downstream.
+grid and makes its cells; :func:`run_sweep` (here) writes the manifest
+(:mod:`boardsim.research.sweep_folder`); :mod:`boardsim.research.sweep_play` prepares the
+folder and plays what the cells still need, here (``cells.play_cells``) or as Ray tasks
+(:mod:`boardsim.research.ray_backend`), each cell through the research floor's door to
+compiled play (:mod:`boardsim.research.players`), the folder taking each round's rows
+as it finishes. Reports, metrics and pages read the folder downstream.
 """
 
 from __future__ import annotations
@@ -42,36 +43,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from boardsim.core.errors import OptionError
 from boardsim.research.cells import (
     DEFAULT_CHUNK,
     Cell,
-    Round,
     grid_option,
     parse_grid,
     plan_cells,
     play_cell,
-    play_cells,
     typed_word,
     variants,
 )
-from boardsim.research.precision import check_precision, games_wanted, half_width
-from boardsim.research.ray_backend import run_cells_on_ray
 from boardsim.research.sweep_folder import (
     MANIFEST,
     METRIC_COLUMNS,
-    cell_rows_held,
-    cells_to_play,
     holds_sweep,
     load_manifest,
     load_results,
-    prepare_folder,
     sweep_manifest,
-    write_cell,
     write_results_table,
 )
+from boardsim.research.sweep_play import Player, Progress, check_rounds, play_rounds
 
 # the sweep's stages, for its callers: the grid and its cells (cells), the folder
 # (sweep_folder), the run (here)
@@ -145,27 +137,6 @@ class SweepResult:
     short: dict[str, float] = field(default_factory=dict)
 
 
-class Progress:
-    """A tqdm bar over games (games/s and time left), or nothing."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.bar = None
-        if enabled:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=total, unit="game", desc="balance", smoothing=0.1)
-
-    def update(self, n: int) -> None:
-        """Advance the bar by ``n`` games."""
-        if self.bar is not None:
-            self.bar.update(n)
-
-    def close(self) -> None:
-        """Close the bar."""
-        if self.bar is not None:
-            self.bar.close()
-
-
 def run_sweep(
     game_name: str,
     grid: Mapping[str, Sequence[Any]],
@@ -200,17 +171,7 @@ def run_sweep(
     finished): where it runs out, the cells keep what they hold, and
     :attr:`SweepResult.short` names those short of the precision. A run again continues.
     """
-    if games_per_cell < 1:
-        raise OptionError("games per cell must be at least 1")
-    if backend not in ("local", "ray"):
-        raise OptionError(f"backend {backend!r}: choose local or ray")
-    if precision is None and (max_games_per_cell is not None or seconds is not None):
-        raise OptionError("a most of games a cell and a time budget go with a precision")
-    if precision is not None:
-        try:
-            check_precision(precision, games_per_cell, max_games_per_cell)
-        except ValueError as exc:
-            raise OptionError(str(exc)) from None
+    check_rounds(games_per_cell, backend, precision, max_games_per_cell, seconds)
     start = time.perf_counter()
     out = Path(out)
     cells, invalid = plan_cells(game_name, grid, agents, base_options, skip_invalid)
@@ -229,20 +190,9 @@ def run_sweep(
         max_games_per_cell,
     )
     manifest["skipped_invalid"] = invalid
-    damaged = prepare_folder(out, manifest, cells)
-    todo = cells_to_play(out, cells, damaged)
-    play = _Player(game_name, out, seed, backend, address, threads, chunk, metrics)
-    if precision is None:
-        played = play.rounds([Round(c, 0, games_per_cell) for c in todo], progress)
-        short: dict[str, float] = {}
-    else:
-        for path in damaged.values():  # a damaged cell is played again from its first game
-            Path(path).unlink()
-        deadline = None if seconds is None else start + seconds
-        played, short = _play_to_precision(
-            play, cells, precision, games_per_cell, max_games_per_cell, deadline, progress
-        )
-    write_results_table(out)
+    player = Player(game_name, out, seed, backend, address, threads, chunk, metrics, progress)
+    deadline = None if seconds is None else start + seconds
+    played, short, damaged = play_rounds(player, manifest, cells, deadline)
     return SweepResult(
         out,
         len(cells),
@@ -254,79 +204,6 @@ def run_sweep(
         sorted(damaged.values()),
         short,
     )
-
-
-class _Player:
-    """Rounds of cells played here or on Ray, each written to its cell's file as it ends."""
-
-    def __init__(
-        self,
-        game_name: str,
-        out: Path,
-        seed: int,
-        backend: str,
-        address: str | None,
-        threads: int | None,
-        chunk: int,
-        metrics: bool,
-    ) -> None:
-        self.game_name, self.out, self.seed = game_name, out, seed
-        self.backend, self.address, self.threads = backend, address, threads
-        self.chunk, self.metrics = chunk, metrics
-
-    def finish(self, done: Round, played: Mapping[str, np.ndarray]) -> None:
-        write_cell(self.out, self.game_name, done.cell, played, self.seed, done.first)
-
-    def rounds(self, rounds: Sequence[Round], progress: bool) -> list[Round]:
-        """Play ``rounds``; the rounds played."""
-        bar = Progress(sum(r.games for r in rounds), progress)
-        args = (self.game_name, rounds, self.seed, self.finish, bar.update)
-        try:
-            if self.backend == "local":
-                play_cells(*args, self.threads, self.chunk, self.metrics)
-            else:
-                run_cells_on_ray(*args, self.address, self.chunk, self.metrics)
-        finally:
-            bar.close()
-        return list(rounds)
-
-
-def _play_to_precision(
-    play: _Player,
-    cells: Sequence[Cell],
-    precision: float,
-    first: int,
-    most: int | None,
-    deadline: float | None,
-    progress: bool,
-) -> tuple[list[Round], dict[str, float]]:
-    """Rounds of every cell until each is ``precision`` wide or holds ``most`` games, or
-    the ``deadline`` passes; the rounds played, and the cells short of the precision with
-    their half-widths."""
-    played: list[Round] = []
-    while True:
-        due = []
-        for cell in cells:
-            held = cell_rows_held(play.out, cell)
-            wanted = games_wanted(held, precision, first, most)
-            if wanted > len(held):
-                due.append(Round(cell, len(held), wanted - len(held)))
-        if not due:
-            break
-        if deadline is None or play.backend == "ray":
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            played += play.rounds(due, progress)  # a whole round of the cells at once
-            continue
-        for r in due:  # a budget is looked at before each cell's round
-            if time.perf_counter() >= deadline:
-                break
-            played += play.rounds([r], progress)
-        else:
-            continue
-        break
-    widths = {c.cell_id: half_width(cell_rows_held(play.out, c)) for c in cells}
-    return played, {cid: w for cid, w in widths.items() if w > precision}
 
 
 def describe_cells(cells: Iterable[Cell]) -> str:
