@@ -8,7 +8,8 @@ that tree's ``src`` first on the path and numba on one thread; each process time
 workloads through public APIs only (so it works on trees of different layouts): the
 compiled random rollout at 64 and 4096 envs, the ``State`` loop, the Gymnasium loop, the
 PettingZoo loop (``--play``: whole compiled games too, the heuristic's and MCTS's), each
-the best of five windows of ``time.process_time``. The table gives
+the best of five windows of ``time.process_time`` (``--game NAME``: that game's
+cases alone, repeatable). The table gives
 the best of all rounds per tree and the ratio new / old. Warm up both trees' numba
 caches first (a run of ``benchmarks/run.py`` in each), or the first round compiles.
 ``--paired WINDOWS`` keeps one process of each tree alive and alternates the two window
@@ -104,8 +105,11 @@ def games(play, game, seats, n, **opts):
 from boardsim.agents.mcts import play_games as mcts_games
 from boardsim.core.batch import play_games
 
+import os
+
 CASES = {}
-for name in boardsim.list_games():
+ONLY = os.environ.get("BOARDSIM_COMPARE_GAMES")  # --game: these games alone
+for name in [g for g in boardsim.list_games() if ONLY is None or g in ONLY.split(",")]:
     opts = {"num_players": 2} if name == "liberation" else {}  # as benchmarks/run.py
     rollout(name, opts, 64, 5)()
     game = boardsim.make_game(name, **opts)
@@ -280,7 +284,15 @@ def main(argv: list[str] | None = None) -> int:
         help="also whole compiled games: 64 of the heuristic in every seat (play_games) and "
         "2 of MCTS at 25 simulations against it (CPU ns a decision of the game)",
     )
+    parser.add_argument(
+        "--game",
+        action="append",
+        metavar="NAME",
+        help="time only this game's cases (repeatable; default every game)",
+    )
     args = parser.parse_args(argv)
+    if args.game:  # the workload processes inherit it
+        os.environ["BOARDSIM_COMPARE_GAMES"] = ",".join(args.game)
     if args.paired:
         paired_table(args.old.resolve(), args.new.resolve(), args.paired, args.play)
         return 0
