@@ -194,6 +194,18 @@ def _add_sweep(sub: Any, game: str) -> None:
     q.add_argument("--report", action="store_true", help="write the report after the sweep")
 
 
+def _where(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any]:
+    """What a sweep and a tuning both take from the flags: the seed, the fixed options, and
+    where the games are played (the backend, its cluster, the cores)."""
+    return {
+        "seed": args.seed,
+        "base_options": options,
+        "backend": args.backend,
+        "address": args.address,
+        "threads": args.threads,
+    }
+
+
 def _game_command(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
     """A ``balance`` subcommand that takes a GAME (``tune``, ``docs``)."""
     q = sub.add_parser(name, help=help, description=description)
@@ -313,11 +325,7 @@ def _tune(args: argparse.Namespace) -> int:
         args.trials,
         args.games_per_trial,
         args.out,
-        seed=args.seed,
-        base_options=options,
-        backend=args.backend,
-        address=args.address,
-        threads=args.threads,
+        **_where(args, options),
         workers=args.workers,
         progress=say,
     )
@@ -385,11 +393,7 @@ def _sweep(args: argparse.Namespace) -> int:
         agents,
         args.games_per_cell,
         args.out,
-        seed=args.seed,
-        base_options=options,
-        backend=args.backend,
-        address=args.address,
-        threads=args.threads,
+        **_where(args, options),
         skip_invalid=args.skip_invalid,
         progress=not args.no_progress,
         metrics=args.metrics,
