@@ -219,7 +219,7 @@ def test_importing_boardsim_loads_no_game_kernels() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('boardsim.games.')"
         " and m.endswith(('.engine', '.rules', '.policy'))))\n"
         "boardsim.make_game('farrapos')\n"
-        "print('boardsim.games.farrapos.engine' in sys.modules)\n"
+        "print('boardsim.games.farrapos.rules' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split("\n")[:2] == ["[]", "True"]

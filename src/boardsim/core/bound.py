@@ -5,7 +5,7 @@
 :class:`~boardsim.core.kernels.GameKernels`; ``game.mcts.search(...)`` is
 :func:`boardsim.core.search.tree.search` likewise. Every attribute below names the function it
 binds, so an editor's go-to-definition leads from here to the engine, and from the
-game's face module (``games/<game>/engine.py``) to its kernels.
+game's package (``games/<game>/``, :meth:`GameKernels.from_package`) to its kernels.
 
 A call from Python to a compiled function costs its type dispatch (about 0.1 us an
 argument, more for the kernels' own type). A :class:`BoundFunction` pays it once: after

@@ -23,7 +23,7 @@ import numpy as np
 from boardsim.core import header as hd
 from boardsim.core.bound import BoundEngine, BoundSearch
 from boardsim.core.errors import IllegalActionError, OptionError, StateFormatError, as_action
-from boardsim.core.kernels import GameKernels
+from boardsim.core.kernels import GameKernels, is_game_package
 from boardsim.core.options import Option, resolve_options, with_later_defaults
 from boardsim.core.validation import check_array, register_tag
 
@@ -59,8 +59,9 @@ class GameDefinition:
     name: str
     version: int
     title: str
-    # the compiled kernels, or the name of the module whose ``KERNELS`` they are
-    # ("boardsim.games.farrapos.engine"): imported when the first Game is made, so that
+    # the compiled kernels, or the name of the module whose ``KERNELS`` they are, or of
+    # the game's package laid out the usual way ("boardsim.games.farrapos": the bundle
+    # GameKernels.from_package builds): imported when the first Game is made, so that
     # finding, listing and registering games compiles and loads no kernels
     kernels: GameKernels | str
     options: tuple[Option, ...]
@@ -177,6 +178,8 @@ class GameDefinition:
         if not isinstance(self.kernels, str):
             return self.kernels
         found = getattr(importlib.import_module(self.kernels), "KERNELS", None)
+        if found is None and is_game_package(self.kernels):
+            return GameKernels.from_package(self.kernels)
         if not isinstance(found, GameKernels):
             raise TypeError(f"game {self.name!r}: {self.kernels}.KERNELS is not a GameKernels")
         return found

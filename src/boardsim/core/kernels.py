@@ -71,7 +71,7 @@ KERNELS: dict[str, str] = {
     "and the value at fault written to where[0], where[1] (int64)",
 }
 
-# where a game laid out the usual way keeps them (GameKernels.from_modules)
+# where a game laid out the usual way keeps them (GameKernels.from_modules, from_package)
 RULES = (
     "init",
     "legal_mask",
@@ -84,6 +84,9 @@ RULES = (
 POLICY = ("heuristic_action",)
 SEARCH = ("determinize", "evaluate_position", "search_prune")
 VALIDATE = ("validate",)
+# a game's package laid out the usual way (docs/adding-a-game.md): these modules, each
+# under this name, from which :meth:`GameKernels.from_package` builds its bundle
+USUAL_LAYOUT = ("rules", "policy", "search", "validate", "layout", "data")
 
 _BUNDLES: dict[str, GameKernels] = {}
 
@@ -91,8 +94,9 @@ _BUNDLES: dict[str, GameKernels] = {}
 class GameKernels:
     """The compiled kernels and sizes of one game, handed to the generic engine.
 
-    Build one per game, at module level of the game's face module (for example
-    ``games/<game>/engine.py``)::
+    A game laid out the usual way names its package as its kernels and gets its bundle
+    from :meth:`from_package`. Otherwise build one per game, at module level of the
+    game's face module (for example ``engine.py``)::
 
         KERNELS = GameKernels(__name__, sizes=layout, data_files=data.DATA_FILES,
                               init=rules.init, legal_mask=rules.legal_mask, ...)
@@ -104,6 +108,11 @@ class GameKernels:
 
     ``state_errors`` maps each code ``validate`` returns to its message, a template of
     ``{index}`` and ``{value}`` (the two words it writes); see :mod:`boardsim.core.validation`.
+
+    ``chosen_in``: the modules whose sources choose the kernels, so that their edits change
+    the fingerprint: ``module`` by default (a game's ``engine.py``); for a bundle built by
+    convention (:meth:`from_package`), the modules of the layout, never the package's
+    ``__init__`` (its definition and everything it imports only the Python side reads).
 
     ``sources`` are every module the kernels can be built from (:func:`kernel_modules`);
     ``fingerprint`` digests them and the data files. Building the bundle drops the game's
@@ -138,6 +147,7 @@ class GameKernels:
         sizes: Any,
         data_files: Iterable[Path | str] = (),
         state_errors: Mapping[int, str] | None = None,
+        chosen_in: Iterable[str] | None = None,
         **kernels: Callable[..., Any],
     ) -> None:
         missing = [name for name in KERNELS if name not in kernels]
@@ -160,7 +170,8 @@ class GameKernels:
             if not callable(fn):
                 raise TypeError(f"{module}: kernel {name} is not callable: {fn!r}")
             self.members[name] = fn
-        modules = kernel_modules(kernels.values(), face=module)
+        faces = [module] if chosen_in is None else list(chosen_in)
+        modules = kernel_modules(kernels.values(), face=faces)
         self.sources = [Path(m.__file__) for m in modules if getattr(m, "__file__", None)]
         self.data_files = [Path(f) for f in data_files]
         self.fingerprint = source_fingerprint(self.data_files + self.sources)
@@ -183,6 +194,7 @@ class GameKernels:
         sizes: Any,
         validate: ModuleType | None = None,
         data_files: Iterable[Path | str] = (),
+        chosen_in: Iterable[str] | None = None,
     ) -> GameKernels:
         """The bundle of a game laid out the usual way: the kernels of :data:`RULES` from
         ``rules``, ``heuristic_action`` from ``policy``, those of :data:`SEARCH` from
@@ -206,7 +218,44 @@ class GameKernels:
                     raise TypeError(f"{module}: {source.__name__} defines no {name}")
                 found[name] = getattr(source, name)
         errors = getattr(validate, "STATE_ERRORS", None)
-        return cls(module, sizes=sizes, data_files=data_files, state_errors=errors, **found)
+        return cls(
+            module,
+            sizes=sizes,
+            data_files=data_files,
+            state_errors=errors,
+            chosen_in=chosen_in,
+            **found,
+        )
+
+    @classmethod
+    def from_package(cls, package: str) -> GameKernels:
+        """The bundle of a game whose package is laid out the usual way (:data:`USUAL_LAYOUT`:
+        ``rules``, ``policy``, ``search``, ``validate``, the sizes of ``layout`` and the
+        ``DATA_FILES`` of ``data``), built once and kept under the package's name: a game
+        names it as its kernels (``kernels=__name__`` in its ``__init__``) and writes no
+        bundle module of its own. A game laid out otherwise builds its bundle with
+        :meth:`from_modules`."""
+        found = _BUNDLES.get(package)
+        if found is not None:
+            return found
+        missing = [name for name in USUAL_LAYOUT if not _is_module(f"{package}.{name}")]
+        if missing:
+            raise TypeError(
+                f"{package}: a game's kernels built from its package need the modules "
+                f"{', '.join(USUAL_LAYOUT)}; missing {', '.join(missing)} (or build them with "
+                "GameKernels.from_modules: docs/adding-a-game.md, section 6)"
+            )
+        parts = {name: importlib.import_module(f"{package}.{name}") for name in USUAL_LAYOUT}
+        return cls.from_modules(
+            package,
+            rules=parts["rules"],
+            policy=parts["policy"],
+            search=parts["search"],
+            validate=parts["validate"],
+            sizes=parts["layout"],
+            data_files=getattr(parts["data"], "DATA_FILES", ()),
+            chosen_in=[part.__name__ for part in parts.values()],
+        )
 
     def __repr__(self) -> str:
         return f"GameKernels({self.module!r})"
@@ -216,23 +265,36 @@ class GameKernels:
 
 
 def bundle(module: str) -> GameKernels:
-    """The :class:`GameKernels` built in ``module`` (imported if it was not yet)."""
+    """The :class:`GameKernels` built in ``module`` (imported if it was not yet), or built
+    from ``module`` when it is a game's package laid out the usual way
+    (:meth:`GameKernels.from_package`)."""
     found = _BUNDLES.get(module)
     if found is None:
-        importlib.import_module(module)
+        imported = importlib.import_module(module)
         found = _BUNDLES.get(module)
+        if found is None and getattr(imported, "KERNELS", None) is None and is_game_package(module):
+            found = GameKernels.from_package(module)
     if found is None:
         raise LookupError(f"module {module!r} builds no GameKernels under its own name")
     return found
 
 
+def is_game_package(module: str) -> bool:
+    """Whether ``module`` is a package with every module of :data:`USUAL_LAYOUT`."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.submodule_search_locations is None:
+        return False
+    return all(_is_module(f"{module}.{name}") for name in USUAL_LAYOUT)
+
+
 def kernel_modules(
-    functions: Iterable[Callable[..., Any]], face: str | None = None
+    functions: Iterable[Callable[..., Any]], face: str | Iterable[str] | None = None
 ) -> list[ModuleType]:
     """Every module a game's compiled code can be built from: the modules its kernels
-    are defined in, the engine and the search compiled for it, the module ``face`` that
-    builds the bundle (it chooses the kernels, through modules that may only import
-    them, such as a game's ``rules.py``), and every module of the same packages they
+    are defined in, the engine and the search compiled for it, the module (or modules)
+    ``face`` that chooses the kernels (the module that builds the bundle, or the modules of
+    a package's layout; they may only import them, as Hispania's ``rules.py`` does), and
+    every module of the same packages they
     import (``from a.b import c``: ``a.b``, or ``a.b.c`` when that is a module),
     transitively.
 
@@ -247,8 +309,8 @@ def kernel_modules(
         "boardsim.core.search.relabel",
         "boardsim.core.kernels",
     ]
-    if face is not None and face in sys.modules:
-        roots.append(face)
+    faces = [face] if isinstance(face, str) else list(face or ())
+    roots += [name for name in faces if name in sys.modules]
     for fn in functions:
         py = getattr(fn, "py_func", fn)
         if getattr(py, "__module__", None):

@@ -442,7 +442,7 @@ def load(path: Path | str | None = None) -> FarraposData:
 
 
 DATA = load()
-# the data files the kernels freeze into numba's cache (see GameKernels in games/*/engine.py)
+# the data files the kernels freeze into numba's cache (GameKernels.from_package)
 DATA_FILES = (data_path("farrapos", FILE),)
 
 NUM_CITIES = len(DATA.city_ids)

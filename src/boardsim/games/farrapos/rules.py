@@ -2,8 +2,9 @@
 
 Numpy and numba only. Small functions named after the rule they implement; the
 kernels the generic engine needs (``init``, ``legal_mask``, ``apply_action``,
-``chance_weights``, ``apply_chance``, ``observe``, ``returns``) come last; ``engine.py``
-bundles them for the generic engine (``step``, batching, rollouts).
+``chance_weights``, ``apply_chance``, ``observe``, ``returns``) come last; the package's
+bundle (``GameKernels.from_package``) hands them to the generic engine (``step``,
+batching, rollouts).
 
 A turn: the side to move places its arriving units (one decision a unit), takes one
 action (attack a linked enemy city, move or invade to one city, or pass), then may

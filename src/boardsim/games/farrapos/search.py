@@ -1,5 +1,5 @@
-"""What the generic search (``core/search/``) needs from Farrapos (kernels ``engine.py``
-gives it).
+"""What the generic search (``core/search/``) needs from Farrapos (kernels its
+bundle, ``GameKernels.from_package``, gives it).
 
 Everything in Farrapos is public (``observe``), so ``determinize`` changes nothing;
 ``prune`` has nothing to clear (a composite choice only moves forward in the rules

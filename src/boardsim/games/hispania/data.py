@@ -588,7 +588,7 @@ def _load() -> tuple[BoardData, RuleTables, dict]:
 
 
 BOARD, TABLES, SCENARIOS = _load()
-# the data files the kernels freeze into numba's cache (see GameKernels in games/*/engine.py)
+# the data files the kernels freeze into numba's cache (GameKernels.from_package)
 DATA_FILES = tuple(data_path("hispania", f) for f in (BOARD_FILE, RULES_FILE, SCENARIOS_FILE))
 
 SPACE_NAMES = BOARD.space_names

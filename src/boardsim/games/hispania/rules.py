@@ -4,7 +4,7 @@ numpy and numba only. The state layout is in ``layout.py``; every die roll is a
 chance node (``chance_weights`` / ``apply_chance``); options are params ints.
 Decisions where the rulebook is silent are documented in ``docs/rules/hispania.md``.
 
-This module is the face the engine bundle reads (``engine.py``): the seven kernels of
+This module is the face the engine bundle reads (``GameKernels.from_package``): the seven kernels of
 the engine's contract, each defined in the module of the rules it belongs to. Each
 module imports only those listed before it:
 

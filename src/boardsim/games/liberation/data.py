@@ -192,7 +192,7 @@ def load(path: Path | str | None = None) -> LiberationData:
 
 
 DATA = load()
-# the data files the kernels freeze into numba's cache (see GameKernels in games/*/engine.py)
+# the data files the kernels freeze into numba's cache (GameKernels.from_package)
 DATA_FILES = (data_path("liberation", FILE),)
 
 NUM_SPACES = DATA.num_spaces

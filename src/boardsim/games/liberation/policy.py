@@ -1,6 +1,7 @@
 """The liberation race's compiled rule-based player (``heuristic_action``).
 
-One of the kernels ``engine.py`` gives the generic engine; it reads the rules as ``R``.
+One of the kernels of its bundle (``GameKernels.from_package``) for the generic engine;
+it reads the rules as ``R``.
 
 How it plays, in a player's words:
 

@@ -2,7 +2,7 @@
 
 Each function is named after the rule it carries out. Every die roll and card
 draw is a chance node (``state[H_ACTOR] == CHANCE``); the generic engine (given
-these kernels by ``engine.py``) draws them, or stops at them when ``explicit_chance`` is set.
+these kernels by its bundle) draws them, or stops at them when ``explicit_chance`` is set.
 Decisions the rulebook leaves open are numbered in ``docs/rules/liberation.md``.
 """
 

@@ -1,5 +1,5 @@
 """What the generic search (``core/search/``) needs from the liberation race (kernels
-``engine.py`` gives it).
+its bundle, ``GameKernels.from_package``, gives it).
 
 - ``determinize``: the other players' hands are hidden. Everything a player has
   not seen (the draw pile, which keeps no order, and the other hands) is pooled
