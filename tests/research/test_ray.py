@@ -115,3 +115,92 @@ def test_a_search_on_ray_finds_the_local_searchs_trials(tmp_path: Path, local_ra
     assert (tmp_path / "ray" / "trials.csv").read_text() == (
         tmp_path / "local" / "trials.csv"
     ).read_text()
+
+
+def _eval_csv(request, **where) -> str:
+    from boardsim.research.evaluation import run_eval
+
+    return run_eval(request, **where).to_csv()
+
+
+def test_a_tournament_on_ray_equals_the_local_one(local_ray) -> None:
+    """Every pair's games (searches included) as Ray tasks in pieces: the same win rates,
+    draws and Elo as the local walk, a cooperative game's levels too; the command is the
+    same, since where the games are played is not a setting."""
+    from boardsim.research import ray_backend
+    from boardsim.research.evaluation import EvalRequest, run_eval
+
+    # greedy decides in Python: its pairs are played on the driver, the others on Ray
+    duel = EvalRequest("liberation", ("random", "heuristic", "mcts:4", "greedy"), games=7, seed=3)
+    side = EvalRequest(
+        "hispania", ("random", "heuristic"), games=5, seed=1, levels="6-4-3-4-2,7-5-4-5-1"
+    )
+    for request in (duel, side):
+        local = run_eval(request)
+        before = ray_backend.PIECE
+        ray_backend.PIECE = 2  # several pieces a share
+        try:
+            on_ray = run_eval(request, backend="ray")
+        finally:
+            ray_backend.PIECE = before
+        assert on_ray.to_csv() == local.to_csv()
+        assert on_ray.command == local.command == request.command()
+        assert [r["settings"] for r in on_ray.pair_records] == [
+            r["settings"] for r in local.pair_records
+        ]
+    assert local_ray.is_initialized()  # the test's Ray is left to the test
+
+
+def test_a_tournament_on_ray_survives_a_killed_worker(local_ray) -> None:
+    """A worker killed in the middle of its games: Ray runs its task again, the games are
+    played again from their seeds and counted once, so the result is the local one."""
+    import os
+    import signal
+    import threading
+    import time
+
+    import psutil
+
+    from boardsim.research import ray_backend
+    from boardsim.research.evaluation import EvalRequest
+
+    request = EvalRequest("farrapos", ("heuristic", "mcts:8"), games=6, seed=9)
+    killed: list[int] = []
+
+    def kill_one_worker() -> None:
+        stop = time.monotonic() + 300
+        while not killed and time.monotonic() < stop:
+            for proc in psutil.process_iter(["pid", "cmdline"]):
+                if "play_piece_task" in " ".join(proc.info["cmdline"] or []):
+                    os.kill(proc.info["pid"], signal.SIGKILL)
+                    killed.append(proc.info["pid"])
+                    return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one_worker, daemon=True)
+    killer.start()
+    before = ray_backend.PIECE
+    ray_backend.PIECE = 1
+    try:
+        on_ray = _eval_csv(request, backend="ray")
+    finally:
+        ray_backend.PIECE = before
+        killer.join(timeout=1)
+    assert killed, "no worker was seen playing"
+    assert on_ray == _eval_csv(request)
+
+
+def test_eval_takes_the_ray_backend_from_the_command_line(tmp_path: Path, local_ray) -> None:
+    address = local_ray.get_runtime_context().gcs_address
+    words = ["eval", "liberation", "--agents", "random,heuristic", "--games", "4", "--seed", "2"]
+    runs = {}
+    for name, where in (("ray", ["--backend", "ray", "--address", address]), ("local", [])):
+        done = subprocess.run(
+            [sys.executable, "-m", "boardsim", *words, "--out", str(tmp_path / name), *where],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs[name] = (tmp_path / f"{name}.csv").read_text()
+    assert runs["ray"] == runs["local"]

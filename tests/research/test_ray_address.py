@@ -59,3 +59,24 @@ def test_tune_on_a_missing_cluster_prints_one_line(tmp_path, no_cluster, capsys)
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert "no Ray cluster at --address auto" in err and "ray start --head" in err
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["eval", "liberation", "--agents", "random,heuristic", "--games", "2"],
+        ["ladder", "liberation", "--games", "2", "--no-reuse"],
+    ],
+)
+def test_eval_and_the_ladder_on_a_missing_cluster_print_one_line(
+    words: list[str], no_cluster, capsys, monkeypatch
+) -> None:
+    from boardsim.research.tournament import TournamentResult
+
+    # the ladder writes its file in the checkout: a failure must come before any write
+    monkeypatch.setattr(TournamentResult, "write", lambda *a: pytest.fail("written"))
+    assert main([*words, "--backend", "ray", "--address", "auto"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "Traceback" not in "\n".join(err)
+    assert err[-1].startswith(f"boardsim {words[0]}: no Ray cluster at --address auto")
+    assert "ray start --head" in err[-1]

@@ -262,7 +262,14 @@ def test_the_ladder_reads_back_its_own_file_unless_told_not_to(
     def prior_results(out: str, reuse: Any = None, no_reuse: bool = False) -> None:
         seen.append(("prior", out, no_reuse))
 
-    def run_eval(request: Any, progress: Any = None, prior: Any = None) -> Played:
+    def run_eval(
+        request: Any,
+        progress: Any = None,
+        prior: Any = None,
+        backend: str = "local",
+        address: Any = None,
+    ) -> Played:
+        assert (backend, address) == ("local", None)  # the ladder plays here unless told
         seen.append(("run", request))
         return Played()
 

@@ -55,3 +55,20 @@ def add_command(subparsers: Any, name: str, help: str, doc: str | None) -> argpa
         description=doc,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """``--backend local|ray`` and ``--address``: where a tournament's games are played."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="ray: the games played in compiled code go to a Ray cluster as tasks, every "
+        "pair at once, with the local result (default local)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster (auto, host:6379, ray://host:10001); "
+        "default: a local Ray",
+    )

@@ -8,6 +8,10 @@ them as CSV and JSON (``--out PREFIX``: PREFIX.csv and PREFIX.json, written
 atomically). A cooperative game (Hispania) reports instead each agent's win
 rate for the side, at each of ``--levels``.
 
+``--backend ray [--address ADDR]`` plays the games that play in compiled code (every
+agent but ``ppo`` and Python agents) as Ray tasks, all pairs at once, with the same
+result as locally; a worker that dies has its games played again from their seeds.
+
 Pairs already played are not played again: when PREFIX.json exists (or with ``--reuse
 FILE.json``), every pair (a cooperative game's agent at a level) recorded there with
 exactly the same settings (game, options, rules version, games, seed, the deals, and each
@@ -24,7 +28,13 @@ import sys
 from typing import Any
 
 from boardsim.api import list_games
-from boardsim.commands.args import add_command, add_list_argument, seed_argument, split_list
+from boardsim.commands.args import (
+    add_backend_arguments,
+    add_command,
+    add_list_argument,
+    seed_argument,
+    split_list,
+)
 from boardsim.commands.train import add_option_argument
 from boardsim.core.errors import DataError
 from boardsim.research.evaluation import (
@@ -91,6 +101,7 @@ def add_parser(subparsers: Any) -> None:
         help="ppo agents play their most likely action (default: sampled from the policy)",
     )
     add_option_argument(p)
+    add_backend_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -140,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         prior = None
 
     try:
-        result = run_eval(request, say_playing, prior)
+        result = run_eval(request, say_playing, prior, args.backend, args.address)
     except ValueError as exc:
         print(f"boardsim eval: {exc}", file=sys.stderr)
         return 2

@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import Any
 
-from boardsim.commands.args import add_command
+from boardsim.commands.args import add_backend_arguments, add_command
 from boardsim.commands.eval import print_result, say_playing
 from boardsim.research import agent_pages
 from boardsim.research.adopt import AdoptionError
@@ -64,6 +64,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="write docs/agents.md's generated blocks (python -m boardsim.research.agent_pages)",
     )
+    add_backend_arguments(p)
     p.set_defaults(func=run, parser=p)
 
 
@@ -99,7 +100,9 @@ def _adopt(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     try:
-        result, prior = play_ladder(args.game, args.games, not args.no_reuse, say_playing)
+        result, prior = play_ladder(
+            args.game, args.games, not args.no_reuse, say_playing, args.backend, args.address
+        )
     except ValueError as exc:
         print(f"boardsim ladder: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,9 @@ their requests here.
 
 from __future__ import annotations
 
+import copy
 import shlex
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +31,9 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.core.options import option_words
 from boardsim.research.players import NETWORK_FAMILIES, AgentMaker, family, make_agent
+from boardsim.research.ray_backend import play_ahead_on_ray
 from boardsim.research.reuse import PriorResults
-from boardsim.research.tournament import TournamentResult, cooperative, round_robin
+from boardsim.research.tournament import GamesAhead, TournamentResult, cooperative, round_robin
 from boardsim.training.checkpoint import TrainedOptionsError
 
 PROGRAM = ("boardsim", "eval")
@@ -198,38 +201,57 @@ def prior_results(
     return PriorResults.load(path)
 
 
+BACKENDS = ("local", "ray")
+
+
 def run_eval(
     request: EvalRequest,
     progress: Callable[[str], None] | None = None,
     prior: PriorResults | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TournamentResult:
     """Play ``request``: a round robin, or for a cooperative game each agent at each level;
     the pairs ``prior`` holds with the same settings are read back (an unusable ``prior``
     is ignored). The result records the request's command; ``result.write(request.out)``
     writes it. :class:`ValueError` (an :class:`OptionError`) saying what is wrong with the
-    request."""
+    request.
+
+    ``backend="ray"``: the games played in compiled code go to a Ray cluster (``address``,
+    or a local Ray) as tasks, all pairs at once, and the result is the local one's
+    (:func:`boardsim.research.ray_backend.play_ahead_on_ray`); agents that decide in Python
+    play here. Where the games are played is not a setting: the command is the same."""
+    if backend not in BACKENDS:
+        raise OptionError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     options = request.game_options()
     reuse = prior if prior is not None and prior.usable else None
     make = request.agent_maker()
     agents: Sequence[str] = list(request.agents)
     game = make_game(request.game, **options)
-    if game.is_cooperative():
-        result = cooperative(
-            request.game,
-            agents,
-            request.games,
-            request.level_list(),
-            request.seed,
-            make,
-            progress,
-            reuse,
+    if not game.is_cooperative() and request.levels:
+        raise OptionError(f"--levels is for cooperative games; {request.game} is not one")
+
+    def walk(
+        reuse: PriorResults | None, ahead: GamesAhead | None, told: Callable[[str], None] | None
+    ) -> TournamentResult:
+        if game.is_cooperative():
+            return cooperative(
+                request.game, agents, request.games, request.level_list(), request.seed, make,
+                told, reuse, ahead, **options,
+            )  # fmt: skip
+        return round_robin(
+            request.game, agents, request.games, request.seed, make, told, reuse, ahead,
             **options,
-        )
-    else:
-        if request.levels:
-            raise OptionError(f"--levels is for cooperative games; {request.game} is not one")
-        result = round_robin(
-            request.game, agents, request.games, request.seed, make, progress, reuse, **options
-        )
+        )  # fmt: skip
+
+    ahead, ahead_seconds = None, 0.0
+    if backend == "ray":
+        clock = time.perf_counter()
+        ahead = GamesAhead()
+        walk(copy.deepcopy(reuse), ahead, None)  # what the walk will ask for
+        play_ahead_on_ray(request.game, ahead, request.seed, make, address, progress)
+        ahead_seconds = time.perf_counter() - clock
+    result = walk(reuse, ahead, progress)
+    result.seconds = round(result.seconds + ahead_seconds, 3)  # the cluster's wall time too
     result.command = request.command()
     return result

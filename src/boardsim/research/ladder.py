@@ -129,15 +129,18 @@ def play_ladder(
     games: int | None = None,
     reuse: bool = True,
     progress: Callable[[str], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> tuple[TournamentResult, PriorResults | None]:
     """Play ``game``'s ladder (from the checkout's root) and write its file, reading back the
     pairs the file already holds with the same settings unless ``reuse`` is False; the
-    result and what was read back (None: nothing)."""
+    result and what was read back (None: nothing). ``backend``, ``address``: where the
+    games are played (:func:`~boardsim.research.evaluation.run_eval`)."""
     request = ladder_request(game, games)
     prior = prior_results(request.out, no_reuse=not reuse)
     if prior is not None and not prior.usable:
         prior = None
-    result = run_eval(request, progress, prior)
+    result = run_eval(request, progress, prior, backend, address)
     result.write(ladder_path(game))
     return result, prior
 

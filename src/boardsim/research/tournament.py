@@ -156,9 +156,15 @@ def _compiled_games(
     agent_maker: AgentMaker,
     progress: Callable[[str], None] | None,
     label: str,
+    ahead: GamesAhead | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Games played entirely compiled (:func:`boardsim.research.players.play_compiled`),
-    ``progress`` told after each chunk of a search's games (``"LABEL: 40/1000 games"``)."""
+    ``progress`` told after each chunk of a search's games (``"LABEL: 40/1000 games"``);
+    read from ``ahead`` when they were played before the walk (:class:`GamesAhead`)."""
+    if ahead is not None:
+        found = ahead.games(Share.of(game, policies, first_game, num_games))
+        if found is not None:
+            return found
     done = 0
 
     def told(size: int) -> None:
@@ -171,6 +177,60 @@ def _compiled_games(
         game, policies, num_games, seed, first_game, on_chunk=told, agent_maker=agent_maker
     )
     return out["returns"], out["truncated"]
+
+
+# ------------------------------------------------------------------ games played ahead
+@dataclass(frozen=True)
+class Share:
+    """Games ``first`` to ``first + games - 1`` of the compiled seats ``policies`` (one spec
+    a player) at the game's resolved ``options`` (as JSON): one seat's share of a pair, or
+    a cooperative cell, as the tournament's walk asks for it."""
+
+    options: str
+    policies: tuple[str, ...]
+    first: int
+    games: int
+
+    @classmethod
+    def of(cls, game: Game, policies: Sequence[str], first: int, games: int) -> Share:
+        return cls(json.dumps(game.options, sort_keys=True), tuple(policies), first, games)
+
+
+class GamesAhead:
+    """The compiled games of a tournament played before its walk (on a cluster: a walk
+    plays its pairs one after another, the cluster plays them all at once).
+
+    First the walk runs with ``asking`` set: every compiled share it would play is listed
+    in :attr:`asked` (and answered with empty games; that walk's result is thrown away).
+    Whoever plays them (:func:`boardsim.research.ray_backend.play_ahead_on_ray`) fills
+    :meth:`keep`; the real walk then reads each share back (:meth:`games`) and plays the
+    rest itself. Since game ``k`` depends only on the seed and ``k``, the result is the
+    walk's own."""
+
+    def __init__(self) -> None:
+        self.asking = True
+        self.asked: list[Share] = []
+        self._played: dict[Share, tuple[np.ndarray, np.ndarray]] = {}
+        self._spent: dict[Share, float] = {}
+        self.seconds = 0.0  # the seconds the workers spent on the shares read back
+
+    def keep(
+        self, share: Share, returns: np.ndarray, truncated: np.ndarray, seconds: float
+    ) -> None:
+        """The games of ``share``, played (in ``seconds`` of a worker's time)."""
+        self._played[share] = (returns, truncated)
+        self._spent[share] = seconds
+
+    def games(self, share: Share) -> tuple[np.ndarray, np.ndarray] | None:
+        """``share``'s games (returns, truncated): empty ones while asking, None when not
+        played ahead."""
+        if self.asking:
+            self.asked.append(share)
+            return np.zeros((share.games, len(share.policies))), np.zeros(share.games, bool)
+        found = self._played.get(share)
+        if found is not None:
+            self.seconds += self._spent[share]
+        return found
 
 
 # ------------------------------------------------------------------ results
@@ -351,8 +411,11 @@ def _pair_games(
     seed: int,
     agent_maker: AgentMaker,
     progress: Callable[[str], None] | None = None,
+    ahead: GamesAhead | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A's score in each of ``games`` games against B (A in seat ``g mod players``)."""
+    """A's score in each of ``games`` games against B (A in seat ``g mod players``); the
+    compiled pairs' games read from ``ahead`` when played there, the others (agents that
+    decide in Python) played here, never while ``ahead`` is asking."""
     k = game.num_players
     scores = np.zeros(games)
     truncated = np.zeros(games, bool)
@@ -373,7 +436,10 @@ def _pair_games(
                 agent_maker,
                 progress,
                 f"{a_spec} in seat {seat}",
+                ahead,
             )
+        elif ahead is not None and ahead.asking:
+            continue  # only the compiled games are played ahead
         else:
             a = agent_maker(a_spec, game, seed + 7 * seat + 1)
             b = agent_maker(b_spec, game, seed + 7 * seat + 2)
@@ -424,12 +490,14 @@ def round_robin(
     agent_maker: AgentMaker = make_agent,
     progress: Callable[[str], None] | None = None,
     reuse: PriorResults | None = None,
+    ahead: GamesAhead | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Every pair of ``agents`` plays ``games`` games of ``game_name`` with seats rotated.
 
     ``reuse``: an earlier result whose pairs played with exactly the same settings are
     read back instead of played (it counts what it gave: :class:`PriorResults`).
+    ``ahead``: the compiled games played before (on a cluster: :class:`GamesAhead`).
     """
     _check_agents(agents, games)
     game = make_game(game_name, **options)
@@ -462,11 +530,12 @@ def round_robin(
             else:
                 if progress:
                     progress(f"{a} against {b}")
-                clock = time.perf_counter()
+                clock, spent = time.perf_counter(), ahead.seconds if ahead else 0.0
                 pair_ab, pair_ba, sum_ab, sum_ba = _play_pair(
-                    game, a, b, games, seed, agent_maker, progress
+                    game, a, b, games, seed, agent_maker, progress, ahead
                 )
-                seconds = round(time.perf_counter() - clock, 3)
+                spent = (ahead.seconds if ahead else 0.0) - spent  # the workers' time
+                seconds = round(time.perf_counter() - clock + spent, 3)
             result.pairs += [pair_ab, pair_ba]
             # A as one seat against a table of B, and (more than two players) B against As
             more = game.num_players > 2
@@ -496,17 +565,18 @@ def _play_pair(
     seed: int,
     agent_maker: AgentMaker,
     progress: Callable[[str], None] | None,
+    ahead: GamesAhead | None = None,
 ) -> tuple[PairResult, PairResult, float, float]:
     """Play the pair ``(a, b)``: both ways' results and exact scores (a as one seat
     against a table of b, then, with more than two players, b against a table of a).
 
     A pair's games depend on the seed, the seats and the game numbers, never on the
     pair's index in the round robin (``boardsim.research.reuse.DEALS``)."""
-    s_ab, t_ab = _pair_games(game, a, b, games, seed, agent_maker, progress)
+    s_ab, t_ab = _pair_games(game, a, b, games, seed, agent_maker, progress, ahead)
     if game.num_players == 2:
         s_ba, t_ba = 1.0 - s_ab, t_ab
     else:
-        s_ba, t_ba = _pair_games(game, b, a, games, seed, agent_maker, progress)
+        s_ba, t_ba = _pair_games(game, b, a, games, seed, agent_maker, progress, ahead)
     return (
         _pair_result(a, b, s_ab, t_ab),
         _pair_result(b, a, s_ba, t_ba),
@@ -524,6 +594,7 @@ def cooperative(
     agent_maker: AgentMaker = make_agent,
     progress: Callable[[str], None] | None = None,
     reuse: PriorResults | None = None,
+    ahead: GamesAhead | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Each agent plays every seat of a cooperative game, ``games`` games at each level.
@@ -559,9 +630,10 @@ def cooperative(
             else:
                 if progress:
                     progress(f"{spec} at level {shown}")
-                clock = time.perf_counter()
-                solo = _play_cell(game, spec, shown, games, seed, agent_maker, progress)
-                seconds = round(time.perf_counter() - clock, 3)
+                clock, spent = time.perf_counter(), ahead.seconds if ahead else 0.0
+                solo = _play_cell(game, spec, shown, games, seed, agent_maker, progress, ahead)
+                spent = (ahead.seconds if ahead else 0.0) - spent  # the workers' time
+                seconds = round(time.perf_counter() - clock + spent, 3)
             result.solo.append(solo)
             record = {"settings": settings, "level": shown, "seconds": seconds}
             result.pair_records.append(carried(found, record))
@@ -577,13 +649,18 @@ def _play_cell(
     seed: int,
     agent_maker: AgentMaker,
     progress: Callable[[str], None] | None,
+    ahead: GamesAhead | None = None,
 ) -> SoloResult:
     """``spec`` in every seat of a cooperative ``game`` (its level ``shown``): ``games``
     games, seeded by the seed and the game's number alone."""
     if compiled_together([spec]):
         seats = [spec] * game.num_players
         label = f"{spec} at level {shown}"
-        rets, trunc = _compiled_games(game, seats, games, seed, 0, agent_maker, progress, label)
+        rets, trunc = _compiled_games(
+            game, seats, games, seed, 0, agent_maker, progress, label, ahead
+        )
+    elif ahead is not None and ahead.asking:
+        rets, trunc = np.zeros((games, game.num_players)), np.zeros(games, bool)
     else:
         agent = agent_maker(spec, game, seed + 1)
         if batchable(agent):
