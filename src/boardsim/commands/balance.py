@@ -25,6 +25,7 @@ from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
 from boardsim.core.errors import OptionError
 from boardsim.research.pages import PAGES_DIR, PageRun, write_page
+from boardsim.research.precision import default_search_precision
 from boardsim.research.report import write_report
 from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
 from boardsim.research.tune import parse_search, parse_target, run_tune
@@ -116,8 +117,25 @@ FLAGS: dict[str, Any] = {
             help="with --precision: start no cell's round after this long (a run again "
             "continues); the report names the cells it left short",
         ),
+        q.add_argument(
+            "--search-precision",
+            dest="search_precision",
+            type=float,
+            default=None,
+            metavar="H",
+            help="with --precision: the half-width asked of search cells (any seat mcts), "
+            "the dear ones (default 3 times --precision)",
+        ),
     ),
 }
+
+
+def search_precision(args: argparse.Namespace) -> float | None:
+    """The half-width asked of the search cells: ``--search-precision``, else 3 times
+    ``--precision`` (None without a precision; a search precision alone is refused later)."""
+    if args.search_precision is not None:
+        return args.search_precision
+    return default_search_precision(args.precision)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -348,6 +366,7 @@ def _docs(args: argparse.Namespace) -> int:
         precision=args.precision,
         max_games_per_cell=args.max_games_per_cell,
         seconds=args.time_budget,
+        search_precision=search_precision(args),
     )
     say = None if args.no_progress else (lambda line: print(line, flush=True))
     try:
@@ -400,6 +419,7 @@ def _sweep(args: argparse.Namespace) -> int:
         precision=args.precision,
         max_games_per_cell=args.max_games_per_cell,
         seconds=args.time_budget,
+        search_precision=search_precision(args),
     )
     print(
         f"{result.cells} cells: {result.played} played ({result.games} games, "
