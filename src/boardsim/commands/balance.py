@@ -12,6 +12,7 @@
     boardsim balance tune farrapos --target republic=0.5@heuristic \\
         --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
     boardsim balance docs farrapos --games-per-cell 200   # docs/balance/farrapos.md
+    boardsim balance docs farrapos --precision 0.01 --plan   # its games and hours, first
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from boardsim.api import list_games
 from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
 from boardsim.core.errors import OptionError
+from boardsim.research.page_plan import describe_plan, plan_page
 from boardsim.research.pages import PAGES_DIR, PageRun, write_page
 from boardsim.research.precision import default_search_precision
 from boardsim.research.report import write_report
@@ -297,7 +299,29 @@ def _add_docs(sub: Any) -> None:
         metavar="TITLE",
         help="play only this question (or tuning) of the page (repeatable)",
     )
+    _add_plan(q)
     _flags(q, "seed", "threads", "no-progress")
+
+
+def _add_plan(q: argparse.ArgumentParser) -> None:
+    """``balance docs --plan``: price the page before playing it."""
+    q.add_argument(
+        "--plan",
+        "--dry-run",
+        dest="plan",
+        action="store_true",
+        help="play a few pilot games of each rung and print, per question, the cells, the "
+        "games each needs for the precision, the seconds on this machine, the total and "
+        "what a Ray cluster of 8, 32 and 128 cores would take; write no page",
+    )
+    q.add_argument(
+        "--pilot-games",
+        dest="pilot_games",
+        type=int,
+        default=8,
+        metavar="K",
+        help="with --plan: pilot games a cell (default 8)",
+    )
 
 
 def base_options(game: str, specs: list[str]) -> dict[str, Any]:
@@ -369,6 +393,8 @@ def _docs(args: argparse.Namespace) -> int:
         search_precision=search_precision(args),
     )
     say = None if args.no_progress else (lambda line: print(line, flush=True))
+    if args.plan:
+        return _plan(args, run, say)
     try:
         path = write_page(
             args.dir,
@@ -382,6 +408,18 @@ def _docs(args: argparse.Namespace) -> int:
     except OptionError as exc:
         raise ValueError(str(exc)) from exc
     print(f"wrote {path}")
+    return 0
+
+
+def _plan(args: argparse.Namespace, run: PageRun, say: Any) -> int:
+    """Print the plan of the page ``balance docs`` would write (no page written)."""
+    if args.pilot_games < 1:
+        raise ValueError("--pilot-games must be at least 1")
+    try:
+        plans = plan_page(args.dir, run, args.pilot_games, args.questions, say)
+    except OptionError as exc:
+        raise ValueError(str(exc)) from exc
+    print(describe_plan(args.dir, plans, args.pilot_games))
     return 0
 
 

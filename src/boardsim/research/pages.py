@@ -146,7 +146,7 @@ def play_question(
     run_sweep(
         game_name,
         grid,
-        _agents(question),
+        question_agents(question),
         run.games(question),
         out,
         seed=run.seed,
@@ -173,7 +173,7 @@ def finished_question(
     if not finished_sweep(
         game_name,
         grid,
-        _agents(question),
+        question_agents(question),
         run.games(question),
         out,
         run.seed,
@@ -219,11 +219,12 @@ def _cell_ids(
 ) -> set[str]:
     """The ids of the question's cells: its section reads these alone, not the cells a
     sweep of an earlier grid left in the same folder."""
-    cells, _ = plan_cells(game_name, grid, _agents(question), options)
+    cells, _ = plan_cells(game_name, grid, question_agents(question), options)
     return {c.cell_id for c in cells}
 
 
-def _agents(question: BalanceQuestion) -> list[str]:
+def question_agents(question: BalanceQuestion) -> list[str]:
+    """The agents of ``question``'s sweep (``--agents``'s words)."""
     return [a.strip() for a in question.agents.split(",") if a.strip()]
 
 
@@ -286,6 +287,17 @@ def rungs_note(run: PageRun) -> list[str]:
     ]
 
 
+def check_titles(game_name: str, only: Sequence[str]) -> None:
+    """:class:`OptionError` naming a title in ``only`` that is none of the page's
+    questions and tunings."""
+    titles = [q.title for q in questions(game_name)] + [t.title for t in tunings(game_name)]
+    unknown = [t for t in only if t not in titles]
+    if unknown:
+        raise OptionError(
+            f"{game_name} has no balance question {unknown[0]!r} ({'; '.join(titles)})"
+        )
+
+
 def write_page(
     game_name: str,
     run: PageRun,
@@ -303,14 +315,9 @@ def write_page(
         raise OptionError("games per cell must be at least 1")
     if run.precision is None and run.seconds is not None:
         raise OptionError("a time budget goes with a precision (--precision H)")
+    check_titles(game_name, only)
     asked = questions(game_name)
     tuned = tunings(game_name)
-    titles = [q.title for q in asked] + [t.title for t in tuned]
-    unknown = [t for t in only if t not in titles]
-    if unknown:
-        raise OptionError(
-            f"{game_name} has no balance question {unknown[0]!r} ({'; '.join(titles)})"
-        )
     game = make_game(game_name)
     sections, chosen = [], []
     deadline = None if run.seconds is None else time.monotonic() + run.seconds
