@@ -30,7 +30,13 @@ from boardsim.research.pages import PAGES_DIR, PageRun, write_page
 from boardsim.research.precision import default_search_precision
 from boardsim.research.report import write_report
 from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
-from boardsim.research.tune import parse_search, parse_target, run_tune
+from boardsim.research.tune import (
+    TrialBudget,
+    declared_sources,
+    parse_search,
+    parse_target,
+    run_tune,
+)
 
 EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
 level=all the 243 levels), seat/side (where the agent under test sits: a number, a
@@ -265,6 +271,23 @@ def _add_tune(sub: Any) -> None:
         help="games played to measure each trial (default 200)",
     )
     q.add_argument(
+        "--precision",
+        type=float,
+        default=None,
+        metavar="H",
+        help="play each trial at each skill in rounds from --games-per-trial until its seats' "
+        "win rates have a 95%% half-width of at most H (0.01: one point); a trial is in the "
+        "band when its targets are met at that precision",
+    )
+    q.add_argument(
+        "--max-games-per-trial",
+        dest="max_games_per_trial",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --precision: a trial's budget, the most games at each skill",
+    )
+    q.add_argument(
         "--workers", type=int, default=1, help="trials asked and played at once (Ray; default 1)"
     )
     q.add_argument("--out", default=None, help="the study's folder (required)")
@@ -370,6 +393,7 @@ def _tune(args: argparse.Namespace) -> int:
         **_where(args, options),
         workers=args.workers,
         progress=say,
+        budget=TrialBudget(args.precision, args.max_games_per_trial, declared_sources(game, keys)),
     )
     best = result.best
     print(
