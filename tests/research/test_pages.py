@@ -55,10 +55,10 @@ def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
     assert _figures(one.read_text()) == _figures(whole.read_text())
     # a sweep is read back only as the very sweep asked for, every cell played
     folder = tmp_path / "work" / "farrapos" / slug("Side win rates across skill")
-    grid = parse_grid("farrapos", ["skill=ladder:10"])
+    grid = parse_grid("farrapos", ["skill=rungs:10"])
     assert finished_sweep("farrapos", grid, ["heuristic"], 2, folder)
     assert not finished_sweep("farrapos", grid, ["heuristic"], 3, folder)  # other games
-    wider = parse_grid("farrapos", ["skill=ladder:20"])
+    wider = parse_grid("farrapos", ["skill=rungs:20"])
     assert not finished_sweep("farrapos", wider, ["heuristic"], 2, folder)  # cells missing
 
 

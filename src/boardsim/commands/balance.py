@@ -8,7 +8,7 @@
     boardsim balance farrapos --grid side=republic,empire --grid variant=none,siege \\
         --agents heuristic,random --out runs/f --backend ray --address auto
     boardsim balance report runs/h
-    boardsim balance farrapos --grid skill=ladder --metrics --games-per-cell 200 --out runs/l
+    boardsim balance farrapos --grid skill=rungs --metrics --games-per-cell 200 --out runs/l
     boardsim balance tune farrapos --target republic=0.5@heuristic \\
         --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
     boardsim balance docs farrapos --games-per-cell 200   # docs/balance/farrapos.md
@@ -42,8 +42,9 @@ EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispa
 level=all the 243 levels), seat/side (where the agent under test sits: a number, a
 seat name such as empire or hispano, or all; give --agents TEST,FIELD) and variant
 (none, or on/off options joined by '+'; variant=all: the rulebook's variants) and
-skill (the agent every seat plays: skill=ladder for random, heuristic, mcts:N, mcts:4N
-and the shipped self-play network where it plays every cell; skill=depth for
+skill (the agent every seat plays: skill=rungs for random, heuristic, mcts:N, mcts:4N
+and the shipped self-play network where it plays every cell (skill=ladder, its older
+name, is deprecated); skill=depth for
 mcts:2N/mcts:N pairs; skill=population:A+B+C for the meta-game; pairs TEST/FIELD need
 seat=all).
 Results: DIR/cells/*.csv (one row a game, one file a finished cell), DIR/results.csv,
