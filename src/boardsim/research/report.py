@@ -209,8 +209,85 @@ def _difficulty_and_variants(
     if "variant" in rows[0] and "none" in {r["variant"] for r in rows}:
         order = variants(make_game(game))
         order += sorted({str(r["variant"]) for r in rows} - {*order, "none"})
-        out["variants"] = stats.variant_effects(rows, won, order)
+        by_skill = _self_play_rungs(rows)
+        if len(by_skill) > 1:  # one table a rung, as the parameters
+            out["variants_by_skill"] = {
+                rung: stats.variant_effects(group, won, order) for rung, group in by_skill.items()
+            }
+        else:
+            out["variants"] = stats.variant_effects(rows, won, order)
     return out
+
+
+def level_ranking(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The levels of a difficulty sweep ranked by the subject's win rate at each rung
+    (the cells' agents), the easiest first by the first rung: ``{"rungs", "levels":
+    [{"level", "rates": {rung: rate}, "ranks": {rung: rank}}]}``; None for another sweep."""
+    difficulty = summary.get("difficulty")
+    if not difficulty:
+        return None
+    option = difficulty["option"]
+    levels: dict[str, dict[str, Any]] = {}
+    rungs: list[str] = []
+    for c in summary["cells"]:
+        if option not in c["point"]:
+            return None
+        rung = rung_of(c)
+        rungs += [rung] if rung not in rungs else []
+        levels.setdefault(str(c["point"][option]), {})[rung] = c["subject"]
+    ranks = {
+        rung: {
+            level: i + 1
+            for i, level in enumerate(
+                sorted(
+                    (lv for lv in levels if rung in levels[lv]),
+                    key=lambda lv, rung=rung: -levels[lv][rung]["rate"],
+                )
+            )
+        }
+        for rung in rungs
+    }
+    order = sorted(levels, key=lambda lv: ranks[rungs[0]].get(lv, len(levels) + 1))
+    return {
+        "rungs": rungs,
+        "levels": [
+            {
+                "level": lv,
+                "rates": levels[lv],
+                "ranks": {r: ranks[r].get(lv) for r in rungs},
+            }
+            for lv in order
+        ],
+    }
+
+
+def ranking_lines(s: Mapping[str, Any]) -> list[str]:
+    """The table of :func:`level_ranking`: every level, its win rate at each rung with
+    its interval and its rank there, the easiest first at the first rung."""
+    ranking = level_ranking(s)
+    if ranking is None or len(ranking["levels"]) < 2:
+        return []
+    rungs = ranking["rungs"]
+    lines = [
+        "",
+        f"## The levels ranked by the win rate of {s['whose']}",
+        "",
+        f"Every level of `{s['difficulty']['option']}`, from the easiest to the hardest by "
+        f"the win rate at {rungs[0]}, with its 95% interval and its rank at each rung: a "
+        "level whose rank moves between rungs is easier or harder for one skill than for "
+        "the other.",
+        "",
+        "| level | " + " | ".join(f"{r} [95%] | rank at {r}" for r in rungs) + " |",
+        "|---|" + "---|---|" * len(rungs),
+    ]
+    for e in ranking["levels"]:
+        cells = " | ".join(
+            (_rate_cell(e["rates"][r]) if r in e["rates"] else "-")
+            + f" | {e['ranks'][r] if e['ranks'][r] is not None else '-'}"
+            for r in rungs
+        )
+        lines.append(f"| {e['level']} | {cells} |")
+    return lines
 
 
 def _parameter_table(effects: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -828,6 +905,44 @@ def rung_precision_lines(s: Mapping[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def variants_lines(s: Mapping[str, Any], images: Mapping[str, str | None]) -> list[str]:
+    """The variants' effects against no variant: one table, or one a rung of skill."""
+    tables = (
+        {f"skill={rung}": v for rung, v in s["variants_by_skill"].items()}
+        if s.get("variants_by_skill")
+        else {"": s.get("variants")}
+    )
+    if not any(tables.values()):
+        return []
+    lines = [
+        "",
+        "## Variants",
+        "",
+        "Against no variant, in the rulebook's order. Kendall's tau between that order and "
+        "the effects (-1: each later variant is harder, the order of a rulebook that lists "
+        "them from easier to harder).",
+        "",
+    ]
+    if images.get("variants"):
+        lines += [f"![variants]({images['variants']})", ""]
+    for label, v in tables.items():
+        lines += [
+            (f"At `{label}`: a" if label else "A")
+            + f"gainst no variant {_rate_cell(v['baseline'])}; Kendall's tau "
+            f"{v['tau']:+.2f}.",
+            "",
+            "| variant | win rate [95%] | effect [95%] | reading |",
+            "|---|---|---|---|",
+        ]
+        for e in v["effects"]:
+            lines.append(
+                f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
+                f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
+            )
+        lines.append("")
+    return lines[:-1]
+
+
 def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> str:
     """The report page: what was swept, then each statistic with its plot."""
     s = summary
@@ -918,26 +1033,8 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
             lines += _parameter_table(effects)
             lines.append("")
         lines.pop()
-    if s.get("variants"):
-        v = s["variants"]
-        lines += [
-            "",
-            "## Variants",
-            "",
-            f"Against no variant ({_rate_cell(v['baseline'])}), in the rulebook's order. "
-            f"Kendall's tau between that order and the effects: {v['tau']:+.2f} (-1: each "
-            "later variant is harder, the order of a rulebook that lists them from easier "
-            "to harder).",
-            "",
-        ]
-        if images.get("variants"):
-            lines += [f"![variants]({images['variants']})", ""]
-        lines += ["| variant | win rate [95%] | effect [95%] | reading |", "|---|---|---|---|"]
-        for e in v["effects"]:
-            lines.append(
-                f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
-                f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
-            )
+    lines += ranking_lines(s)
+    lines += variants_lines(s, images)
     lines += rungs_section(s)
     lines += metagame_section(s.get("metagame"))
     lines += metrics_section(s["cells"])
