@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from boardsim.cli import main
+from boardsim.core.game import BalanceQuestion
 from boardsim.research.page_plan import (
     RungPlan,
     cluster_seconds,
     games_for,
-    plan_page,
+    plan_question,
     plan_summary,
 )
 from boardsim.research.pages import PageRun
@@ -37,14 +38,19 @@ def test_a_cluster_shares_the_work_but_waits_for_the_dearest_cell() -> None:
     assert plan_summary([cheap])["clusters"][8] == pytest.approx(12.5)
 
 
-def test_a_page_is_planned_from_pilot_games_per_rung() -> None:
+def test_a_question_is_planned_from_pilot_games_per_rung() -> None:
+    question = BalanceQuestion(
+        "Seats", "Each seat's win rate.", ("num_players=2,3,4,5,6", "skill=heuristic,mcts:2")
+    )
     run = PageRun(20, precision=0.05, search_precision=0.15)
-    plans = plan_page("liberation", run, games=2, only=[SEATS])
-    assert [p.rung for p in plans] == ["heuristic"]
-    (plan,) = plans
-    assert plan.cells == 5 and plan.precision == 0.05 and not plan.search
-    assert plan.games_per_cell % 20 == 0 and 20 <= plan.games_per_cell <= 400
-    assert plan.seconds_per_game > 0
+    plans = plan_question("liberation", question, run, games=2)
+    assert [p.rung for p in plans] == ["heuristic", "mcts:2"]
+    heuristic, search = plans
+    assert heuristic.cells == 5 and heuristic.precision == 0.05 and not heuristic.search
+    assert heuristic.games_per_cell % 20 == 0 and 20 <= heuristic.games_per_cell <= 400
+    assert heuristic.seconds_per_game > 0
+    assert search.search and search.precision == 0.15
+    assert search.games_per_cell <= heuristic.games_per_cell  # a looser half-width
 
 
 def test_the_command_prints_the_plan_and_writes_no_page(
