@@ -19,6 +19,7 @@ from boardsim.research.pages import (
     play_tuning,
     slug,
     sweep_command,
+    trial_precision,
     tune_command,
     tuning_section,
     write_page,
@@ -194,3 +195,19 @@ def test_a_page_to_a_precision_names_it_and_is_read_back(tmp_path: Path) -> None
     assert _figures(again.read_text()) == _figures(text)
     with pytest.raises(OptionError, match="time budget goes with a precision"):
         write_page("farrapos", PageRun(4, seconds=60), **kw)
+
+
+def test_a_tuning_is_played_to_its_precision_only_on_a_page_played_to_one() -> None:
+    tuning = BalanceTuning(
+        "Band",
+        "The designers' band.",
+        ("republic=0.48-0.52@heuristic",),
+        ("victory_vp=16:32",),
+        precision=0.01,
+        max_games=10000,
+    )
+    assert trial_precision(tuning, PageRun(2)) == (None, None)
+    assert trial_precision(tuning, PageRun(1000, precision=0.01)) == (0.01, 10000)
+    assert "--precision" not in tune_command("farrapos", tuning, PageRun(2))
+    text = tune_command("farrapos", tuning, PageRun(1000, precision=0.01))
+    assert "--trials 30 --games-per-trial 1000 --precision 0.01 --max-games-per-trial 10000" in text

@@ -35,6 +35,7 @@ from boardsim.research.pages import (
     check_titles,
     question_agents,
     questions,
+    trial_precision,
     tunings,
 )
 from boardsim.research.precision import cell_precision, is_search_cell
@@ -156,10 +157,10 @@ def plan_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, games: int)
         cell = make_cell(game_name, {"skill": skill}, (skill,))
         cost, wins = pilot(game_name, [cell], games, run.seed)
         first = run.games(tuning)
-        precision = tuning.precision
+        precision, most = trial_precision(tuning, run)
         per_trial = first
         if precision is not None:
-            per_trial = games_for(wins[0], games, precision, first, tuning.max_games)
+            per_trial = games_for(wins[0], games, precision, first, most)
         plan = RungPlan(
             tuning.title,
             skill,

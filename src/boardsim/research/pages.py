@@ -129,10 +129,11 @@ def tune_command(game_name: str, tuning: BalanceTuning, run: PageRun) -> str:
     parts += [f"--target {t}" for t in tuning.targets]
     parts += [f"--search {k}" for k in tuning.search]
     parts += [f"--trials {tuning.trials}", f"--games-per-trial {run.games(tuning)}"]
-    if tuning.precision is not None:
-        parts.append(f"--precision {tuning.precision:g}")
-    if tuning.max_games is not None:
-        parts.append(f"--max-games-per-trial {tuning.max_games}")
+    precision, most = trial_precision(tuning, run)
+    if precision is not None:
+        parts.append(f"--precision {precision:g}")
+    if most is not None:
+        parts.append(f"--max-games-per-trial {most}")
     parts += [f"--seed {run.seed}", "--out DIR"]
     return " ".join(parts)
 
@@ -197,11 +198,22 @@ def finished_question(
     return summarize(out, _cell_ids(game_name, grid, question, options))
 
 
-def _tuning_plan(game_name: str, tuning: BalanceTuning) -> tuple[list, list, TrialBudget]:
+def trial_precision(tuning: BalanceTuning, run: PageRun) -> tuple[float | None, int | None]:
+    """The precision and budget a page's trial of ``tuning`` is played to: the tuning's
+    own when the page is played to a precision; none (a fixed size) for a page of fixed
+    cells."""
+    if run.precision is None or tuning.precision is None:
+        return None, None
+    return tuning.precision, tuning.max_games
+
+
+def _tuning_plan(
+    game_name: str, tuning: BalanceTuning, run: PageRun
+) -> tuple[list, list, TrialBudget]:
     targets = [parse_target(game_name, t) for t in tuning.targets]
     keys = [parse_search(game_name, k) for k in tuning.search]
     sources = {k.name: tuning.sources[k.name] for k in keys if k.name in tuning.sources}
-    return targets, keys, TrialBudget(tuning.precision, tuning.max_games, sources)
+    return targets, keys, TrialBudget(*trial_precision(tuning, run), sources)
 
 
 def play_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path) -> str:
@@ -209,7 +221,7 @@ def play_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path)
     done = finished_tuning(game_name, tuning, run, work)
     if done is not None:
         return done  # nothing to run: not even the fresh games of the best settings
-    targets, keys, budget = _tuning_plan(game_name, tuning)
+    targets, keys, budget = _tuning_plan(game_name, tuning, run)
     out = work / slug(tuning.title)
     games = run.games(tuning)
     run_tune(
@@ -229,7 +241,7 @@ def play_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path)
 def finished_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path) -> str | None:
     """``tuning``'s report when its search in ``work`` has all its trials, with exactly its
     targets, keys, games and seed; else None."""
-    targets, keys, budget = _tuning_plan(game_name, tuning)
+    targets, keys, budget = _tuning_plan(game_name, tuning, run)
     out = work / slug(tuning.title)
     games = run.games(tuning)
     if not finished_tune(
