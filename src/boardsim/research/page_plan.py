@@ -234,6 +234,11 @@ def describe_plan(
         lines.append(
             f"  a Ray cluster of {cores} cores: {_duration(cluster_seconds(plans, cores))}"
         )
+    lines.append(
+        "(a cluster's figure prices the same work as Ray tasks, one a cell's round, a "
+        "tuning's trials as parallel workers; a cell's rounds follow one another, so its "
+        "dearest cell is its floor)"
+    )
     return "\n".join(lines)
 
 
