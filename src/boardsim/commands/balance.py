@@ -327,24 +327,18 @@ def _add_docs(sub: Any) -> None:
     _flags(q, "seed", "threads", "no-progress")
 
 
+PLAN_HELP = (
+    "play a few pilot games of each rung and print, per question, the cells, the games each "
+    "needs for the precision, the seconds on this machine, the total and what a Ray cluster "
+    "of 8, 32 and 128 cores would take; write no page"
+)
+
+
 def _add_plan(q: argparse.ArgumentParser) -> None:
     """``balance docs --plan``: price the page before playing it."""
+    q.add_argument("--plan", "--dry-run", action="store_true", help=PLAN_HELP)
     q.add_argument(
-        "--plan",
-        "--dry-run",
-        dest="plan",
-        action="store_true",
-        help="play a few pilot games of each rung and print, per question, the cells, the "
-        "games each needs for the precision, the seconds on this machine, the total and "
-        "what a Ray cluster of 8, 32 and 128 cores would take; write no page",
-    )
-    q.add_argument(
-        "--pilot-games",
-        dest="pilot_games",
-        type=int,
-        default=8,
-        metavar="K",
-        help="with --plan: pilot games a cell (default 8)",
+        "--pilot-games", type=int, default=8, metavar="K", help="pilot games a cell (default 8)"
     )
 
 

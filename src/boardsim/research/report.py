@@ -905,26 +905,31 @@ def rung_precision_lines(s: Mapping[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def skill_tables(s: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """A summary's ``key`` table, or its ``<key>_by_skill`` tables labelled
+    ``skill=<rung>``: one a rung, where pooled over skills they would mislead."""
+    by_skill = s.get(f"{key}_by_skill")
+    if by_skill:
+        return {f"skill={rung}": table for rung, table in by_skill.items()}
+    return {"": s.get(key)}
+
+
+def _image(images: Mapping[str, str | None], key: str) -> list[str]:
+    """The Markdown lines of plot ``key`` (none when it was not drawn)."""
+    return [f"![{key}]({images[key]})", ""] if images.get(key) else []
+
+
 def variants_lines(s: Mapping[str, Any], images: Mapping[str, str | None]) -> list[str]:
     """The variants' effects against no variant: one table, or one a rung of skill."""
-    tables = (
-        {f"skill={rung}": v for rung, v in s["variants_by_skill"].items()}
-        if s.get("variants_by_skill")
-        else {"": s.get("variants")}
-    )
+    tables = skill_tables(s, "variants")
     if not any(tables.values()):
         return []
-    lines = [
-        "",
-        "## Variants",
-        "",
+    intro = (
         "Against no variant, in the rulebook's order. Kendall's tau between that order and "
         "the effects (-1: each later variant is harder, the order of a rulebook that lists "
-        "them from easier to harder).",
-        "",
-    ]
-    if images.get("variants"):
-        lines += [f"![variants]({images['variants']})", ""]
+        "them from easier to harder)."
+    )
+    lines = ["", "## Variants", "", intro, "", *_image(images, "variants")]
     for label, v in tables.items():
         lines += [
             (f"At `{label}`: a" if label else "A")
@@ -1006,11 +1011,7 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
                 f"{100 * f['advantage']:+.1f} pts [{100 * f['low']:+.1f}, "
                 f"{100 * f['high']:+.1f}] | {seats} |"
             )
-    tables = (
-        {f"skill={rung}": e for rung, e in s["parameters_by_skill"].items()}
-        if s.get("parameters_by_skill")
-        else {"": s.get("parameters")}
-    )
+    tables = skill_tables(s, "parameters")
     if any(tables.values()):
         lines += [
             "",
@@ -1024,9 +1025,8 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
             "(the sample cannot tell). Sorted by the size of the drop: the first matters "
             "most.",
             "",
+            *_image(images, "parameters"),
         ]
-        if images.get("parameters"):
-            lines += [f"![parameters]({images['parameters']})", ""]
         for label, effects in tables.items():
             if label:
                 lines += [f"At `{label}`:", ""]
