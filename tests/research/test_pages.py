@@ -17,6 +17,7 @@ from boardsim.research.pages import (
     anchor,
     finished_tuning,
     play_tuning,
+    rungs_note,
     slug,
     sweep_command,
     trial_precision,
@@ -211,3 +212,11 @@ def test_a_tuning_is_played_to_its_precision_only_on_a_page_played_to_one() -> N
     assert "--precision" not in tune_command("farrapos", tuning, PageRun(2))
     text = tune_command("farrapos", tuning, PageRun(1000, precision=0.01))
     assert "--trials 30 --games-per-trial 1000 --precision 0.01 --max-games-per-trial 10000" in text
+
+
+def test_a_page_to_a_precision_says_which_rungs_it_plays_to_which_half_width() -> None:
+    assert rungs_note(PageRun(2)) == []
+    text = " ".join(rungs_note(PageRun(1000, precision=0.01, search_precision=0.03)))
+    assert "a 95% half-width of 1 points when its seats are scripted or a network" in text
+    assert "and 3 points when a seat searches (MCTS)" in text
+    assert "per rung" in text

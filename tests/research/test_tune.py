@@ -139,6 +139,8 @@ def test_a_printed_number_moved_is_a_rule_change_and_reported_apart(tmp_path: Pa
     assert "## The closest rule changes" in text
     assert "`victory_vp` printed (24, rulebook l.128)" in text
     assert "| in the band |" in text and "in rounds from 10, at most 40 games" in text
+    assert "On the search's games the best settings are " in text
+    assert "; on fresh games they are " in text
     moved, kept = text.split("## The closest rule changes")[1], text.split("## The closest")[1]
     for line in (x for x in kept.splitlines() if x.startswith("| ") and x[2].isdigit()):
         assert line.split(" | ")[1] == "24" and line.split(" | ")[2] != "0"

@@ -617,6 +617,22 @@ def _band_lines(targets: Sequence[Target], precision: float | None) -> list[str]
     ]
 
 
+def _best_band_lines(
+    targets: Sequence[Target], best: Mapping[str, Any], precision: float | None
+) -> list[str]:
+    """With a precision, whether the best settings are in the band, on the search's games
+    and on the fresh ones (the honest answer)."""
+    if precision is None:
+        return []
+    fresh = best.get("confirm", {}).get("targets", [])
+    words = {True: "in the band", False: "**not in the band**"}
+    searched = in_band(targets, best["targets"], precision)
+    line = f"On the search's games the best settings are {words[searched]}"
+    if len(fresh) == len(targets):
+        line += f"; on fresh games they are {words[in_band(targets, fresh, precision)]}"
+    return ["", line + "."]
+
+
 def in_band(
     targets: Sequence[Target], measured: Sequence[Mapping[str, Any]], precision: float
 ) -> bool:
@@ -738,6 +754,7 @@ def markdown(
     for i, t in enumerate(targets):
         fresh = _measured(confirm[i]) if i < len(confirm) else "-"
         lines.append(f"| `{t.text}` | {_measured(best['targets'][i])} | {fresh} |")
+    lines += _best_band_lines(targets, best, precision)
     lines += [
         "",
         "The best of many trials is flattered by its own luck (the winner's curse): the "
