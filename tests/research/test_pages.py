@@ -17,8 +17,10 @@ from boardsim.research.pages import (
     anchor,
     finished_tuning,
     play_tuning,
+    rungs_note,
     slug,
     sweep_command,
+    trial_precision,
     tune_command,
     tuning_section,
     write_page,
@@ -55,10 +57,10 @@ def test_a_page_is_the_sweeps_of_its_questions(tmp_path: Path) -> None:
     assert _figures(one.read_text()) == _figures(whole.read_text())
     # a sweep is read back only as the very sweep asked for, every cell played
     folder = tmp_path / "work" / "farrapos" / slug("Side win rates across skill")
-    grid = parse_grid("farrapos", ["skill=ladder:10"])
+    grid = parse_grid("farrapos", ["skill=rungs:10"])
     assert finished_sweep("farrapos", grid, ["heuristic"], 2, folder)
     assert not finished_sweep("farrapos", grid, ["heuristic"], 3, folder)  # other games
-    wider = parse_grid("farrapos", ["skill=ladder:20"])
+    wider = parse_grid("farrapos", ["skill=rungs:20"])
     assert not finished_sweep("farrapos", wider, ["heuristic"], 2, folder)  # cells missing
 
 
@@ -194,3 +196,27 @@ def test_a_page_to_a_precision_names_it_and_is_read_back(tmp_path: Path) -> None
     assert _figures(again.read_text()) == _figures(text)
     with pytest.raises(OptionError, match="time budget goes with a precision"):
         write_page("farrapos", PageRun(4, seconds=60), **kw)
+
+
+def test_a_tuning_is_played_to_its_precision_only_on_a_page_played_to_one() -> None:
+    tuning = BalanceTuning(
+        "Band",
+        "The designers' band.",
+        ("republic=0.48-0.52@heuristic",),
+        ("victory_vp=16:32",),
+        precision=0.01,
+        max_games=10000,
+    )
+    assert trial_precision(tuning, PageRun(2)) == (None, None)
+    assert trial_precision(tuning, PageRun(1000, precision=0.01)) == (0.01, 10000)
+    assert "--precision" not in tune_command("farrapos", tuning, PageRun(2))
+    text = tune_command("farrapos", tuning, PageRun(1000, precision=0.01))
+    assert "--trials 30 --games-per-trial 1000 --precision 0.01 --max-games-per-trial 10000" in text
+
+
+def test_a_page_to_a_precision_says_which_rungs_it_plays_to_which_half_width() -> None:
+    assert rungs_note(PageRun(2)) == []
+    text = " ".join(rungs_note(PageRun(1000, precision=0.01, search_precision=0.03)))
+    assert "a 95% half-width of 1 points when its seats are scripted or a network" in text
+    assert "and 3 points when a seat searches (MCTS)" in text
+    assert "per rung" in text

@@ -13,7 +13,7 @@ import pytest
 from boardsim import OptionError
 from boardsim.cli import main
 from boardsim.research import cells, sweep
-from boardsim.research.precision import games_wanted, half_width
+from boardsim.research.precision import cell_precision, games_wanted, half_width, is_search_cell
 from boardsim.research.report import summarize, write_report
 
 GRID = ["num_players=2,3"]
@@ -130,3 +130,55 @@ def test_the_command_sweeps_to_a_precision(
     assert "half-width" in (tmp_path / "s" / "report.md").read_text()
     assert main([*argv, "--time-budget", "5"]) == 2
     assert "go with a precision" in capsys.readouterr().err
+
+
+def test_a_search_cell_is_played_to_its_looser_half_width_and_the_report_says_per_rung(
+    tmp_path: Path,
+) -> None:
+    assert is_search_cell(("mcts:10", "heuristic")) and is_search_cell(("alphazero-mcts:4",))
+    assert not is_search_cell(("alphazero", "heuristic", "random"))
+    assert cell_precision(("mcts:10",), 0.01, 0.03) == 0.03
+    assert cell_precision(("heuristic",), 0.01, 0.03) == 0.01
+    assert cell_precision(("mcts:10",), 0.01, None) == 0.01
+    grid = sweep.parse_grid("liberation", ["num_players=2", "skill=random,mcts:2"])
+    out = tmp_path / "s"
+    result = sweep.run_sweep(
+        "liberation", grid, ["random"], 20, out, seed=5, precision=0.1, search_precision=0.2
+    )
+    assert not result.short
+    held = cells_by_id(sweep.load_results(out))
+    by_skill = {rows_[0]["skill"]: rows_ for rows_ in held.values()}
+    assert half_width(by_skill["random"]) <= 0.1
+    assert 0.1 < half_width(by_skill["mcts:2"]) <= 0.2  # not played past its own precision
+    assert len(by_skill["mcts:2"]) < len(by_skill["random"])
+    summary = summarize(out)
+    assert summary["search_precision"] == 0.2
+    text = write_report(out).read_text()
+    assert "each to a half-width of 10.0 points (20.0 for search cells)" in text
+    assert "| rung | kind | asked | cells | games | widest reached | stopped by |" in text
+    assert "| mcts:2 | search | 20.0 | 1 |" in text
+    assert "| random | scripted or network | 10.0 | 1 |" in text
+    with pytest.raises(OptionError, match="search precision"):
+        sweep.run_sweep(
+            "liberation",
+            grid,
+            ["random"],
+            20,
+            tmp_path / "x",
+            precision=0.1,
+            search_precision=0.05,
+        )
+    with pytest.raises(OptionError, match="go with a precision"):
+        sweep.run_sweep("liberation", grid, ["random"], 20, tmp_path / "y", search_precision=0.2)
+    # a sweep without a search cell keeps no search precision: a looser one changes nothing
+    race(tmp_path / "r", precision=0.2, search_precision=0.3)
+    race(tmp_path / "r", precision=0.2)
+
+
+def test_the_command_asks_search_cells_three_times_the_precision_by_default(
+    tmp_path: Path,
+) -> None:
+    argv = ["balance", "liberation", "--grid", "num_players=2", "--grid", "skill=random,mcts:2"]
+    argv += ["--games-per-cell", "20", "--out", str(tmp_path / "s"), "--no-progress"]
+    assert main([*argv, "--precision", "0.06", "--max-games-per-cell", "40"]) == 0
+    assert sweep.load_manifest(tmp_path / "s")["search_precision"] == pytest.approx(0.18)

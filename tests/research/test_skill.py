@@ -32,8 +32,17 @@ def test_the_ladder_climbs_from_random_to_mcts_at_n_and_4n_then_the_shipped_netw
         "alphazero"
     ]
     assert skill.depth_pairs(4, 3) == ["mcts:8/mcts:4", "mcts:16/mcts:8", "mcts:32/mcts:16"]
-    words = skill.expand_skill_words(["ladder:5", "depth:2"], "farrapos")
+    words = skill.expand_skill_words(["rungs:5", "depth:2"], "farrapos")
     assert words == ["random", "heuristic", "mcts:5", "mcts:20", "alphazero", *skill.depth_pairs(2)]
+
+
+def test_the_older_grid_word_ladder_still_reads_as_rungs_with_a_deprecation_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="skill=rungs:5"):
+        words = skill.expand_skill_words(["ladder:5"], "farrapos")
+    assert words == skill.expand_skill_words(["rungs:5"], "farrapos")
+    with pytest.warns(DeprecationWarning, match="write skill=rungs"):
+        grid = sweep.parse_grid("liberation", ["num_players=2,3", "skill=ladder"])
+    assert grid == sweep.parse_grid("liberation", ["num_players=2,3", "skill=rungs"])
 
 
 def test_the_network_is_a_rung_only_where_it_plays_every_cell(
@@ -42,11 +51,11 @@ def test_the_network_is_a_rung_only_where_it_plays_every_cell(
     # the race's network was made for 2 players: no rung of a sweep over 2 and 3 players
     assert skill.learned_rungs("liberation", [{"num_players": 2}]) == ["alphazero"]
     assert skill.learned_rungs("liberation", [{"num_players": 2}, {"num_players": 3}]) == []
-    grid = sweep.parse_grid("liberation", ["num_players=2,3", "skill=ladder:10"])
+    grid = sweep.parse_grid("liberation", ["num_players=2,3", "skill=rungs:10"])
     assert grid["skill"] == ["random", "heuristic", "mcts:10", "mcts:40"]
     # the grid's keys keep their order, the skill key expanded where it stands
     grid = sweep.parse_grid(
-        "liberation", ["skill=ladder:10", "game_end=at_once,end_of_round"], {"num_players": 2}
+        "liberation", ["skill=rungs:10", "game_end=at_once,end_of_round"], {"num_players": 2}
     )
     assert list(grid) == ["skill", "game_end"] and grid["skill"][-1] == "alphazero"
     monkeypatch.setenv("BOARDSIM_AGENTS", str(tmp_path))  # no network shipped: no rung

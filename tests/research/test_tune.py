@@ -9,6 +9,7 @@ import pytest
 
 from boardsim import OptionError
 from boardsim.cli import main
+from boardsim.core.game import RuleSource
 from boardsim.research import tune
 
 
@@ -106,3 +107,48 @@ def test_the_command_tunes_and_a_different_search_in_the_same_folder_is_refused(
     other = [*args[:-4], "--trials", "2", "--games-per-trial", "5", "--out", out]
     assert main(other) == 2
     assert "different search" in capsys.readouterr().err
+
+
+def test_a_trial_to_a_precision_plays_rounds_of_the_same_games_within_its_budget() -> None:
+    target = [tune.parse_target("farrapos", "republic=0.4-0.6@heuristic")]
+    fixed = tune.measure("farrapos", {"victory_vp": 24}, target, 40, seed=3)
+    precise = tune.measure("farrapos", {"victory_vp": 24}, target, 10, 3, precision=0.08)
+    (m,) = precise["targets"]
+    assert m["games"] > 10 and m["games"] % 10 == 0 and m["half_width"] <= 0.08
+    assert fixed["targets"][0]["games"] == 40
+    # rounds of games 0, 1, 2, ...: the trial at 40 games is the fixed trial of 40
+    capped = tune.measure("farrapos", {"victory_vp": 24}, target, 10, 3, 0.01, 40)
+    assert capped == fixed
+    assert capped["targets"][0]["half_width"] > 0.01  # its budget stopped it
+    assert not tune.in_band(target, capped["targets"], 0.01)
+
+
+def test_a_printed_number_moved_is_a_rule_change_and_reported_apart(tmp_path: Path) -> None:
+    printed = RuleSource(True, 24, "rulebook l.128")
+    bonus = RuleSource(False, 3, "reconstructed", off_at=0)
+    assert printed.changes_rule(20) and not printed.changes_rule(24)
+    assert bonus.changes_rule(0) and not bonus.changes_rule(5)
+    assert not RuleSource(False, 28, "reconstructed").changes_rule(16)
+    targets = [tune.parse_target("farrapos", "republic=0.4-0.6@heuristic")]
+    keys = [tune.parse_search("farrapos", k) for k in ("victory_vp=23:24", "ports_bonus=0:6")]
+    budget = tune.TrialBudget(0.2, 40, {"victory_vp": printed, "ports_bonus": bonus})
+    out = tmp_path / "t"
+    tune.run_tune("farrapos", targets, keys, 8, 10, out, seed=1, budget=budget)
+    text = (out / tune.REPORT).read_text()
+    assert "## The closest tunings of reconstructed numbers" in text
+    assert "## The closest rule changes" in text
+    assert "`victory_vp` printed (24, rulebook l.128)" in text
+    assert "| in the band |" in text and "in rounds from 10, at most 40 games" in text
+    assert "On the search's games the best settings are " in text
+    assert "; on fresh games they are " in text
+    moved, kept = text.split("## The closest rule changes")[1], text.split("## The closest")[1]
+    for line in (x for x in kept.splitlines() if x.startswith("| ") and x[2].isdigit()):
+        assert line.split(" | ")[1] == "24" and line.split(" | ")[2] != "0"
+    for line in (x for x in moved.splitlines() if x.startswith("| ") and x[2].isdigit()):
+        assert line.split(" | ")[1] == "23" or line.split(" | ")[2] == "0"
+    assert tune.finished_tune("farrapos", targets, keys, 8, 10, out, 1, budget=budget)
+    assert not tune.finished_tune("farrapos", targets, keys, 8, 10, out, 1)  # another search
+    with pytest.raises(OptionError, match="goes with a precision"):
+        tune.run_tune(
+            "farrapos", targets, keys, 1, 10, tmp_path / "u", budget=tune.TrialBudget(most=40)
+        )

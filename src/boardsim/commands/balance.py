@@ -8,10 +8,11 @@
     boardsim balance farrapos --grid side=republic,empire --grid variant=none,siege \\
         --agents heuristic,random --out runs/f --backend ray --address auto
     boardsim balance report runs/h
-    boardsim balance farrapos --grid skill=ladder --metrics --games-per-cell 200 --out runs/l
+    boardsim balance farrapos --grid skill=rungs --metrics --games-per-cell 200 --out runs/l
     boardsim balance tune farrapos --target republic=0.5@heuristic \\
         --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
     boardsim balance docs farrapos --games-per-cell 200   # docs/balance/farrapos.md
+    boardsim balance docs farrapos --precision 0.01 --plan   # its games and hours, first
 """
 
 from __future__ import annotations
@@ -24,17 +25,26 @@ from boardsim.api import list_games
 from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
 from boardsim.core.errors import OptionError
+from boardsim.research.page_plan import describe_plan, plan_page
 from boardsim.research.pages import PAGES_DIR, PageRun, write_page
+from boardsim.research.precision import default_search_precision
 from boardsim.research.report import write_report
 from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
-from boardsim.research.tune import parse_search, parse_target, run_tune
+from boardsim.research.tune import (
+    TrialBudget,
+    declared_sources,
+    parse_search,
+    parse_target,
+    run_tune,
+)
 
 EPILOG = """grid keys: the game's options (typed; 'all' lists every value, Hispania's
 level=all the 243 levels), seat/side (where the agent under test sits: a number, a
 seat name such as empire or hispano, or all; give --agents TEST,FIELD) and variant
 (none, or on/off options joined by '+'; variant=all: the rulebook's variants) and
-skill (the agent every seat plays: skill=ladder for random, heuristic, mcts:N, mcts:4N
-and the shipped self-play network where it plays every cell; skill=depth for
+skill (the agent every seat plays: skill=rungs for random, heuristic, mcts:N, mcts:4N
+and the shipped self-play network where it plays every cell (skill=ladder, its older
+name, is deprecated); skill=depth for
 mcts:2N/mcts:N pairs; skill=population:A+B+C for the meta-game; pairs TEST/FIELD need
 seat=all).
 Results: DIR/cells/*.csv (one row a game, one file a finished cell), DIR/results.csv,
@@ -116,8 +126,25 @@ FLAGS: dict[str, Any] = {
             help="with --precision: start no cell's round after this long (a run again "
             "continues); the report names the cells it left short",
         ),
+        q.add_argument(
+            "--search-precision",
+            dest="search_precision",
+            type=float,
+            default=None,
+            metavar="H",
+            help="with --precision: the half-width asked of search cells (any seat mcts), "
+            "the dear ones (default 3 times --precision)",
+        ),
     ),
 }
+
+
+def search_precision(args: argparse.Namespace) -> float | None:
+    """The half-width asked of the search cells: ``--search-precision``, else 3 times
+    ``--precision`` (None without a precision; a search precision alone is refused later)."""
+    if args.search_precision is not None:
+        return args.search_precision
+    return default_search_precision(args.precision)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -245,6 +272,23 @@ def _add_tune(sub: Any) -> None:
         help="games played to measure each trial (default 200)",
     )
     q.add_argument(
+        "--precision",
+        type=float,
+        default=None,
+        metavar="H",
+        help="play each trial at each skill in rounds from --games-per-trial until its seats' "
+        "win rates have a 95%% half-width of at most H (0.01: one point); a trial is in the "
+        "band when its targets are met at that precision",
+    )
+    q.add_argument(
+        "--max-games-per-trial",
+        dest="max_games_per_trial",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --precision: a trial's budget, the most games at each skill",
+    )
+    q.add_argument(
         "--workers", type=int, default=1, help="trials asked and played at once (Ray; default 1)"
     )
     q.add_argument("--out", default=None, help="the study's folder (required)")
@@ -279,7 +323,23 @@ def _add_docs(sub: Any) -> None:
         metavar="TITLE",
         help="play only this question (or tuning) of the page (repeatable)",
     )
+    _add_plan(q)
     _flags(q, "seed", "threads", "no-progress")
+
+
+PLAN_HELP = (
+    "play a few pilot games of each rung and print, per question, the cells, the games each "
+    "needs for the precision, the seconds on this machine, the total and what a Ray cluster "
+    "of 8, 32 and 128 cores would take; write no page"
+)
+
+
+def _add_plan(q: argparse.ArgumentParser) -> None:
+    """``balance docs --plan``: price the page before playing it."""
+    q.add_argument("--plan", "--dry-run", action="store_true", help=PLAN_HELP)
+    q.add_argument(
+        "--pilot-games", type=int, default=8, metavar="K", help="pilot games a cell (default 8)"
+    )
 
 
 def base_options(game: str, specs: list[str]) -> dict[str, Any]:
@@ -328,6 +388,7 @@ def _tune(args: argparse.Namespace) -> int:
         **_where(args, options),
         workers=args.workers,
         progress=say,
+        budget=TrialBudget(args.precision, args.max_games_per_trial, declared_sources(game, keys)),
     )
     best = result.best
     print(
@@ -348,8 +409,11 @@ def _docs(args: argparse.Namespace) -> int:
         precision=args.precision,
         max_games_per_cell=args.max_games_per_cell,
         seconds=args.time_budget,
+        search_precision=search_precision(args),
     )
     say = None if args.no_progress else (lambda line: print(line, flush=True))
+    if args.plan:
+        return _plan(args, run, say)
     try:
         path = write_page(
             args.dir,
@@ -363,6 +427,18 @@ def _docs(args: argparse.Namespace) -> int:
     except OptionError as exc:
         raise ValueError(str(exc)) from exc
     print(f"wrote {path}")
+    return 0
+
+
+def _plan(args: argparse.Namespace, run: PageRun, say: Any) -> int:
+    """Print the plan of the page ``balance docs`` would write (no page written)."""
+    if args.pilot_games < 1:
+        raise ValueError("--pilot-games must be at least 1")
+    try:
+        plans = plan_page(args.dir, run, args.pilot_games, args.questions, say)
+    except OptionError as exc:
+        raise ValueError(str(exc)) from exc
+    print(describe_plan(args.dir, plans, args.pilot_games))
     return 0
 
 
@@ -400,6 +476,7 @@ def _sweep(args: argparse.Namespace) -> int:
         precision=args.precision,
         max_games_per_cell=args.max_games_per_cell,
         seconds=args.time_budget,
+        search_precision=search_precision(args),
     )
     print(
         f"{result.cells} cells: {result.played} played ({result.games} games, "

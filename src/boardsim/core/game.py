@@ -263,6 +263,26 @@ class BalanceQuestion:
 
 
 @dataclass(frozen=True)
+class RuleSource:
+    """Where the value of an option a tuning moves comes from: ``printed`` in the rulebook
+    (``where``: its line) or reconstructed (``where``: what the reconstruction is). A
+    trial that moves a printed number away from ``value`` changes a rule; so does one
+    that takes a reconstructed number to ``off_at`` or below, where it switches off a
+    rule the rulebook states (Farrapos's all-ports bonus at 0)."""
+
+    printed: bool
+    value: Any
+    where: str
+    off_at: int | None = None
+
+    def changes_rule(self, value: Any) -> bool:
+        """Whether a trial setting the option to ``value`` changes a printed rule."""
+        if self.printed and value != self.value:
+            return True
+        return self.off_at is not None and isinstance(value, int) and value <= self.off_at
+
+
+@dataclass(frozen=True)
 class BalanceTuning:
     """A tuning section of a game's balance page: a ``boardsim balance tune`` search of
     options for settings that meet targets (:mod:`boardsim.research.tune`), and what it
@@ -275,6 +295,13 @@ class BalanceTuning:
     trials: int = 30
     # the share of the page's games a cell that a trial plays at each target's skill
     share: float = 1.0
+    # each searched option's source (printed in the rulebook or reconstructed): the
+    # report keeps the trials that change a printed rule apart
+    sources: Mapping[str, RuleSource] = field(default_factory=dict)
+    # the half-width a trial's cells are played to (rounds from its first games), and
+    # the most games a trial plays at each skill (its budget); None: a fixed size
+    precision: float | None = None
+    max_games: int | None = None
 
 
 @dataclass(frozen=True)

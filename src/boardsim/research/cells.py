@@ -144,7 +144,7 @@ def _cell_options(grid: Mapping[str, Sequence[Any]], base: Mapping[str, Any]) ->
 def _skill_values(
     words: Sequence[str], game_name: str, cells: Sequence[Mapping[str, Any]] = ({},)
 ) -> list[str]:
-    """The ``skill`` values, ``ladder``/``depth`` expanded (the ladder's learned rungs
+    """The ``skill`` values, ``rungs``/``depth`` expanded (the learned rungs
     those that play every one of ``cells``), each rung's agents checked."""
     values = expand_skill_words(words, game_name, cells)
     for v in values:

@@ -12,6 +12,12 @@ The rounds depend only on the games already played, never on the time or the mac
 games of a cell are games 0, 1, 2, ... of the run's seed, the same common random numbers
 as a sweep of a fixed size, so a sweep stopped (by a time budget, or killed) and run again
 continues to the very files an uninterrupted run writes.
+
+The search rungs get their budget by cost: a sweep may ask a looser half-width of its
+search cells (:func:`is_search_cell`: any seat searches each move) than of its scripted
+and network cells (:func:`cell_precision`), by default :data:`SEARCH_FACTOR` times it
+(one point for the networks, three for the searches: a search's game costs hundreds of a
+network's).
 """
 
 from __future__ import annotations
@@ -52,9 +58,45 @@ def games_wanted(rows: Sequence[Row], precision: float, first: int, most: int | 
     return wanted if most is None else min(wanted, most)
 
 
-def check_precision(precision: float, first: int, most: int | None) -> None:
+def check_precision(
+    precision: float, first: int, most: int | None, search_precision: float | None = None
+) -> None:
     """:class:`ValueError` saying what is wrong with a sweep's precision settings."""
     if not 0 < precision < 0.5:
         raise ValueError(f"precision is a half-width of a win rate in (0, 0.5), got {precision}")
+    if search_precision is not None and not precision <= search_precision < 0.5:
+        raise ValueError(
+            f"search precision {search_precision} is a half-width in [precision, 0.5): "
+            "search cells are played to the precision or a looser one"
+        )
     if most is not None and most < first:
         raise ValueError(f"at most {most} games a cell is fewer than the first round's {first}")
+
+
+SEARCH_FACTOR = 3  # a search cell's default half-width: this many times the precision
+SEARCH_HEADS = ("mcts", "alphazero-mcts")  # the compiled policies that search each move
+
+
+def is_search_cell(policies: Sequence[str]) -> bool:
+    """Whether a cell played by ``policies`` (one a seat) is a search cell: any seat
+    searches each move (``mcts:N``, ``alphazero-mcts:N``), hundreds of times dearer a game
+    than a scripted or network seat."""
+    return any(str(p).split(":")[0] in SEARCH_HEADS for p in policies)
+
+
+def default_search_precision(precision: float | None) -> float | None:
+    """The half-width asked of search cells when none is given: :data:`SEARCH_FACTOR`
+    times ``precision`` (at most just under 0.5)."""
+    if precision is None:
+        return None
+    return min(SEARCH_FACTOR * precision, 0.49)
+
+
+def cell_precision(
+    policies: Sequence[str], precision: float, search_precision: float | None
+) -> float:
+    """The half-width a cell played by ``policies`` is played to: ``search_precision`` for
+    a search cell (when given), else ``precision``."""
+    if search_precision is not None and is_search_cell(policies):
+        return search_precision
+    return precision

@@ -24,7 +24,7 @@ from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.games import definition
 from boardsim.research import metagame, metrics, skill, stats
 from boardsim.research.cells import variants
-from boardsim.research.precision import half_width
+from boardsim.research.precision import half_width, is_search_cell
 from boardsim.research.skill import SKILL_KEY, is_pair
 from boardsim.research.sweep_folder import METRIC_COLUMNS, load_manifest, load_results
 
@@ -104,6 +104,7 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
             "values": "network" if first["cell"] in by_network else "progress",
             "half_width": half_width(group),
         }
+        entry["search"] = is_search_cell(entry["agents"])
         entry["metrics"] = field_metrics(game, group)
         same_agents = len(set(entry["agents"])) == 1
         if same_agents and first["num_players"] > 1 and _seatwise(game):
@@ -115,6 +116,7 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
         "games_per_cell": manifest["games_per_cell"],
         "precision": manifest.get("precision"),
         "max_games_per_cell": manifest.get("max_games_per_cell"),
+        "search_precision": manifest.get("search_precision"),
         "seed": manifest["seed"],
         "base_options": manifest.get("base_options", {}),
         "grid_keys": keys,
@@ -207,8 +209,85 @@ def _difficulty_and_variants(
     if "variant" in rows[0] and "none" in {r["variant"] for r in rows}:
         order = variants(make_game(game))
         order += sorted({str(r["variant"]) for r in rows} - {*order, "none"})
-        out["variants"] = stats.variant_effects(rows, won, order)
+        by_skill = _self_play_rungs(rows)
+        if len(by_skill) > 1:  # one table a rung, as the parameters
+            out["variants_by_skill"] = {
+                rung: stats.variant_effects(group, won, order) for rung, group in by_skill.items()
+            }
+        else:
+            out["variants"] = stats.variant_effects(rows, won, order)
     return out
+
+
+def level_ranking(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The levels of a difficulty sweep ranked by the subject's win rate at each rung
+    (the cells' agents), the easiest first by the first rung: ``{"rungs", "levels":
+    [{"level", "rates": {rung: rate}, "ranks": {rung: rank}}]}``; None for another sweep."""
+    difficulty = summary.get("difficulty")
+    if not difficulty:
+        return None
+    option = difficulty["option"]
+    levels: dict[str, dict[str, Any]] = {}
+    rungs: list[str] = []
+    for c in summary["cells"]:
+        if option not in c["point"]:
+            return None
+        rung = rung_of(c)
+        rungs += [rung] if rung not in rungs else []
+        levels.setdefault(str(c["point"][option]), {})[rung] = c["subject"]
+    ranks = {
+        rung: {
+            level: i + 1
+            for i, level in enumerate(
+                sorted(
+                    (lv for lv in levels if rung in levels[lv]),
+                    key=lambda lv, rung=rung: -levels[lv][rung]["rate"],
+                )
+            )
+        }
+        for rung in rungs
+    }
+    order = sorted(levels, key=lambda lv: ranks[rungs[0]].get(lv, len(levels) + 1))
+    return {
+        "rungs": rungs,
+        "levels": [
+            {
+                "level": lv,
+                "rates": levels[lv],
+                "ranks": {r: ranks[r].get(lv) for r in rungs},
+            }
+            for lv in order
+        ],
+    }
+
+
+def ranking_lines(s: Mapping[str, Any]) -> list[str]:
+    """The table of :func:`level_ranking`: every level, its win rate at each rung with
+    its interval and its rank there, the easiest first at the first rung."""
+    ranking = level_ranking(s)
+    if ranking is None or len(ranking["levels"]) < 2:
+        return []
+    rungs = ranking["rungs"]
+    lines = [
+        "",
+        f"## The levels ranked by the win rate of {s['whose']}",
+        "",
+        f"Every level of `{s['difficulty']['option']}`, from the easiest to the hardest by "
+        f"the win rate at {rungs[0]}, with its 95% interval and its rank at each rung: a "
+        "level whose rank moves between rungs is easier or harder for one skill than for "
+        "the other.",
+        "",
+        "| level | " + " | ".join(f"{r} [95%] | rank at {r}" for r in rungs) + " |",
+        "|---|" + "---|---|" * len(rungs),
+    ]
+    for e in ranking["levels"]:
+        cells = " | ".join(
+            (_rate_cell(e["rates"][r]) if r in e["rates"] else "-")
+            + f" | {e['ranks'][r] if e['ranks'][r] is not None else '-'}"
+            for r in rungs
+        )
+        lines.append(f"| {e['level']} | {cells} |")
+    return lines
 
 
 def _parameter_table(effects: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -707,29 +786,166 @@ def series_lines(cells: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+def asked_precision(s: Mapping[str, Any], cell: Mapping[str, Any]) -> float:
+    """The half-width a sweep to a precision asked of ``cell``: the search precision for a
+    search cell (when the sweep gave one), else the precision."""
+    search = s.get("search_precision")
+    return search if search is not None and cell.get("search") else s["precision"]
+
+
+def _stopped_by(s: Mapping[str, Any], cell: Mapping[str, Any]) -> str:
+    """What ended a cell of a sweep to a precision: the precision, the most games a cell,
+    or the time budget."""
+    if cell["half_width"] <= asked_precision(s, cell):
+        return "the precision"
+    most = s.get("max_games_per_cell")
+    games = cell["subject"]["games"]
+    return "the most games a cell" if most is not None and games >= most else "the time budget"
+
+
 def precision_lines(s: Mapping[str, Any]) -> list[str]:
     """What a sweep to a precision reached: every cell as precise as asked, or the cells
-    short of it and what stopped each (the most games a cell, else the time budget)."""
-    target, most = s["precision"], s.get("max_games_per_cell")
-    short = [c for c in s["cells"] if c["half_width"] > target]
+    short of it and what stopped each (the most games a cell, else the time budget); then
+    each rung's games, half-width reached and what stopped it."""
+    target = s["precision"]
+    short = [c for c in s["cells"] if c["half_width"] > asked_precision(s, c)]
     if not short:
-        return [
+        lines = [
             f"Every cell reached the precision asked: its seats' win rates within "
-            f"{_points(target)} points (95%).",
+            f"{_asked_words(s)} (95%).",
             "",
         ]
+        return [*lines, *rung_precision_lines(s)]
     lines = [
         f"**{len(short)} of {len(s['cells'])} cells fell short of the precision asked** "
-        f"({_points(target)} points): read their rates with their wider intervals.",
+        f"({_points(target)} points"
+        + (f", {_points(s['search_precision'])} for search cells" if _looser(s) else "")
+        + "): read their rates with their wider intervals.",
         "",
         "| cell | games | half-width reached | stopped by |",
         "|---|---|---|---|",
     ]
     for c in short:
         games = c["subject"]["games"]
-        why = "the most games a cell" if most is not None and games >= most else "the time budget"
-        lines.append(f"| {c['label']} | {games} | {_points(c['half_width'])} | {why} |")
+        lines.append(
+            f"| {c['label']} | {games} | {_points(c['half_width'])} | {_stopped_by(s, c)} |"
+        )
+    return [*lines, "", *rung_precision_lines(s)]
+
+
+def _looser(s: Mapping[str, Any]) -> bool:
+    """Whether the sweep asked its search cells for a looser half-width than the others."""
+    search = s.get("search_precision")
+    return (
+        search is not None and search != s["precision"] and any(c.get("search") for c in s["cells"])
+    )
+
+
+def _asked_words(s: Mapping[str, Any]) -> str:
+    if _looser(s):
+        return (
+            f"{_points(s['precision'])} points ({_points(s['search_precision'])} for search cells)"
+        )
+    return f"{_points(s['precision'])} points"
+
+
+def rung_of(cell: Mapping[str, Any]) -> str:
+    """A cell's rung: its agents, each named once (``mcts:10``; ``heuristic,random``)."""
+    return ",".join(dict.fromkeys(cell["agents"]))
+
+
+def rung_precision(s: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per rung (the cells' agents), in the sweep's order: its kind (search, or scripted and
+    network), the half-width asked, its cells, games, the widest half-width reached and
+    what stopped it (the precision when every cell reached it, else what stopped the
+    cells short of it)."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in s["cells"]:
+        e = out.setdefault(
+            rung_of(c),
+            {
+                "rung": rung_of(c),
+                "search": bool(c.get("search")),
+                "asked": asked_precision(s, c),
+                "cells": 0,
+                "games": 0,
+                "widest": 0.0,
+                "stopped": [],
+            },
+        )
+        e["cells"] += 1
+        e["games"] += c["subject"]["games"]
+        e["widest"] = max(e["widest"], c["half_width"])
+        e["stopped"].append(_stopped_by(s, c))
+    for e in out.values():
+        short = sorted({w for w in e["stopped"] if w != "the precision"})
+        e["stopped"] = " and ".join(short) if short else "the precision"
+    return list(out.values())
+
+
+def rung_precision_lines(s: Mapping[str, Any]) -> list[str]:
+    """The table of :func:`rung_precision`: per rung, the games played, the half-width
+    reached and whether the precision or the budget stopped it."""
+    rungs = rung_precision(s)
+    lines = [
+        "Per rung: the half-width asked (a search rung's budget is set by its cost: "
+        "a search plays hundreds of times slower than a scripted or network seat, so it is "
+        "asked a looser half-width when the sweep gives one), the games played, the widest "
+        "half-width reached, in points, and what stopped its cells.",
+        "",
+        "| rung | kind | asked | cells | games | widest reached | stopped by |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in rungs:
+        kind = "search" if e["search"] else "scripted or network"
+        lines.append(
+            f"| {e['rung']} | {kind} | {_points(e['asked'])} | {e['cells']} | {e['games']} | "
+            f"{_points(e['widest'])} | {e['stopped']} |"
+        )
     return [*lines, ""]
+
+
+def skill_tables(s: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """A summary's ``key`` table, or its ``<key>_by_skill`` tables labelled
+    ``skill=<rung>``: one a rung, where pooled over skills they would mislead."""
+    by_skill = s.get(f"{key}_by_skill")
+    if by_skill:
+        return {f"skill={rung}": table for rung, table in by_skill.items()}
+    return {"": s.get(key)}
+
+
+def _image(images: Mapping[str, str | None], key: str) -> list[str]:
+    """The Markdown lines of plot ``key`` (none when it was not drawn)."""
+    return [f"![{key}]({images[key]})", ""] if images.get(key) else []
+
+
+def variants_lines(s: Mapping[str, Any], images: Mapping[str, str | None]) -> list[str]:
+    """The variants' effects against no variant: one table, or one a rung of skill."""
+    tables = skill_tables(s, "variants")
+    if not any(tables.values()):
+        return []
+    intro = (
+        "Against no variant, in the rulebook's order. Kendall's tau between that order and "
+        "the effects (-1: each later variant is harder, the order of a rulebook that lists "
+        "them from easier to harder)."
+    )
+    lines = ["", "## Variants", "", intro, "", *_image(images, "variants")]
+    for label, v in tables.items():
+        lines += [
+            (f"At `{label}`: a" if label else "A")
+            + f"gainst no variant {_rate_cell(v['baseline'])}; Kendall's tau "
+            f"{v['tau']:+.2f}.",
+            "",
+            "| variant | win rate [95%] | effect [95%] | reading |",
+            "|---|---|---|---|",
+        ]
+        for e in v["effects"]:
+            lines.append(
+                f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
+                f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
+            )
+        lines.append("")
+    return lines[:-1]
 
 
 def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> str:
@@ -737,8 +953,7 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
     s = summary
     precise = s.get("precision") is not None
     per_cell = (
-        f"each to a half-width of {_points(s['precision'])} points, in rounds from "
-        f"{s['games_per_cell']} games"
+        f"each to a half-width of {_asked_words(s)}, in rounds from {s['games_per_cell']} games"
         if precise
         else f"{s['games_per_cell']} a cell"
     )
@@ -796,11 +1011,7 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
                 f"{100 * f['advantage']:+.1f} pts [{100 * f['low']:+.1f}, "
                 f"{100 * f['high']:+.1f}] | {seats} |"
             )
-    tables = (
-        {f"skill={rung}": e for rung, e in s["parameters_by_skill"].items()}
-        if s.get("parameters_by_skill")
-        else {"": s.get("parameters")}
-    )
+    tables = skill_tables(s, "parameters")
     if any(tables.values()):
         lines += [
             "",
@@ -814,35 +1025,16 @@ def markdown(summary: Mapping[str, Any], images: Mapping[str, str | None]) -> st
             "(the sample cannot tell). Sorted by the size of the drop: the first matters "
             "most.",
             "",
+            *_image(images, "parameters"),
         ]
-        if images.get("parameters"):
-            lines += [f"![parameters]({images['parameters']})", ""]
         for label, effects in tables.items():
             if label:
                 lines += [f"At `{label}`:", ""]
             lines += _parameter_table(effects)
             lines.append("")
         lines.pop()
-    if s.get("variants"):
-        v = s["variants"]
-        lines += [
-            "",
-            "## Variants",
-            "",
-            f"Against no variant ({_rate_cell(v['baseline'])}), in the rulebook's order. "
-            f"Kendall's tau between that order and the effects: {v['tau']:+.2f} (-1: each "
-            "later variant is harder, the order of a rulebook that lists them from easier "
-            "to harder).",
-            "",
-        ]
-        if images.get("variants"):
-            lines += [f"![variants]({images['variants']})", ""]
-        lines += ["| variant | win rate [95%] | effect [95%] | reading |", "|---|---|---|---|"]
-        for e in v["effects"]:
-            lines.append(
-                f"| {e['variant']} | {_rate_cell(e)} | {100 * e['effect']:+.1f} pts "
-                f"[{100 * e['effect_low']:+.1f}, {100 * e['effect_high']:+.1f}] | {e['reading']} |"
-            )
+    lines += ranking_lines(s)
+    lines += variants_lines(s, images)
     lines += rungs_section(s)
     lines += metagame_section(s.get("metagame"))
     lines += metrics_section(s["cells"])

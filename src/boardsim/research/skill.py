@@ -1,8 +1,8 @@
 """Skill rungs: every balance question asked at several skills in one sweep.
 
-(In code the rungs of skill are "rungs", and "ladder" is the strength ladder of agents,
-:mod:`boardsim.research.ladder`; the grid word ``skill=ladder`` and the pages' "skill
-ladder" keep the name users know.)
+(The rungs of skill are "rungs", and "ladder" is the strength ladder of agents,
+:mod:`boardsim.research.ladder`; the grid word is ``skill=rungs``, and the older
+``skill=ladder`` is still read, with a :class:`DeprecationWarning`.)
 
 A verdict measured with one scripted player cannot tell the game's imbalance from the
 bot's (Jaffe et al. 2012). The sweep key ``skill`` makes skill a grid dimension: each
@@ -10,9 +10,10 @@ value is an agent every seat plays (``random``, ``heuristic``, ``mcts:200``), or
 ``TEST/FIELD`` for the agent under test against a field (with a seat key). Two words
 expand:
 
-- ``skill=ladder`` (``ladder:N``): the ladder ``random, heuristic, mcts:N, mcts:4N``
-  (``N`` = :data:`RUNGS_BUDGET`), then the learned rungs of :func:`learned_rungs` (the
-  game's shipped self-play network alone, where it plays every cell);
+- ``skill=rungs`` (``rungs:N``; formerly ``skill=ladder``): the rungs ``random,
+  heuristic, mcts:N, mcts:4N`` (``N`` = :data:`RUNGS_BUDGET`), then the learned rungs
+  of :func:`learned_rungs` (the game's shipped self-play network alone, where it plays
+  every cell);
 - ``skill=depth`` (``depth:N``): the skill-depth pairs ``mcts:2M/mcts:M`` for
   ``M = N, 2N, 4N`` (Ludii's skill trace, TAG's ladder: how much a doubled search budget
   wins, rung by rung); give them a seat key (``seat=all``) so the stronger agent sits
@@ -30,6 +31,7 @@ parameter's drop), :func:`skill_depth` summarizes the depth pairs.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -40,7 +42,8 @@ from boardsim.research import stats
 from boardsim.research.metagame import population_pairs
 
 SKILL_KEY = "skill"
-RUNGS_BUDGET = 25  # N of skill=ladder: MCTS at N and 4N simulations
+RUNGS_BUDGET = 25  # N of skill=rungs: MCTS at N and 4N simulations
+RUNGS_WORD = "rungs"  # the grid word of the rungs (the older "ladder" deprecated)
 DEPTH_BUDGET = 8  # N of skill=depth: 2N against N, 4N against 2N, 8N against 4N
 DEPTH_RUNGS = 3
 MAX_POINT_QUESTIONS = 24  # more grid points than this: the side question pooled over them
@@ -67,7 +70,7 @@ def learned_rungs(game: str, cells: Sequence[Mapping[str, Any]] = ({},)) -> list
 def skill_rungs(
     game: str, budget: int = RUNGS_BUDGET, cells: Sequence[Mapping[str, Any]] = ({},)
 ) -> list[str]:
-    """The rungs of ``skill=ladder``: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs
+    """The rungs of ``skill=rungs``: ``random, heuristic, mcts:N, mcts:4N``, then the learned rungs
     that play every one of ``cells`` (:func:`learned_rungs`)."""
     return [
         "random",
@@ -86,16 +89,24 @@ def depth_pairs(budget: int = DEPTH_BUDGET, rungs: int = DEPTH_RUNGS) -> list[st
 def expand_skill_words(
     words: Sequence[str], game: str, cells: Sequence[Mapping[str, Any]] = ({},)
 ) -> list[str]:
-    """The grid's ``skill`` values with ``ladder[:N]`` and ``depth[:N]`` expanded (the
-    ladder's learned rungs those that play every one of ``cells``' options)."""
+    """The grid's ``skill`` values with ``rungs[:N]`` and ``depth[:N]`` expanded (the
+    learned rungs those that play every one of ``cells``' options); ``ladder[:N]``, the
+    older word for ``rungs[:N]``, with a :class:`DeprecationWarning`."""
     out: list[str] = []
     for w in words:
         head, _, arg = w.partition(":")
+        if head == "ladder":
+            warnings.warn(
+                f"skill={w} is deprecated: write skill={RUNGS_WORD}{w[len(head) :]}",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            head = RUNGS_WORD
         if head == "population":
             out += population_pairs([a.strip() for a in arg.split("+") if a.strip()])
-        elif head in ("ladder", "depth"):
-            n = _budget(arg, RUNGS_BUDGET if head == "ladder" else DEPTH_BUDGET, w)
-            out += skill_rungs(game, n, cells) if head == "ladder" else depth_pairs(n)
+        elif head in (RUNGS_WORD, "depth"):
+            n = _budget(arg, RUNGS_BUDGET if head == RUNGS_WORD else DEPTH_BUDGET, w)
+            out += skill_rungs(game, n, cells) if head == RUNGS_WORD else depth_pairs(n)
         else:
             out.append(w)
     return out

@@ -100,6 +100,7 @@ def finished_sweep(
     base_options: Mapping[str, Any] = {},
     precision: float | None = None,
     max_games_per_cell: int | None = None,
+    search_precision: float | None = None,
 ) -> bool:
     """Whether ``out`` holds this very sweep with every cell played: its results can be
     read back without playing (a folder of other settings, or with a cell missing: no; a
@@ -116,6 +117,7 @@ def finished_sweep(
         grid,
         precision=precision,
         max_games=max_games_per_cell,
+        search_precision=search_precision,
     )
     return holds_sweep(Path(out), manifest, cells)
 
@@ -155,6 +157,7 @@ def run_sweep(
     precision: float | None = None,
     max_games_per_cell: int | None = None,
     seconds: float | None = None,
+    search_precision: float | None = None,
 ) -> SweepResult:
     """Play every unfinished cell of the grid and write its rows; then write ``results.csv``.
 
@@ -170,8 +173,10 @@ def run_sweep(
     ``seconds`` is a time budget, looked at before each cell's round (a round started is
     finished): where it runs out, the cells keep what they hold, and
     :attr:`SweepResult.short` names those short of the precision. A run again continues.
+    ``search_precision`` (None: the precision) is the half-width asked of the search
+    cells, any seat searching (:func:`boardsim.research.precision.cell_precision`).
     """
-    check_rounds(games_per_cell, backend, precision, max_games_per_cell, seconds)
+    check_rounds(games_per_cell, backend, precision, max_games_per_cell, seconds, search_precision)
     start = time.perf_counter()
     out = Path(out)
     cells, invalid = plan_cells(game_name, grid, agents, base_options, skip_invalid)
@@ -188,6 +193,7 @@ def run_sweep(
         metrics,
         precision,
         max_games_per_cell,
+        search_precision,
     )
     manifest["skipped_invalid"] = invalid
     player = Player(game_name, out, seed, backend, address, threads, chunk, metrics, progress)

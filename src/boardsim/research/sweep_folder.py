@@ -26,6 +26,7 @@ from boardsim.core.errors import DataError, OptionError
 from boardsim.files import atomic_write_text
 from boardsim.research.cells import Cell, canonical
 from boardsim.research.metrics import PER_GAME, winners
+from boardsim.research.precision import is_search_cell
 from boardsim.research.reuse import network_sha256
 
 LOG = logging.getLogger(__name__)
@@ -277,14 +278,19 @@ def sweep_manifest(
     metrics: bool = False,
     precision: float | None = None,
     max_games: int | None = None,
+    search_precision: float | None = None,
 ) -> dict:
     """The manifest of a sweep: every setting its results depend on. ``games`` is the
     games a cell, or with a ``precision`` the first round's (more rounds follow, up to
-    ``max_games``, until each cell's win rates are that precise)."""
+    ``max_games``, until each cell's win rates are that precise; a search cell's
+    ``search_precision`` when given, kept only when the sweep has a search cell)."""
     values, valued = tension_values(game_name, cells) if metrics else (None, [])
+    if precision is None or not any(is_search_cell(c.policies) for c in cells):
+        search_precision = None  # no search cell: the setting changes no game
     return {
         "precision": precision,
         "max_games_per_cell": max_games,
+        "search_precision": search_precision,
         "metrics": metrics,
         "values": values,
         "valued_cells": valued,
@@ -304,6 +310,7 @@ def sweep_manifest(
 SAME_SWEEP_KEYS = (
     "precision",
     "max_games_per_cell",
+    "search_precision",
     "metrics",
     "values",
     "format",
@@ -317,7 +324,12 @@ SAME_SWEEP_KEYS = (
 
 
 # keys a sweep folder written before them lacks
-MANIFEST_DEFAULTS = {"metrics": False, "precision": None, "max_games_per_cell": None}
+MANIFEST_DEFAULTS = {
+    "metrics": False,
+    "precision": None,
+    "max_games_per_cell": None,
+    "search_precision": None,
+}
 
 
 def _old_default(old: Mapping[str, Any], key: str) -> Any:

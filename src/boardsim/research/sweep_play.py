@@ -18,7 +18,12 @@ import numpy as np
 
 from boardsim.core.errors import OptionError
 from boardsim.research.cells import Cell, Round, play_cells
-from boardsim.research.precision import check_precision, games_wanted, half_width
+from boardsim.research.precision import (
+    cell_precision,
+    check_precision,
+    games_wanted,
+    half_width,
+)
 from boardsim.research.ray_backend import run_cells_on_ray
 from boardsim.research.sweep_folder import (
     cell_rows_held,
@@ -30,18 +35,27 @@ from boardsim.research.sweep_folder import (
 
 
 def check_rounds(
-    games: int, backend: str, precision: float | None, most: int | None, seconds: float | None
+    games: int,
+    backend: str,
+    precision: float | None,
+    most: int | None,
+    seconds: float | None,
+    search_precision: float | None = None,
 ) -> None:
     """:class:`OptionError` saying what is wrong with how a sweep is to be played."""
     if games < 1:
         raise OptionError("games per cell must be at least 1")
     if backend not in ("local", "ray"):
         raise OptionError(f"backend {backend!r}: choose local or ray")
-    if precision is None and (most is not None or seconds is not None):
-        raise OptionError("a most of games a cell and a time budget go with a precision")
+    if precision is None and (
+        most is not None or seconds is not None or search_precision is not None
+    ):
+        raise OptionError(
+            "a most of games a cell, a time budget and a search precision go with a precision"
+        )
     if precision is not None:
         try:
-            check_precision(precision, games, most)
+            check_precision(precision, games, most, search_precision)
         except ValueError as exc:
             raise OptionError(str(exc)) from None
 
@@ -83,7 +97,10 @@ def play_rounds(
         for path in damaged.values():  # a damaged cell is played again from its first game
             Path(path).unlink()
         most = manifest["max_games_per_cell"]
-        played, short = _play_to_precision(player, cells, precision, first, most, deadline)
+        search = manifest.get("search_precision")
+        played, short = _play_to_precision(
+            player, cells, (precision, search), first, most, deadline
+        )
     write_results_table(player.out)
     return played, short, damaged
 
@@ -127,20 +144,23 @@ class Player:
 def _play_to_precision(
     play: Player,
     cells: Sequence[Cell],
-    precision: float,
+    precisions: tuple[float, float | None],
     first: int,
     most: int | None,
     deadline: float | None,
 ) -> tuple[list[Round], dict[str, float]]:
-    """Rounds of every cell until each is ``precision`` wide or holds ``most`` games, or
-    the ``deadline`` passes; the rounds played, and the cells short of the precision with
+    """Rounds of every cell until each is as precise as asked (``precisions``: the
+    scripted and network cells', the search cells' or None for the same,
+    :func:`boardsim.research.precision.cell_precision`) or holds ``most`` games, or the
+    ``deadline`` passes; the rounds played, and the cells short of their precision with
     their half-widths."""
+    wanted_width = {c.cell_id: cell_precision(c.policies, *precisions) for c in cells}
     played: list[Round] = []
     while True:
         due = []
         for cell in cells:
             held = cell_rows_held(play.out, cell)
-            wanted = games_wanted(held, precision, first, most)
+            wanted = games_wanted(held, wanted_width[cell.cell_id], first, most)
             if wanted > len(held):
                 due.append(Round(cell, len(held), wanted - len(held)))
         if not due:
@@ -158,4 +178,4 @@ def _play_to_precision(
             continue
         break
     widths = {c.cell_id: half_width(cell_rows_held(play.out, c)) for c in cells}
-    return played, {cid: w for cid, w in widths.items() if w > precision}
+    return played, {cid: w for cid, w in widths.items() if w > wanted_width[cid]}

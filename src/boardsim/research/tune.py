@@ -35,7 +35,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +44,12 @@ import numpy as np
 from boardsim.api import make_game
 from boardsim.core.cluster import _require_ray, init_ray
 from boardsim.core.errors import OptionError
+from boardsim.core.game import RuleSource
 from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.research import metrics
-from boardsim.research.cells import grid_option, make_cell, play_cell, typed_word
+from boardsim.research.cells import Cell, grid_option, make_cell, play_cell, typed_word
 from boardsim.research.players import check_compiled
+from boardsim.research.precision import check_precision, games_wanted
 from boardsim.research.report import pyplot
 
 STUDY_DB = "study.db"
@@ -177,14 +179,18 @@ def measure(
     targets: Sequence[Target],
     games: int,
     seed: int,
+    precision: float | None = None,
+    most: int | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """Play the targets' skills at ``options`` (games ``0 .. games-1`` of ``seed``) and
-    measure each target: ``{"loss", "targets": [{"value", "low", "high"}, ...]}``."""
+    """Play the targets' skills at ``options`` (games ``0 .. games-1`` of ``seed``; with a
+    ``precision``, in rounds from those until each skill's seats' win rates are that
+    precise or it holds ``most`` games, the trial's budget) and measure each target:
+    ``{"loss", "targets": [{"value", "low", "high", "games", "half_width"}, ...]}``."""
     played = {}
     for skill in dict.fromkeys(t.skill for t in targets):
         cell = make_cell(game_name, {"skill": skill}, (skill,), options)
-        played[skill] = (cell, play_cell(game_name, cell, games, seed, threads))
+        played[skill] = (cell, _play_trial(game_name, cell, games, seed, precision, most, threads))
     measured = []
     for t in targets:
         cell, p = played[t.skill]
@@ -197,9 +203,49 @@ def measure(
         else:
             seat = _what_column(game_name, t.what, cell.options, t.text)
             e = out["sides"][str(teams[seat])]
-        measured.append({"value": e["value"], "low": e["low"], "high": e["high"]})
+        measured.append(
+            {
+                "value": e["value"],
+                "low": e["low"],
+                "high": e["high"],
+                "games": len(p["returns"]),
+                "half_width": (e["high"] - e["low"]) / 2,
+            }
+        )
     loss = sum(t.distance(m["value"]) for t, m in zip(targets, measured, strict=True))
     return {"loss": loss, "targets": measured}
+
+
+def _play_trial(
+    game_name: str,
+    cell: Cell,
+    games: int,
+    seed: int,
+    precision: float | None,
+    most: int | None,
+    threads: int | None,
+) -> dict[str, np.ndarray]:
+    """A trial's games of one skill: ``games`` of them, or with a ``precision`` rounds of
+    games ``0, 1, 2, ...`` (:func:`boardsim.research.precision.games_wanted`) until its
+    seats' win rates are that precise or it holds ``most`` games."""
+    played = play_cell(game_name, cell, games, seed, threads)
+    if precision is None:
+        return played
+    while (wanted := games_wanted(_win_rows(played), precision, games, most)) > (
+        held := len(played["returns"])
+    ):
+        more = play_cell(game_name, cell, wanted - held, seed, threads, first_game=held)
+        played = {k: np.concatenate([played[k], more[k]]) for k in played}
+    return played
+
+
+def _win_rows(played: Mapping[str, np.ndarray]) -> list[dict[str, Any]]:
+    """The games' winners as rows (:func:`boardsim.research.stats.seat_win_rates`'s)."""
+    returns = np.asarray(played["returns"], float)
+    return [
+        {"num_players": returns.shape[1], "winners": "|".join(map(str, metrics.winners(r)))}
+        for r in returns
+    ]
 
 
 def measure_task(args: tuple) -> dict[str, Any]:
@@ -208,6 +254,40 @@ def measure_task(args: tuple) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the search
+@dataclass(frozen=True)
+class TrialBudget:
+    """How a trial is played and read beyond a fixed number of games: to a ``precision``
+    (the half-width of its seats' win rates, from its first games in rounds) within
+    ``most`` games at each skill, and the ``sources`` of the searched options (printed in
+    the rulebook or reconstructed: the report keeps the trials that change a printed rule
+    apart)."""
+
+    precision: float | None = None
+    most: int | None = None
+    sources: Mapping[str, RuleSource] = field(default_factory=dict)
+
+    def manifest(self) -> dict[str, Any]:
+        """What the budget adds to a search's manifest (nothing for none: the searches
+        made before it keep their names)."""
+        out: dict[str, Any] = {}
+        if self.precision is not None:
+            out.update(precision=self.precision, max_games_per_trial=self.most)
+        if self.sources:
+            out["sources"] = {k: asdict(v) for k, v in sorted(self.sources.items())}
+        return out
+
+    def check(self, first: int) -> None:
+        """:class:`OptionError` saying what is wrong with the budget."""
+        if self.precision is None:
+            if self.most is not None:
+                raise OptionError("a most of games a trial goes with a precision")
+            return
+        try:
+            check_precision(self.precision, first, self.most)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+
+
 @dataclass
 class TuneResult:
     """What a tuning run did and found."""
@@ -226,8 +306,11 @@ def _manifest(
     games: int,
     seed: int,
     base_options: Mapping[str, Any],
+    budget: TrialBudget | None = None,
 ) -> dict[str, Any]:
+    extra = {} if budget is None else budget.manifest()
     return {
+        **extra,
         "game": game_name,
         "game_version": make_game(game_name, **base_options).definition.version,
         "targets": [asdict(t) for t in targets],
@@ -269,11 +352,13 @@ def finished_tune(
     out: str | os.PathLike,
     seed: int = 0,
     base_options: Mapping[str, Any] = {},
+    budget: TrialBudget | None = None,
 ) -> bool:
     """``out`` holds exactly this search with ``trials`` complete trials and its report:
     nothing to run (a page reads it back)."""
     out = Path(out)
-    text = _canonical(_manifest(game_name, targets, keys, games_per_trial, seed, base_options))
+    manifest = _manifest(game_name, targets, keys, games_per_trial, seed, base_options, budget)
+    text = _canonical(manifest)
     path = out / MANIFEST
     if not (path.is_file() and (out / REPORT).is_file() and (out / STUDY_DB).is_file()):
         return False
@@ -322,18 +407,23 @@ def run_tune(
     workers: int = 1,
     confirm: bool = True,
     progress: Callable[[str], None] | None = None,
+    budget: TrialBudget | None = None,
 ) -> TuneResult:
     """Run (or resume) the search until the study has ``trials`` complete trials, then write
-    the results table, the report and the plot."""
+    the results table, the report and the plot. With a ``budget``, each trial is played to
+    its precision within its most games, and the report keeps the trials that change a
+    printed rule (its sources) apart from those that tune reconstructed numbers."""
     if not targets or not keys:
         raise OptionError("give at least one --target and one --search key")
     if trials < 1 or games_per_trial < 1:
         raise OptionError("trials and games per trial must be at least 1")
     if backend not in ("local", "ray"):
         raise OptionError(f"backend {backend!r}: choose local or ray")
+    budget = budget or TrialBudget()
+    budget.check(games_per_trial)
     start = time.perf_counter()
     out = Path(out)
-    manifest = _manifest(game_name, targets, keys, games_per_trial, seed, base_options)
+    manifest = _manifest(game_name, targets, keys, games_per_trial, seed, base_options, budget)
     study = open_study(out, _check_out(out, manifest), seed)
     _requeue_killed(study)
     distributions = {k.name: k.distribution() for k in keys}
@@ -343,7 +433,15 @@ def run_tune(
         while (left := trials - _complete(study)) > 0:
             batch = [study.ask(distributions) for _ in range(min(left, max(1, workers)))]
             jobs = [
-                (game_name, {**base_options, **t.params}, targets, games_per_trial, seed)
+                (
+                    game_name,
+                    {**base_options, **t.params},
+                    targets,
+                    games_per_trial,
+                    seed,
+                    budget.precision,
+                    budget.most,
+                )
                 for t in batch
             ]
             for trial, result in zip(batch, evaluate(jobs), strict=True):
@@ -356,11 +454,12 @@ def run_tune(
         evaluate.close()  # type: ignore[attr-defined]
     best = best_trial(study, targets)
     if confirm and best:
+        options = {**base_options, **best["params"]}
         fresh = measure(
-            game_name, {**base_options, **best["params"]}, targets, games_per_trial, seed + 1
+            game_name, options, targets, games_per_trial, seed + 1, budget.precision, budget.most
         )
         best["confirm"] = fresh
-    write_outputs(out, study, targets, keys, best, manifest)
+    write_outputs(out, study, targets, keys, best, manifest, budget)
     return TuneResult(out, _complete(study), ran, best, time.perf_counter() - start)
 
 
@@ -421,12 +520,17 @@ def best_trial(study: Any, targets: Sequence[Target]) -> dict[str, Any]:
     }
 
 
-def leading_trials(study: Any, n: int = 5) -> list[dict[str, Any]]:
+def leading_trials(
+    study: Any, n: int = 5, keep: Callable[[Mapping[str, Any]], bool] | None = None
+) -> list[dict[str, Any]]:
     """The ``n`` complete trials of lowest loss (the first of equals first), as plain data:
-    whether one setting alone meets the targets or several do."""
+    whether one setting alone meets the targets or several do (of the trials whose
+    settings ``keep`` keeps, when given)."""
     from optuna.trial import TrialState
 
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    if keep is not None:
+        done = [t for t in done if keep(t.params)]
     ranked = sorted(done, key=lambda x: (x.value, x.number))[:n]
     return [
         {
@@ -440,6 +544,138 @@ def leading_trials(study: Any, n: int = 5) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------ outputs
+def declared_sources(game_name: str, keys: Sequence[SearchKey]) -> dict[str, RuleSource]:
+    """The sources the game declares (on its balance page's tunings) of the options
+    ``keys`` search."""
+    found: dict[str, RuleSource] = {}
+    for tuning in make_game(game_name).definition.balance_tunings:
+        found.update(tuning.sources)
+    return {k.name: found[k.name] for k in keys if k.name in found}
+
+
+def sources_of(manifest: Mapping[str, Any]) -> dict[str, RuleSource]:
+    """The searched options' sources a search's manifest keeps (none: {})."""
+    return {k: RuleSource(**v) for k, v in manifest.get("sources", {}).items()}
+
+
+def changes_rule(sources: Mapping[str, RuleSource], params: Mapping[str, Any]) -> list[str]:
+    """The options of ``params`` whose values change a printed rule (in ``params``'s order)."""
+    return [k for k, v in params.items() if k in sources and sources[k].changes_rule(v)]
+
+
+def _rule_change_words(sources: Mapping[str, Any] | None, params: Mapping[str, Any]) -> str:
+    """``": a rule change (victory_vp: printed 24, rulebook l.128)"`` or ``""``."""
+    if not sources:
+        return ""
+    known = sources_of({"sources": sources})
+    moved = changes_rule(known, params)
+    if not moved:
+        return "; it moves reconstructed numbers only"
+    return "; **a rule change**: " + ", ".join(
+        f"`{k}` ({'printed' if known[k].printed else 'the rule it switches off'}: "
+        f"{known[k].value}, {known[k].where})"
+        for k in moved
+    )
+
+
+def _sources_sentence(sources: Mapping[str, Mapping[str, Any]]) -> str:
+    """Each searched option's source, in a sentence."""
+    words = []
+    for name, src in sources.items():
+        kind = "printed" if src["printed"] else "reconstructed"
+        off = (
+            f"; at {src['off_at']} or below it switches off a rule the rulebook states"
+            if src.get("off_at") is not None
+            else ""
+        )
+        words.append(f"`{name}` {kind} ({src['value']}, {src['where']}{off})")
+    return "Sources: " + "; ".join(words) + "."
+
+
+def _trial_games(manifest: Mapping[str, Any]) -> str:
+    """A trial's games: a fixed number, or rounds to a precision within a budget."""
+    first = manifest["games_per_trial"]
+    if manifest.get("precision") is None:
+        return f"{first} games each"
+    most = manifest.get("max_games_per_trial")
+    return (
+        f"games to a half-width of {100 * manifest['precision']:g} points at each skill, in "
+        f"rounds from {first}" + (f", at most {most} games (the trial's budget)" if most else "")
+    )
+
+
+def _band_lines(targets: Sequence[Target], precision: float | None) -> list[str]:
+    """With a precision, what it takes for a trial to be in the band."""
+    if precision is None:
+        return []
+    return [
+        f"A trial is *in the band* when every target's value lies in its range "
+        f"({', '.join(f'`{t.text}`' for t in targets)}) and was measured to a half-width "
+        f"of at most {100 * precision:g} points: a range the interval straddles, or a "
+        "trial its budget stopped short, is not a band reached.",
+        "",
+    ]
+
+
+def _best_band_lines(
+    targets: Sequence[Target], best: Mapping[str, Any], precision: float | None
+) -> list[str]:
+    """With a precision, whether the best settings are in the band, on the search's games
+    and on the fresh ones (the honest answer)."""
+    if precision is None:
+        return []
+    fresh = best.get("confirm", {}).get("targets", [])
+    words = {True: "in the band", False: "**not in the band**"}
+    searched = in_band(targets, best["targets"], precision)
+    line = f"On the search's games the best settings are {words[searched]}"
+    if len(fresh) == len(targets):
+        line += f"; on fresh games they are {words[in_band(targets, fresh, precision)]}"
+    return ["", line + "."]
+
+
+def in_band(
+    targets: Sequence[Target], measured: Sequence[Mapping[str, Any]], precision: float
+) -> bool:
+    """Whether every target's value is in its range, measured to ``precision``."""
+    return all(
+        t.distance(m["value"]) == 0 and m.get("half_width", math.inf) <= precision + 1e-12
+        for t, m in zip(targets, measured, strict=True)
+    )
+
+
+def _trials_lines(
+    title: str,
+    intro: str,
+    rows: Sequence[Mapping[str, Any]],
+    targets: Sequence[Target],
+    precision: float | None,
+) -> list[str]:
+    """A table of trials under ``title``: their settings, loss, each target's value (and
+    whether the trial is in the band, with a precision)."""
+    lines = [f"## {title}", ""] + ([intro, ""] if intro else [])
+    if not rows:
+        return [*lines, "None among the trials.", ""]
+    names = list(dict.fromkeys(k for row in rows for k in row["params"]))
+    band = precision is not None
+    lines += [
+        "| trial | "
+        + " | ".join(f"`{k}`" for k in names)
+        + " | loss | "
+        + " | ".join(f"`{t.text}` [95%]" for t in targets)
+        + (" | in the band" if band else "")
+        + " |",
+        "|---" * (2 + len(names) + len(targets) + band) + "|",
+    ]
+    for row in rows:
+        values = " | ".join(str(row["params"].get(k, "-")) for k in names)
+        measured = " | ".join(_measured(m) for m in row["targets"])
+        inside = ""
+        if band:
+            inside = " | " + ("yes" if in_band(targets, row["targets"], precision) else "no")
+        lines.append(f"| {row['number']} | {values} | {row['loss']:.4f} | {measured}{inside} |")
+    return [*lines, ""]
+
+
 def trials_table(study: Any, targets: Sequence[Target], keys: Sequence[SearchKey]) -> str:
     """Every complete trial as CSV: number, settings, loss, each target's value [interval]."""
     from optuna.trial import TrialState
@@ -472,17 +708,21 @@ def markdown(
     best: Mapping[str, Any],
     count: int,
     leaders: Sequence[Mapping[str, Any]] = (),
+    rule_changes: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """The tuning report: what was searched, the best settings with their intervals, and
-    the trials that came closest (``leaders``)."""
+    the trials that came closest (``leaders``; with the searched options' sources, the
+    tunings of reconstructed numbers, and the ``rule_changes`` apart)."""
+    precision = manifest.get("precision")
     lines = [
         f"# Tuning {manifest['game']}",
         "",
-        f"{count} trials of {manifest['games_per_trial']} games each (common random numbers: "
-        f"games 0-{manifest['games_per_trial'] - 1} of seed {manifest['seed']} in every "
+        f"{count} trials of {_trial_games(manifest)} (common random numbers: "
+        f"games 0, 1, 2, ... of seed {manifest['seed']} in every "
         "trial); Optuna's TPE sampler; the study is in `study.db`, every trial in "
         "`trials.csv`, the search in `search.png`.",
         "",
+        *_band_lines(targets, precision),
         "Searched: "
         + ", ".join(
             f"`{k['name']}` in "
@@ -503,7 +743,9 @@ def markdown(
     settings = ", ".join(f"`{k}={v}`" for k, v in best["params"].items())
     lines += [
         f"Trial {best['number']}: {settings} (loss {best['loss']:.4f}: the summed distance "
-        "of each measured value to its target).",
+        "of each measured value to its target)"
+        + _rule_change_words(manifest.get("sources"), best["params"])
+        + ".",
         "",
         "| target | measured in the search [95%] | on fresh games (seed + 1) [95%] |",
         "|---|---|---|",
@@ -512,29 +754,35 @@ def markdown(
     for i, t in enumerate(targets):
         fresh = _measured(confirm[i]) if i < len(confirm) else "-"
         lines.append(f"| `{t.text}` | {_measured(best['targets'][i])} | {fresh} |")
+    lines += _best_band_lines(targets, best, precision)
     lines += [
         "",
         "The best of many trials is flattered by its own luck (the winner's curse): the "
         "fresh games are independent of the search and give the honest interval.",
         "",
     ]
-    if len(leaders) > 1:
-        names = list(leaders[0]["params"])
-        lines += [
-            "## The closest trials",
-            "",
-            "| trial | "
-            + " | ".join(f"`{k}`" for k in names)
-            + " | loss | "
-            + " | ".join(f"`{t.text}` [95%]" for t in targets)
-            + " |",
-            "|---" * (2 + len(names) + len(targets)) + "|",
-        ]
-        for row in leaders:
-            values = " | ".join(str(row["params"].get(k, "-")) for k in names)
-            measured = " | ".join(_measured(m) for m in row["targets"])
-            lines.append(f"| {row['number']} | {values} | {row['loss']:.4f} | {measured} |")
-        lines.append("")
+    if rule_changes is None:
+        if len(leaders) > 1:
+            lines += _trials_lines("The closest trials", "", leaders, targets, precision)
+    else:
+        lines += _trials_lines(
+            "The closest tunings of reconstructed numbers",
+            "Trials that move only numbers the rulebook does not print (reconstructions, "
+            "readings of its rulings): tunings a designer may adopt without changing a "
+            "printed rule.",
+            leaders,
+            targets,
+            precision,
+        )
+        lines += _trials_lines(
+            "The closest rule changes",
+            "Trials that move a number the rulebook prints, or switch off a rule it states: "
+            "rule changes, reported apart from the tunings above. "
+            + _sources_sentence(manifest["sources"]),
+            rule_changes,
+            targets,
+            precision,
+        )
     lines += ["![the search](search.png)", ""]
     return "\n".join(lines)
 
@@ -580,11 +828,18 @@ def write_outputs(
     keys: Sequence[SearchKey],
     best: Mapping[str, Any],
     manifest: Mapping[str, Any],
+    budget: TrialBudget | None = None,
 ) -> None:
     """``trials.csv``, ``tune.md``, ``best.json`` and ``search.png``, each atomically."""
     atomic_write_text(out / TRIALS_CSV, trials_table(study, targets, keys))
     atomic_write_text(out / "best.json", json.dumps(best, indent=1, default=str) + "\n")
-    report = markdown(manifest, targets, best, _complete(study), leading_trials(study))
+    sources = {} if budget is None else dict(budget.sources)
+    if sources:
+        leaders = leading_trials(study, keep=lambda p: not changes_rule(sources, p))
+        moved = leading_trials(study, keep=lambda p: bool(changes_rule(sources, p)))
+        report = markdown(manifest, targets, best, _complete(study), leaders, moved)
+    else:
+        report = markdown(manifest, targets, best, _complete(study), leading_trials(study))
     atomic_write_text(out / REPORT, report)
     if _complete(study):
         plot_search(study, keys, out / PLOT)
