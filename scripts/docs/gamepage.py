@@ -104,7 +104,7 @@ def difficulty_table(d: GameDefinition) -> str:
 
 def module_of(d: GameDefinition, part: str) -> ModuleType | None:
     """The game's module ``part`` (``layout``, ``names``), beside its kernels."""
-    package = d.load_kernels().module.rsplit(".", 1)[0]
+    package = d.load_kernels().package
     try:
         return importlib.import_module(f"{package}.{part}")
     except ImportError:
@@ -373,7 +373,7 @@ def page(name: str) -> str:
     """The whole page of game ``name`` (Markdown)."""
     d = definition(name)
     game = boardsim.make_game(name)
-    package = importlib.import_module(d.load_kernels().module.rsplit(".", 1)[0])
+    package = importlib.import_module(d.load_kernels().package)
     layout = module_of(d, "layout")
     limit = int(game.options["max_decisions"])
     limit_words = (

@@ -18,7 +18,7 @@ def test_a_game_laid_out_the_usual_way_gets_its_bundle_from_its_package(name: st
     package = f"boardsim.games.{name}"
     kernels = boardsim.make_game(name).kernels
     assert boardsim.make_game(name).definition.kernels == package
-    assert kernels.module == package
+    assert kernels.module == kernels.package == package
     assert bundle(package) is kernels is GameKernels.from_package(package)  # built once
     assert pickle.loads(pickle.dumps(kernels)) is kernels
     folder = Path(boardsim.__file__).parent / "games" / name

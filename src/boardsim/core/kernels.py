@@ -159,6 +159,8 @@ class GameKernels:
                 + (f"; unknown {', '.join(unknown)}" if unknown else "")
             )
         self.module = module
+        # the game's package: the building module's (engine.py's); from_package: the module
+        self.package = module.rpartition(".")[0] or module
         self.state_errors: dict[int, str] = dict(state_errors or {})
         self.members: dict[str, Any] = {}
         for name in SIZES:
@@ -246,7 +248,7 @@ class GameKernels:
                 "GameKernels.from_modules: docs/adding-a-game.md, section 6)"
             )
         parts = {name: importlib.import_module(f"{package}.{name}") for name in USUAL_LAYOUT}
-        return cls.from_modules(
+        built = cls.from_modules(
             package,
             rules=parts["rules"],
             policy=parts["policy"],
@@ -256,6 +258,8 @@ class GameKernels:
             data_files=getattr(parts["data"], "DATA_FILES", ()),
             chosen_in=[part.__name__ for part in parts.values()],
         )
+        built.package = package
+        return built
 
     def __repr__(self) -> str:
         return f"GameKernels({self.module!r})"

@@ -193,6 +193,7 @@ class Share:
 
     @classmethod
     def of(cls, game: Game, policies: Sequence[str], first: int, games: int) -> Share:
+        """The share of ``game`` (its resolved options) the walk asks for."""
         return cls(json.dumps(game.options, sort_keys=True), tuple(policies), first, games)
 
 
