@@ -1,4 +1,5 @@
-"""The fixed panel of a self-play run, the run without a gate, and the gate's openings."""
+"""The fixed panel of a self-play run, the run without a gate, the gate's openings, and
+the playout cap."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ import numpy as np
 import pytest
 
 import boardsim
-from boardsim.core.seats import Seat
+from boardsim.agents.network import NetworkSearchAgent
+from boardsim.core.seats import Seat, seat_table
 from boardsim.training.alphazero import (
     AlphaZeroConfig,
     saved_config,
+    search_positions,
+    selfplay_games,
     train_alphazero,
     train_command,
 )
-from boardsim.training.panel import mistakes, panel_line, rotated_scores
+from boardsim.training.panel import make_panel, mistakes, panel_line, panel_row, rotated_scores
+from tests.agents.test_networks import random_network
 from tests.training.test_alphazero import TINY
 
 PLUGIN = Path(__file__).resolve().parents[2] / "benchmarks" / "connect_four"
@@ -116,8 +121,6 @@ def connect_four():
 def test_connect_four_panel_has_the_solver_mistake_rate(tmp_path, connect_four) -> None:
     """The positions are solved once, kept in the run folder, and the perfect player (the
     solver's best move) makes no mistake on them."""
-    from boardsim.training.panel import make_panel, panel_row
-
     game = connect_four
     panel = make_panel(game, ["random"], 2, 6, 11, tmp_path)
     saved = json.loads((tmp_path / "panel.json").read_text())
@@ -135,3 +138,58 @@ def test_connect_four_panel_has_the_solver_mistake_rate(tmp_path, connect_four) 
 
 def _worst(outcomes: np.ndarray) -> np.ndarray:
     return np.where(outcomes == -2, 9, outcomes).argmin(axis=1)
+
+
+def test_the_playout_cap_trains_the_policy_on_the_full_searches_only() -> None:
+    """A share of the searched decisions gets the full budget and a policy target; the
+    rest a cheap search, no policy target (a zero row), and their values; with every
+    decision full, the games and targets are those without the cap."""
+    game = boardsim.make_game("liberation", num_players=2, max_decisions=600)
+    network = random_network(game)
+    full = NetworkSearchAgent(game, network, 8, search="gumbel", gumbel_scale=1.0)
+    cheap = NetworkSearchAgent(game, network, 2, search="gumbel", gumbel_scale=1.0)
+    table, small = seat_table(game, [full, full]), seat_table(game, [cheap, cheap])
+    record = np.ones(game.max_players, np.uint8)
+    out = selfplay_games(game, table, record, 5, 0, 4, 600, 1, small, 0.25)
+    mass = out["policies"].astype(np.float32).sum(axis=1)
+    with_target = mass > 0.5
+    assert 0.1 < with_target.mean() < 0.45  # about a quarter searched fully
+    np.testing.assert_allclose(mass[with_target], 1.0, atol=1e-2)
+    assert np.all(mass[~with_target] == 0)  # the cheap ones: no policy target
+    assert np.all(np.isfinite(out["values"]))  # every searched position keeps its values
+    plain = selfplay_games(game, table, record, 5, 0, 4, 600, 1)
+    capped_off = selfplay_games(game, table, record, 5, 0, 4, 600, 1, small, 1.0)
+    for key in ("states", "policies", "values", "returns"):
+        np.testing.assert_array_equal(plain[key], capped_off[key])
+
+
+def test_a_run_with_the_playout_cap_reports_its_policy_positions(tmp_path) -> None:
+    result = train_alphazero(_config(tmp_path / "r", 1, playout_cap="6:2:0.5"), **QUIET)
+    play = result.curve[0]["selfplay"]
+    assert 0 < play["policy_positions"] < play["positions"]
+    assert "--playout-cap 6:2:0.5" in train_command(_config(tmp_path, 1, playout_cap="6:2:0.5"))
+    for bad in ("6:8:0.5", "6:2", "6:2:0", "a:b:c"):
+        with pytest.raises(boardsim.OptionError, match="playout_cap"):
+            _config(tmp_path, 1, playout_cap=bad).validate()
+
+
+@pytest.mark.slow
+def test_gumbel_at_16_simulations_puts_its_target_on_the_move_that_wins(connect_four) -> None:
+    """Connect four, three stacked in column 3 for the player to move: an untrained
+    network's 16-simulation Gumbel search (sequential halving over the 7 columns, the
+    completed-Q target) plays the win; at core/seats.py's c_scale 1.0 the target is
+    nearly all on it, at 0.1 (the trainer's default) much less."""
+    game = connect_four
+    state = game.new_initial_state(0)
+    for col in (3, 4, 3, 4, 3, 5):
+        state.apply_action(col)
+    states = np.ascontiguousarray(state.array[None, :])
+    network = random_network(game)
+    weight = {}
+    for c_scale in (1.0, 0.1):
+        agent = NetworkSearchAgent(game, network, 16, search="gumbel", c_scale=c_scale)
+        out = search_positions(game, seat_table(game, [agent, agent]), states, 3, 1)
+        assert out["actions"][0] == 3
+        assert out["visits"][0].sum() == 15 and (out["visits"][0] > 0).sum() == 7
+        weight[c_scale] = float(out["targets"][0, 3])
+    assert weight[1.0] > 0.95 and weight[0.1] < weight[1.0]

@@ -239,6 +239,14 @@ def add_parser(subparsers: Any) -> None:
     az.add_argument("--max-steps", type=int, default=None, help="gradient steps an iteration")
     az.add_argument("--buffer-size", type=int, default=None, help="positions kept")
     az.add_argument(
+        "--playout-cap",
+        default=None,
+        metavar="FULL:CHEAP:P",
+        help="playout-cap randomization (KataGo): a share P of the self-play decisions "
+        "searched with FULL simulations and trained on for the policy, the rest with CHEAP "
+        "and trained on for the value only (default off)",
+    )
+    az.add_argument(
         "--warmup-iterations",
         type=int,
         default=None,
@@ -361,6 +369,7 @@ ALPHAZERO_SETTINGS = {
     "sample_reuse": "sample_reuse",
     "max_steps": "max_steps",
     "buffer_size": "buffer_size",
+    "playout_cap": "playout_cap",
     "warmup_iterations": "warmup_iterations",
     "warmup_expert": "warmup_expert",
     "warmup_simulations": "warmup_simulations",

@@ -149,6 +149,10 @@ class AlphaZeroConfig:
     # dice and hidden cards); positions no search chose keep the result
     search_value_weight: float = 0.0
     buffer_size: int = 200_000
+    # playout-cap randomization (KataGo), "FULL:CHEAP:P": a self-play decision is searched
+    # with FULL simulations with probability P and trained on for the policy, else with
+    # CHEAP and not (its values kept); None: every decision with --simulations
+    playout_cap: str | None = None
     max_positions_per_game: int = 4096
     warmup_iterations: int = 0
     warmup_expert: str = "heuristic"
@@ -241,6 +245,25 @@ class AlphaZeroConfig:
         if self.gate_simulations is not None and self.gate_simulations < 1:
             raise OptionError("gate_simulations must be at least 1")
         search_settings(None, self.simulations, **self.search_options())  # checked there
+        self.playout_budgets()  # checked there
+
+    def playout_budgets(self) -> tuple[int, int, float] | None:
+        """``(full, cheap, share)`` of ``playout_cap`` (None: off); an
+        :class:`OptionError` when it is not ``FULL:CHEAP:P`` with ``1 <= CHEAP <= FULL``
+        and ``0 < P <= 1``."""
+        if self.playout_cap is None:
+            return None
+        words = str(self.playout_cap).split(":")
+        try:
+            full, cheap, share = int(words[0]), int(words[1]), float(words[2])
+        except (ValueError, IndexError):
+            full, cheap, share = 0, 0, 0.0
+        if len(words) != 3 or not 1 <= cheap <= full or not 0 < share <= 1:
+            raise OptionError(
+                "playout_cap must be FULL:CHEAP:P (simulations, 1 <= CHEAP <= FULL, and the "
+                f"share 0 < P <= 1 searched fully), got {self.playout_cap!r}"
+            )
+        return full, cheap, share
 
     def search_options(self, training: bool = True, openings: int = 0) -> dict[str, Any]:
         """The network search's settings (``core/seats.py``), with training's noise or not;
@@ -412,20 +435,29 @@ class AlphaZeroTrainer:
         if c.refine_learning_rate is not None:  # the refinement's rate ends with it
             self.set_learning_rate(c.learning_rate)
         warm = self.iteration < c.warmup_iterations
-        seat = self.expert() if warm else self.search(self.best, training=True)
+        budgets = None if warm else c.playout_budgets()
+        full_sims = budgets[0] if budgets else None
+        seat = self.expert() if warm else self.search(self.best, True, full_sims)
         table = seat_table(g, [seat] * g.num_players)
+        cheap, share = table, 1.0
+        if budgets is not None:  # playout-cap randomization: the cheap searches' table
+            cheap = seat_table(g, [self.search(self.best, True, budgets[1])] * g.num_players)
+            share = budgets[2]
         record = np.zeros(g.max_players, np.uint8)
         record[: g.num_players] = 1
         cap = min(c.max_positions_per_game, int(g.options.get("max_decisions") or 10**9))
         first = self.iteration * c.games_per_iteration
         start = time.perf_counter()
-        positions = 0
+        positions = with_policy = 0
         returns_all, lengths = [], []
         for done in range(0, c.games_per_iteration, SELFPLAY_CHUNK):
             n = min(SELFPLAY_CHUNK, c.games_per_iteration - done)
-            out = selfplay_games(g, table, record, c.seed, first + done, n, cap, c.threads)
+            out = selfplay_games(
+                g, table, record, c.seed, first + done, n, cap, c.threads, cheap, share
+            )
             self.buffer.add(out["states"], out["policies"], out["position_returns"], out["values"])
             positions += len(out["states"])
+            with_policy += int((out["policies"].astype(np.float32).sum(axis=1) > 0).sum())
             returns_all.append(out["returns"])
             lengths.append(out["decisions"])
             if progress is not None:
@@ -436,6 +468,7 @@ class AlphaZeroTrainer:
         return {
             "games": c.games_per_iteration,
             "positions": positions,
+            "policy_positions": with_policy,  # those with a policy target (playout cap)
             "seconds": time.perf_counter() - start,
             "decisions_mean": float(lengths_all.mean()),
             "first_side_wins": float((returns[:, 0] > 0).mean()),
@@ -544,7 +577,7 @@ class AlphaZeroTrainer:
             z = torch.from_numpy(value_targets(self.buffer, idx, c.search_value_weight))
             logits, value = self.model(x)
             logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
-            policy_loss = -(target * logp.masked_fill(~legal, 0.0)).sum(dim=1).mean()
+            policy_loss = policy_cross_entropy(target, logp.masked_fill(~legal, 0.0))
             value_loss = ((value - z) ** 2).mean(dim=1).mean()
             loss = policy_loss + c.value_weight * value_loss
             self.optimizer.zero_grad()
@@ -749,6 +782,16 @@ def improvement_targets(
     return out
 
 
+def policy_cross_entropy(target: Any, logp: Any) -> Any:
+    """The mean cross-entropy of the rows with a policy target (a row all zero has none:
+    a cheap search of the playout cap); every row's when all have one."""
+    per_row = -(target * logp).sum(dim=1)
+    has = target.sum(dim=1) > 0
+    if bool(has.all()):
+        return per_row.mean()
+    return per_row.sum() / has.sum().clamp_min(1).to(per_row.dtype)
+
+
 def value_targets(buffer: ReplayBuffer, idx: np.ndarray, weight: float) -> np.ndarray:
     """The value targets of positions ``idx``: the game's result, mixed with weight
     ``weight`` with the search's value where a search chose there."""
@@ -796,9 +839,12 @@ def selfplay_games(
     n: int,
     cap: int,
     threads: int | None,
+    cheap: SeatTable | None = None,
+    full_share: float = 1.0,
 ) -> dict[str, np.ndarray]:
     """``n`` self-play games from game ``first`` of the run ``seed``; the recorded
-    positions flattened (each with its game's returns)."""
+    positions flattened (each with its game's returns). ``cheap``, ``full_share``: the
+    playout cap (:func:`boardsim.core.search.games.selfplay`; None: off)."""
     g = game
     states = np.zeros((n, cap, g.state_size), np.int32)
     targets = np.zeros((n, cap, g.num_actions), np.float32)
@@ -809,8 +855,8 @@ def selfplay_games(
     flags = np.zeros(n, np.int32)
     with threads_used(threads), numba.parallel_chunksize(1):
         g.mcts.selfplay(
-            g.params, table, record, int(seed), int(first), states, targets, values, count,
-            returns, decisions, flags,
+            g.params, table, table if cheap is None else cheap, float(full_share), record,
+            int(seed), int(first), states, targets, values, count, returns, decisions, flags,
         )  # fmt: skip
     keep = np.arange(cap)[None, :] < count[:, None]
     game_of = np.repeat(np.arange(n), count)
@@ -1193,6 +1239,7 @@ _FLAGS = {
     "sample_reuse": "--sample-reuse",
     "max_steps": "--max-steps",
     "buffer_size": "--buffer-size",
+    "playout_cap": "--playout-cap",
     "warmup_iterations": "--warmup-iterations",
     "warmup_expert": "--warmup-expert",
     "warmup_simulations": "--warmup-simulations",
