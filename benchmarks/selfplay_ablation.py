@@ -44,6 +44,10 @@ CONFIGS: dict[str, list[str]] = {
         "--search", "gumbel", "--simulations", "16", "--gate", "none",
         "--buffer-size", "20000", "--sample-reuse", "8",
     ],
+    "gumbel16-cap": [
+        "--search", "gumbel", "--simulations", "16", "--gate", "none",
+        "--playout-cap", "64:16:0.25",
+    ],
     "gumbel16-cscale1": [
         "--search", "gumbel", "--simulations", "16", "--gate", "none", "--c-scale", "1",
     ],
