@@ -35,6 +35,8 @@ TINY = {
     "buffer_size": 3000,
     "gate_games": 2,
     "eval_games": 4,
+    "panel": ["random", "heuristic"],
+    "panel_games": 2,
     "threads": 1,
     "torch_threads": 1,
     "progress": False,

@@ -239,6 +239,14 @@ def add_parser(subparsers: Any) -> None:
     az.add_argument("--max-steps", type=int, default=None, help="gradient steps an iteration")
     az.add_argument("--buffer-size", type=int, default=None, help="positions kept")
     az.add_argument(
+        "--playout-cap",
+        default=None,
+        metavar="FULL:CHEAP:P",
+        help="playout-cap randomization (KataGo): a share P of the self-play decisions "
+        "searched with FULL simulations and trained on for the policy, the rest with CHEAP "
+        "and trained on for the value only (default off)",
+    )
+    az.add_argument(
         "--warmup-iterations",
         type=int,
         default=None,
@@ -262,9 +270,44 @@ def add_parser(subparsers: Any) -> None:
         "--refine-min-share", type=float, default=None, help="visit share of such a move (0.1)"
     )
     az.add_argument("--refine-lr", type=float, default=None, help="the refinement's lr")
+    az.add_argument(
+        "--gate",
+        choices=("search", "none"),
+        default=None,
+        help="search: the candidate plays the best network, both searching, and replaces it "
+        "when it scores --gate-threshold; none: no gate, the latest network plays the "
+        "self-play",
+    )
     az.add_argument("--gate-games", type=int, default=None, help="candidate against best")
     az.add_argument("--gate-threshold", type=float, default=None)
     az.add_argument("--gate-simulations", type=int, default=None)
+    az.add_argument(
+        "--gate-openings",
+        type=int,
+        default=None,
+        help="a gate game's first decisions sampled (puct: by the visits; gumbel: its noise "
+        "on every move), so a game without chance plays distinct gate games",
+    )
+    az.add_argument(
+        "--panel",
+        default=None,
+        help="the fixed panel the network alone plays every --panel-every iterations: "
+        "agent specs, comma-separated, or none",
+    )
+    az.add_argument("--panel-games", type=int, default=None, help="games against each")
+    az.add_argument("--panel-every", type=int, default=None, help="iterations between panels")
+    az.add_argument(
+        "--panel-positions",
+        type=int,
+        default=None,
+        help="connect four: positions of the solver's mistake rate (0: none)",
+    )
+    az.add_argument(
+        "--panel-seed",
+        type=seed_argument,
+        default=None,
+        help="the panel's deals and positions (default: derived from --seed, no self-play game's)",
+    )
     az.add_argument("--eval-games", type=int, default=None, help="network alone vs heuristic")
     az.add_argument("--max-seconds", type=float, default=None, help="stop after this wall time")
     az.add_argument(
@@ -326,6 +369,7 @@ ALPHAZERO_SETTINGS = {
     "sample_reuse": "sample_reuse",
     "max_steps": "max_steps",
     "buffer_size": "buffer_size",
+    "playout_cap": "playout_cap",
     "warmup_iterations": "warmup_iterations",
     "warmup_expert": "warmup_expert",
     "warmup_simulations": "warmup_simulations",
@@ -338,6 +382,13 @@ ALPHAZERO_SETTINGS = {
     "gate_games": "gate_games",
     "gate_threshold": "gate_threshold",
     "gate_simulations": "gate_simulations",
+    "gate": "gate",
+    "gate_openings": "gate_openings",
+    "panel": "panel",
+    "panel_games": "panel_games",
+    "panel_every": "panel_every",
+    "panel_positions": "panel_positions",
+    "panel_seed": "panel_seed",
     "eval_games": "eval_games",
     "seed": "seed",
     "keep": "keep_checkpoints",
@@ -345,6 +396,12 @@ ALPHAZERO_SETTINGS = {
     "no_tensorboard": "tensorboard",
 }
 LAYER_FLAGS = ("net_arch", "hidden")  # "256,256" -> [256, 256]
+LIST_FLAGS = ("panel",)  # "random,mcts:200" -> ["random", "mcts:200"]; "none" -> []
+
+
+def parse_list(text: str) -> list[str]:
+    """``"random,mcts:200"`` -> ``["random", "mcts:200"]``; ``"none"`` -> ``[]``."""
+    return [] if text == "none" else [x for x in text.split(",") if x]
 
 
 def given_settings(
@@ -367,6 +424,8 @@ def given_settings(
             continue
         elif dest in LAYER_FLAGS:
             value = parse_net_arch(value)
+        elif dest in LIST_FLAGS:
+            value = parse_list(value)
         values[name] = value
         flags[name] = "--" + dest.replace("_", "-")
     return values, flags

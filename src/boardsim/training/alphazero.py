@@ -49,6 +49,7 @@ self-play, gating and evaluation.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import math
@@ -91,11 +92,22 @@ from boardsim.training.checkpoint import (
     resume_settings,
     write_checkpoint,
 )
+from boardsim.training.panel import (
+    Panel,
+    make_panel,
+    panel_line,
+    panel_row,
+    rotated_scores,
+    seat_scores,
+)
 from boardsim.training.replay import ReplayBuffer
 
 ALGORITHM = "alphazero"
 SELFPLAY_CHUNK = 16  # games a compiled self-play call (progress between calls)
 EXPERTS = ("heuristic", "mcts")
+GATES = ("search", "none")
+CURVE_CSV = "curve.csv"
+PANEL_SEED_OFFSET = 424_242_424_243  # the panel's deals and positions: no self-play game's
 
 
 @dataclass
@@ -111,6 +123,8 @@ class AlphaZeroConfig:
     search: str = "gumbel"  # "gumbel" or "puct"
     gumbel_m: int = 16
     c_visit: float = 50.0
+    # sigma's scale of the completed Q (Gumbel); core/seats.py's and Gumbel MuZero's is
+    # 1.0, but at 1.0 a resumed run does not yet continue exactly (issue 34): kept at 0.1
     c_scale: float = 0.1
     c_puct: float = 1.5
     noise: float = 0.25  # puct: Dirichlet noise on the root prior in self-play
@@ -135,6 +149,10 @@ class AlphaZeroConfig:
     # dice and hidden cards); positions no search chose keep the result
     search_value_weight: float = 0.0
     buffer_size: int = 200_000
+    # playout-cap randomization (KataGo), "FULL:CHEAP:P": a self-play decision is searched
+    # with FULL simulations with probability P and trained on for the policy, else with
+    # CHEAP and not (its values kept); None: every decision with --simulations
+    playout_cap: str | None = None
     max_positions_per_game: int = 4096
     warmup_iterations: int = 0
     warmup_expert: str = "heuristic"
@@ -145,9 +163,21 @@ class AlphaZeroConfig:
     refine_margin: float = 0.05  # how much better a searched move's mean value must be
     refine_min_share: float = 0.1  # ... among the moves visited this share of the time
     refine_learning_rate: float | None = None  # None: learning_rate
+    gate: str = "search"  # "search": the candidate must beat the best; "none": no gate
     gate_games: int = 64
     gate_threshold: float = 0.55
     gate_simulations: int | None = None  # None: the self-play budget
+    # a gate game's first decisions sampled (puct: in proportion to the visits; gumbel:
+    # every move by the Gumbel noise), so that a game without chance gives distinct games
+    gate_openings: int = 4
+    # the fixed panel (.panel): the network alone against these, every panel_every
+    # iterations, panel_games games each; on connect four also the solver's mistake rate
+    # on panel_positions positions; panel_seed None: one derived from the seed
+    panel: list[str] = field(default_factory=lambda: ["random", "heuristic", "mcts:200"])
+    panel_games: int = 20
+    panel_every: int = 1
+    panel_positions: int = 200
+    panel_seed: int | None = None
     eval_games: int = 200
     seed: int = 0
     threads: int | None = None
@@ -174,6 +204,7 @@ class AlphaZeroConfig:
             "max_positions_per_game",
             "keep_checkpoints",
             "warmup_simulations",
+            "panel_every",
         )
         _refuse_below(self, counts, 1, "at least 1")
         _refuse_below(self, ("refine_games", "refine_simulations"), 1, "at least 1", optional=True)
@@ -186,12 +217,17 @@ class AlphaZeroConfig:
             raise OptionError(f"refine_learning_rate must be > 0, got {self.refine_learning_rate}")
         zeros = (
             "gate_games",
+            "gate_openings",
+            "panel_games",
+            "panel_positions",
             "eval_games",
             "warmup_iterations",
             "refine_iterations",
             "value_hidden",
         )
         _refuse_below(self, zeros, 0, ">= 0")
+        if self.gate not in GATES:
+            raise OptionError(f"gate must be one of {GATES}, got {self.gate!r}")
         if self.search not in ("gumbel", "puct"):
             raise OptionError(f"search must be gumbel or puct, got {self.search!r}")
         if self.warmup_expert not in EXPERTS:
@@ -209,20 +245,42 @@ class AlphaZeroConfig:
         if self.gate_simulations is not None and self.gate_simulations < 1:
             raise OptionError("gate_simulations must be at least 1")
         search_settings(None, self.simulations, **self.search_options())  # checked there
+        self.playout_budgets()  # checked there
 
-    def search_options(self, training: bool = True) -> dict[str, Any]:
-        """The network search's settings (``core/seats.py``), with training's noise or not."""
+    def playout_budgets(self) -> tuple[int, int, float] | None:
+        """``(full, cheap, share)`` of ``playout_cap`` (None: off); an
+        :class:`OptionError` when it is not ``FULL:CHEAP:P`` with ``1 <= CHEAP <= FULL``
+        and ``0 < P <= 1``."""
+        if self.playout_cap is None:
+            return None
+        words = str(self.playout_cap).split(":")
+        try:
+            full, cheap, share = int(words[0]), int(words[1]), float(words[2])
+        except (ValueError, IndexError):
+            full, cheap, share = 0, 0, 0.0
+        if len(words) != 3 or not 1 <= cheap <= full or not 0 < share <= 1:
+            raise OptionError(
+                "playout_cap must be FULL:CHEAP:P (simulations, 1 <= CHEAP <= FULL, and the "
+                f"share 0 < P <= 1 searched fully), got {self.playout_cap!r}"
+            )
+        return full, cheap, share
+
+    def search_options(self, training: bool = True, openings: int = 0) -> dict[str, Any]:
+        """The network search's settings (``core/seats.py``), with training's noise or not;
+        ``openings`` (without training's noise): a game's first decisions sampled (puct:
+        in proportion to the visits; gumbel: its noise on, the move sampled every time)."""
         gumbel = self.search == "gumbel"
+        sample = self.sample_moves if training else openings
         return {
             "search": self.search,
             "gumbel_m": self.gumbel_m,
             "c_visit": self.c_visit,
             "c_scale": self.c_scale,
-            "gumbel_scale": 1.0 if gumbel and training else 0.0,
+            "gumbel_scale": 1.0 if gumbel and (training or openings > 0) else 0.0,
             "c_puct": self.c_puct,
             "noise": self.noise if training and not gumbel else 0.0,
             "alpha": self.alpha,
-            "sample_moves": self.sample_moves if training and not gumbel else 0,
+            "sample_moves": 0 if gumbel else sample,
             "fpu": self.fpu,
             "mix": self.mix,
             "rollout": self.rollout,
@@ -258,40 +316,12 @@ class AlphaZeroResult:
 
 
 # ---------------------------------------------------------------- games in compiled code
-def seat_scores(returns: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """Each game's share of the win of the players ``seats`` (a bool per player): 1 when
-    they alone hold the best return, ``k / w`` when ``k`` of the ``w`` best are theirs."""
-    best = returns.max(axis=1, keepdims=True)
-    winners = np.isclose(returns, best)
-    return (winners & seats[None, :]).sum(axis=1) / winners.sum(axis=1)
-
-
 def rotated_score(game: Any, a: Seat, b: Seat, games: int, seed: int, threads: int | None) -> float:
-    """``a``'s mean score against ``b``: competitive games with ``a`` in each side's first
-    seat in turn (``b`` elsewhere, the same deals for each side); in a cooperative game,
-    ``a`` and ``b`` each play the side on the same deals, and the score is
-    ``(1 + (wins_a - wins_b) / games) / 2``."""
+    """``a``'s mean score against ``b`` (:func:`boardsim.training.panel.rotated_scores`;
+    NaN without games)."""
     if games < 1:
         return float("nan")
-    if game.is_cooperative():
-        wins = []
-        for seat in (a, b):
-            out = play_games(game, games, [seat] * game.num_players, seed, 0, threads)
-            wins.append(float((out["returns"][:, 0] > 0).sum()))
-        return 0.5 * (1.0 + (wins[0] - wins[1]) / games)
-    sides = sorted(set(game.teams))
-    total = 0.0
-    played = 0
-    for k, side in enumerate(sides):
-        n = games // len(sides) + (1 if k < games % len(sides) else 0)
-        if n == 0:
-            continue
-        mine = np.array([t == side for t in game.teams])
-        players = [a if mine[p] else b for p in range(game.num_players)]
-        out = play_games(game, n, players, seed, k * games, threads)
-        total += float(seat_scores(out["returns"], mine).sum())
-        played += n
-    return total / played
+    return float(rotated_scores(game, a, b, games, seed, threads).mean())
 
 
 def side_win_rate(game: Any, seat: Seat, games: int, seed: int, threads: int | None) -> float:
@@ -344,6 +374,8 @@ class AlphaZeroTrainer:
         self.best = self.export(0)
         self.best_iteration = 0
         self.curve: list[dict[str, Any]] = []
+        self.panel: Panel | None = None
+        self.panel_seconds = 0.0  # the last panel's wall time
         self.wall_before = 0.0
         self.session_start = time.perf_counter()
 
@@ -366,11 +398,18 @@ class AlphaZeroTrainer:
             }
         )
 
-    def search(self, network: Network, training: bool, simulations: int | None = None) -> Seat:
-        """``network`` searching with the run's settings (self-play noise when training)."""
+    def search(
+        self,
+        network: Network,
+        training: bool,
+        simulations: int | None = None,
+        openings: int = 0,
+    ) -> Seat:
+        """``network`` searching with the run's settings (self-play noise when training;
+        ``openings``: :meth:`AlphaZeroConfig.search_options`)."""
         c = self.config
         settings = search_settings(
-            network, simulations or c.simulations, **c.search_options(training)
+            network, simulations or c.simulations, **c.search_options(training, openings)
         )
         return search_seat(network, settings, "alphazero")
 
@@ -396,20 +435,29 @@ class AlphaZeroTrainer:
         if c.refine_learning_rate is not None:  # the refinement's rate ends with it
             self.set_learning_rate(c.learning_rate)
         warm = self.iteration < c.warmup_iterations
-        seat = self.expert() if warm else self.search(self.best, training=True)
+        budgets = None if warm else c.playout_budgets()
+        full_sims = budgets[0] if budgets else None
+        seat = self.expert() if warm else self.search(self.best, True, full_sims)
         table = seat_table(g, [seat] * g.num_players)
+        cheap, share = table, 1.0
+        if budgets is not None:  # playout-cap randomization: the cheap searches' table
+            cheap = seat_table(g, [self.search(self.best, True, budgets[1])] * g.num_players)
+            share = budgets[2]
         record = np.zeros(g.max_players, np.uint8)
         record[: g.num_players] = 1
         cap = min(c.max_positions_per_game, int(g.options.get("max_decisions") or 10**9))
         first = self.iteration * c.games_per_iteration
         start = time.perf_counter()
-        positions = 0
+        positions = with_policy = 0
         returns_all, lengths = [], []
         for done in range(0, c.games_per_iteration, SELFPLAY_CHUNK):
             n = min(SELFPLAY_CHUNK, c.games_per_iteration - done)
-            out = selfplay_games(g, table, record, c.seed, first + done, n, cap, c.threads)
+            out = selfplay_games(
+                g, table, record, c.seed, first + done, n, cap, c.threads, cheap, share
+            )
             self.buffer.add(out["states"], out["policies"], out["position_returns"], out["values"])
             positions += len(out["states"])
+            with_policy += int((out["policies"].astype(np.float32).sum(axis=1) > 0).sum())
             returns_all.append(out["returns"])
             lengths.append(out["decisions"])
             if progress is not None:
@@ -420,6 +468,7 @@ class AlphaZeroTrainer:
         return {
             "games": c.games_per_iteration,
             "positions": positions,
+            "policy_positions": with_policy,  # those with a policy target (playout cap)
             "seconds": time.perf_counter() - start,
             "decisions_mean": float(lengths_all.mean()),
             "first_side_wins": float((returns[:, 0] > 0).mean()),
@@ -528,7 +577,7 @@ class AlphaZeroTrainer:
             z = torch.from_numpy(value_targets(self.buffer, idx, c.search_value_weight))
             logits, value = self.model(x)
             logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
-            policy_loss = -(target * logp.masked_fill(~legal, 0.0)).sum(dim=1).mean()
+            policy_loss = policy_cross_entropy(target, logp.masked_fill(~legal, 0.0))
             value_loss = ((value - z) ** 2).mean(dim=1).mean()
             loss = policy_loss + c.value_weight * value_loss
             self.optimizer.zero_grad()
@@ -546,8 +595,8 @@ class AlphaZeroTrainer:
         """The candidate's score against the best network, both searching alike."""
         c = self.config
         sims = c.gate_simulations or c.simulations
-        a = self.search(candidate, training=False, simulations=sims)
-        b = self.search(self.best, training=False, simulations=sims)
+        a = self.search(candidate, training=False, simulations=sims, openings=c.gate_openings)
+        b = self.search(self.best, training=False, simulations=sims, openings=c.gate_openings)
         seed = (c.seed + 1_000_003 * (self.iteration + 1)) % SEED_LIMIT
         return rotated_score(self.game, a, b, c.gate_games, seed, c.threads)
 
@@ -557,6 +606,47 @@ class AlphaZeroTrainer:
         return side_win_rate(
             self.game, self.alone(network), c.eval_games, (c.seed + 7) % SEED_LIMIT, c.threads
         )
+
+    def panel_seed(self) -> int:
+        """The seed of the panel's deals and positions (never a self-play game's)."""
+        c = self.config
+        return (
+            c.panel_seed if c.panel_seed is not None else (c.seed + PANEL_SEED_OFFSET) % SEED_LIMIT
+        )
+
+    def measure_panel(self, network: Network) -> dict[str, Any] | None:
+        """``network`` alone against the fixed panel (:mod:`.panel`) at an iteration the
+        panel is due (every ``panel_every``), else None; its wall time goes to
+        ``panel_seconds`` (not into the curve, which a resumed run continues exactly)."""
+        c = self.config
+        if self.iteration % c.panel_every != 0 or not (c.panel or c.panel_positions):
+            return None
+        start = time.perf_counter()
+        self.panel_seconds = 0.0
+        if self.panel is None:  # made once a run: the positions solved or read back
+            self.panel = make_panel(
+                self.game, c.panel, c.panel_games, c.panel_positions, self.panel_seed(),
+                self.run_dir,
+            )  # fmt: skip
+        row = panel_row(self.game, self.panel, self.alone(network), self.greedy_moves, c.threads)
+        self.panel_seconds = time.perf_counter() - start
+        return row
+
+    def greedy_moves(self, states: np.ndarray) -> np.ndarray:
+        """The model's most likely legal move at each of ``states`` (the network alone)."""
+        import torch  # deferred on purpose: heavy, and only training needs it
+
+        g = self.game
+        obs = np.zeros((len(states), self.input_size), np.float32)
+        masks = np.zeros((len(states), g.num_actions), np.uint8)
+        with threads_used(self.config.threads):
+            g.mcts.batch_positions(
+                np.ascontiguousarray(states), g.params, self.config.hint, obs, masks
+            )
+        with torch.no_grad():
+            logits, _ = self.model(torch.from_numpy(obs))
+        legal = torch.from_numpy(masks.astype(bool))
+        return logits.masked_fill(~legal, -torch.inf).argmax(dim=1).numpy()
 
     def heuristic_reference(self) -> float:
         """In a cooperative game, the heuristic's own win rate on the evaluation's deals."""
@@ -692,6 +782,16 @@ def improvement_targets(
     return out
 
 
+def policy_cross_entropy(target: Any, logp: Any) -> Any:
+    """The mean cross-entropy of the rows with a policy target (a row all zero has none:
+    a cheap search of the playout cap); every row's when all have one."""
+    per_row = -(target * logp).sum(dim=1)
+    has = target.sum(dim=1) > 0
+    if bool(has.all()):
+        return per_row.mean()
+    return per_row.sum() / has.sum().clamp_min(1).to(per_row.dtype)
+
+
 def value_targets(buffer: ReplayBuffer, idx: np.ndarray, weight: float) -> np.ndarray:
     """The value targets of positions ``idx``: the game's result, mixed with weight
     ``weight`` with the search's value where a search chose there."""
@@ -739,9 +839,12 @@ def selfplay_games(
     n: int,
     cap: int,
     threads: int | None,
+    cheap: SeatTable | None = None,
+    full_share: float = 1.0,
 ) -> dict[str, np.ndarray]:
     """``n`` self-play games from game ``first`` of the run ``seed``; the recorded
-    positions flattened (each with its game's returns)."""
+    positions flattened (each with its game's returns). ``cheap``, ``full_share``: the
+    playout cap (:func:`boardsim.core.search.games.selfplay`; None: off)."""
     g = game
     states = np.zeros((n, cap, g.state_size), np.int32)
     targets = np.zeros((n, cap, g.num_actions), np.float32)
@@ -752,8 +855,8 @@ def selfplay_games(
     flags = np.zeros(n, np.int32)
     with threads_used(threads), numba.parallel_chunksize(1):
         g.mcts.selfplay(
-            g.params, table, record, int(seed), int(first), states, targets, values, count,
-            returns, decisions, flags,
+            g.params, table, table if cheap is None else cheap, float(full_share), record,
+            int(seed), int(first), states, targets, values, count, returns, decisions, flags,
         )  # fmt: skip
     keep = np.arange(cap)[None, :] < count[:, None]
     game_of = np.repeat(np.arange(n), count)
@@ -818,7 +921,9 @@ def train_alphazero(
                 log(f"time budget of {config.max_seconds:.0f} s reached")
                 break
             row = run_iteration(trainer, bar, reference)
-            _log_row(writer, row)
+            _log_row(writer, row, trainer.panel_seconds)
+            write_curve_csv(run_dir / CURVE_CSV, trainer.curve)
+            log(iteration_line(row, trainer.panel_seconds))
             path = trainer.save()
             if bar is not None:
                 bar.update(1)
@@ -862,9 +967,13 @@ def run_iteration(
         # the expert played, or relabelled the network's own games: taken as it is
         score = float("nan")
         accepted = True
+    elif c.gate == "none" or c.gate_games == 0:
+        # no gate: every candidate is taken, so the latest network generates the data
+        score = float("nan")
+        accepted = True
     else:
         score = trainer.gate(candidate)
-        accepted = score >= c.gate_threshold if c.gate_games > 0 else True
+        accepted = score >= c.gate_threshold
     if accepted:
         trainer.best = candidate
         trainer.best_iteration = trainer.iteration
@@ -880,6 +989,7 @@ def run_iteration(
         "candidate_vs_heuristic": trainer.evaluate(candidate),
         "best_vs_heuristic": trainer.evaluate(trainer.best),
         "heuristic_reference": reference,
+        "panel": trainer.measure_panel(candidate),
         "seconds": time.perf_counter() - start,
         "wall_seconds": trainer.wall_seconds(),
     }
@@ -907,7 +1017,7 @@ def _writer(trainer: AlphaZeroTrainer) -> Any:
     return SummaryWriter(str(trainer.run_dir / "tb"), purge_step=trainer.iteration + 1)
 
 
-def _log_row(writer: Any, row: dict[str, Any]) -> None:
+def _log_row(writer: Any, row: dict[str, Any], panel_seconds: float = 0.0) -> None:
     if writer is None:
         return
     step = row["iteration"]
@@ -926,12 +1036,58 @@ def _log_row(writer: Any, row: dict[str, Any]) -> None:
         "selfplay/first_side_wins": row["selfplay"]["first_side_wins"],
         "time/selfplay_seconds": row["selfplay"]["seconds"],
         "time/iteration_seconds": row["seconds"],
+        "time/panel_seconds": panel_seconds if row.get("panel") else None,
         "time/wall_seconds": row["wall_seconds"],
     }
+    for key, value in (row.get("panel") or {}).items():
+        if isinstance(value, dict):
+            flat[f"panel/{key}"] = value["mean"]
     for key, value in flat.items():
         if value is not None and math.isfinite(float(value)):
             writer.add_scalar(key, float(value), step)
     writer.flush()
+
+
+def iteration_line(row: dict[str, Any], panel_seconds: float = 0.0) -> str:
+    """What ``boardsim train`` prints after an iteration: the gate, the network alone
+    against the heuristic and, when it was measured, the fixed panel (:mod:`.panel`) and
+    its share of the iteration's time."""
+    gate = row["gate_score"]
+    verdict = "no gate" if gate is None or not math.isfinite(gate) else f"gate {gate:.3f}"
+    if row["accepted"]:
+        verdict += ", taken"
+    words = (
+        f"iteration {row['iteration']}: {verdict}; network alone vs heuristic "
+        f"{row['candidate_vs_heuristic']:.3f}; {row['seconds']:.1f} s"
+    )
+    if row.get("panel"):
+        words += f"; panel ({panel_seconds:.1f} s) {panel_line(row['panel'])}"
+    return words
+
+
+def curve_columns(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A curve row flattened to CSV columns (``panel/score/heuristic/low``...)."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if isinstance(value, Mapping):
+            out |= curve_columns(value, f"{prefix}{key}/")
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def write_curve_csv(path: Path, curve: list[dict[str, Any]]) -> None:
+    """The run's curve as a CSV (one row an iteration, rewritten whole, so a resumed run's
+    file is the curve it continues)."""
+    rows = [curve_columns(r) for r in curve]
+    columns: list[str] = []
+    for r in rows:
+        columns += [k for k in r if k not in columns]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, out.getvalue())
 
 
 def _bar(trainer: AlphaZeroTrainer) -> Any:
@@ -968,8 +1124,19 @@ def _resumed_config(
     other setting ``given`` asks to change is refused, named."""
     if meta.get("algorithm") != ALGORITHM:
         raise OptionError(f"{given.run_dir} is a {meta.get('algorithm')} run, not {ALGORITHM}")
-    saved = AlphaZeroConfig(**meta["config"])
+    saved = saved_config(meta["config"])
     return resume_settings(given, saved, RESUME_MAY_CHANGE, explicit, RESUME_KEEPS_BUDGET)
+
+
+# what a setting added since was in effect in a run recorded before it (the gate's games
+# had no sampled openings)
+LEGACY_SETTINGS = {"gate_openings": 0}
+
+
+def saved_config(settings: Mapping[str, Any]) -> AlphaZeroConfig:
+    """The configuration a checkpoint records; a setting added since it was written takes
+    the value that was in effect then (:data:`LEGACY_SETTINGS`), not today's default."""
+    return AlphaZeroConfig(**{**LEGACY_SETTINGS, **settings})
 
 
 def curve_markdown(path: str | Path | Mapping[str, Any]) -> str:
@@ -1010,7 +1177,7 @@ def training_record(path: str | Path) -> dict[str, Any]:
     meta = read_metadata(path)
     # the run stopped at (or is read at) iteration meta["iteration"]: the command that
     # makes this checkpoint runs that many iterations
-    config = replace(AlphaZeroConfig(**meta["config"]), iterations=int(meta["iteration"]))
+    config = replace(saved_config(meta["config"]), iterations=int(meta["iteration"]))
     return {
         "command": train_command(config),
         "config": meta["config"],
@@ -1072,6 +1239,7 @@ _FLAGS = {
     "sample_reuse": "--sample-reuse",
     "max_steps": "--max-steps",
     "buffer_size": "--buffer-size",
+    "playout_cap": "--playout-cap",
     "warmup_iterations": "--warmup-iterations",
     "warmup_expert": "--warmup-expert",
     "warmup_simulations": "--warmup-simulations",
@@ -1081,9 +1249,16 @@ _FLAGS = {
     "refine_margin": "--refine-margin",
     "refine_min_share": "--refine-min-share",
     "refine_learning_rate": "--refine-lr",
+    "gate": "--gate",
     "gate_games": "--gate-games",
     "gate_threshold": "--gate-threshold",
     "gate_simulations": "--gate-simulations",
+    "gate_openings": "--gate-openings",
+    "panel": "--panel",
+    "panel_games": "--panel-games",
+    "panel_every": "--panel-every",
+    "panel_positions": "--panel-positions",
+    "panel_seed": "--panel-seed",
     "eval_games": "--eval-games",
     "seed": "--seed",
     "iterations": "--iterations",
@@ -1106,7 +1281,7 @@ def train_command(config: AlphaZeroConfig) -> str:
         if isinstance(value, bool):
             words.append(flag)
         elif isinstance(value, list):
-            words += [flag, ",".join(str(v) for v in value)]
+            words += [flag, ",".join(str(v) for v in value) or "none"]
         else:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
     return " ".join(words)

@@ -40,6 +40,7 @@ from boardsim.core.header import (
     SEARCH_UCT,
 )
 from boardsim.core.jit import jit, jit_inline, jit_parallel
+from boardsim.core.nn import uniform01
 from boardsim.core.rng import derive_seed, rng_seed
 from boardsim.core.search.guided import (
     net_evaluate,
@@ -284,6 +285,8 @@ def selfplay(
     g,
     params,
     seats,
+    cheap,
+    full_share,
     record,
     master_seed,
     first_game,
@@ -301,6 +304,12 @@ def selfplay(
     search's, or the move played, one-hot, for a seat that does not search) and the
     root's value for every player (``out_values[k, i, p]``, the search's mean over its
     simulations; NaN without a search).
+    **Playout-cap randomization** (KataGo): with ``full_share < 1`` a searched decision is
+    searched by ``seats`` (the full budget) with probability ``full_share``, else by
+    ``cheap`` (the same seats, a small budget; the draw from the game's own generator
+    ``derive_seed(seed, 3)``), and a cheap decision is recorded without a policy target
+    (its target row all zero; its values kept). ``cheap`` is a table like ``seats``
+    (``seats`` itself when ``full_share >= 1``: then never used).
     ``out_count[k]``: decisions recorded (at most ``out_states.shape[1]``; later ones are
     played, not recorded)."""
     cap = out_states.shape[1]
@@ -309,6 +318,8 @@ def selfplay(
         ws, nws = game_workspaces(g, seats)
         seed = derive_seed(master_seed, first_game + k)
         search_base = start_game(g, state, params, seed, outcomes, weights, prng)
+        crng = np.zeros(2, np.int32)
+        rng_seed(crng, 0, derive_seed(seed, 3))
         done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
         count = 0
         while not done:
@@ -317,8 +328,10 @@ def selfplay(
             keep = record[actor] != 0 and count < cap
             if keep and not searched:
                 keep = choices_at(g, state, params, root_mask) > 1
+            full = not searched or full_share >= 1.0 or uniform01(crng) < full_share
+            table = seats if full else cheap
             a = seat_move(
-                g, state, params, seats, search_base, ws, nws, mask, prng, root_mask, target
+                g, state, params, table, search_base, ws, nws, mask, prng, root_mask, target
             )
             if keep and searched:
                 choices = 0
@@ -328,7 +341,10 @@ def selfplay(
             if keep:
                 out_states[k, count, :] = state
                 if searched:
-                    out_targets[k, count, :] = target
+                    if full:
+                        out_targets[k, count, :] = target
+                    else:  # a cheap search: no policy target
+                        out_targets[k, count, :] = 0.0
                     for q in range(out_values.shape[2]):
                         out_values[k, count, q] = ws.value[0, q] / max(ws.visits[0], 1)
                 else:

@@ -1,0 +1,170 @@
+"""A self-play ablation on connect four: named configurations, a fixed budget each, one table.
+
+Each configuration is a ``boardsim train connect_four --algo alphazero`` command (its
+flags below, :data:`CONFIGS`) run for the same wall-time budget (``--max-seconds``: the
+run stops after the iteration that passes it) in its own run folder, one after the
+other on one thread. The table gives, per configuration, its command, the iterations
+and games it managed, and its fixed-panel curve (``boardsim.training.panel``): the
+network alone's mistake rate against the perfect solver (on the panel's positions, a
+seed no training game uses) and its score against the heuristic, first, last and best
+iteration, each with its 95% interval.
+
+    source scripts/env.sh; export NUMBA_NUM_THREADS=1
+    python benchmarks/selfplay_ablation.py --budget 240 --out runs/ablation \\
+        gumbel16-gate gumbel16 puct64 gumbel16-value
+
+Needs the connect-four plugin (``pip install -e benchmarks/connect_four``). A run folder
+that already holds a finished run of the configuration is read back, not trained again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+# the configurations: name -> the flags of boardsim train beside the game, the run folder
+# and the budget
+CONFIGS: dict[str, list[str]] = {
+    "gumbel16-gate": ["--search", "gumbel", "--simulations", "16"],
+    "gumbel16": ["--search", "gumbel", "--simulations", "16", "--gate", "none"],
+    "puct16": ["--search", "puct", "--simulations", "16", "--gate", "none"],
+    "puct64": ["--search", "puct", "--simulations", "64", "--gate", "none"],
+    "gumbel16-value": [
+        "--search", "gumbel", "--simulations", "16", "--gate", "none",
+        "--search-value-weight", "0.5",
+    ],
+    "gumbel16-reuse": [
+        "--search", "gumbel", "--simulations", "16", "--gate", "none",
+        "--buffer-size", "20000", "--sample-reuse", "8",
+    ],
+    "gumbel16-cap": [
+        "--search", "gumbel", "--simulations", "16", "--gate", "none",
+        "--playout-cap", "64:16:0.25",
+    ],
+    "gumbel16-cscale1": [
+        "--search", "gumbel", "--simulations", "16", "--gate", "none", "--c-scale", "1",
+    ],
+}  # fmt: skip
+GAME = "connect_four"
+
+
+def command(name: str, run_dir: Path, budget: float, seed: int, extra: Sequence[str]) -> list[str]:
+    """The ``boardsim train`` command of configuration ``name``."""
+    return [
+        sys.executable, "-m", "boardsim", "train", GAME, "--algo", "alphazero",
+        *CONFIGS[name], *extra, "--seed", str(seed), "--iterations", "100000",
+        "--max-seconds", f"{budget:g}", "--run-dir", str(run_dir), "--no-progress",
+        "--threads", "1",
+    ]  # fmt: skip
+
+
+def shown(words: Sequence[str]) -> str:
+    """The command as a user types it (``boardsim`` for the interpreter's module)."""
+    return " ".join(["boardsim", *words[3:]])
+
+
+def figure(row: dict[str, Any], key: str) -> dict[str, float] | None:
+    """The panel's figure ``key`` of a curve row (None where the panel was not measured)."""
+    panel = row.get("panel") or {}
+    return panel.get(key)
+
+
+def interval(value: dict[str, float] | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value['mean']:.3f} [{value['low']:.3f}, {value['high']:.3f}]"
+
+
+def summary(curve: list[dict[str, Any]], key: str, lower_is_better: bool) -> list[str]:
+    """First, last and best iteration's figure ``key`` of the panel, in words."""
+    measured = [(r["iteration"], figure(r, key)) for r in curve if figure(r, key) is not None]
+    if not measured:
+        return ["-", "-", "-"]
+    pick = min if lower_is_better else max
+    best_it, best = pick(measured, key=lambda x: x[1]["mean"])
+    return [interval(measured[0][1]), interval(measured[-1][1]), f"{interval(best)} (it {best_it})"]
+
+
+def run_config(name: str, out: Path, budget: float, seed: int, extra: Sequence[str]) -> dict:
+    """Train configuration ``name`` (unless its folder holds its run) and read its curve."""
+    from boardsim.training.checkpoint import latest_checkpoint, read_metadata
+    from boardsim.training.panel import PANEL_FILE
+
+    run_dir = out / name
+    words = command(name, run_dir, budget, seed, extra)
+    start = time.perf_counter()
+    shared = out / PANEL_FILE  # the panel's positions, solved by the first run, shared
+    if latest_checkpoint(run_dir) is None:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if shared.exists():
+            shutil.copyfile(shared, run_dir / PANEL_FILE)
+        with open(out / f"{name}.log", "w") as log:
+            subprocess.run(words, check=True, stdout=log, stderr=subprocess.STDOUT)
+    if not shared.exists() and (run_dir / PANEL_FILE).exists():
+        shutil.copyfile(run_dir / PANEL_FILE, shared)
+    meta = read_metadata(run_dir)
+    return {
+        "name": name,
+        "command": shown(words),
+        "iterations": meta["iteration"],
+        "games": meta["games"],
+        "wall": meta["wall_seconds"],
+        "curve": meta["curve"],
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """The ablation's Markdown table."""
+    head = (
+        "| config | iterations | games | wall (s) | mistakes first | mistakes last "
+        "| mistakes best | vs heuristic first | vs heuristic last | vs heuristic best |"
+    )
+    lines = [head, "|" + "---|" * 10]
+    for r in results:
+        mistakes = summary(r["curve"], "mistake_rate", lower_is_better=True)
+        heuristic = summary(r["curve"], "score/heuristic", lower_is_better=False)
+        lines.append(
+            f"| {r['name']} | {r['iterations']} | {r['games']:,} | {r['wall']:.0f} "
+            f"| {' | '.join(mistakes)} | {' | '.join(heuristic)} |"
+        )
+    lines.append("")
+    lines += [f"- `{r['name']}`: `{r['command']}`" for r in results]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("configs", nargs="*", default=list(CONFIGS), help=", ".join(CONFIGS))
+    parser.add_argument("--budget", type=float, default=300.0, help="seconds a configuration")
+    parser.add_argument("--out", default="runs/ablation", help="the run folders and the table")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--extra", default="", help="flags added to every command, e.g. '--panel-games 40'"
+    )
+    args = parser.parse_args(argv)
+    unknown = [c for c in args.configs if c not in CONFIGS]
+    if unknown:
+        parser.error(f"unknown configurations {unknown}; known: {', '.join(CONFIGS)}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    results = []
+    for name in args.configs:
+        results.append(run_config(name, out, args.budget, args.seed, args.extra.split()))
+        print(f"{name}: {results[-1]['iterations']} iterations", flush=True)
+    text = table(results)
+    (out / "ablation.md").write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
