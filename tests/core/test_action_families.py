@@ -37,3 +37,11 @@ def test_check_definition_reads_the_declaration() -> None:
     bad = dataclasses.replace(definition("liberation"), action_families={"beyond": (n,)})
     with pytest.raises(AssertionError, match="beyond"):
         check_definition(Game(bad))
+
+
+def test_liberation_puts_every_action_in_exactly_one_family() -> None:
+    game = Game(definition("liberation"))
+    families = definition("liberation").action_families
+    assert action_family_problems(families, game.num_actions) == []
+    ids = sorted(a for family in families.values() for a in family)
+    assert ids == list(range(game.num_actions))
