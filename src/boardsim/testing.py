@@ -32,7 +32,7 @@ from boardsim.agents import load
 from boardsim.api import make_env, make_game, make_gym_env, make_vec_env
 from boardsim.core.batch import Batch, play_games, threads_used
 from boardsim.core.errors import StateFormatError
-from boardsim.core.game import SAVE_MAGIC, Game, GameDefinition, State
+from boardsim.core.game import SAVE_MAGIC, Game, GameDefinition, State, action_family_problems
 from boardsim.core.rng import py_derive_seed
 from boardsim.render import to_rgb_array, to_svg
 from boardsim.wrappers.spaces import observation_bounds
@@ -67,7 +67,7 @@ def no_decision_limit(definition: GameDefinition) -> str | None:
 
 
 def check_definition(game: Game) -> None:
-    """Sizes, players, agents and options agree with one another."""
+    """Sizes, players, agents, options and action families agree with one another."""
     d = game.definition
     assert d.name and d.title, "a game needs a name and a title"
     assert 1 <= game.num_players <= game.max_players, (game.num_players, game.max_players)
@@ -77,6 +77,8 @@ def check_definition(game: Game) -> None:
         assert getattr(game, name) >= 1, f"{name} must be positive"
     for option in d.options:
         assert option.doc, f"option {option.name} has no description"
+    problems = action_family_problems(d.action_families, game.num_actions)
+    assert not problems, "; ".join(problems)
 
 
 def check_random_games(game: Game, games: int = 3, seed: int = 0) -> None:

@@ -137,6 +137,12 @@ class GameDefinition:
     # games its random, heuristic and MCTS players play, measured and documented in its
     # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
     # max_episode_steps. 0: no default limit
+    # the game's mechanics as named families of action ids (Jaffe et al. 2012's restricted
+    # play: an agent asked to play without one family), each a tuple of ids in
+    # [0, num_actions), no id in two families (:func:`action_family_problems`); ids in no
+    # family belong to no mechanic that can be forbidden. Empty: the game declares none,
+    # and no restricted agent can be asked of it
+    action_families: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     decision_limit: int = 0
     # what the text board's notation means (``render_text``'s abbreviations and marks),
     # shown by ``boardsim play``'s ``help``; empty: the board needs none
@@ -186,6 +192,25 @@ class GameDefinition:
 
 
 PAYOFF_KINDS = ("zero_sum", "constant_sum", "general_sum", "identical")
+
+
+def action_family_problems(families: Mapping[str, Sequence[int]], num_actions: int) -> list[str]:
+    """What is wrong with a game's ``action_families`` for a game of ``num_actions``
+    actions: a family without a name or without ids, an id out of range, an id in two
+    families. Empty: well-formed."""
+    problems = []
+    owner: dict[int, str] = {}
+    for name, ids in families.items():
+        if not name or not ids:
+            problems.append(f"family {name!r} needs a name and at least one action id")
+        for a in ids:
+            if not 0 <= int(a) < num_actions:
+                problems.append(f"family {name!r}: action {a} is not in [0, {num_actions})")
+            elif int(a) in owner and owner[int(a)] != name:
+                problems.append(f"action {a} is in families {owner[int(a)]!r} and {name!r}")
+            else:
+                owner[int(a)] = name
+    return problems
 
 
 @dataclass(frozen=True)

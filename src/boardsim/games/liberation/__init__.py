@@ -204,6 +204,7 @@ DEFINITION = GameDefinition(
     sample_options=SAMPLE_OPTIONS,
     hands=(layout.HAND, layout.P, layout.K),
     decision_limit=DECISION_LIMIT,
+    action_families=layout.ACTION_FAMILIES,
     turn_of=lambda state: int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
     # the draws are chance; the hands and the pile are hidden (ledger L17)
