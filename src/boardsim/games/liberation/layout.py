@@ -123,24 +123,6 @@ A_DISCARD = A_EXCHANGE + K  # + kind: discard that card
 A_ROYALIST = A_DISCARD + K  # + kind: add that Royalist card to the attack
 NUM_ACTIONS = A_ROYALIST + K
 
-# the game's mechanics for restricted play (GameDefinition.action_families): every action
-# id in exactly one family
-ACTION_FAMILIES = {
-    "roll": (A_ROLL,),
-    "move_card": tuple(range(A_MOVE_CARD, A_PASS)),
-    "pass": (A_PASS,),
-    "revolution_roll": (A_REV_ROLL,),
-    "revolution_draw": (A_REV_DRAW,),
-    "draw_discard": (A_DRAW_DISCARD,),
-    "confirm": (A_CONFIRM,),
-    "jump": tuple(range(A_JUMP, A_COUNTER)),
-    "counter": tuple(range(A_COUNTER, A_TUCK)),
-    "tuck": tuple(range(A_TUCK, A_EXCHANGE)),
-    "exchange": tuple(range(A_EXCHANGE, A_DISCARD)),
-    "discard": tuple(range(A_DISCARD, A_ROYALIST)),
-    "royalist": tuple(range(A_ROYALIST, NUM_ACTIONS)),
-}
-
 MAX_CHANCE_OUTCOMES = max(K, DIE_FACES)
 
 # ---------------------------------------------------------------- observation
