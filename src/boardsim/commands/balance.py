@@ -109,13 +109,8 @@ FLAGS: dict[str, Any] = {
             help="play each cell in rounds until its seats' win rates have a 95%% half-width "
             "of at most H (0.01: one point), instead of a fixed number of games",
         ),
-        q.add_argument(
-            "--max-games-per-cell",
-            dest="max_games_per_cell",
-            type=int,
-            default=None,
-            metavar="N",
-            help="with --precision: a cell stops at N games, precise or not (default: no limit)",
+        _max_games_argument(
+            q, "cell", "a cell stops at N games, precise or not (default: no limit)"
         ),
         q.add_argument(
             "--time-budget",
@@ -280,14 +275,7 @@ def _add_tune(sub: Any) -> None:
         "win rates have a 95%% half-width of at most H (0.01: one point); a trial is in the "
         "band when its targets are met at that precision",
     )
-    q.add_argument(
-        "--max-games-per-trial",
-        dest="max_games_per_trial",
-        type=int,
-        default=None,
-        metavar="N",
-        help="with --precision: a trial's budget, the most games at each skill",
-    )
+    _max_games_argument(q, "trial", "a trial's budget, the most games at each skill")
     q.add_argument(
         "--workers", type=int, default=1, help="trials asked and played at once (Ray; default 1)"
     )
@@ -494,3 +482,11 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.report:
         print(f"wrote {write_report(args.out)}")
     return 0
+
+
+def _max_games_argument(q: argparse.ArgumentParser, unit: str, meaning: str) -> None:
+    """``--max-games-per-UNIT N``: with --precision, where a cell's (a trial's) rounds stop."""
+    q.add_argument(
+        f"--max-games-per-{unit}", type=int, default=None, metavar="N",
+        help=f"with --precision: {meaning}",
+    )  # fmt: skip

@@ -125,6 +125,123 @@ class TrainHelpFormatter(argparse.HelpFormatter):
         return f"{text} (default {default})" if text.strip() else f"default {default}"
 
 
+# the alphazero group's flags, in the order --help lists them, each with its argparse
+# keywords (every default None: a flag not given leaves the setting to the configuration,
+# or on --resume to the run's own); a flag without help takes FLAG_HELP's
+ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("--games-per-iteration", {"type": int, "help": "self-play games"}),
+    ("--simulations", {"type": int, "help": "search budget a decision"}),
+    ("--search", {"choices": ("gumbel", "puct")}),
+    ("--gumbel-m", {"type": int, "help": "root actions sampled (gumbel)"}),
+    ("--c-scale", {"type": float, "help": "gumbel's sigma scale"}),
+    ("--c-puct", {"type": float}),
+    ("--mix", {"type": float, "help": "leaf value: weight of a rollout"}),
+    ("--rollout", {"choices": ("random", "heuristic")}),
+    ("--rollout-depth", {"type": int}),
+    ("--hidden", {"help": "the trunk's hidden layers"}),
+    ("--value-hidden", {"type": int}),
+    (
+        "--hint",
+        {
+            "action": "store_true",
+            "help": "the network also reads the heuristic's move (a residual policy over it)",
+        },
+    ),
+    ("--hint-weight", {"type": float, "help": "the hint's starting logit"}),
+    ("--weight-decay", {"type": float}),
+    (
+        "--search-value-weight",
+        {
+            "type": float,
+            "help": "value target: this share the search's value of the position, the rest the "
+            "game's result (default 0)",
+        },
+    ),
+    ("--sample-reuse", {"type": float, "help": "times a position is seen"}),
+    ("--max-steps", {"type": int, "help": "gradient steps an iteration"}),
+    ("--buffer-size", {"type": int, "help": "positions kept"}),
+    (
+        "--playout-cap",
+        {
+            "metavar": "FULL:CHEAP:P",
+            "help": "playout-cap randomization (KataGo): a share P of the self-play decisions "
+            "searched with FULL simulations and trained on for the policy, the rest with CHEAP "
+            "and trained on for the value only (default off)",
+        },
+    ),
+    (
+        "--warmup-iterations",
+        {"type": int, "help": "first iterations played by an expert instead of the network"},
+    ),
+    ("--warmup-expert", {"choices": ("heuristic", "mcts")}),
+    ("--warmup-simulations", {"type": int, "help": "the mcts expert's"}),
+    (
+        "--refine-iterations",
+        {
+            "type": int,
+            "help": "after the warm-up: iterations of DAgger on the network's own positions (the "
+            "network plays the heuristic, UCT relabels where it clearly does better)",
+        },
+    ),
+    ("--refine-games", {"type": int, "help": "games a refinement iteration"}),
+    ("--refine-simulations", {"type": int, "help": "the relabelling UCT's"}),
+    ("--refine-margin", {"type": float, "help": "mean value a move must gain (0.05)"}),
+    ("--refine-min-share", {"type": float, "help": "visit share of such a move (0.1)"}),
+    ("--refine-lr", {"type": float, "help": "the refinement's lr"}),
+    (
+        "--gate",
+        {
+            "choices": ("search", "none"),
+            "help": "search: the candidate plays the best network, both searching, and replaces it "
+            "when it scores --gate-threshold; none: no gate, the latest network plays the "
+            "self-play",
+        },
+    ),
+    ("--gate-games", {"type": int, "help": "candidate against best"}),
+    ("--gate-threshold", {"type": float}),
+    ("--gate-simulations", {"type": int}),
+    (
+        "--gate-openings",
+        {
+            "type": int,
+            "help": "a gate game's first decisions sampled (puct: by the visits; gumbel: its noise "
+            "on every move), so a game without chance plays distinct gate games",
+        },
+    ),
+    (
+        "--panel",
+        {
+            "help": "the fixed panel the network alone plays every --panel-every iterations: "
+            "agent specs, comma-separated, or none"
+        },
+    ),
+    ("--panel-games", {"type": int, "help": "games against each"}),
+    ("--panel-every", {"type": int, "help": "iterations between panels"}),
+    (
+        "--panel-positions",
+        {"type": int, "help": "connect four: positions of the solver's mistake rate (0: none)"},
+    ),
+    (
+        "--panel-seed",
+        {
+            "type": seed_argument,
+            "help": "the panel's deals and positions (default: derived from --seed, no "
+            "self-play game's)",
+        },
+    ),
+    ("--eval-games", {"type": int, "help": "network alone vs heuristic"}),
+    ("--max-seconds", {"type": float, "help": "stop after this wall time"}),
+    (
+        "--export-mix",
+        {
+            "type": float,
+            "help": "the exported network's search: this share of a heuristic rollout's return in "
+            "the leaf value, the rest its value (AlphaGo's lambda; default the run's --mix)",
+        },
+    ),
+)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``boardsim train``."""
     p = subparsers.add_parser(
@@ -209,114 +326,8 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         help="alphazero: self-play iterations (default 20); rllib: training iterations (10)",
     )
-    az.add_argument("--games-per-iteration", type=int, default=None, help="self-play games")
-    az.add_argument("--simulations", type=int, default=None, help="search budget a decision")
-    az.add_argument("--search", choices=("gumbel", "puct"), default=None)
-    az.add_argument("--gumbel-m", type=int, default=None, help="root actions sampled (gumbel)")
-    az.add_argument("--c-scale", type=float, default=None, help="gumbel's sigma scale")
-    az.add_argument("--c-puct", type=float, default=None)
-    az.add_argument("--mix", type=float, default=None, help="leaf value: weight of a rollout")
-    az.add_argument("--rollout", choices=("random", "heuristic"), default=None)
-    az.add_argument("--rollout-depth", type=int, default=None)
-    az.add_argument("--hidden", default=None, help="the trunk's hidden layers")
-    az.add_argument("--value-hidden", type=int, default=None)
-    az.add_argument(
-        "--hint",
-        action="store_true",
-        default=None,
-        help="the network also reads the heuristic's move (a residual policy over it)",
-    )
-    az.add_argument("--hint-weight", type=float, default=None, help="the hint's starting logit")
-    az.add_argument("--weight-decay", type=float, default=None)
-    az.add_argument(
-        "--search-value-weight",
-        type=float,
-        default=None,
-        help="value target: this share the search's value of the position, the rest the "
-        "game's result (default 0)",
-    )
-    az.add_argument("--sample-reuse", type=float, default=None, help="times a position is seen")
-    az.add_argument("--max-steps", type=int, default=None, help="gradient steps an iteration")
-    az.add_argument("--buffer-size", type=int, default=None, help="positions kept")
-    az.add_argument(
-        "--playout-cap",
-        default=None,
-        metavar="FULL:CHEAP:P",
-        help="playout-cap randomization (KataGo): a share P of the self-play decisions "
-        "searched with FULL simulations and trained on for the policy, the rest with CHEAP "
-        "and trained on for the value only (default off)",
-    )
-    az.add_argument(
-        "--warmup-iterations",
-        type=int,
-        default=None,
-        help="first iterations played by an expert instead of the network",
-    )
-    az.add_argument("--warmup-expert", choices=("heuristic", "mcts"), default=None)
-    az.add_argument("--warmup-simulations", type=int, default=None, help="the mcts expert's")
-    az.add_argument(
-        "--refine-iterations",
-        type=int,
-        default=None,
-        help="after the warm-up: iterations of DAgger on the network's own positions (the "
-        "network plays the heuristic, UCT relabels where it clearly does better)",
-    )
-    az.add_argument("--refine-games", type=int, default=None, help="games a refinement iteration")
-    az.add_argument("--refine-simulations", type=int, default=None, help="the relabelling UCT's")
-    az.add_argument(
-        "--refine-margin", type=float, default=None, help="mean value a move must gain (0.05)"
-    )
-    az.add_argument(
-        "--refine-min-share", type=float, default=None, help="visit share of such a move (0.1)"
-    )
-    az.add_argument("--refine-lr", type=float, default=None, help="the refinement's lr")
-    az.add_argument(
-        "--gate",
-        choices=("search", "none"),
-        default=None,
-        help="search: the candidate plays the best network, both searching, and replaces it "
-        "when it scores --gate-threshold; none: no gate, the latest network plays the "
-        "self-play",
-    )
-    az.add_argument("--gate-games", type=int, default=None, help="candidate against best")
-    az.add_argument("--gate-threshold", type=float, default=None)
-    az.add_argument("--gate-simulations", type=int, default=None)
-    az.add_argument(
-        "--gate-openings",
-        type=int,
-        default=None,
-        help="a gate game's first decisions sampled (puct: by the visits; gumbel: its noise "
-        "on every move), so a game without chance plays distinct gate games",
-    )
-    az.add_argument(
-        "--panel",
-        default=None,
-        help="the fixed panel the network alone plays every --panel-every iterations: "
-        "agent specs, comma-separated, or none",
-    )
-    az.add_argument("--panel-games", type=int, default=None, help="games against each")
-    az.add_argument("--panel-every", type=int, default=None, help="iterations between panels")
-    az.add_argument(
-        "--panel-positions",
-        type=int,
-        default=None,
-        help="connect four: positions of the solver's mistake rate (0: none)",
-    )
-    az.add_argument(
-        "--panel-seed",
-        type=seed_argument,
-        default=None,
-        help="the panel's deals and positions (default: derived from --seed, no self-play game's)",
-    )
-    az.add_argument("--eval-games", type=int, default=None, help="network alone vs heuristic")
-    az.add_argument("--max-seconds", type=float, default=None, help="stop after this wall time")
-    az.add_argument(
-        "--export-mix",
-        type=float,
-        default=None,
-        help="the exported network's search: this share of a heuristic rollout's return in "
-        "the leaf value, the rest its value (AlphaGo's lambda; default the run's --mix)",
-    )
+    for flag, keywords in ALPHAZERO_FLAGS:
+        az.add_argument(flag, default=None, **keywords)
     rl = p.add_argument_group("rllib backend")
     rl.add_argument("--address", default=None, help="Ray cluster address (default: local Ray)")
     rl.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
