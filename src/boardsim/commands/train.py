@@ -212,7 +212,7 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
         "--panel",
         {
             "help": "the fixed panel the network alone plays every --panel-every iterations: "
-            "agent specs, comma-separated, or none"
+            "random, heuristic or mcts:SIMS, comma-separated, or none"
         },
     ),
     ("--panel-games", {"type": int, "help": "games against each"}),

@@ -49,7 +49,6 @@ self-play, gating and evaluation.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -95,12 +94,19 @@ from boardsim.training.checkpoint import (
 from boardsim.training.panel import (
     Panel,
     make_panel,
-    panel_line,
     panel_row,
     rotated_scores,
     seat_scores,
 )
 from boardsim.training.replay import ReplayBuffer
+from boardsim.training.run_log import (
+    finite_row,
+    iteration_line,
+    log_row,
+    progress_bar,
+    tensorboard_writer,
+    write_curve_csv,
+)
 
 ALGORITHM = "alphazero"
 SELFPLAY_CHUNK = 16  # games a compiled self-play call (progress between calls)
@@ -908,8 +914,8 @@ def train_alphazero(
     if checkpoint is not None:
         trainer.load(checkpoint)
         log(f"resuming {checkpoint} after iteration {trainer.iteration}")
-    writer = _writer(trainer) if config.tensorboard else None
-    bar = _bar(trainer) if config.progress else None
+    writer = tensorboard_writer(trainer) if config.tensorboard else None
+    bar = progress_bar(trainer) if config.progress else None
     # the first run compiles the search and the self-play for tens of seconds: say so
     notice = compiling_notice(log, f"the self-play search for {trainer.game.name}")
     path = checkpoint
@@ -921,7 +927,7 @@ def train_alphazero(
                 log(f"time budget of {config.max_seconds:.0f} s reached")
                 break
             row = run_iteration(trainer, bar, reference)
-            _log_row(writer, row, trainer.panel_seconds)
+            log_row(writer, row, trainer.panel_seconds)
             write_curve_csv(run_dir / CURVE_CSV, trainer.curve)
             log(iteration_line(row, trainer.panel_seconds))
             path = trainer.save()
@@ -993,114 +999,8 @@ def run_iteration(
         "seconds": time.perf_counter() - start,
         "wall_seconds": trainer.wall_seconds(),
     }
-    trainer.curve.append(_finite(row))
+    trainer.curve.append(finite_row(row))
     return row
-
-
-def _finite(row: dict[str, Any]) -> dict[str, Any]:
-    """The row with NaN as None (JSON)."""
-    out: dict[str, Any] = {}
-    for k, v in row.items():
-        if isinstance(v, dict):
-            out[k] = _finite(v)
-        elif isinstance(v, float) and not math.isfinite(v):
-            out[k] = None
-        else:
-            out[k] = v
-    return out
-
-
-def _writer(trainer: AlphaZeroTrainer) -> Any:
-    from torch.utils.tensorboard import SummaryWriter  # deferred on purpose: torch, heavy
-
-    # purge_step: a resumed run rewrites what came after its checkpoint
-    return SummaryWriter(str(trainer.run_dir / "tb"), purge_step=trainer.iteration + 1)
-
-
-def _log_row(writer: Any, row: dict[str, Any], panel_seconds: float = 0.0) -> None:
-    if writer is None:
-        return
-    step = row["iteration"]
-    flat = {
-        "strength/network_vs_heuristic": row["candidate_vs_heuristic"],
-        "strength/best_vs_heuristic": row["best_vs_heuristic"],
-        "gate/score": row["gate_score"],
-        "gate/accepted": float(row["accepted"]),
-        "gate/best_iteration": row["best_iteration"],
-        "loss/policy": row["losses"]["policy"],
-        "loss/value": row["losses"]["value"],
-        "loss/target_entropy": row["losses"]["entropy_target"],
-        "selfplay/games": row["games"],
-        "selfplay/positions": row["positions"],
-        "selfplay/decisions_mean": row["selfplay"]["decisions_mean"],
-        "selfplay/first_side_wins": row["selfplay"]["first_side_wins"],
-        "time/selfplay_seconds": row["selfplay"]["seconds"],
-        "time/iteration_seconds": row["seconds"],
-        "time/panel_seconds": panel_seconds if row.get("panel") else None,
-        "time/wall_seconds": row["wall_seconds"],
-    }
-    for key, value in (row.get("panel") or {}).items():
-        if isinstance(value, dict):
-            flat[f"panel/{key}"] = value["mean"]
-    for key, value in flat.items():
-        if value is not None and math.isfinite(float(value)):
-            writer.add_scalar(key, float(value), step)
-    writer.flush()
-
-
-def iteration_line(row: dict[str, Any], panel_seconds: float = 0.0) -> str:
-    """What ``boardsim train`` prints after an iteration: the gate, the network alone
-    against the heuristic and, when it was measured, the fixed panel (:mod:`.panel`) and
-    its share of the iteration's time."""
-    gate = row["gate_score"]
-    verdict = "no gate" if gate is None or not math.isfinite(gate) else f"gate {gate:.3f}"
-    if row["accepted"]:
-        verdict += ", taken"
-    words = (
-        f"iteration {row['iteration']}: {verdict}; network alone vs heuristic "
-        f"{row['candidate_vs_heuristic']:.3f}; {row['seconds']:.1f} s"
-    )
-    if row.get("panel"):
-        words += f"; panel ({panel_seconds:.1f} s) {panel_line(row['panel'])}"
-    return words
-
-
-def curve_columns(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A curve row flattened to CSV columns (``panel/score/heuristic/low``...)."""
-    out: dict[str, Any] = {}
-    for key, value in row.items():
-        if isinstance(value, Mapping):
-            out |= curve_columns(value, f"{prefix}{key}/")
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
-
-
-def write_curve_csv(path: Path, curve: list[dict[str, Any]]) -> None:
-    """The run's curve as a CSV (one row an iteration, rewritten whole, so a resumed run's
-    file is the curve it continues)."""
-    rows = [curve_columns(r) for r in curve]
-    columns: list[str] = []
-    for r in rows:
-        columns += [k for k in r if k not in columns]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns)
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write_text(path, out.getvalue())
-
-
-def _bar(trainer: AlphaZeroTrainer) -> Any:
-    from tqdm.auto import tqdm  # deferred: only a run with a progress bar needs it
-
-    c = trainer.config
-    return tqdm(
-        total=c.iterations,
-        initial=trainer.iteration,
-        unit="iter",
-        dynamic_ncols=True,
-        desc=f"AlphaZero {trainer.game.name}",
-    )
 
 
 # how long the run trains: kept from the run on a resume unless the caller gives another

@@ -1,10 +1,12 @@
 """The fixed panel a self-play run measures its network against.
 
 Every ``panel_every`` iterations the network ALONE (no search, its most likely move)
-plays each opponent of the panel (``random``, ``heuristic``, ``mcts:200`` by default;
-any compiled agent spec) ``panel_games`` games, seats rotated, on the same deals every
-time (the panel's own seed, never a self-play game's); on connect four it also gives
-the perfect solver's **mistake rate** (``benchmarks/connect_four``): the share of
+plays each opponent of the panel (``random``, ``heuristic``, ``mcts:SIMS`` with the
+game's own search settings; ``random,heuristic,mcts:200`` by default) ``panel_games``
+games, seats rotated, on the same deals every time (the panel's own seed, never a
+self-play game's). A game whose package ships a perfect solver (a ``mistakes`` module
+with ``random_positions``, as the connect-four plugin does) also gets the solver's
+**mistake rate**: the share of
 ``panel_positions`` fixed random positions (10-16 random plies, the panel's seed) where
 its move lowers the position's game-theoretic class. The positions are solved once and
 kept in the run folder (:data:`PANEL_FILE`), so a resumed run meets the same ones.
@@ -13,21 +15,25 @@ Every figure comes with its 95% Wilson interval (a draw counts half a win).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from boardsim.core.batch import play_games
-from boardsim.core.seats import Seat
+from boardsim.core.errors import OptionError
+from boardsim.core.seats import Seat, game_uct_seat
 from boardsim.files import atomic_write_text
 from boardsim.intervals import wilson_interval
 
 PANEL_FILE = "panel.json"
-MISTAKE_GAME = "connect_four"  # the game whose perfect solver gives the mistake rate
+SOLVER_MODULE = "mistakes"  # a game package's module of solved positions (random_positions)
 MIN_PLIES, MAX_PLIES = 10, 16
 
 
@@ -44,14 +50,30 @@ class Panel:
 
 
 def opponent_seat(game: Any, spec: str, seed: int) -> Seat:
-    """The compiled seat of the agent ``spec`` (``random``, ``heuristic``, ``mcts:200``...)."""
+    """The compiled seat of the panel's opponent ``spec``: ``random``, ``heuristic`` or
+    ``mcts:SIMS`` (UCT with the game's own settings); :class:`OptionError` otherwise."""
     if spec in ("random", "heuristic"):
         return Seat.named(spec)
-    from boardsim import agents  # deferred: the agents' registry imports every agent kind
+    family, _, sims = spec.partition(":")
+    if family == "mcts" and sims.isdigit() and int(sims) >= 1:
+        return game_uct_seat(game, int(sims), label=spec)
+    raise OptionError(
+        f"panel: {spec!r} is not a panel opponent; give random, heuristic or mcts:SIMS "
+        "(a whole number of simulations), comma-separated"
+    )
 
-    seat = agents.load(spec, game, seed=seed).compiled_seat()
-    seat.label = spec
-    return seat
+
+def solver_of(game: Any) -> ModuleType | None:
+    """The module of perfect-solver positions the game's package ships, if any."""
+    name = f"{game.kernels.package}.{SOLVER_MODULE}"
+    try:
+        found = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if found is None:
+        return None
+    module = importlib.import_module(name)
+    return module if hasattr(module, "random_positions") else None
 
 
 def make_panel(
@@ -62,26 +84,25 @@ def make_panel(
     seats = [(spec, opponent_seat(game, spec, seed)) for spec in specs]
     states = np.zeros((0, game.state_size), np.int32)
     outcomes = np.zeros((0, game.num_actions), np.int8)
-    if positions > 0 and game.name == MISTAKE_GAME:
-        moves, classes = solved_positions(run_dir / PANEL_FILE, positions, seed)
+    solver = solver_of(game) if positions > 0 else None
+    if solver is not None:
+        moves, classes = solved_positions(solver, run_dir / PANEL_FILE, positions, seed)
         states, outcomes = position_arrays(game, moves, classes)
     return Panel(seats, games, seed, states, outcomes)
 
 
 def solved_positions(
-    path: Path, count: int, seed: int
+    solver: ModuleType, path: Path, count: int, seed: int
 ) -> tuple[list[list[int]], list[dict[int, int]]]:
-    """``count`` connect-four positions of ``seed`` and each legal move's class, from
-    ``path`` if it holds them, else solved (seconds to minutes) and written there."""
+    """``count`` positions of ``seed`` from ``solver`` (:func:`solver_of`) and each legal
+    move's class, from ``path`` if it holds them, else solved (seconds to minutes) and
+    written there."""
     if path.exists():
         saved = json.loads(path.read_text())
         if saved["seed"] == seed and len(saved["moves"]) == count:
             classes = [{int(k): v for k, v in c.items()} for c in saved["outcomes"]]
             return saved["moves"], classes
-    # deferred on purpose: the connect-four plugin (its solver) is optional
-    from boardsim_connect_four.mistakes import random_positions
-
-    found = random_positions(count, seed, MIN_PLIES, MAX_PLIES)
+    found = solver.random_positions(count, seed, MIN_PLIES, MAX_PLIES)
     moves = [list(p.moves) for p in found]
     classes = [dict(p.outcomes) for p in found]
     record = {"seed": seed, "plies": [MIN_PLIES, MAX_PLIES], "moves": moves, "outcomes": classes}
