@@ -135,14 +135,19 @@ def test_a_tournament_on_ray_equals_the_local_one(local_ray) -> None:
     side = EvalRequest(
         "hispania", ("random", "heuristic"), games=5, seed=1, levels="6-4-3-4-2,7-5-4-5-1"
     )
-    for request in (duel, side):
+    # (request, games on Ray, pieces): the race's 4 players, so 3 compiled pairs x 7 games
+    # both ways, a seat's share of 1-2 games; Hispania's 2 agents x 2 levels x 5 games
+    for request, games, count in ((duel, 42, 24), (side, 20, 12)):
         local = run_eval(request)
         before = ray_backend.PIECE
         ray_backend.PIECE = 2  # several pieces a share
+        told: list[str] = []
         try:
-            on_ray = run_eval(request, backend="ray")
+            on_ray = run_eval(request, told.append, backend="ray")
         finally:
             ray_backend.PIECE = before
+        pieces = [line for line in told if line.startswith("on Ray")]
+        assert len(pieces) == count and pieces[-1] == f"on Ray: {games}/{games} games"
         assert on_ray.to_csv() == local.to_csv()
         assert on_ray.command == local.command == request.command()
         assert [r["settings"] for r in on_ray.pair_records] == [
@@ -166,6 +171,7 @@ def test_a_tournament_on_ray_survives_a_killed_worker(local_ray) -> None:
 
     request = EvalRequest("farrapos", ("heuristic", "mcts:8"), games=6, seed=9)
     killed: list[int] = []
+    told: list[str] = []
 
     def kill_one_worker() -> None:
         stop = time.monotonic() + 300
@@ -182,11 +188,14 @@ def test_a_tournament_on_ray_survives_a_killed_worker(local_ray) -> None:
     before = ray_backend.PIECE
     ray_backend.PIECE = 1
     try:
-        on_ray = _eval_csv(request, backend="ray")
+        on_ray = _eval_csv(request, progress=told.append, backend="ray")
     finally:
         ray_backend.PIECE = before
         killer.join(timeout=1)
     assert killed, "no worker was seen playing"
+    pieces = [line for line in told if line.startswith("on Ray")]
+    # one piece a game, each kept once, the killed one included (Ray ran it again)
+    assert pieces == [f"on Ray: {k}/6 games" for k in range(1, 7)]
     assert on_ray == _eval_csv(request)
 
 

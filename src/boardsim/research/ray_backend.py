@@ -96,11 +96,15 @@ def play_ahead_on_ray(
     agent_maker: AgentMaker = make_agent,
     address: str | None = None,
     progress: Callable[[str], None] | None = None,
-    piece: int = PIECE,
+    piece: int | None = None,
 ) -> None:
-    """Play every share ``ahead`` has asked for, as Ray tasks of at most ``piece`` games,
-    and keep them in ``ahead`` (then no longer asking). ``progress`` is told the games
-    played so far as pieces finish. Ray is joined or started as :func:`init_ray` says."""
+    """Play every share ``ahead`` has asked for, as Ray tasks of at most ``piece`` games
+    (None: :data:`PIECE`, read at the call), and keep them in ``ahead`` (then no longer
+    asking). ``progress`` is told the games played so far as pieces finish. Ray is joined
+    or started as :func:`init_ray` says."""
+    piece = PIECE if piece is None else piece
+    if piece < 1:
+        raise ValueError(f"a piece is at least one game, got {piece}")
     shares = list(dict.fromkeys(ahead.asked))
     ahead.asking = False
     if not shares:
