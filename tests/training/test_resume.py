@@ -126,3 +126,24 @@ def test_tensorboard_shows_each_step_once_after_a_resume_from_an_earlier_checkpo
         steps = [e.step for e in events.Scalars(tag)]
         assert len(steps) == len(set(steps)), f"{tag}: steps {steps}"
     assert [e.step for e in events.Scalars("games/finished")] == [64, 128, 192, 256]
+
+
+def test_a_resumed_event_file_is_made_in_a_later_second_than_the_ones_before(tmp_path) -> None:
+    """TensorBoard reads event files in name order (the second, then an unpadded counter:
+    "...9" sorts after "...10"), so a resumed run waits out the second of the interrupted
+    run's file before making its own; a file of long ago costs no wait."""
+    import time
+
+    from boardsim.training.run_log import after_earlier_event_files
+
+    now = int(time.time())
+    (tmp_path / f"events.out.tfevents.{now:010d}.host.42.9").write_text("")
+    after_earlier_event_files(tmp_path)
+    assert time.time() >= now + 1
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "events.out.tfevents.0000000001.host.42.10").write_text("")
+    clock = time.perf_counter()
+    after_earlier_event_files(old)
+    after_earlier_event_files(tmp_path / "missing")
+    assert time.perf_counter() - clock < 0.5

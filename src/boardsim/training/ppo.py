@@ -54,6 +54,7 @@ from boardsim.training.checkpoint import (
     write_checkpoint,
 )
 from boardsim.training.imitation import collect_heuristic_decisions, imitate
+from boardsim.training.run_log import after_earlier_event_files
 
 # observation size -> hidden layers of the policy and value networks (first size that fits)
 NET_ARCH_BY_OBS_SIZE: tuple[tuple[int, list[int]], ...] = (
@@ -471,6 +472,7 @@ def resumed_logger(tb_dir: Path, checkpoint_step: int) -> Any:
 
     class PurgingTensorBoardFormat(TensorBoardOutputFormat):
         def __init__(self, folder: str, purge_step: int) -> None:
+            after_earlier_event_files(folder)  # read after the interrupted session's file
             self.writer = SummaryWriter(log_dir=folder, purge_step=purge_step)
             self._is_closed = False
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,28 @@ def finite_row(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def after_earlier_event_files(folder: str | Path) -> None:
+    """Wait (a second at most) until the clock has passed the second of every TensorBoard
+    event file in ``folder``.
+
+    TensorBoard reads a folder's event files in name order, and a name is the second it was
+    made followed by a process-wide counter written without padding, so a file made in the
+    same second as an earlier one can sort before it ("...4242.10" before "...4242.9"). A
+    resumed run's file must come after the interrupted one's, or its purge hides nothing."""
+    stamps = []
+    for path in Path(folder).glob("events.out.tfevents.*"):
+        second = path.name.split(".")[3]
+        if second.isdigit():
+            stamps.append(int(second))
+    while stamps and time.time() < max(stamps) + 1:
+        time.sleep(0.02)
+
+
 def tensorboard_writer(trainer: Any) -> Any:
     """The run's TensorBoard writer (``RUN_DIR/tb``), from the trainer's iteration on."""
     from torch.utils.tensorboard import SummaryWriter  # deferred on purpose: torch, heavy
 
+    after_earlier_event_files(trainer.run_dir / "tb")
     # purge_step: a resumed run rewrites what came after its checkpoint
     return SummaryWriter(str(trainer.run_dir / "tb"), purge_step=trainer.iteration + 1)
 
