@@ -32,6 +32,7 @@ from boardsim.research.tournament import GamesAhead, Share
 
 PIECE = 50  # games a task of a tournament (a search's chunk; scripted seats are as cheap)
 RETRIES = 3  # times Ray runs a task again whose worker died
+PIECES_A_CORE = 4  # pieces a core gets at least (when the games allow): the load evens out
 
 
 def play_round_task(
@@ -98,12 +99,13 @@ def play_ahead_on_ray(
     progress: Callable[[str], None] | None = None,
     piece: int | None = None,
 ) -> None:
-    """Play every share ``ahead`` has asked for, as Ray tasks of at most ``piece`` games
-    (None: :data:`PIECE`, read at the call), and keep them in ``ahead`` (then no longer
-    asking). ``progress`` is told the games played so far as pieces finish. Ray is joined
-    or started as :func:`init_ray` says."""
-    piece = PIECE if piece is None else piece
-    if piece < 1:
+    """Play every share ``ahead`` has asked for, as Ray tasks of at most ``piece`` games,
+    and keep them in ``ahead`` (then no longer asking). ``piece`` None: at most
+    :data:`PIECE` (read at the call), and small enough that the cluster's cores get
+    :data:`PIECES_A_CORE` pieces each, since a share's cost is uneven (a search's seat, a
+    long game). ``progress`` is told the games played so far as pieces finish. Ray is
+    joined or started as :func:`init_ray` says."""
+    if piece is not None and piece < 1:
         raise ValueError(f"a piece is at least one game, got {piece}")
     shares = list(dict.fromkeys(ahead.asked))
     ahead.asking = False
@@ -112,6 +114,10 @@ def play_ahead_on_ray(
     ray = _require_ray()
     started_here = init_ray(address)
     try:
+        if piece is None:
+            total = sum(s.games for s in shares)
+            cores = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            piece = max(1, min(PIECE, -(-total // (PIECES_A_CORE * cores))))
         task = ray.remote(num_cpus=1, max_retries=RETRIES)(play_piece_task)
         pending = {}
         for share in shares:
