@@ -112,12 +112,46 @@ def test_openspiel_mcts_plays_a_whole_game(
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_openspiel_ismcts_plays_a_whole_race(players: int) -> None:
-    race = bo.load_game("liberation", num_players=players)
+    # max_decisions: a race whose leader stalls it (no counters left, an attack that
+    # would free one only helps the other) runs to the limit, and every leaf of every
+    # search with it; a limit 3-5 times a whole game's length makes that a quick failure
+    race = bo.load_game("liberation", num_players=players, max_decisions=2000)
     rng = np.random.RandomState(2)
     evaluator = bo.RolloutEvaluator("heuristic", seed=2)
     bots = [ismcts.ISMCTSBot(race, evaluator, 2.0, 16, random_state=rng) for _ in range(players)]
+    for seat, bot in enumerate(bots):
+        bot._resampler_cb = bo.seeded_resampler(10 + seat)
     end = _play(race, bots, 2)
     assert end.is_terminal() and not end.boardsim_state.is_truncated()
+
+
+def test_a_seeded_resampler_makes_ismcts_searches_repeat() -> None:
+    """OpenSpiel's ISMCTSBot draws its worlds from an unseeded sampler (the CI run of
+    2026-12-04 played another race than the machine before it, one that stalled)."""
+
+    def first_moves(seed: int | None) -> list[int]:
+        race = bo.load_game("liberation", num_players=3)
+        bot = ismcts.ISMCTSBot(
+            race,
+            bo.RolloutEvaluator("heuristic", seed=5),
+            2.0,
+            24,
+            random_state=np.random.RandomState(5),
+        )
+        if seed is not None:
+            bot._resampler_cb = bo.seeded_resampler(seed)
+        rng = np.random.default_rng(5)
+        state, moves = race.new_initial_state(), []
+        while len(moves) < 8:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs)]))
+            else:
+                moves.append(bot.step(state))
+                state.apply_action(moves[-1])
+        return moves
+
+    assert first_moves(3) == first_moves(3)
 
 
 def test_observations_returns_and_chance_are_the_librarys() -> None:

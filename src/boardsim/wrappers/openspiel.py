@@ -87,6 +87,11 @@ world keeps the player's information-state string all the same (ISMCTS keys its 
 it); the others' become a digest of that one and of their own observations from there
 on, so no search keys a node by what the player cannot know.
 
+OpenSpiel's ``ISMCTSBot`` draws its worlds with an unseeded
+``pyspiel.UniformProbabilitySampler``, so its searches differ from run to run whatever
+``random_state`` it is given. :func:`seeded_resampler` makes them reproducible:
+``bot._resampler_cb = seeded_resampler(seed)`` (the bot's own hook for a resampler).
+
 :class:`BoardsimBot` plays one of the library's agents (``"heuristic"``, ``"mcts:200"``,
 a network) as a ``pyspiel.Bot``, for ``evaluate_bots`` against OpenSpiel's own bots.
 """
@@ -95,6 +100,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -111,7 +117,7 @@ from open_spiel.python.algorithms import mcts as _mcts
 
 from boardsim.core import header as hd
 from boardsim.core.errors import OptionError
-from boardsim.core.game import Game, GameDefinition, Payoffs, State
+from boardsim.core.game import Game, GameDefinition, Payoffs, State, checked_seed
 from boardsim.core.options import COMMON_OPTIONS, resolve_options
 from boardsim.core.rng import rng_seed
 from boardsim.games import definition, names
@@ -128,6 +134,7 @@ __all__ = [
     "load_game",
     "openspiel_name",
     "register_games",
+    "seeded_resampler",
     "to_parameter",
 ]
 
@@ -618,6 +625,18 @@ class RolloutEvaluator(_mcts.Evaluator):
             return state.chance_outcomes()
         legal = state.legal_actions(state.current_player())
         return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def seeded_resampler(seed: int) -> Callable[[OpenSpielState, int], OpenSpielState]:
+    """A resampler for OpenSpiel's ``ISMCTSBot`` (``bot._resampler_cb``) that redeals each
+    world from a generator seeded with ``seed``, where the bot's own draws from an
+    unseeded ``pyspiel.UniformProbabilitySampler`` and differs from run to run."""
+    rng = np.random.default_rng(checked_seed(seed))
+
+    def resample(state: OpenSpielState, player: int) -> OpenSpielState:
+        return state.resample_from_infostate(player, rng.random)
+
+    return resample
 
 
 def load_game(game: str, **options: Any) -> Any:
