@@ -62,13 +62,17 @@ def _networks(path) -> tuple[Network, Network]:
 
 def test_a_run_resumed_after_an_interruption_continues_exactly(tmp_path) -> None:
     """Three iterations straight, or two then a resume to three: the same networks, the
-    same buffer, the same curve."""
+    same buffer, the same curve; with Gumbel's c_scale at 1.0 and a buffer that has
+    wrapped round by the resume (its rows must come back where they were)."""
     quiet = {"log": lambda *_: None}
-    straight = train_alphazero(_config(tmp_path / "a", 3, warmup_iterations=1), **quiet)
-    train_alphazero(_config(tmp_path / "b", 2, warmup_iterations=1), **quiet)
-    resumed = train_alphazero(_config(tmp_path / "b", 3), resume=True, **quiet)
+    small = {"warmup_iterations": 1, "buffer_size": 500, "c_scale": 1.0}
+    straight = train_alphazero(_config(tmp_path / "a", 3, **small), **quiet)
+    train_alphazero(_config(tmp_path / "b", 2, **small), **quiet)
+    resumed = train_alphazero(
+        _config(tmp_path / "b", 3, buffer_size=500, c_scale=1.0), resume=True, **quiet
+    )
     assert straight.iterations == resumed.iterations == 3
-    assert straight.positions == resumed.positions > 0
+    assert straight.positions == resumed.positions > 2 * 500
     for x, y in zip(_networks(straight.checkpoint), _networks(resumed.checkpoint), strict=True):
         np.testing.assert_array_equal(x.weights, y.weights)
     a, b = read_resume_arrays(straight.checkpoint), read_resume_arrays(resumed.checkpoint)
@@ -219,6 +223,28 @@ def test_scores_count_shared_wins_and_the_buffer_rotates_returns() -> None:
     again = ReplayBuffer(4, 8, 3, 2)
     again.restore(saved)
     np.testing.assert_array_equal(again.arrays()["replay_values"], saved["replay_values"])
+
+
+def test_a_full_buffer_restored_draws_the_same_minibatches() -> None:
+    """A buffer that has wrapped round, saved and restored: its rows are where they were,
+    so the same generator draws the same positions (a resumed run trains as the run
+    would; before, the rows went back oldest first and the minibatches changed)."""
+    buf = ReplayBuffer(5, 8, 3, 2)
+    states = np.zeros((7, 8), np.int32)
+    states[:, 0] = np.arange(7)  # each position named by its first word
+    buf.add(states, np.ones((7, 3)) / 3, np.zeros((7, 2)))
+    again = ReplayBuffer(5, 8, 3, 2)
+    again.restore(buf.arrays())
+    a, b = np.random.default_rng(3), np.random.default_rng(3)
+    for _ in range(4):
+        np.testing.assert_array_equal(
+            buf.states[buf.sample(a, 6)], again.states[again.sample(b, 6)]
+        )
+    more = np.full((2, 8), 9, np.int32)
+    for x in (buf, again):  # and the next positions overwrite the same oldest ones
+        x.add(more, np.ones((2, 3)) / 3, np.zeros((2, 2)))
+    np.testing.assert_array_equal(buf.states, again.states)
+    assert list(buf.arrays()["replay_states"][:, 0]) == [4, 5, 6, 9, 9]
 
 
 def test_the_value_target_mixes_the_searchs_value_where_a_search_chose() -> None:

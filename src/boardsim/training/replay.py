@@ -88,24 +88,31 @@ class ReplayBuffer:
             "replay_policies": self.policies[order],
             "replay_values": self.values[order],
             "replay_search_values": self.search_values[order],
-            "replay_counters": np.array([self.capacity, self.added], np.int64),
+            # the slot of the oldest position, so that a restored buffer has its rows where
+            # they were and a minibatch drawn from the same generator takes the same ones
+            "replay_counters": np.array([self.capacity, self.added, self.next], np.int64),
         }
 
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
         """Put back what :meth:`arrays` saved (oldest position first)."""
-        capacity, added = (int(x) for x in arrays["replay_counters"])
+        counters = [int(x) for x in arrays["replay_counters"]]
+        capacity, added = counters[:2]
         if capacity != self.capacity:
             raise OptionError(
                 f"the saved buffer held {capacity} positions, this one {self.capacity}"
             )
         n = len(arrays["replay_states"])
-        self.states[:n] = arrays["replay_states"]
-        self.policies[:n] = arrays["replay_policies"]
-        self.values[:n] = arrays["replay_values"]
+        # a full buffer's oldest row is at its next slot (saved since issue 34's fix; before,
+        # it went back to row 0, and a resumed run drew other minibatches than the run would)
+        oldest = counters[2] if len(counters) > 2 and n == capacity else 0
+        rows = (oldest + np.arange(n)) % capacity
+        self.states[rows] = arrays["replay_states"]
+        self.policies[rows] = arrays["replay_policies"]
+        self.values[rows] = arrays["replay_values"]
         # a buffer saved before the search's values were kept has none
-        self.search_values[:n] = arrays.get("replay_search_values", np.nan)
+        self.search_values[rows] = arrays.get("replay_search_values", np.nan)
         self.size = n
-        self.next = n % self.capacity
+        self.next = (oldest + n) % self.capacity
         self.added = added
 
     def _order(self) -> np.ndarray:
