@@ -56,7 +56,8 @@ from boardsim.core.rng import rng_seed
 from boardsim.core.seats import game_uct_seat, seat_table
 from boardsim.games import definition
 from boardsim.research.traces import play_traces
-from boardsim.training.alphazero import heuristic_moves, search_positions, selfplay_games
+from boardsim.training.alphazero import heuristic_moves, search_positions
+from boardsim.training.selfplay import selfplay_games
 
 PARTS: tuple[str, ...] = ("rules", "envs", "loops", "search")
 MAX_DECISIONS = 300  # a safety net for the few whole games a part plays

@@ -80,3 +80,17 @@ def test_eval_and_the_ladder_on_a_missing_cluster_print_one_line(
     assert "Traceback" not in "\n".join(err)
     assert err[-1].startswith(f"boardsim {words[0]}: no Ray cluster at --address auto")
     assert "ray start --head" in err[-1]
+
+
+def test_self_play_training_on_a_missing_cluster_prints_one_line(
+    no_cluster, capsys, tmp_path
+) -> None:
+    words = ["train", "liberation", "--algo", "alphazero", "-o", "num_players=2"]
+    words += ["--iterations", "1", "--no-progress", "--no-tensorboard"]
+    words += ["--run-dir", str(tmp_path / "run"), "--backend", "ray", "--address", "auto"]
+    assert main(words) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "Traceback" not in "\n".join(err)
+    assert err[-1].startswith("boardsim train: no Ray cluster at --address auto")
+    assert "ray start --head" in err[-1]
+    assert not list((tmp_path / "run").glob("checkpoints/*.zip"))  # nothing trained

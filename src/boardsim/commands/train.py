@@ -37,7 +37,9 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
 
 # what the flags without a help of their own set (their defaults are added when printed)
 FLAG_HELP = {
-    "backend": "sb3: the batched engine and SB3; rllib: RLlib on Ray",
+    "backend": "ppo: sb3 (the batched engine and SB3, the default) or rllib (RLlib on Ray); "
+    "alphazero: local (the default) or ray (the self-play games on Ray actors, the learner "
+    "here: the same run)",
     "num_envs": "ppo: games played side by side",
     "seed": "the run's seed, an integer in [0, 2**63)",
     "epochs": "ppo: passes over each rollout",
@@ -273,7 +275,7 @@ def add_parser(subparsers: Any) -> None:
         "one another value is refused; --timesteps, --iterations, --max-seconds, --threads, "
         "--torch-threads, --keep, --no-tensorboard, --no-progress may change)",
     )
-    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3")
+    p.add_argument("--backend", choices=("sb3", "rllib", "local", "ray"), default=None)
     add_option_argument(p)
     p.add_argument(
         "--opponents",
@@ -328,8 +330,16 @@ def add_parser(subparsers: Any) -> None:
     )
     for flag, keywords in ALPHAZERO_FLAGS:
         az.add_argument(flag, default=None, **keywords)
-    rl = p.add_argument_group("rllib backend")
-    rl.add_argument("--address", default=None, help="Ray cluster address (default: local Ray)")
+    rl = p.add_argument_group("on Ray (--backend rllib, or alphazero's --backend ray)")
+    rl.add_argument(
+        "--address", default=None, help="Ray cluster address (auto, host:6379, ray://host:10001)"
+    )
+    rl.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="alphazero --backend ray: self-play workers, a CPU each (default: one a CPU)",
+    )
     rl.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
     for action in p._actions:
         if action.help is None and action.option_strings:  # argparse lists only a help
@@ -453,6 +463,10 @@ def run(args: argparse.Namespace) -> int:
     if args.export_mix is not None and (args.algo != "alphazero" or args.backend == "rllib"):
         print("boardsim train: --export-mix is an alphazero flag", file=sys.stderr)
         return 2
+    problem = _backend_problem(args)
+    if problem:
+        print(f"boardsim train: {problem}", file=sys.stderr)
+        return 2
     if args.backend == "rllib":
         return _run_rllib(args, options, run_dir)
     if args.algo == "alphazero":
@@ -487,6 +501,22 @@ def run(args: argparse.Namespace) -> int:
         f"{result.win_rate:.3f}) in {result.wall_seconds:.0f} s; checkpoint {result.checkpoint}"
     )
     return 0
+
+
+def _backend_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--backend`` (and Ray's flags) do not go with ``--algo``, or None."""
+    if args.algo == "alphazero":
+        if args.backend == "sb3":
+            return "--backend sb3 is ppo's; alphazero runs --backend local or ray"
+        if args.backend not in ("ray", "rllib") and (
+            args.workers is not None or args.address is not None
+        ):
+            return "--workers and --address go with --backend ray"
+    elif args.backend == "ray":
+        return "ppo on Ray is --backend rllib (--backend ray is alphazero's self-play)"
+    elif args.workers is not None:
+        return "--workers is alphazero's (--backend ray)"
+    return None
 
 
 def _run_rllib(args: argparse.Namespace, options: dict[str, Any], run_dir: str) -> int:
@@ -525,6 +555,9 @@ def _run_alphazero(args: argparse.Namespace, options: dict[str, Any], run_dir: s
             threads=args.threads,
             torch_threads=args.torch_threads,
             progress=not args.no_progress,
+            backend=args.backend or "local",
+            workers=args.workers,
+            address=args.address,
             **values,
         )
         result = train_alphazero(config, resume=args.resume, explicit=flags)

@@ -107,9 +107,16 @@ from boardsim.training.run_log import (
     tensorboard_writer,
     write_curve_csv,
 )
+from boardsim.training.selfplay import (
+    SELFPLAY_CHUNK,
+    RaySelfPlay,
+    check_backend,
+    local_selfplay,
+    selfplay_games,
+    workers_for,
+)
 
 ALGORITHM = "alphazero"
-SELFPLAY_CHUNK = 16  # games a compiled self-play call (progress between calls)
 EXPERTS = ("heuristic", "mcts")
 GATES = ("search", "none")
 CURVE_CSV = "curve.csv"
@@ -186,6 +193,11 @@ class AlphaZeroConfig:
     panel_seed: int | None = None
     eval_games: int = 200
     seed: int = 0
+    # where the self-play games are played: "local" (threads here) or "ray" (Ray actors,
+    # the learner here; the same run bit for bit); workers None: one a CPU of the cluster
+    backend: str = "local"
+    workers: int | None = None
+    address: str | None = None
     threads: int | None = None
     torch_threads: int | None = 1
     keep_checkpoints: int = 3
@@ -252,6 +264,7 @@ class AlphaZeroConfig:
             raise OptionError("gate_simulations must be at least 1")
         search_settings(None, self.simulations, **self.search_options())  # checked there
         self.playout_budgets()  # checked there
+        check_backend(self.backend, self.workers, self.address)
 
     def playout_budgets(self) -> tuple[int, int, float] | None:
         """``(full, cheap, share)`` of ``playout_cap`` (None: off); an
@@ -384,6 +397,7 @@ class AlphaZeroTrainer:
         self.panel_seconds = 0.0  # the last panel's wall time
         self.wall_before = 0.0
         self.session_start = time.perf_counter()
+        self.workers: RaySelfPlay | None = None  # self-play on Ray (train_alphazero sets it)
 
     # ------------------------------------------------------------ networks and seats
     def export(self, iteration: int) -> Network:
@@ -445,7 +459,7 @@ class AlphaZeroTrainer:
         full_sims = budgets[0] if budgets else None
         seat = self.expert() if warm else self.search(self.best, True, full_sims)
         table = seat_table(g, [seat] * g.num_players)
-        cheap, share = table, 1.0
+        cheap, share = None, 1.0
         if budgets is not None:  # playout-cap randomization: the cheap searches' table
             cheap = seat_table(g, [self.search(self.best, True, budgets[1])] * g.num_players)
             share = budgets[2]
@@ -456,11 +470,13 @@ class AlphaZeroTrainer:
         start = time.perf_counter()
         positions = with_policy = 0
         returns_all, lengths = [], []
-        for done in range(0, c.games_per_iteration, SELFPLAY_CHUNK):
-            n = min(SELFPLAY_CHUNK, c.games_per_iteration - done)
-            out = selfplay_games(
-                g, table, record, c.seed, first + done, n, cap, c.threads, cheap, share
-            )
+        tables, n_games = (table, cheap, share), c.games_per_iteration
+        if self.workers is None:
+            played = local_selfplay(g, tables, record, c.seed, first, n_games, cap, c.threads)
+        else:  # the same games, on Ray
+            played = self.workers.play(tables, record, c.seed, first, n_games, cap)
+        for out in played:
+            n = len(out["decisions"])
             self.buffer.add(out["states"], out["policies"], out["position_returns"], out["values"])
             positions += len(out["states"])
             with_policy += int((out["policies"].astype(np.float32).sum(axis=1) > 0).sum())
@@ -836,46 +852,6 @@ def _zip_entries(entries: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def selfplay_games(
-    game: Any,
-    table: SeatTable,
-    record: np.ndarray,
-    seed: int,
-    first: int,
-    n: int,
-    cap: int,
-    threads: int | None,
-    cheap: SeatTable | None = None,
-    full_share: float = 1.0,
-) -> dict[str, np.ndarray]:
-    """``n`` self-play games from game ``first`` of the run ``seed``; the recorded
-    positions flattened (each with its game's returns). ``cheap``, ``full_share``: the
-    playout cap (:func:`boardsim.core.search.games.selfplay`; None: off)."""
-    g = game
-    states = np.zeros((n, cap, g.state_size), np.int32)
-    targets = np.zeros((n, cap, g.num_actions), np.float32)
-    values = np.zeros((n, cap, g.max_players), np.float64)
-    count = np.zeros(n, np.int64)
-    returns = np.zeros((n, g.max_players), np.float64)
-    decisions = np.zeros(n, np.int64)
-    flags = np.zeros(n, np.int32)
-    with threads_used(threads), numba.parallel_chunksize(1):
-        g.mcts.selfplay(
-            g.params, table, table if cheap is None else cheap, float(full_share), record,
-            int(seed), int(first), states, targets, values, count, returns, decisions, flags,
-        )  # fmt: skip
-    keep = np.arange(cap)[None, :] < count[:, None]
-    game_of = np.repeat(np.arange(n), count)
-    return {
-        "states": states[keep],
-        "policies": targets[keep].astype(np.float16),
-        "values": values[keep][:, : g.num_players],
-        "position_returns": returns[game_of][:, : g.num_players],
-        "returns": returns[:, : g.num_players],
-        "decisions": decisions,
-    }
-
-
 # ---------------------------------------------------------------- the run
 def train_alphazero(
     config: AlphaZeroConfig,
@@ -886,8 +862,9 @@ def train_alphazero(
     """Run (or, with ``resume``, continue) the self-play run in ``config.run_dir``.
 
     On resume the saved configuration is used, except :data:`RESUME_MAY_CHANGE`
-    (``iterations``, ``max_seconds``, ``progress``, ``threads``, ``torch_threads``,
-    ``tensorboard``, ``keep_checkpoints``: from ``config``; the budget, ``iterations`` and
+    (``iterations``, ``max_seconds``, where the games are played (``backend``, ``workers``,
+    ``address``), ``progress``, ``threads``, ``torch_threads``, ``tensorboard``,
+    ``keep_checkpoints``: from ``config``; the budget, ``iterations`` and
     ``max_seconds``, only when the caller gives it, else the run's own); any other setting given
     otherwise than the saved one is refused with an :class:`OptionError` naming each
     (``explicit``: the settings the caller set, with their names for the message; by
@@ -921,6 +898,9 @@ def train_alphazero(
     path = checkpoint
     try:
         notice.__enter__()
+        trainer.workers = workers_for(
+            config.backend, config.game, config.options, config.workers, config.address
+        )
         reference = trainer.heuristic_reference() if trainer.game.is_cooperative() else None
         while trainer.iteration < config.iterations:
             if config.max_seconds is not None and trainer.wall_seconds() >= config.max_seconds:
@@ -940,6 +920,8 @@ def train_alphazero(
                 )
     finally:
         notice.__exit__(None, None, None)
+        if trainer.workers is not None:
+            trainer.workers.close()
         if bar is not None:
             bar.close()
         if writer is not None:
@@ -1009,6 +991,9 @@ RESUME_KEEPS_BUDGET = ("iterations", "max_seconds")
 RESUME_MAY_CHANGE = (
     "iterations",
     "max_seconds",
+    "backend",
+    "workers",
+    "address",
     "progress",
     "threads",
     "torch_threads",
