@@ -136,9 +136,8 @@ class AlphaZeroConfig:
     search: str = "gumbel"  # "gumbel" or "puct"
     gumbel_m: int = 16
     c_visit: float = 50.0
-    # sigma's scale of the completed Q (Gumbel); core/seats.py's and Gumbel MuZero's is
-    # 1.0, but at 1.0 a resumed run does not yet continue exactly (issue 34): kept at 0.1
-    c_scale: float = 0.1
+    # sigma's scale of the completed Q (Gumbel), as core/seats.py's and Gumbel MuZero's
+    c_scale: float = 1.0
     c_puct: float = 1.5
     noise: float = 0.25  # puct: Dirichlet noise on the root prior in self-play
     alpha: float = 0.3
