@@ -82,11 +82,11 @@ def test_the_game_tag_names_the_game_an_array_belongs_to() -> None:
     lib = boardsim.make_game("liberation")
     boardsim.make_game("farrapos")  # the games made here are named
     a = lib.new_initial_state(0).array.copy()
-    assert a[hd.H_GAME] == lib.tag == game_tag("liberation", 1) != 0
+    assert a[hd.H_GAME] == lib.tag == game_tag("liberation", 2) != 0
     a[hd.H_GAME] = game_tag("farrapos", 2)
     assert "a farrapos state (version 2), not liberation" in refusal(lib, a)
     a[hd.H_GAME] = game_tag("liberation", 7)
-    assert "a liberation state of version 7, not 1" in refusal(lib, a)
+    assert "a liberation state of version 7, not 2" in refusal(lib, a)
     a[hd.H_GAME] = 12345
     assert "H_GAME (word 6) = 12345: the tag of no game made here" in refusal(lib, a)
 
