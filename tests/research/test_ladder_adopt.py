@@ -259,7 +259,7 @@ def test_an_uncommitted_network_is_a_changed_one_and_no_pair_left_is_refused(
     ]
     data = _before_records(checkout.read())
     with pytest.raises(AdoptionError, match="no pair can be adopted"):
-        adopt_results(data, "the file", 1, checkout.commit, refuse=lambda specs: "no")
+        adopt_results(data, "the file", 2, checkout.commit, refuse=lambda specs: "no")
 
 
 def test_a_cooperative_ladder_is_adopted_cell_by_cell(
@@ -274,7 +274,7 @@ def test_a_cooperative_ladder_is_adopted_cell_by_cell(
     prefix.with_suffix(".json").write_text(json.dumps(_before_records(played), indent=2))
     _git(tmp_path, "init", "-q")
     commit = _commit(tmp_path)
-    adoption = ladder.adopt_ladder("hispania", 3)
+    adoption = ladder.adopt_ladder("hispania", 4)
     levels = ladder.ladder_setting("hispania").levels
     assert levels is not None
     assert adoption.adopted == [
