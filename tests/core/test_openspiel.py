@@ -256,17 +256,7 @@ def test_payoffs_are_checked() -> None:
     [
         ("farrapos", {"reward": "vp_difference"}),
         ("liberation", {"reward": "vt"}),
-        pytest.param(
-            "hispania",
-            {"reward": "progress"},
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="found through OpenSpiel (issue 35), a bug on our side not fixed here: "
-                "Hispania's returns kernel under reward='progress' adds 0.5 x Rome's standing "
-                "from the first position on, before any reward is paid, so State.returns() "
-                "exceeds the rewards every env pays by 0.5 x the starting standing",
-            ),
-        ),
+        ("hispania", {"reward": "progress"}),
     ],
 )
 def test_dense_returns_are_the_sum_of_the_rewards_paid(game: str, options: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""The ``reward`` option: +1/-1 at the end, or also Rome's standing as it changes."""
+"""The ``reward`` option: +1/-1 at the end, or also Rome's standing as it changes (the
+standing gained since the first position: returns are the rewards paid)."""
 
 from __future__ import annotations
 
@@ -54,8 +55,10 @@ def test_progress_rewards_add_up_to_the_result_and_the_standing_gained() -> None
         st, rewards, standing = _play(game, seed)
         total = np.sum(rewards, axis=0)
         result = 1.0 if st.returns()[0] > 0 else -1.0
-        assert st.returns()[0] == pytest.approx(result + 0.5 * standing[-1])
+        # the return is the rewards paid (version 4): the standing gained since the start
+        assert st.returns()[0] == pytest.approx(result + 0.5 * (standing[-1] - standing[0]))
         assert total[0] == pytest.approx(result + 0.5 * (standing[-1] - standing[0]))
+        assert np.allclose(total, st.returns(), atol=1e-5)
         assert np.allclose(total, total[0])  # every general shares Rome's reward
         assert any(abs(r[0]) > 1e-9 for r in rewards[:-1])  # dense before the end
         # each decision is paid the standing it gained

@@ -12,7 +12,7 @@ from boardsim.core.reference import ReferenceEngine
 from boardsim.games.liberation import layout as L
 from boardsim.games.liberation import reference
 
-# (options, games): 2,640 whole games in all
+# (options, games): 2,940 whole games in all
 CONFIGS = [
     ({"num_players": 2}, 400),
     ({"num_players": 3, "independence_ties": "demote"}, 400),
@@ -35,6 +35,17 @@ CONFIGS = [
     ({"num_players": 5, "independent_spaces": "counted", "reward": "vt"}, 100),
     # the other reading of L6
     ({"num_players": 3, "hand_limit": "at_once"}, 100),
+    # the other reading of L2 (random players jump often), alone and with the others
+    ({"num_players": 2, "revolution_jump": "triggers"}, 200),
+    (
+        {
+            "num_players": 4,
+            "revolution_jump": "triggers",
+            "hand_limit": "at_once",
+            "game_end": "end_of_round",
+        },
+        100,
+    ),
 ]
 
 

@@ -180,6 +180,37 @@ def test_revolution_move_to_another_revolution_space_ends_the_turn() -> None:
     assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
 
 
+@pytest.mark.parametrize("reading", ["ends_turn", "triggers"])
+def test_a_jump_ends_the_turn_or_lands_on_the_revolution_space_by_option(reading: str) -> None:
+    """Ledger L2, option revolution_jump: player 0 rolls a 4 onto revolution space 5 and
+    moves to revolution space 31. With "ends_turn" (the default) his turn ends there; with
+    "triggers" space 31 offers its actions again (roll again, draw 1, a counter on space 3,
+    which he liberated, or pass) but no second jump, and rolling again (a 2) lands him on
+    space 33, where he may tuck a card; the jump is offered again in his next turn."""
+    st = new_state(2, revolution_jump=reading)
+    liberate(st, 0, space(3), kind("Troops", 2))
+    roll(st, 4)
+    r = int(np.flatnonzero(D.REVOLUTION_SPACES == space(31))[0])
+    st.apply_action(L.A_JUMP + r)
+    assert st.array[L.POS] == space(31)
+    if reading == "ends_turn":
+        assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
+        assert st.array[L.JUMPED] == 0
+        return
+    assert phase(st) == L.PH_REVOLUTION and st.current_player() == 0
+    assert st.array[L.JUMPED] == 1
+    counter = L.A_COUNTER + int(D.SPACE_CSPACE[space(3)])
+    assert set(st.legal_actions()) == {L.A_PASS, L.A_REV_ROLL, L.A_REV_DRAW, counter}
+    st.apply_action(L.A_REV_ROLL)
+    assert chance_kind(st) == L.CH_REVOLUTION_DIE
+    st.apply_action(2)
+    assert st.array[L.POS] == space(33)
+    assert phase(st) == L.PH_EMPTY and st.current_player() == 0
+    st.apply_action(L.A_PASS)
+    assert chance_kind(st) == L.CH_TURN_DRAW and int(st.array[L.MOVER]) == 1
+    assert st.array[L.JUMPED] == 0  # a new turn: its player may jump again
+
+
 def test_revolution_draw_one_card() -> None:
     st = new_state(2)
     roll(st, 4)

@@ -4,6 +4,7 @@ the field and the value; real ones are accepted (tests/core/test_untrusted_state
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -34,6 +35,21 @@ def refused(a: np.ndarray, num_players: int = 3, **options: object) -> str:
     with pytest.raises(StateFormatError) as info:
         boardsim.State(game, a)
     return str(info.value)
+
+
+def random_position_where(
+    game: boardsim.Game, reached: Callable[[np.ndarray], bool], failure: str
+) -> np.ndarray:
+    """The first position where ``reached`` holds, the game still on, in random games
+    (seeds 0-39) of ``game``; ``failure`` when none reaches one."""
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not reached(state.array):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            return state.array.copy()
+    raise AssertionError(failure)
 
 
 def test_a_pawn_off_the_track() -> None:
@@ -131,15 +147,24 @@ def test_a_round_played_out_after_the_last_independence_only_under_end_of_round(
     """Ledger L13: every country free and the game still on is a real position with
     game_end='end_of_round' (the rest of the round), a forged one with 'at_once'."""
     game = boardsim.make_game("liberation", num_players=3, game_end="end_of_round")
-    for seed in range(40):
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal() and not all(state.array[L.INDEP : L.INDEP + 8]):
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            break
-    else:
-        raise AssertionError("no game left a round to play after the last independence")
-    a = state.array.copy()
+    a = random_position_where(
+        game,
+        lambda s: all(s[L.INDEP : L.INDEP + 8]),
+        "no game left a round to play after the last independence",
+    )
     boardsim.State(game, a)  # accepted
     assert "every country is independent but the game goes on" in refused(a, 3)
+
+
+def test_a_jump_made_this_turn_only_under_revolution_jump_triggers() -> None:
+    """Ledger L2: ``JUMPED`` set after a jump is a real position with
+    revolution_jump='triggers', a forged one by default or before the turn's move."""
+    game = boardsim.make_game("liberation", num_players=3, revolution_jump="triggers")
+    a = random_position_where(game, lambda s: s[L.JUMPED] != 0, "no random game jumped")
+    boardsim.State(game, a)  # accepted
+    assert "JUMPED = 1: not 0 or 1, or set without" in refused(a, 3)
+    b = a.copy()
+    b[L.JUMPED] = 2
+    assert "JUMPED = 2" in refused(b, 3, revolution_jump="triggers")
+    a[L.PHASE] = L.PH_MOVE  # a new turn clears it
+    assert "before the turn's move (in PHASE 1)" in refused(a, 3, revolution_jump="triggers")

@@ -121,7 +121,7 @@ def _rerun(capsys: pytest.CaptureFixture[str]) -> str:
 def test_an_adopted_ladder_is_read_back_whole_with_the_same_numbers(
     checkout: Checkout, played: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    adoption = ladder.adopt_ladder("liberation", 1)
+    adoption = ladder.adopt_ladder("liberation", 2)
     assert adoption.adopted == [
         "random against heuristic",
         "random against ppo",
@@ -133,7 +133,7 @@ def test_an_adopted_ladder_is_read_back_whole_with_the_same_numbers(
     assert _without_times(adopted) == _without_times(played["json"])
     assert (checkout.root / LADDER).with_suffix(".csv").read_text() == played["csv"]
     for record in adopted["pair_records"]:
-        assert record["adopted"] == {"from_commit": checkout.commit, "rules_version": 1}
+        assert record["adopted"] == {"from_commit": checkout.commit, "rules_version": 2}
     # the file's time, shared out among its pairs
     assert adopted["seconds"] == played["json"]["seconds"]
     total = sum(r["seconds"] for r in adopted["pair_records"])
@@ -144,19 +144,19 @@ def test_an_adopted_ladder_is_read_back_whole_with_the_same_numbers(
     assert again["pair_records"] == adopted["pair_records"]
     assert {**again, "seconds": 0} == {**adopted, "seconds": 0}
     with pytest.raises(AdoptionError, match="already records its pairs' settings"):
-        ladder.adopt_ladder("liberation", 1)
+        ladder.adopt_ladder("liberation", 2)
 
 
 def test_the_command_adopts_and_says_what_it_refuses(
     checkout: Checkout, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli_main(["ladder", "liberation", "--adopt", "--rules-version", "2"]) == 2
+    assert cli_main(["ladder", "liberation", "--adopt", "--rules-version", "3"]) == 2
     err = capsys.readouterr().err
-    assert "not adopted: liberation's rules are at version 1 today, not 2" in err
+    assert "not adopted: liberation's rules are at version 2 today, not 3" in err
     assert "pair_records" not in checkout.read()
-    assert cli_main(["ladder", "liberation", "--adopt", "--rules-version", "1"]) == 0
-    assert "adopted 3 pairs (rules version 1)" in capsys.readouterr().err
-    for argv in (["liberation", "--adopt"], ["liberation", "--rules-version", "1"]):
+    assert cli_main(["ladder", "liberation", "--adopt", "--rules-version", "2"]) == 0
+    assert "adopted 3 pairs (rules version 2)" in capsys.readouterr().err
+    for argv in (["liberation", "--adopt"], ["liberation", "--rules-version", "2"]):
         with pytest.raises(SystemExit):
             cli_main(["ladder", *argv])
 
@@ -198,7 +198,7 @@ def test_a_file_that_is_not_todays_ladder_is_refused(
 ) -> None:
     checkout.edit(change)
     with pytest.raises(AdoptionError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        ladder.adopt_ladder("liberation", 1)
+        ladder.adopt_ladder("liberation", 2)
     assert "pair_records" not in checkout.read()
 
 
@@ -209,20 +209,20 @@ def test_a_ladder_played_with_other_settings_today_is_refused(
     for changed in (replace(setting, seed=101), replace(setting, options={"num_players": 3})):
         monkeypatch.setattr(ladder, "ladder_setting", lambda game, s=changed: s)
         with pytest.raises(AdoptionError, match="not by today's ladder command"):
-            ladder.adopt_ladder("liberation", 1)
+            ladder.adopt_ladder("liberation", 2)
 
 
 def test_the_wrong_rules_version_an_edited_or_uncommitted_file_are_refused(
     checkout: Checkout,
 ) -> None:
-    with pytest.raises(AdoptionError, match="version 1 today, not 0"):
+    with pytest.raises(AdoptionError, match="version 2 today, not 0"):
         ladder.adopt_ladder("liberation", 0)
     checkout.file.write_text(checkout.file.read_text() + "\n")
     with pytest.raises(AdoptionError, match="differs from the one its last commit"):
-        ladder.adopt_ladder("liberation", 1)
+        ladder.adopt_ladder("liberation", 2)
     shutil.rmtree(checkout.root / ".git")
     with pytest.raises(AdoptionError, match="not a committed file"):
-        ladder.adopt_ladder("liberation", 1)
+        ladder.adopt_ladder("liberation", 2)
 
 
 def test_a_pair_whose_network_changed_is_not_adopted_and_is_played_again(
@@ -234,7 +234,7 @@ def test_a_pair_whose_network_changed_is_not_adopted_and_is_played_again(
     weights[0] += 1.0
     Network(weights, network.layout, network.meta).save(path)
     since = _commit(checkout.root)
-    adoption = ladder.adopt_ladder("liberation", 1)
+    adoption = ladder.adopt_ladder("liberation", 2)
     assert adoption.adopted == ["random against heuristic"]
     assert len(adoption.refused) == 2
     assert all(
@@ -252,14 +252,14 @@ def test_an_uncommitted_network_is_a_changed_one_and_no_pair_left_is_refused(
     path = checkout.root / "agents" / "liberation" / "ppo.npz"
     network = Network.load(path)
     Network(network.weights * 2, network.layout, network.meta).save(path)
-    adoption = ladder.adopt_ladder("liberation", 1)
+    adoption = ladder.adopt_ladder("liberation", 2)
     assert [line.endswith("(changed since: uncommitted)") for line in adoption.refused] == [
         True,
         True,
     ]
     data = _before_records(checkout.read())
     with pytest.raises(AdoptionError, match="no pair can be adopted"):
-        adopt_results(data, "the file", 1, checkout.commit, refuse=lambda specs: "no")
+        adopt_results(data, "the file", 2, checkout.commit, refuse=lambda specs: "no")
 
 
 def test_a_cooperative_ladder_is_adopted_cell_by_cell(
@@ -274,7 +274,7 @@ def test_a_cooperative_ladder_is_adopted_cell_by_cell(
     prefix.with_suffix(".json").write_text(json.dumps(_before_records(played), indent=2))
     _git(tmp_path, "init", "-q")
     commit = _commit(tmp_path)
-    adoption = ladder.adopt_ladder("hispania", 3)
+    adoption = ladder.adopt_ladder("hispania", 4)
     levels = ladder.ladder_setting("hispania").levels
     assert levels is not None
     assert adoption.adopted == [

@@ -137,9 +137,9 @@ OPTIONS = (
         "reward",
         "win_loss",
         "win_loss: +1 to every general if Rome wins, -1 if it loses (the Hispano player the "
-        "opposite). progress: also 0.5 x Rome's standing (0-1: capitals garrisoned, revolts "
-        "in the reserve, Roman provinces clear), paid densely as it changes; any win still "
-        "outranks any loss.",
+        "opposite). progress: also 0.5 x the standing Rome gained since the first position "
+        "(standing 0-1: capitals garrisoned, revolts in the reserve, Roman provinces clear), "
+        "paid densely as it changes; any win still outranks any loss.",
         choices=REWARDS,
     ),
     _reading(
@@ -383,7 +383,8 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
 
 def payoffs(options: dict[str, Any]) -> Payoffs:
     """Every general gets Rome's result (+1, -1, 0 cut short), the Hispano player its
-    opposite; ``progress`` adds 0.5 x Rome's standing (0-1) at every moment, paid densely."""
+    opposite; ``progress`` adds 0.5 x the standing (0-1) Rome gained since the first
+    position, at every moment, paid densely: within +-1.5 either way."""
     progress = options["reward"] == "progress"
     bound = 1.5 if progress else 1.0
     kind = "general_sum" if options["hispano"] else "identical"
@@ -396,7 +397,7 @@ MAX_TURN_DECISIONS = 100
 
 DEFINITION = GameDefinition(
     name="hispania",
-    version=3,
+    version=4,
     title="Hispania",
     kernels=__name__,  # built from this package's modules on first use
     options=OPTIONS,

@@ -112,3 +112,27 @@ def absent_generals(state: np.ndarray) -> int:
         if state[L.GEN_POS + g] < 0:
             n += 1
     return n
+
+
+@jit
+def aim_counts(state: np.ndarray) -> tuple[int, int, int]:
+    """Rome's aims as counts: the Hispanic capitals garrisoned, the revolt counters in the
+    reserve and the revolts in the Roman provinces (``outputs.rome_aims`` scales them)."""
+    capitals = 0
+    for p in range(D.NUM_HISPANIC):
+        if state[L.GARR + (p * 6 + 5) * L.STACK] != 0:
+            capitals += 1
+    roman_revolts = 0
+    for c in range(D.NUM_CITIES):
+        if D.CITY_PROVINCE[c] >= D.NUM_HISPANIC:
+            roman_revolts += state[L.REVOLTS + c]
+    return capitals, state[L.RESERVE], roman_revolts
+
+
+@jit
+def record_start(state: np.ndarray) -> None:
+    """Keep Rome's aims at the first position in ``START_AIMS`` (the progress reward's zero)."""
+    capitals, reserve, roman_revolts = aim_counts(state)
+    state[L.START_AIMS] = capitals
+    state[L.START_AIMS + 1] = reserve
+    state[L.START_AIMS + 2] = roman_revolts

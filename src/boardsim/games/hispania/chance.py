@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardsim.core.header import H_CHANCE_KIND
+from boardsim.core.header import H_CHANCE_KIND, H_DECISIONS, P_EXPLICIT_CHANCE
 from boardsim.core.jit import jit
 from boardsim.core.kernel_parts import fair_die
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
-from boardsim.games.hispania.board import garrison_count, general_at, place_revolt, province_army
+from boardsim.games.hispania.board import (
+    garrison_count,
+    general_at,
+    place_revolt,
+    province_army,
+    record_start,
+)
 from boardsim.games.hispania.combat import resolve_army_attack, resolve_attack, resolve_siege
 from boardsim.games.hispania.flow import (
     advance,
@@ -96,6 +102,9 @@ def apply_chance(state: np.ndarray, params: np.ndarray, outcome: int) -> None:
             state[L.DIE_H] = outcome
         resolve_combat_if_ready(state, params)
     advance(state, params)
+    if params[P_EXPLICIT_CHANCE] == 0 and state[H_DECISIONS] == 0:
+        # drawn inside new_game (chance resolved there): still the first position
+        record_start(state)
 
 
 @jit

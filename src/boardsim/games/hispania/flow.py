@@ -23,6 +23,7 @@ from boardsim.games.hispania.board import (
     is_adjacent,
     place_revolt,
     province_army,
+    record_start,
     roman_victory,
 )
 from boardsim.games.hispania.combat import any_hispano_attack
@@ -491,3 +492,4 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     state[L.PHASE] = L.PH_SETUP_REVOLT
     state[L.COUNTER] = 0
     advance(state, params)
+    record_start(state)

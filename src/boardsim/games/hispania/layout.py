@@ -92,7 +92,11 @@ ARMY_POS = GARR_RESERVE + NUM_GENERALS
 GEN_POS = ARMY_POS + NUM_ARMY_SLOTS
 FLEET = GEN_POS + NUM_GENERALS
 ROADS = FLEET + NUM_SEAS
-STATE_SIZE = ROADS + NUM_LINKS
+# Rome's aims at the first position (version 4): the capitals garrisoned, the revolt
+# counters in the reserve and the revolts in the Roman provinces, from which the
+# ``progress`` reward measures Rome's standing (returns start at 0, docs/rules/hispania.md)
+START_AIMS = ROADS + NUM_LINKS
+STATE_SIZE = START_AIMS + 3
 
 # phases
 PH_SETUP_REVOLT = 1

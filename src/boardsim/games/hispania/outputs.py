@@ -12,6 +12,7 @@ from boardsim.core.header import P_NUM_PLAYERS
 from boardsim.core.jit import jit
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
+from boardsim.games.hispania.board import aim_counts
 
 
 @jit
@@ -100,16 +101,15 @@ def rome_aims(state, params):
     """What Rome has of its aims, each in [0, 1]: the share of the Hispanic capitals
     garrisoned, the share of all revolt counters in the reserve, and 1 / (1 + revolts in
     the Roman provinces)."""
-    capitals = 0
-    for p in range(D.NUM_HISPANIC):
-        if state[L.GARR + (p * 6 + 5) * L.STACK] != 0:
-            capitals += 1
-    roman_revolts = 0
-    for c in range(D.NUM_CITIES):
-        if D.CITY_PROVINCE[c] >= D.NUM_HISPANIC:
-            roman_revolts += state[L.REVOLTS + c]
-    reserve = min(max(state[L.RESERVE], 0) / D.TOTAL_REVOLTS, 1.0)
-    return capitals / D.NUM_HISPANIC, reserve, 1.0 / (1.0 + roman_revolts)
+    capitals, reserve, roman_revolts = aim_counts(state)
+    return scaled_aims(capitals, reserve, roman_revolts)
+
+
+@jit
+def scaled_aims(capitals, reserve, roman_revolts):
+    """``rome_aims`` from the counts of ``board.aim_counts``."""
+    share = min(max(reserve, 0) / D.TOTAL_REVOLTS, 1.0)
+    return capitals / D.NUM_HISPANIC, share, 1.0 / (1.0 + roman_revolts)
 
 
 @jit
@@ -133,6 +133,12 @@ def rome_standing(state, params):
     """What the ``progress`` reward pays for, in [0, 1]: ``rome_progress`` without the
     time (which only runs out): the ``STANDING_*`` weights on ``rome_aims`` over their sum."""
     capitals, reserve, clear = rome_aims(state, params)
+    return weighted_standing(capitals, reserve, clear)
+
+
+@jit
+def weighted_standing(capitals, reserve, clear):
+    """The ``STANDING_*`` weights on Rome's scaled aims, over their sum."""
     weighted = (
         L.STANDING_CAPITALS * capitals + L.STANDING_RESERVE * reserve + L.STANDING_CLEAR * clear
     )
@@ -140,16 +146,27 @@ def rome_standing(state, params):
 
 
 @jit
+def start_standing(state):
+    """Rome's standing at the first position (``START_AIMS``, kept by ``board.record_start``)."""
+    capitals, reserve, clear = scaled_aims(
+        state[L.START_AIMS], state[L.START_AIMS + 1], state[L.START_AIMS + 2]
+    )
+    return weighted_standing(capitals, reserve, clear)
+
+
+@jit
 def returns(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """+1 to every general on a Roman victory, -1 on a Hispanic victory. The ``progress``
-    reward adds ``PROGRESS_WEIGHT`` x ``rome_standing`` at every moment, the end included
-    (each decision is paid the standing it gained; a lost game that garrisoned capitals
-    scores more than one that did not, and any win more than any loss)."""
+    reward adds ``PROGRESS_WEIGHT`` x what ``rome_standing`` gained since the first
+    position (``START_AIMS``; version 4: before, the standing itself, so returns began
+    above 0 though no reward had been paid), the end included (each decision is paid the
+    standing it gained; a lost game that garrisoned capitals scores more than one that did
+    not, and any win more than any loss)."""
     out[:] = 0.0
     w = state[L.WINNER]
     v = 1.0 if w == L.W_ROME else (-1.0 if w == L.W_HISPANIA else 0.0)
     if params[L.P_REWARD] == 1:
-        v += L.PROGRESS_WEIGHT * rome_standing(state, params)
+        v += L.PROGRESS_WEIGHT * (rome_standing(state, params) - start_standing(state))
     for p in range(params[P_NUM_PLAYERS]):
         out[p] = v
     if params[L.P_HISPANO] != 0:

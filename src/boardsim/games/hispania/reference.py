@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from boardsim.core.header import CHANCE, FLAG_TERMINAL, H_ACTOR, H_CHANCE_KIND, H_FLAGS, TERMINAL
+from boardsim.core.header import (
+    CHANCE,
+    FLAG_TERMINAL,
+    H_ACTOR,
+    H_CHANCE_KIND,
+    H_DECISIONS,
+    H_FLAGS,
+    P_EXPLICIT_CHANCE,
+    TERMINAL,
+)
 from boardsim.core.header import P_NUM_PLAYERS as _P_NUM_PLAYERS
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import layout as L
@@ -474,6 +483,7 @@ def init(state: State, params: Params, seed: int) -> None:
     s[L.PHASE] = L.PH_SETUP_REVOLT
     s[L.COUNTER] = 0
     run(s, params)
+    record_start(s)
 
 
 def h_targets(s: State, k: int) -> list[int]:
@@ -874,6 +884,8 @@ def apply_chance(state: State, params: Params, outcome: int) -> None:
         s[L.DIE_R if kind == L.CK_ROMAN_DIE else L.DIE_H] = outcome
         _combat(s, params)
     run(s, params)
+    if params[P_EXPLICIT_CHANCE] == 0 and s[H_DECISIONS] == 0:
+        record_start(s)  # drawn inside new_game: still the first position
 
 
 def setup_revolt(s: State, face: int) -> None:
@@ -973,11 +985,31 @@ def rome_standing(state: State, params: Params) -> float:
     """Rome's standing in [0, 1]: the ``STANDING_*`` weights (layout.py) on the capitals'
     share, the reserve's share and 1 / (1 + revolts in the Roman provinces), over their
     sum, as the compiled ``rome_standing``."""
+    return standing_of(*aim_counts(state))
+
+
+def aim_counts(state: State) -> tuple[int, int, int]:
+    """The capitals garrisoned, the reserve and the Roman provinces' revolts."""
     capitals = sum(1 for p in range(D.NUM_HISPANIC) if state[L.GARR + (p * 6 + 5) * L.STACK] != 0)
     roman_revolts = sum(
         state[L.REVOLTS + c] for c in range(D.NUM_CITIES) if D.CITY_PROVINCE[c] >= D.NUM_HISPANIC
     )
-    reserve = min(max(state[L.RESERVE], 0) / D.TOTAL_REVOLTS, 1.0)
+    return capitals, state[L.RESERVE], roman_revolts
+
+
+def record_start(s: State) -> None:
+    """Rome's aims at the first position, the progress reward's zero (version 4)."""
+    s[L.START_AIMS], s[L.START_AIMS + 1], s[L.START_AIMS + 2] = aim_counts(s)
+
+
+def start_standing(state: State) -> float:
+    """Rome's standing at the first position (``START_AIMS``)."""
+    return standing_of(*(state[L.START_AIMS + i] for i in range(3)))
+
+
+def standing_of(capitals: int, reserve_count: int, roman_revolts: int) -> float:
+    """The ``STANDING_*`` weights on the scaled aims of these counts, over their sum."""
+    reserve = min(max(reserve_count, 0) / D.TOTAL_REVOLTS, 1.0)
     clear = 1.0 / (1.0 + roman_revolts)
     weights = (L.STANDING_CAPITALS, L.STANDING_RESERVE, L.STANDING_CLEAR)
     aims = (capitals / D.NUM_HISPANIC, reserve, clear)
@@ -988,7 +1020,7 @@ def returns(state: State, params: Params) -> list[float]:
     w = state[L.WINNER]
     v = 1.0 if w == L.W_ROME else -1.0 if w == L.W_HISPANIA else 0.0
     if params[L.P_REWARD] == 1:
-        v += L.PROGRESS_WEIGHT * rome_standing(state, params)
+        v += L.PROGRESS_WEIGHT * (rome_standing(state, params) - start_standing(state))
     out = [v if p < params[_P_NUM_PLAYERS] else 0.0 for p in range(L.MAX_PLAYERS)]
     if params[L.P_HISPANO]:
         out[L.HISPANO] = -v

@@ -145,6 +145,7 @@ E_TERROR = 74
 E_HISPANO = 75
 E_IDLE_FIELD = 76
 E_ARMY_PROVINCE = 77
+E_START_AIMS = 78
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a step of the game (1..{L.NUM_PHASES - 1})",
@@ -237,6 +238,9 @@ STATE_ERRORS: dict[int, str] = {
     E_HISPANO: "Hispano decides ({value}) without the variant, denarii or a choice",
     E_IDLE_FIELD: "word {index} = {value}: set outside the step that uses it",
     E_ARMY_PROVINCE: "the army placed on city {value} joins another army's province",
+    E_START_AIMS: "START_AIMS word {index} = {value}: not a count of capitals "
+    f"(0..{D.NUM_HISPANIC}), revolt "
+    f"counters in the reserve (0..{D.TOTAL_REVOLTS}) or revolts in the Roman provinces",
 }
 
 
@@ -285,6 +289,11 @@ def check_scalars(state, params, where):
         return refuse(where, E_TRACK, L.TRACK, state[L.TRACK])
     if outside(state, L.RESERVE, 0, D.TOTAL_REVOLTS):
         return refuse(where, E_RESERVE, L.RESERVE, state[L.RESERVE])
+    if outside(state, L.START_AIMS, 0, D.NUM_HISPANIC):
+        return refuse(where, E_START_AIMS, L.START_AIMS, state[L.START_AIMS])
+    for i in range(1, 3):
+        if outside(state, L.START_AIMS + i, 0, D.TOTAL_REVOLTS):
+            return refuse(where, E_START_AIMS, L.START_AIMS + i, state[L.START_AIMS + i])
     if outside(state, L.REVOLT_PROV, 0, D.NUM_HISPANIC - 1):
         return refuse(where, E_REVOLT_PROV, L.REVOLT_PROV, state[L.REVOLT_PROV])
     if outside(state, L.REVOLT_NUM, 0, 6):

@@ -15,6 +15,7 @@ GAME_ENDS = ("at_once", "end_of_round")
 CLEARED_SPACES = ("left_empty", "tuck")
 INDEPENDENT_SPACES = ("not_counted", "counted")
 HAND_LIMITS = ("end_of_turn", "at_once")  # index = layout.HAND_LIMIT_*
+REVOLUTION_JUMPS = ("ends_turn", "triggers")  # index = layout.REVOLUTION_JUMP_*
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -95,6 +96,15 @@ OPTIONS: tuple[Option, ...] = (
         "5 before the move (a revolution draw ends the turn either way).",
         choices=HAND_LIMITS,
     ),
+    Option(
+        "revolution_jump",
+        "ends_turn",
+        "What 'Move to any other Revolution space' does (ledger L2). 'ends_turn': the pawn "
+        "moves there and the turn ends; 'triggers': the space acts as a landing, so its "
+        "actions are offered again (roll again, draw, a counter, pass), but not a second "
+        "jump in the same turn, so no turn jumps for ever.",
+        choices=REVOLUTION_JUMPS,
+    ),
 )
 
 
@@ -117,6 +127,9 @@ def _game_params(o: dict[str, Any]) -> list[int]:
         o["independent_spaces"]
     )
     out[layout.PR_HAND_LIMIT - layout.PR_COUNTERS] = HAND_LIMITS.index(o["hand_limit"])
+    out[layout.PR_REVOLUTION_JUMP - layout.PR_COUNTERS] = REVOLUTION_JUMPS.index(
+        o["revolution_jump"]
+    )
     return out
 
 
@@ -151,12 +164,13 @@ SAMPLE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"num_players": 4, "explicit_chance": True},
     {"num_players": 5, "royalist_moves": False, "independence_ties": "demote"},
     {"num_players": 6, "reward": "vt", "counters": 12},
-    # the other reading of each contested ruling (L4, L7, L13; L6)
+    # the other reading of each contested ruling (L2, L4, L7, L13; L6)
     {
         "num_players": 3,
         "game_end": "end_of_round",
         "cleared_space": "tuck",
         "independent_spaces": "counted",
+        "revolution_jump": "triggers",
     },
     {"num_players": 4, "hand_limit": "at_once"},
 )
@@ -180,7 +194,7 @@ MAX_TURN_DECISIONS = 12
 
 DEFINITION = GameDefinition(
     name="liberation",
-    version=1,
+    version=2,
     title="The liberation race (Latin American wars of independence, 1809-1826)",
     kernels=__name__,  # built from this package's modules on first use
     options=OPTIONS,

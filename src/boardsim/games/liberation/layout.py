@@ -20,6 +20,8 @@ One flat ``int32`` array (after the engine header of ``core/header.py``)::
     CARD[s]     kind of the card tucked at space s (-1 none)
     COUNTERS[s] counters on space s
     INDEP[c]    1 once country c is independent
+    JUMPED      1 once the mover has jumped to another revolution space this turn (only
+                with ``revolution_jump="triggers"``, ledger L2)
 
 Sizes come from the data file; ``rules.py`` uses only these names.
 """
@@ -58,7 +60,8 @@ OWNER = SELECTED + K
 CARD = OWNER + NUM_SPACES
 COUNTERS = CARD + NUM_SPACES
 INDEP = COUNTERS + NUM_SPACES
-STATE_SIZE = INDEP + NUM_COUNTRIES
+JUMPED = INDEP + NUM_COUNTRIES
+STATE_SIZE = JUMPED + 1
 
 # phases: what the player to move decides
 PH_SETUP = 0
@@ -92,7 +95,8 @@ PR_GAME_END = PARAMS_HEADER + 5  # GAME_END_*: when the last independence ends t
 PR_CLEARED_SPACE = PARAMS_HEADER + 6  # CLEARED_*: may an attacker tuck on the space cleared (L7)
 PR_INDEPENDENT_SPACES = PARAMS_HEADER + 7  # INDEPENDENT_*: do skipped spaces use a pip (L4)
 PR_HAND_LIMIT = PARAMS_HEADER + 8  # HAND_LIMIT_*: when the hand limit is checked (L6)
-PARAMS_SIZE = PARAMS_HEADER + 9
+PR_REVOLUTION_JUMP = PARAMS_HEADER + 9  # REVOLUTION_JUMP_*: does the jump's space act (L2)
+PARAMS_SIZE = PARAMS_HEADER + 10
 
 TIE_SHARE = 0  # tied players all take the award of the best place they share
 TIE_DEMOTE = 1  # tied players all take the award of the worst place they cover
@@ -106,6 +110,8 @@ INDEPENDENT_NOT_COUNTED = 0  # independent spaces are skipped and use no pip
 INDEPENDENT_COUNTED = 1  # they are skipped over but each uses a pip
 HAND_LIMIT_END_OF_TURN = 0  # a hand over the limit is cut down at the end of its turn
 HAND_LIMIT_AT_ONCE = 1  # ... as soon as it is over: the turn's draw, before the move
+REVOLUTION_JUMP_ENDS_TURN = 0  # the move to another revolution space ends the turn there
+REVOLUTION_JUMP_TRIGGERS = 1  # ... is a landing there (its actions; no second jump a turn)
 
 # ---------------------------------------------------------------- actions
 A_ROLL = 0  # move by a die roll

@@ -67,6 +67,7 @@ class Race:
 
     def start_turn(self) -> None:
         self.s[L.TURN] += 1
+        self.s[L.JUMPED] = 0
         if not self.begin_draw(L.CH_TURN_DRAW):
             self.decide(L.PH_MOVE)
 
@@ -277,7 +278,8 @@ def legal_actions(state: list[int], params: Sequence[int]) -> list[int]:
         acts += [L.A_PASS, L.A_REV_ROLL]
         if race.pile_size() + race.discards() > 0:
             acts.append(L.A_REV_DRAW)
-        acts += [L.A_JUMP + r for r, t in enumerate(D.REVOLUTION_SPACES) if t != space]
+        if not state[L.JUMPED]:  # revolution_jump="triggers": one jump a turn (L2)
+            acts += [L.A_JUMP + r for r, t in enumerate(D.REVOLUTION_SPACES) if t != space]
         if supply > 0:
             acts += [
                 L.A_COUNTER + cs
@@ -337,7 +339,11 @@ def apply_action(state: list[int], params: Sequence[int], action: int) -> None:
         race.after_attack(p)
     elif L.A_JUMP <= action < L.A_COUNTER:
         state[L.POS + p] = int(D.REVOLUTION_SPACES[action - L.A_JUMP])
-        race.end_turn()
+        if params[L.PR_REVOLUTION_JUMP] == L.REVOLUTION_JUMP_TRIGGERS:  # L2
+            state[L.JUMPED] = 1
+            race.land()  # the revolution space offers its actions again, but no jump
+        else:
+            race.end_turn()
     elif L.A_COUNTER <= action < L.A_TUCK:
         state[L.COUNTERS + int(D.COUNTRY_SPACES[action - L.A_COUNTER])] += 1
         state[L.SUPPLY + p] -= 1

@@ -149,6 +149,7 @@ def is_stalled(state, params):
 def start_turn(state, params):
     """Phase 1: draw 1 card (then phase 2, the move)."""
     state[L.TURN] += 1
+    state[L.JUMPED] = 0
     if not begin_draw(state, L.CH_TURN_DRAW):
         decide(state, L.PH_MOVE)
 
@@ -318,6 +319,19 @@ def royalist_attack(state, p, s):
 
 
 @jit
+def jump(state, params, p, space):
+    """The move to "any other Revolution space" (ledger L2). By default the turn ends there;
+    with ``revolution_jump="triggers"`` the space acts as a landing (its actions again),
+    and ``JUMPED`` withholds a second jump that turn, so a turn cannot jump for ever."""
+    state[L.POS + p] = space
+    if params[L.PR_REVOLUTION_JUMP] == L.REVOLUTION_JUMP_TRIGGERS:
+        state[L.JUMPED] = 1
+        land(state)
+    else:
+        end_turn(state, params)
+
+
+@jit
 def after_attack(state, params, p):
     """The attack done: the turn ends (ledger L7, ``cleared_space="left_empty"``), or with
     ``cleared_space="tuck"`` the attacker may tuck a card on the cleared space, if he can."""
@@ -425,7 +439,7 @@ def legal_mask(state, params, mask):
         if cards_to_draw(state) > 0:
             n += allow(mask, L.A_REV_DRAW)
         for r in range(D.NUM_REVOLUTIONS):
-            if D.REVOLUTION_SPACES[r] != s:
+            if D.REVOLUTION_SPACES[r] != s and state[L.JUMPED] == 0:
                 n += allow(mask, L.A_JUMP + r)
         if state[L.SUPPLY + p] > 0:
             for cs in range(D.NUM_COUNTRY_SPACES):
@@ -490,9 +504,8 @@ def apply_action(state, params, action):
     elif action == L.A_CONFIRM:
         royalist_attack(state, p, s)
         after_attack(state, params, p)
-    elif action < L.A_COUNTER:  # jump to another revolution space
-        state[L.POS + p] = D.REVOLUTION_SPACES[action - L.A_JUMP]
-        end_turn(state, params)
+    elif action < L.A_COUNTER:
+        jump(state, params, p, D.REVOLUTION_SPACES[action - L.A_JUMP])
     elif action < L.A_TUCK:  # one more counter on a space one liberated
         t = D.COUNTRY_SPACES[action - L.A_COUNTER]
         state[L.COUNTERS + t] += 1

@@ -67,6 +67,7 @@ E_OVER_LIMIT = 39
 E_STALLED_LIVE = 40
 E_LAST_SCORER_NONE = 41
 E_ACTOR_MOVER = 42
+E_JUMPED = 43
 
 STATE_ERRORS: dict[int, str] = {
     E_PHASE: f"PHASE = {{value}}: not a phase (0..{L.NUM_PHASES - 1})",
@@ -119,6 +120,8 @@ STATE_ERRORS: dict[int, str] = {
     E_STALLED_LIVE: "STALLED = 1 but the game goes on",
     E_LAST_SCORER_NONE: "LAST_SCORER = {value} but no country is independent",
     E_ACTOR_MOVER: "ACTOR (word 2) = {value}, but it is player {index}'s turn (MOVER)",
+    E_JUMPED: 'JUMPED = {value}: not 0 or 1, or set without revolution_jump="triggers" '
+    "or before the turn's move (in PHASE {index})",
 }
 
 
@@ -141,6 +144,22 @@ def check_scalars(state, params, where):
         return refuse(where, E_LAST_SCORER, L.LAST_SCORER, state[L.LAST_SCORER])
     if not 0 <= state[H.H_CHANCE_KIND] < NUM_CHANCE_KINDS:
         return refuse(where, E_CHANCE_KIND, H.H_CHANCE_KIND, state[H.H_CHANCE_KIND])
+    return check_jumped(state, params, where)
+
+
+@jit
+def check_jumped(state, params, where):
+    """``JUMPED`` (ledger L2) is 0 or 1, set only with ``revolution_jump="triggers"``, and
+    only once the turn's move is made (a new turn clears it before its draw)."""
+    jumped = state[L.JUMPED]
+    if jumped == 0:
+        return 0
+    phase = state[L.PHASE]
+    triggers = params[L.PR_REVOLUTION_JUMP] == L.REVOLUTION_JUMP_TRIGGERS
+    kind = state[H.H_CHANCE_KIND]
+    early = phase == L.PH_SETUP or phase == L.PH_MOVE or kind == L.CH_TURN_DRAW
+    if jumped != 1 or not triggers or early:
+        return refuse(where, E_JUMPED, phase, jumped)
     return 0
 
 
