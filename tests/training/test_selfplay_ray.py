@@ -172,3 +172,18 @@ def test_the_train_command_runs_on_ray_and_says_what_goes_with_it(
         timeout=300,
     )
     assert ppo.returncode == 2 and "--backend rllib" in ppo.stderr
+
+
+def test_where_a_run_plays_is_checked_up_front(local_ray) -> None:
+    """A backend, workers or an address that cannot work are refused before anything
+    runs: more workers than the cluster's CPUs would wait for ever."""
+    for bad, said in (
+        ({"backend": "cluster"}, "choose one of local, ray"),
+        ({"workers": 2}, "go with --backend ray"),
+        ({"backend": "ray", "workers": 0}, "positive integer"),
+    ):
+        with pytest.raises(boardsim.OptionError, match=said):
+            _config(Path("x"), 1, **bad).validate()
+    with pytest.raises(boardsim.OptionError, match="the Ray cluster has 2 CPUs"):
+        selfplay.RaySelfPlay("liberation", {"num_players": 2}, workers=3)
+    assert local_ray.is_initialized()
