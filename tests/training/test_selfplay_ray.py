@@ -20,7 +20,8 @@ from boardsim.training import selfplay
 from boardsim.training.alphazero import AlphaZeroConfig, AlphaZeroTrainer, train_alphazero
 from boardsim.training.checkpoint import read_resume_arrays
 
-from .test_alphazero import TINY, _networks
+from .test_alphazero import _config as tiny_config
+from .test_alphazero import _networks
 
 pytestmark = pytest.mark.subprocess
 
@@ -29,22 +30,11 @@ ray = pytest.importorskip("ray")
 QUIET = {"log": lambda *_: None}
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 def _config(run_dir: Path, iterations: int, **kw) -> AlphaZeroConfig:
-    return AlphaZeroConfig(
-        game="liberation",
-        run_dir=str(run_dir),
-        options={"num_players": 2, "max_decisions": 2000},
-        iterations=iterations,
-        **{**TINY, "games_per_iteration": 8, "warmup_iterations": 1, **kw},
+    """test_alphazero's tiny run, with 8 games an iteration (several pieces a worker, and a
+    buffer that wraps round) after a warm-up iteration."""
+    return tiny_config(
+        run_dir, iterations, **{"games_per_iteration": 8, "warmup_iterations": 1, **kw}
     )
 
 
