@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,12 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 GAME_FOLDERS = ("liberation", "hispania", "farrapos")
 # tests that need the one Ray cluster of this machine to themselves (group: "ray")
-RAY_FILES = ("research/test_ray.py", "research/test_ray_address.py", "training/test_rllib.py")
+RAY_FILES = (
+    "research/test_ray.py",
+    "research/test_ray_address.py",
+    "training/test_rllib.py",
+    "training/test_selfplay_ray.py",
+)
 
 
 def worker_group(item: pytest.Item) -> str | None:
@@ -40,6 +46,18 @@ def worker_group(item: pytest.Item) -> str | None:
     params = getattr(getattr(item, "callspec", None), "params", {})
     game = params.get("game")
     return game if isinstance(game, str) and game in GAME_FOLDERS else None
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    """A local Ray of 2 CPUs on 127.0.0.1 for a module's tests, stopped after them (its
+    files are in :data:`RAY_FILES`, so one module's Ray runs at a time)."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

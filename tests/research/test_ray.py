@@ -15,15 +15,6 @@ pytestmark = pytest.mark.subprocess
 ray = pytest.importorskip("ray")
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 def test_ray_sweep_equals_the_local_sweep(tmp_path: Path, local_ray) -> None:
     grid = sweep.parse_grid("liberation", ["num_players=2,3", "seat=all"])
     args = ("liberation", grid, ["heuristic", "random"], 10)

@@ -20,7 +20,8 @@ from boardsim.training import selfplay
 from boardsim.training.alphazero import AlphaZeroConfig, AlphaZeroTrainer, train_alphazero
 from boardsim.training.checkpoint import read_resume_arrays
 
-from .test_alphazero import TINY, _networks
+from .test_alphazero import _config as tiny_config
+from .test_alphazero import _networks
 
 pytestmark = pytest.mark.subprocess
 
@@ -29,22 +30,11 @@ ray = pytest.importorskip("ray")
 QUIET = {"log": lambda *_: None}
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 def _config(run_dir: Path, iterations: int, **kw) -> AlphaZeroConfig:
-    return AlphaZeroConfig(
-        game="liberation",
-        run_dir=str(run_dir),
-        options={"num_players": 2, "max_decisions": 2000},
-        iterations=iterations,
-        **{**TINY, "games_per_iteration": 8, "warmup_iterations": 1, **kw},
+    """test_alphazero's tiny run, with 8 games an iteration (several pieces a worker, and a
+    buffer that wraps round) after a warm-up iteration."""
+    return tiny_config(
+        run_dir, iterations, **{"games_per_iteration": 8, "warmup_iterations": 1, **kw}
     )
 
 
@@ -172,3 +162,18 @@ def test_the_train_command_runs_on_ray_and_says_what_goes_with_it(
         timeout=300,
     )
     assert ppo.returncode == 2 and "--backend rllib" in ppo.stderr
+
+
+def test_where_a_run_plays_is_checked_up_front(local_ray) -> None:
+    """A backend, workers or an address that cannot work are refused before anything
+    runs: more workers than the cluster's CPUs would wait for ever."""
+    for bad, said in (
+        ({"backend": "cluster"}, "choose one of local, ray"),
+        ({"workers": 2}, "go with --backend ray"),
+        ({"backend": "ray", "workers": 0}, "positive integer"),
+    ):
+        with pytest.raises(boardsim.OptionError, match=said):
+            _config(Path("x"), 1, **bad).validate()
+    with pytest.raises(boardsim.OptionError, match="the Ray cluster has 2 CPUs"):
+        selfplay.RaySelfPlay("liberation", {"num_players": 2}, workers=3)
+    assert local_ray.is_initialized()

@@ -24,6 +24,7 @@ counted twice.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -40,6 +41,7 @@ SELFPLAY_CHUNK = 16  # games a compiled self-play call here (progress between ca
 PIECE = 32  # games a piece on Ray at most
 PIECES_A_WORKER = 4  # pieces a worker gets at least, when the games allow: the load evens out
 RETRIES = 3  # times Ray runs a piece again whose worker died
+BACKENDS: Sequence[str] = ("local", "ray")  # where a run's self-play games are played
 
 
 def selfplay_games(
@@ -138,8 +140,6 @@ class SelfPlayWorker:
 
     def pid(self) -> int:
         """The worker's process id (for tests that stop a worker)."""
-        import os
-
         return os.getpid()
 
 
@@ -262,6 +262,3 @@ def check_backend(backend: str, workers: int | None, address: str | None) -> Non
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):
         raise OptionError(f"--workers must be a positive integer, got {workers!r}")
-
-
-BACKENDS: Sequence[str] = ("local", "ray")
