@@ -128,8 +128,8 @@ class SelfPlayWorker:
         games: int,
         cap: int,
     ) -> dict[str, Any]:
-        """Games ``first`` onwards (``games`` of them), whole; with the digest of the
-        table that played them and the worker's process id."""
+        """Games ``first`` onwards (``games`` of them), whole, as :func:`selfplay_games`
+        gives them; with the digest of the table that played them and ``first``."""
         table, cheap, share = tables
         out: dict[str, Any] = selfplay_games(
             self.game, table, record, seed, first, games, cap, 1, cheap, share
