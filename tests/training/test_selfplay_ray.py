@@ -47,11 +47,13 @@ def _curve(result) -> list[dict]:
     return rows
 
 
-def _tables(network_seed: int) -> tuple:
-    """A search seat table for the race, its network's weights drawn from ``network_seed``."""
+def _deal(network_seed: int, seed: int) -> selfplay.Deal:
+    """The race's self-play with a search whose network's weights are drawn from
+    ``network_seed``, every player recorded, 300 positions a game at most."""
     trainer = AlphaZeroTrainer(_config(Path("unused"), 1, seed=network_seed))
     g = trainer.game
-    return seat_table(g, [trainer.search(trainer.best, True)] * g.num_players), None, 1.0
+    table = seat_table(g, [trainer.search(trainer.best, True)] * g.num_players)
+    return selfplay.Deal(table, None, 1.0, np.ones(g.max_players, np.uint8), seed, 300)
 
 
 def test_a_run_on_ray_equals_the_local_run_and_resumes_from_either(
@@ -83,12 +85,11 @@ def test_each_piece_is_whole_games_of_the_network_published_for_it(local_ray) ->
     network it was sent, each game is in exactly one piece, and the games are the local
     ones."""
     g = boardsim.make_game("liberation", num_players=2, max_decisions=2000)
-    record = np.ones(g.max_players, np.uint8)
     workers = selfplay.RaySelfPlay("liberation", g.options, workers=2)
     try:
         for iteration, network_seed in enumerate((3, 4)):
-            tables = _tables(network_seed)
-            args = (tables, record, 7, 10 * iteration, 10, 300)
+            deal = _deal(network_seed, 7)
+            args = (deal, 10 * iteration, 10)
             before = len(workers.pieces_played)
             on_ray = list(workers.play(*args))
             here = list(selfplay.local_selfplay(g, *args, 1))
@@ -97,7 +98,7 @@ def test_each_piece_is_whole_games_of_the_network_published_for_it(local_ray) ->
                     np.concatenate([o[key] for o in on_ray]), np.concatenate([o[key] for o in here])
                 )
             mine = workers.pieces_played[before:]
-            assert {network for _, _, network in mine} == {selfplay.table_digest(tables[0])}
+            assert {network for _, _, network in mine} == {selfplay.table_digest(deal.table)}
             games = [first + k for first, n, _ in mine for k in range(n)]
             assert games == list(range(10 * iteration, 10 * iteration + 10))
             assert len(mine) >= 2 * 2  # pieces for both workers, several each
@@ -110,9 +111,7 @@ def test_a_killed_worker_is_restarted_and_its_games_kept_once(local_ray) -> None
     """A worker's process killed while the pieces are out: Ray restarts it and plays its
     piece again from its seeds; the games equal the local ones, each once."""
     g = boardsim.make_game("liberation", num_players=2, max_decisions=2000)
-    record = np.ones(g.max_players, np.uint8)
-    tables = _tables(5)
-    args = (tables, record, 11, 0, 8, 300)
+    args = (_deal(5, 11), 0, 8)
     workers = selfplay.RaySelfPlay("liberation", g.options, workers=2)
     try:
         victim = workers.pids()[0]

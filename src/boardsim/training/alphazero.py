@@ -109,6 +109,7 @@ from boardsim.training.run_log import (
 )
 from boardsim.training.selfplay import (
     SELFPLAY_CHUNK,
+    Deal,
     RaySelfPlay,
     check_backend,
     local_selfplay,
@@ -469,11 +470,11 @@ class AlphaZeroTrainer:
         start = time.perf_counter()
         positions = with_policy = 0
         returns_all, lengths = [], []
-        tables, n_games = (table, cheap, share), c.games_per_iteration
+        deal, n_games = Deal(table, cheap, share, record, c.seed, cap), c.games_per_iteration
         if self.workers is None:
-            played = local_selfplay(g, tables, record, c.seed, first, n_games, cap, c.threads)
+            played = local_selfplay(g, deal, first, n_games, c.threads)
         else:  # the same games, on Ray
-            played = self.workers.play(tables, record, c.seed, first, n_games, cap)
+            played = self.workers.play(deal, first, n_games)
         for out in played:
             n = len(out["decisions"])
             self.buffer.add(out["states"], out["policies"], out["position_returns"], out["values"])

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -93,23 +93,35 @@ def table_digest(table: SeatTable) -> str:
     return h.hexdigest()[:16]
 
 
+class Deal(NamedTuple):
+    """What an iteration's self-play games are played with, whichever games they are."""
+
+    table: SeatTable  # the seats
+    cheap: SeatTable | None  # the playout cap's cheap seats (None: no cap)
+    share: float  # the decisions searched by ``table`` under the cap
+    record: np.ndarray  # the players whose decisions are kept
+    seed: int  # the run's
+    cap: int  # positions kept a game at most
+
+
 def local_selfplay(
-    game: Any,
-    tables: tuple[SeatTable, SeatTable | None, float],
-    record: np.ndarray,
-    seed: int,
-    first: int,
-    games: int,
-    cap: int,
-    threads: int | None,
+    game: Any, deal: Deal, first: int, games: int, threads: int | None
 ) -> Iterator[dict[str, np.ndarray]]:
-    """Games ``first`` to ``first + games`` of the run ``seed`` here, a chunk at a time in
-    game order (``tables``: the seats, the playout cap's cheap seats or None, and the full
-    searches' share)."""
-    table, cheap, share = tables
+    """Games ``first`` to ``first + games`` of the run, dealt by ``deal``, here, a chunk
+    at a time in game order."""
     for done in range(0, games, SELFPLAY_CHUNK):
         n = min(SELFPLAY_CHUNK, games - done)
-        yield selfplay_games(game, table, record, seed, first + done, n, cap, threads, cheap, share)
+        yield play_dealt(game, deal, first + done, n, threads)
+
+
+def play_dealt(
+    game: Any, deal: Deal, first: int, games: int, threads: int | None
+) -> dict[str, np.ndarray]:
+    """:func:`selfplay_games` of ``games`` games from ``first``, dealt by ``deal``."""
+    d = deal
+    return selfplay_games(
+        game, d.table, d.record, d.seed, first, games, d.cap, threads, d.cheap, d.share
+    )
 
 
 class SelfPlayWorker:
@@ -119,22 +131,11 @@ class SelfPlayWorker:
         self.game = make_game(game_name, **dict(options))
         numba.set_num_threads(1)
 
-    def play(
-        self,
-        tables: tuple[SeatTable, SeatTable | None, float],
-        record: np.ndarray,
-        seed: int,
-        first: int,
-        games: int,
-        cap: int,
-    ) -> dict[str, Any]:
-        """Games ``first`` onwards (``games`` of them), whole, as :func:`selfplay_games`
-        gives them; with the digest of the table that played them and ``first``."""
-        table, cheap, share = tables
-        out: dict[str, Any] = selfplay_games(
-            self.game, table, record, seed, first, games, cap, 1, cheap, share
-        )
-        out["network"] = table_digest(table)
+    def play(self, deal: Deal, first: int, games: int) -> dict[str, Any]:
+        """Games ``first`` onwards (``games`` of them), whole, as :func:`play_dealt` gives
+        them; with the digest of the table that played them and ``first``."""
+        out: dict[str, Any] = play_dealt(self.game, deal, first, games, 1)
+        out["network"] = table_digest(deal.table)
         out["first"] = first
         return out
 
@@ -184,20 +185,12 @@ class RaySelfPlay:
         self.actors = [actor.remote(game_name, dict(options)) for _ in range(self.workers)]
         self.pieces_played: list[tuple[int, int, str]] = []  # (first, games, network)
 
-    def play(
-        self,
-        tables: tuple[SeatTable, SeatTable | None, float],
-        record: np.ndarray,
-        seed: int,
-        first: int,
-        games: int,
-        cap: int,
-    ) -> Iterator[dict[str, np.ndarray]]:
+    def play(self, deal: Deal, first: int, games: int) -> Iterator[dict[str, np.ndarray]]:
         """As :func:`local_selfplay`, on the workers: every piece sent at once, a worker's
         next piece when it is free, the results given back in game order."""
         ray = self._ray
-        digest = table_digest(tables[0])
-        ref = ray.put(tables)
+        digest = table_digest(deal.table)
+        ref = ray.put(deal)
         queue = pieces(first, games, len(self.actors))
         free = list(self.actors)
         running: dict[Any, tuple[Any, int]] = {}  # object ref -> (actor, piece index)
@@ -207,7 +200,7 @@ class RaySelfPlay:
             while free and sent < len(queue):
                 actor = free.pop(0)
                 start, n = queue[sent]
-                running[actor.play.remote(ref, record, seed, start, n, cap)] = (actor, sent)
+                running[actor.play.remote(ref, start, n)] = (actor, sent)
                 sent += 1
             ready, _ = ray.wait(list(running), num_returns=1)
             for r in ready:
