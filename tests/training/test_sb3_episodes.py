@@ -81,3 +81,39 @@ def test_the_every_side_env_reports_episodes_with_the_step_penalty_and_keeps_the
     again.restore(saved)
     np.testing.assert_array_equal(again.episode_lengths, saved_recorder[1])
     np.testing.assert_allclose(again.episode_returns, saved_recorder[0])
+
+
+def test_envs_whose_games_go_on_share_one_read_only_info_and_finished_envs_own_theirs() -> None:
+    import pytest
+    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
+
+    from boardsim.wrappers.sb3 import NO_INFO
+
+    venv = boardsim.make_vec_env("liberation", num_envs=16, threads=1, seed=4).to_sb3()
+    venv.reset()
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(300):
+        masks = venv.action_masks()
+        venv.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        _, _, dones, infos = venv.step_wait()
+        for done, info in zip(dones, infos, strict=True):
+            if done:  # its own dict, which SB3's wrappers write into
+                assert info is not NO_INFO and "terminal_observation" in info
+                info["terminal_observation"] = info["terminal_observation"] * 2
+                finished += 1
+            else:
+                assert info is NO_INFO and info == {} and isinstance(info, dict)
+    assert finished > 0
+    with pytest.raises(TypeError, match="read-only"):
+        NO_INFO["note"] = 1
+    with pytest.raises(TypeError, match="read-only"):
+        NO_INFO.update(note=1)
+    assert NO_INFO == {} and dict(NO_INFO) == {}
+    # SB3's own wrappers, which write into the infos of finished envs, run over it
+    wrapped = VecNormalize(VecMonitor(boardsim.make_vec_env("liberation", 8, 1).to_sb3()))
+    wrapped.reset()
+    for _ in range(200):
+        masks = wrapped.venv.venv.action_masks()
+        wrapped.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        wrapped.step_wait()

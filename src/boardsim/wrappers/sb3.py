@@ -24,6 +24,26 @@ from boardsim.core.game import SEED_LIMIT, Game
 SEED_STRIDE = 1_000_003
 
 
+class ReadOnlyInfo(dict):
+    """The ``info`` of every env whose episode goes on: one shared, empty dict that
+    refuses writes (a clear ``TypeError``), so that a step builds no dict per env. SB3 and
+    its wrappers (``VecMonitor``, ``VecNormalize``, ``VecFrameStack``) write only into the
+    infos of finished envs, which are each their own dict; copy this one to write into it.
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            "this info is shared by every env whose episode goes on and is read-only: "
+            "write into dict(info), or into the info of a finished env"
+        )
+
+    __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _refuse
+    __ior__ = _refuse
+
+
+NO_INFO = ReadOnlyInfo()
+
+
 class BatchedEnv(Protocol):
     """What :class:`BatchesVecEnv` needs of a part: a batched env with one learning seat
     (:class:`boardsim.wrappers.vector.BoardsimVectorEnv` is one)."""
@@ -89,6 +109,8 @@ class BatchesVecEnv(VecEnv):
             Outputs.allocate(game, self.num_envs, dtype),
             Outputs.allocate(game, self.num_envs, dtype),
         )
+        # each env's row of each set's final observations, as views made once
+        self._final_rows = {id(joint): list(joint.final_obs) for joint in self.joint}
         start = 0
         for part in self.parts:
             stop = start + part.num_envs
@@ -132,31 +154,32 @@ class BatchesVecEnv(VecEnv):
         rewards = out.learner_rewards
         if self.step_penalty:
             rewards = rewards - np.float32(self.step_penalty)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        infos: list[dict[str, Any]] = [NO_INFO] * self.num_envs
         self._report_episodes(rewards, out, infos)
         return out.obs, rewards, out.done, infos
 
     def _report_episodes(
         self, rewards: np.ndarray, out: Outputs, infos: list[dict[str, Any]]
     ) -> None:
-        """Add a step to each env's episode; for those that ended, their ``info``: the
-        last observation, whether time cut it, and ``"episode"`` (one pass over the
+        """Add a step to each env's episode; for those that ended, their own ``info``:
+        the last observation (a view of its row, valid through the next step as the
+        observations are), whether time cut it, and ``"episode"`` (one pass over the
         finished rows, their numbers read out of numpy at once)."""
         self.episode_returns += rewards
         self.episode_lengths += 1
         rows = np.flatnonzero(out.done)
         if not rows.size:
             return
-        returns = self.episode_returns[rows].tolist()
+        returns = np.round(self.episode_returns[rows], 6).tolist()
         lengths = self.episode_lengths[rows].tolist()
         cut = (out.truncated[rows] & ~out.terminated[rows]).tolist()
         seconds = round(time.time() - self.t_start, 6)
-        final = out.final_obs
+        finals = self._final_rows[id(out)]
         for i, r, length, truncated in zip(rows.tolist(), returns, lengths, cut, strict=True):
             infos[i] = {
-                "terminal_observation": final[i],
+                "terminal_observation": finals[i],
                 "TimeLimit.truncated": truncated,
-                "episode": {"r": round(r, 6), "l": length, "t": seconds},
+                "episode": {"r": r, "l": length, "t": seconds},
             }
         self.episode_returns[rows] = 0.0
         self.episode_lengths[rows] = 0
