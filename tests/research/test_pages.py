@@ -220,3 +220,42 @@ def test_a_page_to_a_precision_says_which_rungs_it_plays_to_which_half_width() -
     assert "a 95% half-width of 1 points when its seats are scripted or a network" in text
     assert "and 3 points when a seat searches (MCTS)" in text
     assert "per rung" in text
+
+
+def test_a_page_s_time_budget_is_shared_so_a_late_question_keeps_its_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import boardsim.research.pages as pages
+
+    clock = {"now": 0.0}
+    given: dict[str, float | None] = {}
+    monkeypatch.setattr(pages.time, "monotonic", lambda: clock["now"])
+
+    def question_spends_its_share(game_name, question, run, work, progress, seconds=None):
+        given[question.title] = seconds
+        # the first question would use every second it is given; the others need 10 s
+        clock["now"] += (seconds or 0.0) if not given.keys() - {question.title} else 10.0
+        return {"cells": []}
+
+    def tuning_spends(game_name, tuning, run, work, seconds=None):
+        given[tuning.title] = seconds
+        return "# Tuning\n"
+
+    monkeypatch.setattr(pages, "play_question", question_spends_its_share)
+    monkeypatch.setattr(pages, "play_tuning", tuning_spends)
+    monkeypatch.setattr(pages, "section", lambda *a: "section")
+    monkeypatch.setattr(pages, "tuning_section", lambda *a: "tuning")
+    run = PageRun(4, precision=0.1, seconds=1200)
+    write_page("farrapos", run, out_dir=tmp_path / "pages", work=tmp_path / "work")
+    items = [q.title for q in pages.questions("farrapos")]
+    items += [t.title for t in pages.tunings("farrapos")]
+    assert list(given) == items
+    shares = [given[t] for t in items]
+    assert shares[0] == pytest.approx(1200 / len(items))  # an equal share, not all of it
+    # what the others did not need passes on: each later share is at least the first
+    assert all(s is not None and s >= shares[0] for s in shares[1:])
+    assert shares[-1] > shares[0] and sum(s for s in shares if s) > 1200
+    # without a budget, nothing is timed
+    given.clear()
+    write_page("farrapos", PageRun(4), out_dir=tmp_path / "pages", work=tmp_path / "work")
+    assert set(given.values()) == {None}

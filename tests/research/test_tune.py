@@ -152,3 +152,28 @@ def test_a_printed_number_moved_is_a_rule_change_and_reported_apart(tmp_path: Pa
         tune.run_tune(
             "farrapos", targets, keys, 1, 10, tmp_path / "u", budget=tune.TrialBudget(most=40)
         )
+
+
+def test_a_time_budget_begins_no_trial_after_it_and_a_run_again_continues_the_study(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    targets = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
+    keys = [tune.parse_search("farrapos", "victory_vp=12:40")]
+    out = tmp_path / "t"
+    clock = {"now": 100.0}
+    real = tune.measure
+
+    def one_minute_a_trial(*args, **kw):
+        clock["now"] += 60.0
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tune.time, "perf_counter", lambda: clock["now"])
+    monkeypatch.setattr(tune, "measure", one_minute_a_trial)
+    cut = tune.run_tune("farrapos", targets, keys, 5, 4, out, seed=1, confirm=False, seconds=150)
+    assert (cut.trials, cut.ran) == (3, 3)  # begun at 0, 60 and 120 s; none at 180 s
+    report = (out / "tune.md").read_text()
+    assert "The time budget stopped the search at 3 of the 5 trials asked" in report
+    assert report.startswith("# Tuning farrapos\n\n**The time budget")
+    done = tune.run_tune("farrapos", targets, keys, 5, 4, out, seed=1, confirm=False)
+    assert (done.trials, done.ran) == (5, 2)
+    assert "time budget stopped" not in (out / "tune.md").read_text()

@@ -277,6 +277,15 @@ def _add_tune(sub: Any) -> None:
     )
     _max_games_argument(q, "trial", "a trial's budget, the most games at each skill")
     q.add_argument(
+        "--time-budget",
+        dest="time_budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="begin no trial after this long (a run again continues the same study); the "
+        "report says how many of the trials asked it let finish",
+    )
+    q.add_argument(
         "--workers", type=int, default=1, help="trials asked and played at once (Ray; default 1)"
     )
     q.add_argument("--out", default=None, help="the study's folder (required)")
@@ -377,6 +386,7 @@ def _tune(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=say,
         budget=TrialBudget(args.precision, args.max_games_per_trial, declared_sources(game, keys)),
+        seconds=args.time_budget,
     )
     best = result.best
     print(

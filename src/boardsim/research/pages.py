@@ -151,7 +151,8 @@ def play_question(
     seconds: float | None = None,
 ) -> dict[str, Any]:
     """Sweep one question into ``work/<slug>`` (resumed if there) and summarize it; with a
-    precision, ``seconds`` is what is left of the page's time budget."""
+    precision, ``seconds`` is this question's share of the page's time budget
+    (:class:`BudgetShares`)."""
     options = dict(question.options)
     grid = parse_grid(game_name, list(question.grid), options)
     out = work / slug(question.title)
@@ -216,8 +217,15 @@ def _tuning_plan(
     return targets, keys, TrialBudget(*trial_precision(tuning, run), sources)
 
 
-def play_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path) -> str:
-    """Run (or resume) ``tuning``'s search in ``work/<slug>``; its report's text."""
+def play_tuning(
+    game_name: str,
+    tuning: BalanceTuning,
+    run: PageRun,
+    work: Path,
+    seconds: float | None = None,
+) -> str:
+    """Run (or resume) ``tuning``'s search in ``work/<slug>`` (new trials begun within
+    ``seconds``, when given); its report's text."""
     done = finished_tuning(game_name, tuning, run, work)
     if done is not None:
         return done  # nothing to run: not even the fresh games of the best settings
@@ -234,6 +242,7 @@ def play_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: Path)
         run.seed,
         threads=run.threads,
         budget=budget,
+        seconds=seconds,
     )
     return (out / REPORT).read_text()
 
@@ -324,6 +333,26 @@ def rungs_note(run: PageRun) -> list[str]:
     ]
 
 
+class BudgetShares:
+    """A page's time budget shared among the questions and tunings it plays, in order:
+    each gets an equal share of what is left when it starts (what is left divided by the
+    items not yet begun), so that an early question cannot spend the budget of the later
+    ones, and the time one does not need passes on to those after it. No budget: None."""
+
+    def __init__(self, seconds: float | None, items: Sequence[str]) -> None:
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.waiting = len(items)
+
+    def next(self) -> float | None:
+        """The seconds of the next item (and one item fewer waiting)."""
+        if self.deadline is None:
+            return None
+        left = max(0.0, self.deadline - time.monotonic())
+        share = left / max(1, self.waiting)
+        self.waiting = max(0, self.waiting - 1)
+        return share
+
+
 def check_titles(game_name: str, only: Sequence[str]) -> None:
     """:class:`OptionError` naming a title in ``only`` that is none of the page's
     questions and tunings."""
@@ -357,7 +386,9 @@ def write_page(
     tuned = tunings(game_name)
     game = make_game(game_name)
     sections, chosen = [], []
-    deadline = None if run.seconds is None else time.monotonic() + run.seconds
+    share = BudgetShares(
+        run.seconds, [x.title for x in (*asked, *tuned) if not only or x.title in only]
+    )
     for q in asked:
         if only and q.title not in only:
             summary = finished_question(game_name, q, run, Path(work) / game_name)
@@ -366,8 +397,8 @@ def write_page(
         else:
             if say is not None:
                 say(f"{game_name}: {q.title}")
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            summary = play_question(game_name, q, run, Path(work) / game_name, progress, left)
+            seconds = share.next()
+            summary = play_question(game_name, q, run, Path(work) / game_name, progress, seconds)
         chosen.append(q.title)
         sections.append(section(game_name, q, summary, run))
     for t in tuned:
@@ -379,7 +410,7 @@ def write_page(
         else:
             if say is not None:
                 say(f"{game_name}: {t.title}")
-            report = play_tuning(game_name, t, run, work_dir)
+            report = play_tuning(game_name, t, run, work_dir, share.next())
         chosen.append(t.title)
         sections.append(tuning_section(game_name, t, report, run))
     head = [

@@ -408,11 +408,14 @@ def run_tune(
     confirm: bool = True,
     progress: Callable[[str], None] | None = None,
     budget: TrialBudget | None = None,
+    seconds: float | None = None,
 ) -> TuneResult:
     """Run (or resume) the search until the study has ``trials`` complete trials, then write
     the results table, the report and the plot. With a ``budget``, each trial is played to
     its precision within its most games, and the report keeps the trials that change a
-    printed rule (its sources) apart from those that tune reconstructed numbers."""
+    printed rule (its sources) apart from those that tune reconstructed numbers. With
+    ``seconds``, no trial begins after that time: the report says how many of the trials
+    asked the budget let finish (a run again continues the same study)."""
     if not targets or not keys:
         raise OptionError("give at least one --target and one --search key")
     if trials < 1 or games_per_trial < 1:
@@ -429,8 +432,11 @@ def run_tune(
     distributions = {k.name: k.distribution() for k in keys}
     ran = 0
     evaluate = _evaluator(backend, address, threads)
+    deadline = None if seconds is None else start + seconds
     try:
         while (left := trials - _complete(study)) > 0:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
             batch = [study.ask(distributions) for _ in range(min(left, max(1, workers)))]
             jobs = [
                 (
@@ -459,8 +465,17 @@ def run_tune(
             game_name, options, targets, games_per_trial, seed + 1, budget.precision, budget.most
         )
         best["confirm"] = fresh
-    write_outputs(out, study, targets, keys, best, manifest, budget)
+    write_outputs(out, study, targets, keys, best, manifest, budget, asked=trials)
     return TuneResult(out, _complete(study), ran, best, time.perf_counter() - start)
+
+
+def budget_stopped(count: int, asked: int) -> str:
+    """The report's sentence for a search the time budget stopped."""
+    return (
+        f"**The time budget stopped the search at {count} of the {asked} trials asked**: "
+        "its best settings are those of the trials played; run it again (a larger "
+        "`--time-budget`, or none) to continue the same study."
+    )
 
 
 def _complete(study: Any) -> int:
@@ -829,8 +844,10 @@ def write_outputs(
     best: Mapping[str, Any],
     manifest: Mapping[str, Any],
     budget: TrialBudget | None = None,
+    asked: int | None = None,
 ) -> None:
-    """``trials.csv``, ``tune.md``, ``best.json`` and ``search.png``, each atomically."""
+    """``trials.csv``, ``tune.md``, ``best.json`` and ``search.png``, each atomically;
+    ``asked``, the trials asked (the report says when a time budget stopped short of it)."""
     atomic_write_text(out / TRIALS_CSV, trials_table(study, targets, keys))
     atomic_write_text(out / "best.json", json.dumps(best, indent=1, default=str) + "\n")
     sources = {} if budget is None else dict(budget.sources)
@@ -840,6 +857,9 @@ def write_outputs(
         report = markdown(manifest, targets, best, _complete(study), leaders, moved)
     else:
         report = markdown(manifest, targets, best, _complete(study), leading_trials(study))
+    if asked is not None and _complete(study) < asked:
+        head, _, rest = report.partition("\n\n")
+        report = f"{head}\n\n{budget_stopped(_complete(study), asked)}\n\n{rest}"
     atomic_write_text(out / REPORT, report)
     if _complete(study):
         plot_search(study, keys, out / PLOT)
