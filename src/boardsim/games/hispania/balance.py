@@ -8,11 +8,11 @@ from boardsim.core.game import BalanceQuestion, StrengthLadder
 
 def _reading_question(title: str, readings: str, grid: str) -> BalanceQuestion:
     """A reading the rulebook leaves open, played both ways (``grid``, an option's two
-    values): Rome's win rate at the medium level at each rung of the skill ladder."""
+    values): Rome's win rate at the medium level at each rung of skill."""
     return BalanceQuestion(
         title,
-        readings + "; Rome's win rate at 6-4-3-4-2 at each rung of the ladder.",
-        (grid, "skill=ladder:10"),
+        readings + "; Rome's win rate at 6-4-3-4-2 at each rung of skill.",
+        (grid, "skill=rungs:10"),
         options={"level": "6-4-3-4-2"},
         share=0.5,
     )
@@ -21,29 +21,31 @@ def _reading_question(title: str, readings: str, grid: str) -> BalanceQuestion:
 BALANCE_QUESTIONS = (
     BalanceQuestion(
         "Rome across skill at the medium level",
-        "Rome's win rate at 6-4-3-4-2 with the Romans played by each rung of the ladder "
+        "Rome's win rate at 6-4-3-4-2 with the Romans played by each rung of skill "
         "(random, the heuristic, MCTS at 10 and at 40 simulations, the shipped self-play "
         "network alone) against the dice-driven "
         "Hispanic system: is the medium level winnable, and how much does skill buy?",
-        ("skill=ladder:10",),
+        ("skill=rungs:10",),
         options={"level": "6-4-3-4-2"},
         share=0.5,
     ),
     BalanceQuestion(
         "The 243 levels",
-        "Rome's win rate at every level, the Romans the heuristic and then MCTS at 200 "
-        "simulations (the stronger Roman of the two on the strength ladder of "
-        "docs/agents.md): do the five parameters order difficulty as the rulebook says, "
-        "which matters most, and does the order hold at both skills?",
+        "The 243 levels ranked by Rome's win rate at two skills, with their intervals: the "
+        "Romans the heuristic and then MCTS at 200 simulations (the stronger Roman of the "
+        "two on the strength ladder of docs/agents.md). Do the five parameters order "
+        "difficulty as the rulebook says, which matters most, and do the ranking and the "
+        "order hold at both skills?",
         ("level=all", "skill=heuristic,mcts:200"),
         share=0.1,
     ),
     BalanceQuestion(
         "The variants",
         "Rome's win rate with each of the rulebook's variants at 6-5-4-5-1 (the easiest "
-        "level with 6 denarii, which the Hispano variant requires), the Romans the "
-        "heuristic: does each variant make the game harder, in the rulebook's order?",
-        ("variant=all",),
+        "level with 6 denarii, which the Hispano variant requires), every seat the "
+        "heuristic and then MCTS at 200 simulations: which variants matter, does each make "
+        "the game harder, in the rulebook's order, and does that hold at both skills?",
+        ("variant=all", "skill=heuristic,mcts:200"),
         options={"level": "6-5-4-5-1"},
         share=0.5,
     ),
@@ -78,9 +80,9 @@ BALANCE_QUESTIONS = (
         "Terror's optional rule 'Rome does not pay traitors', 'once in the game': one "
         "attempt on the special army's leader in the whole game (option assassination, the "
         "default) or an attempt whenever a general is linked to it while it is in the game; "
-        "Rome's win rate at 6-4-3-4-2 with Terror and the rule on, at each rung of the "
-        "ladder (the heuristic never makes the attempt).",
-        ("assassination=once_per_game,while_in_game", "skill=ladder:10"),
+        "Rome's win rate at 6-4-3-4-2 with Terror and the rule on, at each rung of "
+        "skill (the heuristic never makes the attempt).",
+        ("assassination=once_per_game,while_in_game", "skill=rungs:10"),
         options={"level": "6-4-3-4-2", "terror": True, "traitors": True},
         share=0.5,
     ),
@@ -90,8 +92,8 @@ BALANCE_QUESTIONS = (
         "(option hispano_attacks, the default) or at any step of it, before the revolt roll "
         "and before the move too; Rome's win rate at 6-5-4-5-1 (the easiest level with the "
         "6 denarii Hispano requires: at 6-4-3-4-2 Rome won none of 40 games at any rung) "
-        "with the Hispano variant, both sides played by each rung of the ladder.",
-        ("hispano_attacks=after_move,any_step", "skill=ladder:10"),
+        "with the Hispano variant, both sides played by each rung of skill.",
+        ("hispano_attacks=after_move,any_step", "skill=rungs:10"),
         options={"level": "6-5-4-5-1", "hispano": True},
         share=0.5,
     ),

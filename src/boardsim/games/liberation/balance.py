@@ -18,52 +18,57 @@ END_OF_ROUND_NOTE = (
 BALANCE_QUESTIONS = (
     BalanceQuestion(
         "First-seat advantage across skill, 2 players",
-        "Both seats played by the same agent at each rung of the ladder (random, the "
+        "Both seats played by the same agent at each rung of skill (random, the "
         "heuristic, MCTS at 10 and at 40 simulations, the shipped self-play network "
         "alone): does the first player win more than half the games, and does that hold "
         "as skill rises?",
-        ("skill=ladder:10",),
+        ("skill=rungs:10",),
         options={"num_players": 2},
     ),
     BalanceQuestion(
         "Seat advantage by the number of players",
-        "Every seat the heuristic, 2 to 6 players: each seat's win rate against the fair share.",
-        ("num_players=2,3,4,5,6",),
+        "The seat advantage by player count at every rung: 2 to 6 players, every seat the "
+        "same agent at each rung of skill (random, the heuristic, MCTS at 10 and at 40 "
+        "simulations; the self-play network plays 2 players only, so it is no rung here), "
+        "each seat's win rate against the fair share, and whether the first seat's edge at "
+        "each player count holds as skill rises.",
+        ("num_players=2,3,4,5,6", "skill=rungs:10"),
+        share=0.5,
     ),
     BalanceQuestion(
         "When the game ends (ledger L13)",
         "The two readings of the end (option game_end): at once, with the tuck that frees "
         "the last country (the default), or at the end of that round, every player having "
-        "had as many turns; 2 players, both seats the same agent at each rung of the ladder."
+        "had as many turns; 2 players, both seats the same agent at each rung of skill."
         + END_OF_ROUND_NOTE,
-        ("game_end=at_once,end_of_round", "skill=ladder:10"),
+        ("game_end=at_once,end_of_round", "skill=rungs:10"),
         options={"num_players": 2},
     ),
     BalanceQuestion(
         "When the game ends, by the number of players (ledger L13)",
         "Option game_end at_once or end_of_round, 2 to 6 players, every seat the same agent "
-        "at each rung of the ladder (random, the heuristic, MCTS at 10 and at 40 "
+        "at each rung of skill (random, the heuristic, MCTS at 10 and at 40 "
         "simulations; the self-play network plays 2 players only, so it is no rung here): "
         "each seat's win rate against the fair share, whether the first seat's edge at each "
         "player count holds as skill rises, and whether ending at the end of the round "
         "removes it." + END_OF_ROUND_NOTE,
-        ("game_end=at_once,end_of_round", "num_players=2,3,4,5,6", "skill=ladder:10"),
+        ("game_end=at_once,end_of_round", "num_players=2,3,4,5,6", "skill=rungs:10"),
         share=0.5,
     ),
     BalanceQuestion(
         "Liberating a space just cleared (ledger L7)",
         "The two readings of a Royalist attack's landing (option cleared_space): the cleared "
         "space stays empty (the default) or the attacker may tuck a card there at once; "
-        "2 players, both seats the same agent at each rung of the ladder.",
-        ("cleared_space=left_empty,tuck", "skill=ladder:10"),
+        "2 players, both seats the same agent at each rung of skill.",
+        ("cleared_space=left_empty,tuck", "skill=rungs:10"),
         options={"num_players": 2},
     ),
     BalanceQuestion(
         "Independent spaces on the way (ledger L4)",
         "The two readings of skipping an independent space (option independent_spaces): it "
         "uses no pip (the default) or one; 2 players, both seats the same agent at each rung "
-        "of the ladder.",
-        ("independent_spaces=not_counted,counted", "skill=ladder:10"),
+        "of skill.",
+        ("independent_spaces=not_counted,counted", "skill=rungs:10"),
         options={"num_players": 2},
     ),
 )
