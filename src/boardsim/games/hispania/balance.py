@@ -32,11 +32,12 @@ BALANCE_QUESTIONS = (
     BalanceQuestion(
         "The 243 levels",
         "The 243 levels ranked by Rome's win rate at two skills, with their intervals: the "
-        "Romans the heuristic and then MCTS at 200 simulations (the stronger Roman of the "
-        "two on the strength ladder of docs/agents.md). Do the five parameters order "
-        "difficulty as the rulebook says, which matters most, and do the ranking and the "
-        "order hold at both skills?",
-        ("level=all", "skill=heuristic,mcts:200"),
+        "Romans the heuristic and then the shipped self-play network alone, two players of "
+        "different kinds and of about the same strength (docs/agents.md). MCTS at 200 "
+        "simulations, the stronger Roman, is far dearer a game: `balance docs hispania "
+        "--plan` prices the levels at it, here and on Ray. Do the five parameters order difficulty as the rulebook says, "
+        "which matters most, and do the ranking and the order hold for both players?",
+        ("level=all", "skill=heuristic,alphazero"),
         share=0.1,
     ),
     BalanceQuestion(
