@@ -13,6 +13,7 @@
         --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
     boardsim balance docs farrapos --games-per-cell 200   # docs/balance/farrapos.md
     boardsim balance docs farrapos --precision 0.01 --plan   # its games and hours, first
+    boardsim balance restricted liberation --agent mcts:50 --gap mcts:200 --games 400
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def add_parser(subparsers: Any) -> None:
         dest="target",
         required=True,
         title="subcommands",
-        metavar="GAME|report|tune|docs",
+        metavar="GAME|report|tune|docs|restricted",
     )
     for game in list_games():
         _add_sweep(sub, game)
@@ -169,6 +170,7 @@ def add_parser(subparsers: Any) -> None:
     report.add_argument("dir", metavar="DIR", help="the sweep folder")
     _add_tune(sub)
     _add_docs(sub)
+    _add_restricted(sub)
 
 
 def _add_sweep(sub: Any, game: str) -> None:
@@ -339,6 +341,54 @@ def _add_plan(q: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_restricted(sub: Any) -> None:
+    q = _game_command(
+        sub,
+        "restricted",
+        "restricted play: each mechanic's weight, and the greedy-against-search gap",
+        "Jaffe's restricted play: AGENT against itself forbidden each of the game's action "
+        "families (its mechanics), and with --gap SEARCH, SEARCH against the greedy agent; "
+        "each as the advantage in win points over the agent's share against itself, seats "
+        "rotated, with a 95%% interval (docs/guides/balance-metrics.md).",
+    )
+    q.add_argument("--agent", default="random", help="the agent restricted (default random)")
+    q.add_argument(
+        "--families",
+        default=None,
+        metavar="F1,F2",
+        help="the families to forbid one at a time (default: every family the game declares)",
+    )
+    q.add_argument(
+        "--gap",
+        default=None,
+        metavar="SEARCH",
+        help="also the greedy-against-search gap, SEARCH against the greedy agent (mcts:200)",
+    )
+    q.add_argument("--games", type=int, default=200, help="games a measure (default 200)")
+    q.add_argument("--out", default=None, metavar="FILE", help="also write the table there")
+    _flags(q, "seed", "option", "no-progress")
+
+
+def _restricted(args: argparse.Namespace) -> int:
+    from boardsim.api import make_game
+    from boardsim.files import atomic_write_text
+    from boardsim.research.restricted import greedy_search_gap, mechanic_weights, restricted_report
+
+    if args.dir not in list_games():
+        raise ValueError(f"balance restricted GAME: choose one of {', '.join(list_games())}")
+    game = make_game(args.dir, **base_options(args.dir, args.option))
+    families = args.families.split(",") if args.families else None
+    say = None if args.no_progress else (lambda line: print(line, flush=True))
+    rows = mechanic_weights(game, args.agent, args.games, args.seed, families, progress=say)
+    if args.gap:
+        rows.append(greedy_search_gap(game, args.gap, args.games, args.seed))
+    table = restricted_report(game, args.agent, rows, args.seed)
+    print(table)
+    if args.out:
+        atomic_write_text(args.out, table + "\n")
+    return 0
+
+
 def base_options(game: str, specs: list[str]) -> dict[str, Any]:
     """``["siege=true"]`` -> ``{"siege": True}``, typed like grid values."""
     out: dict[str, Any] = {}
@@ -359,6 +409,8 @@ def run(args: argparse.Namespace) -> int:
             return _tune(args)
         if args.target == "docs":
             return _docs(args)
+        if args.target == "restricted":
+            return _restricted(args)
         return _sweep(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"boardsim balance: {exc}", file=sys.stderr)
