@@ -113,13 +113,9 @@ FLAGS: dict[str, Any] = {
         _max_games_argument(
             q, "cell", "a cell stops at N games, precise or not (default: no limit)"
         ),
-        q.add_argument(
-            "--time-budget",
-            dest="time_budget",
-            type=float,
-            default=None,
-            metavar="SECONDS",
-            help="with --precision: start no cell's round after this long (a run again "
+        _time_budget_argument(
+            q,
+            "with --precision: start no cell's round after this long (a run again "
             "continues); the report names the cells it left short",
         ),
         q.add_argument(
@@ -278,13 +274,9 @@ def _add_tune(sub: Any) -> None:
         "band when its targets are met at that precision",
     )
     _max_games_argument(q, "trial", "a trial's budget, the most games at each skill")
-    q.add_argument(
-        "--time-budget",
-        dest="time_budget",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="begin no trial after this long (a run again continues the same study); the "
+    _time_budget_argument(
+        q,
+        "begin no trial after this long (a run again continues the same study); the "
         "report says how many of the trials asked it let finish",
     )
     q.add_argument(
@@ -544,6 +536,14 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.report:
         print(f"wrote {write_report(args.out)}")
     return 0
+
+
+def _time_budget_argument(q: argparse.ArgumentParser, meaning: str) -> Any:
+    """``--time-budget SECONDS`` (a sweep's, a page's or a search's)."""
+    return q.add_argument(
+        "--time-budget", dest="time_budget", type=float, default=None, metavar="SECONDS",
+        help=meaning,
+    )  # fmt: skip
 
 
 def _max_games_argument(q: argparse.ArgumentParser, unit: str, meaning: str) -> None:
