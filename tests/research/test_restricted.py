@@ -139,3 +139,16 @@ def test_the_command_prints_each_mechanic_s_weight_and_the_gap(
     assert out.read_text() == text
     assert main(["balance", "restricted", "liberation", "--families", "nope", "--games", "4"]) == 2
     assert "no action family 'nope'" in capsys.readouterr().err
+
+
+def test_in_hispania_a_mechanic_s_weight_is_what_the_side_loses_without_it() -> None:
+    from boardsim.research.restricted import restricted_report
+
+    game = boardsim.make_game("hispania", level="7-5-4-5-1")
+    assert game.is_cooperative() and "garrison" in game.definition.action_families
+    # random Romans lose every game, restricted or not: the side loses nothing, exactly
+    (row,) = mechanic_weights(game, "random", 6, seed=1, families=["garrison"])
+    assert (row.score_self, row.score_against, row.advantage) == (0.0, 0.0, 0.0)
+    text = restricted_report(game, "random", [row], 1)
+    assert "the side's win rate with `random` in every seat" in text
+    assert "| garrison | `restricted:garrison:random` | 6 | 0.000 | 0.000 | +0.000" in text

@@ -24,6 +24,15 @@ over that share, from the opponent being who it is.
   game where looking one move ahead is as good as searching has a gap of 0: it is not
   strategic; the larger the gap, the more planning pays.
 
+In a **cooperative** game (Hispania: every seat on one side against the game) there is
+no seat to rotate: the advantage is the side's win rate with ``A`` in every seat less its
+win rate with ``B`` in every seat, game by game on the same seeds,
+
+    advantage(A, B) = mean_g [ w(g | A in every seat) - w(g | B in every seat) ]
+
+(``w`` 1 when the side wins), so a mechanic's weight is what the side loses when its
+players may not use it, and the gap what a search wins over the greedy lookahead.
+
 Every game is played in Python, game by game (:func:`boardsim.research.players.play_lockstep`):
 restricted agents decide there.
 """
@@ -52,7 +61,9 @@ AgentMaker = Callable[[str, Game, int], Any]
 class Advantage:
     """``agent``'s advantage over ``opponent`` (module docstring): its mean score against
     the opponent and against itself over the same ``games``, their paired difference and
-    its 95% interval."""
+    its 95% interval. In a cooperative game, ``score_against`` is the side's win rate with
+    the opponent in every seat and ``score_self`` with the agent, and the advantage is
+    ``score_self - score_against``."""
 
     name: str  # what is measured: a family's name, or "greedy-against-search gap"
     agent: str
@@ -111,6 +122,16 @@ def seat_rotated_scores(
     return scores
 
 
+def side_wins(
+    game: Game, agent: str, games: int, seed: int, make: AgentMaker = _loaded
+) -> np.ndarray:
+    """A cooperative game's side's result (1 won, 0 lost) in each of ``games`` games
+    (seeds ``seed + g``), ``agent`` (made with seed ``seed + 1``) in every seat."""
+    player = make(agent, game, seed + 1)
+    returns, _ = play_lockstep(game, [player] * game.num_players, [seed + g for g in range(games)])
+    return (returns[:, 0] > 0).astype(float)
+
+
 def advantage(
     game: Game,
     agent: str,
@@ -123,9 +144,14 @@ def advantage(
     """``agent``'s advantage over ``opponent`` in win points (module docstring)."""
     if games < 2:
         raise OptionError(f"games must be at least 2, got {games}")
-    against = seat_rotated_scores(game, agent, opponent, games, seed, make)
-    itself = seat_rotated_scores(game, agent, agent, games, seed, make)
-    diff = against - itself
+    if game.is_cooperative():
+        against = side_wins(game, opponent, games, seed, make)
+        itself = side_wins(game, agent, games, seed, make)
+        diff = itself - against
+    else:
+        against = seat_rotated_scores(game, agent, opponent, games, seed, make)
+        itself = seat_rotated_scores(game, agent, agent, games, seed, make)
+        diff = against - itself
     mean = float(diff.mean())
     half = Z95 * float(diff.std(ddof=1)) / math.sqrt(games)
     return Advantage(
@@ -174,17 +200,30 @@ def greedy_search_gap(
     return advantage(game, search, "greedy", games, seed, "greedy-against-search gap", make)
 
 
+COOPERATIVE_HEAD = (
+    "| measured | in every seat instead | games | side's win rate with it | with the agent | "
+    "advantage [95%] |\n|---|---|---|---|---|---|"
+)
+
+
 def restricted_report(game: Game, agent: str, rows: Sequence[Advantage], seed: int) -> str:
     """The measures as a markdown table, with what they mean."""
-    return "\n".join(
-        [
+    if game.is_cooperative():
+        text = (
+            f"Restricted play in {game.name}: the side's win rate with `{agent}` in every "
+            "seat against the same agent forbidden each mechanic (the same deals, dice and "
+            f"agent seeds: common random numbers; seed {seed}). A mechanic's weight is the "
+            "advantage: the win points in a hundred the side loses when its players may not "
+            "use the mechanic; 95% intervals of the paired differences."
+        )
+        head = COOPERATIVE_HEAD
+    else:
+        text = (
             f"Restricted play in {game.name}: `{agent}` against itself forbidden each "
             "mechanic (seats rotated, the same deals and seeds in both tables: common random "
             f"numbers; seed {seed}). A mechanic's weight is the advantage: the win points in a "
             "hundred the unrestricted agent gains, over its share against itself, when the "
-            "other seats cannot use the mechanic; 95% intervals of the paired differences.",
-            "",
-            TABLE_HEAD,
-            *(r.row() for r in rows),
-        ]
-    )
+            "other seats cannot use the mechanic; 95% intervals of the paired differences."
+        )
+        head = TABLE_HEAD
+    return "\n".join([text, "", head, *(r.row() for r in rows)])

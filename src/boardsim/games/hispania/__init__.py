@@ -14,6 +14,7 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Difficulty, GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.hispania import data as D
+from boardsim.games.hispania import families
 from boardsim.games.hispania import layout as L
 from boardsim.games.hispania import names
 from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
@@ -434,4 +435,5 @@ DEFINITION = GameDefinition(
     chance=True,
     perfect_information=True,
     payoffs=payoffs,
+    action_families=families.ACTION_FAMILIES,
 )
