@@ -255,6 +255,11 @@ def test_a_page_s_time_budget_is_shared_so_a_late_question_keeps_its_share(
     # what the others did not need passes on: each later share is at least the first
     assert all(s is not None and s >= shares[0] for s in shares[1:])
     assert shares[-1] > shares[0] and sum(s for s in shares if s) > 1200
+    # the page's command gives the budget; a question played alone has none of its own
+    question = pages.questions("farrapos")[0]
+    assert "--time-budget 1200" in pages.command("farrapos", run)
+    assert "--time-budget" not in sweep_command("farrapos", question, run)
+    assert "--precision 0.1" in sweep_command("farrapos", question, run)
     # without a budget, nothing is timed
     given.clear()
     write_page("farrapos", PageRun(4), out_dir=tmp_path / "pages", work=tmp_path / "work")

@@ -182,3 +182,17 @@ def test_the_command_asks_search_cells_three_times_the_precision_by_default(
     argv += ["--games-per-cell", "20", "--out", str(tmp_path / "s"), "--no-progress"]
     assert main([*argv, "--precision", "0.06", "--max-games-per-cell", "40"]) == 0
     assert sweep.load_manifest(tmp_path / "s")["search_precision"] == pytest.approx(0.18)
+
+
+def test_with_a_time_budget_the_cheap_cells_play_before_the_search_cells() -> None:
+    from types import SimpleNamespace
+
+    from boardsim.research.sweep_play import cheapest_first
+
+    def due(*policies: tuple[str, ...]) -> list[Any]:
+        return [SimpleNamespace(cell=SimpleNamespace(policies=p)) for p in policies]
+
+    mixed = due(("mcts:10",), ("heuristic",), ("alphazero-mcts:4", "random"), ("alphazero",))
+    assert [r.cell.policies for r in cheapest_first(mixed)] == [("heuristic",), ("alphazero",)]
+    searches = due(("mcts:10",), ("mcts:40", "heuristic"))
+    assert cheapest_first(searches) == searches  # only searches left: they play

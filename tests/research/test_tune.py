@@ -57,8 +57,7 @@ def test_every_trial_plays_the_same_games_common_random_numbers() -> None:
 def test_a_killed_search_resumes_and_replays_the_killed_trials_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    targets = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
-    keys = [tune.parse_search("farrapos", "victory_vp=12:40")]
+    targets, keys = _threshold_search()
     out = tmp_path / "t"
     real = tune.measure
     calls = {"n": 0}
@@ -90,6 +89,12 @@ def test_a_killed_search_resumes_and_replays_the_killed_trials_settings(
     rows = [line for line in closest if line.startswith("| ") and line[2].isdigit()]
     assert len(rows) == 4 and rows[0].startswith(f"| {result.best['number']} |")
     assert (out / "search.png").stat().st_size > 1000
+
+
+def _threshold_search() -> tuple[list, list]:
+    """The Republic at 50% with the heuristic, searched over the victory threshold."""
+    targets = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
+    return targets, [tune.parse_search("farrapos", "victory_vp=12:40")]
 
 
 def _manifest(targets, keys):
@@ -157,8 +162,7 @@ def test_a_printed_number_moved_is_a_rule_change_and_reported_apart(tmp_path: Pa
 def test_a_time_budget_begins_no_trial_after_it_and_a_run_again_continues_the_study(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    targets = [tune.parse_target("farrapos", "republic=0.5@heuristic")]
-    keys = [tune.parse_search("farrapos", "victory_vp=12:40")]
+    targets, keys = _threshold_search()
     out = tmp_path / "t"
     clock = {"now": 100.0}
     real = tune.measure

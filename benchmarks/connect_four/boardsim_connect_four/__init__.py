@@ -37,6 +37,9 @@ DEFINITION = GameDefinition(
     chance=False,
     perfect_information=True,
     payoffs=lambda options: Payoffs(-1.0, 1.0, "zero_sum"),
+    # the mechanics for restricted play: a move is a column, named by its distance from
+    # the centre (a column's action id is its number, 0-6)
+    action_families={"centre": (3,), "beside_centre": (2, 4), "outer": (0, 1, 5, 6)},
 )
 
 __all__ = ["DEFINITION"]

@@ -9,7 +9,9 @@ need the observation (random, PPO) ignore ``state``.
 ``load(spec, game)`` makes one from a spec: ``"random"`` (uniform over legal
 actions), ``"greedy"`` (one-step lookahead on the full state, ``act_state``),
 ``"heuristic"``, ``"mcts:SIMS"``, ``"ppo[:PATH]"``, ``"alphazero[:PATH]"`` (a network
-alone), ``"alphazero-mcts:SIMS[:PATH]"`` (a network guiding the search), ``"net:PATH"``.
+alone), ``"alphazero-mcts:SIMS[:PATH]"`` (a network guiding the search), ``"net:PATH"``, and
+``"restricted:FAMILY[+FAMILY]:SPEC"`` (``SPEC`` forbidden some of the game's mechanics,
+:mod:`boardsim.agents.restricted`).
 Each name maps to a factory in ``AGENT_FACTORIES``; its module is imported only when
 asked for.
 
@@ -56,6 +58,12 @@ class RandomAgent:
         """A uniformly random legal action of the player to move in ``state``."""
         return self.act(state.observation(state.current_player()), state.legal_actions_mask())
 
+    def act_among(
+        self, observation: np.ndarray, allowed: np.ndarray, state: State | None = None
+    ) -> int:
+        """Restricted play (:mod:`boardsim.agents.restricted`): uniformly among ``allowed``."""
+        return self.act(observation, allowed)
+
     def compiled_seat(self) -> Seat:
         """This agent as a compiled seat (the engine's uniform random policy)."""
         return Seat.named("random")
@@ -97,8 +105,9 @@ class GreedyAgent:
             return float(evaluate(self.game.params, state.array, player))
         return float(state.returns()[player])
 
-    def act_state(self, state: State) -> int:
-        """The legal action whose resulting position values best for the player to move.
+    def act_state(self, state: State, among: np.ndarray | None = None) -> int:
+        """The legal action (of ``among``, a mask, when given) whose resulting position
+        values best for the player to move.
 
         The dice after each candidate are drawn from the agent's own generator (the
         state's would let the lookahead see the real future rolls); ties are broken at
@@ -106,6 +115,8 @@ class GreedyAgent:
         """
         player = state.current_player()
         legal = state.legal_actions()
+        if among is not None:
+            legal = [a for a in legal if among[a]]
         if len(self._seen) > 100_000:
             self._seen.clear()
         self._seen.add(_position_key(state))
@@ -136,6 +147,15 @@ class GreedyAgent:
             raise TypeError("GreedyAgent looks ahead on the game state: pass state=...")
         return self.act_state(state)
 
+    def act_among(
+        self, observation: np.ndarray, allowed: np.ndarray, state: State | None = None
+    ) -> int:
+        """Restricted play (:mod:`boardsim.agents.restricted`): the lookahead over the
+        ``allowed`` actions alone."""
+        if state is None:
+            raise TypeError("GreedyAgent looks ahead on the game state: pass state=...")
+        return self.act_state(state, among=allowed)
+
 
 # spec name -> "module:factory"; the factory is called as factory(game, arg, seed, **options),
 # ``arg`` being what follows the colon in the spec ("mcts:200" -> "200"), or None.
@@ -149,6 +169,7 @@ AGENT_FACTORIES: dict[str, str] = {
     "alphazero": "boardsim.agents.network:make_agent",
     "alphazero-mcts": "boardsim.agents.network:make_search_agent",
     "net": "boardsim.agents.network:make_net_agent",
+    "restricted": "boardsim.agents.restricted:make_agent",
 }
 
 

@@ -167,6 +167,22 @@ class MCTSAgent:
             raise ValueError(f"the state given does not match the mask: {action} is masked out")
         return action
 
+    def act_among(
+        self, observation: np.ndarray, allowed: np.ndarray, state: State | None = None
+    ) -> int:
+        """Restricted play (:mod:`boardsim.agents.restricted`): the search as usual, then
+        its choice when ``allowed``, else the allowed root action it visited most (the
+        higher mean value breaking a tie; the first allowed one if it visited none)."""
+        if state is None:
+            raise TypeError("MCTSAgent searches the game state: pass state=... to act_among()")
+        action = self.act_state(state)
+        if allowed[action]:
+            return action
+        visits, values = self.root_statistics()
+        ok = np.flatnonzero(allowed)
+        best = max(ok, key=lambda a: (visits[a], values[a] if visits[a] else -np.inf))
+        return int(best)
+
     def root_statistics(self) -> tuple[np.ndarray, np.ndarray]:
         """After a search: visits and mean value (for the player who moved) of each root action.
 

@@ -172,9 +172,18 @@ class NetworkAgent:
         self._act = new_scratch(network.layout)
         self._probs = np.zeros(game.num_actions, np.float64)
         self._table: SeatTable | None = None
+        if network.hint:  # its input is the heuristic's move: it cannot choose among others
+            self.act_among = None
 
     def __repr__(self) -> str:
         return f"NetworkAgent({self.game.name!r}, {self.label!r}, T={self.temperature})"
+
+    def act_among(
+        self, observation: np.ndarray, allowed: np.ndarray, state: State | None = None
+    ) -> int:
+        """Restricted play (:mod:`boardsim.agents.restricted`): the network's most likely
+        action of ``allowed`` (drawn at its temperature), from the observation."""
+        return self.act(observation, allowed)
 
     def compiled_seat(self) -> Seat:
         """This network as a compiled seat, at this agent's temperature."""

@@ -13,6 +13,7 @@
         --search victory_vp=12:40 --trials 30 --games-per-trial 200 --out runs/t
     boardsim balance docs farrapos --games-per-cell 200   # docs/balance/farrapos.md
     boardsim balance docs farrapos --precision 0.01 --plan   # its games and hours, first
+    boardsim balance restricted liberation --agent mcts:50 --gap mcts:200 --games 400
 """
 
 from __future__ import annotations
@@ -112,13 +113,9 @@ FLAGS: dict[str, Any] = {
         _max_games_argument(
             q, "cell", "a cell stops at N games, precise or not (default: no limit)"
         ),
-        q.add_argument(
-            "--time-budget",
-            dest="time_budget",
-            type=float,
-            default=None,
-            metavar="SECONDS",
-            help="with --precision: start no cell's round after this long (a run again "
+        _time_budget_argument(
+            q,
+            "with --precision: start no cell's round after this long (a run again "
             "continues); the report names the cells it left short",
         ),
         q.add_argument(
@@ -157,7 +154,7 @@ def add_parser(subparsers: Any) -> None:
         dest="target",
         required=True,
         title="subcommands",
-        metavar="GAME|report|tune|docs",
+        metavar="GAME|report|tune|docs|restricted",
     )
     for game in list_games():
         _add_sweep(sub, game)
@@ -169,6 +166,7 @@ def add_parser(subparsers: Any) -> None:
     report.add_argument("dir", metavar="DIR", help="the sweep folder")
     _add_tune(sub)
     _add_docs(sub)
+    _add_restricted(sub)
 
 
 def _add_sweep(sub: Any, game: str) -> None:
@@ -276,13 +274,9 @@ def _add_tune(sub: Any) -> None:
         "band when its targets are met at that precision",
     )
     _max_games_argument(q, "trial", "a trial's budget, the most games at each skill")
-    q.add_argument(
-        "--time-budget",
-        dest="time_budget",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="begin no trial after this long (a run again continues the same study); the "
+    _time_budget_argument(
+        q,
+        "begin no trial after this long (a run again continues the same study); the "
         "report says how many of the trials asked it let finish",
     )
     q.add_argument(
@@ -339,6 +333,54 @@ def _add_plan(q: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_restricted(sub: Any) -> None:
+    q = _game_command(
+        sub,
+        "restricted",
+        "restricted play: each mechanic's weight, and the greedy-against-search gap",
+        "Jaffe's restricted play: AGENT against itself forbidden each of the game's action "
+        "families (its mechanics), and with --gap SEARCH, SEARCH against the greedy agent; "
+        "each as the advantage in win points over the agent's share against itself, seats "
+        "rotated, with a 95%% interval (docs/guides/balance-metrics.md).",
+    )
+    q.add_argument("--agent", default="random", help="the agent restricted (default random)")
+    q.add_argument(
+        "--families",
+        default=None,
+        metavar="F1,F2",
+        help="the families to forbid one at a time (default: every family the game declares)",
+    )
+    q.add_argument(
+        "--gap",
+        default=None,
+        metavar="SEARCH",
+        help="also the greedy-against-search gap, SEARCH against the greedy agent (mcts:200)",
+    )
+    q.add_argument("--games", type=int, default=200, help="games a measure (default 200)")
+    q.add_argument("--out", default=None, metavar="FILE", help="also write the table there")
+    _flags(q, "seed", "option", "no-progress")
+
+
+def _restricted(args: argparse.Namespace) -> int:
+    from boardsim.api import make_game
+    from boardsim.files import atomic_write_text
+    from boardsim.research.restricted import greedy_search_gap, mechanic_weights, restricted_report
+
+    if args.dir not in list_games():
+        raise ValueError(f"balance restricted GAME: choose one of {', '.join(list_games())}")
+    game = make_game(args.dir, **base_options(args.dir, args.option))
+    families = args.families.split(",") if args.families else None
+    say = None if args.no_progress else (lambda line: print(line, flush=True))
+    rows = mechanic_weights(game, args.agent, args.games, args.seed, families, progress=say)
+    if args.gap:
+        rows.append(greedy_search_gap(game, args.gap, args.games, args.seed))
+    table = restricted_report(game, args.agent, rows, args.seed)
+    print(table)
+    if args.out:
+        atomic_write_text(args.out, table + "\n")
+    return 0
+
+
 def base_options(game: str, specs: list[str]) -> dict[str, Any]:
     """``["siege=true"]`` -> ``{"siege": True}``, typed like grid values."""
     out: dict[str, Any] = {}
@@ -359,6 +401,8 @@ def run(args: argparse.Namespace) -> int:
             return _tune(args)
         if args.target == "docs":
             return _docs(args)
+        if args.target == "restricted":
+            return _restricted(args)
         return _sweep(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"boardsim balance: {exc}", file=sys.stderr)
@@ -492,6 +536,14 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.report:
         print(f"wrote {write_report(args.out)}")
     return 0
+
+
+def _time_budget_argument(q: argparse.ArgumentParser, meaning: str) -> Any:
+    """``--time-budget SECONDS`` (a sweep's, a page's or a search's)."""
+    return q.add_argument(
+        "--time-budget", dest="time_budget", type=float, default=None, metavar="SECONDS",
+        help=meaning,
+    )  # fmt: skip
 
 
 def _max_games_argument(q: argparse.ArgumentParser, unit: str, meaning: str) -> None:

@@ -58,8 +58,10 @@ class PageRun:
     seconds: float | None = None
     search_precision: float | None = None
 
-    def flags(self) -> str:
-        """The precision's flags, as a command gives them (none without a precision)."""
+    def flags(self, budget: bool = True) -> str:
+        """The precision's flags, as a command gives them (none without a precision);
+        ``budget=False`` leaves out the page's time budget (a question played alone has
+        none of its own: the page gave it a share)."""
         words = []
         if self.precision is not None:
             words.append(f"--precision {self.precision}")
@@ -67,7 +69,7 @@ class PageRun:
             words.append(f"--search-precision {self.search_precision:g}")
         if self.max_games_per_cell is not None:
             words.append(f"--max-games-per-cell {self.max_games_per_cell}")
-        if self.seconds is not None:
+        if self.seconds is not None and budget:
             words.append(f"--time-budget {self.seconds:g}")
         return "".join(f" {w}" for w in words)
 
@@ -119,7 +121,7 @@ def sweep_command(game_name: str, question: BalanceQuestion, run: PageRun) -> st
     parts += [f"--grid {g}" for g in question.grid]
     parts += [f"-o {k}={_word(v)}" for k, v in question.options.items()]
     parts += [f"--agents {question.agents}", f"--games-per-cell {run.games(question)}"]
-    parts += [f"--seed {run.seed}{run.flags()}", "--report --out DIR"]
+    parts += [f"--seed {run.seed}{run.flags(budget=False)}", "--report --out DIR"]
     return " ".join(parts)
 
 

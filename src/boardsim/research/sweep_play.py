@@ -23,6 +23,7 @@ from boardsim.research.precision import (
     check_precision,
     games_wanted,
     half_width,
+    is_search_cell,
 )
 from boardsim.research.ray_backend import run_cells_on_ray
 from boardsim.research.sweep_folder import (
@@ -153,7 +154,12 @@ def _play_to_precision(
     scripted and network cells', the search cells' or None for the same,
     :func:`boardsim.research.precision.cell_precision`) or holds ``most`` games, or the
     ``deadline`` passes; the rounds played, and the cells short of their precision with
-    their half-widths."""
+    their half-widths.
+
+    With a deadline the budget goes by cost: while a scripted or network cell still needs
+    games, only those cells play (they are hundreds of times cheaper a game than a
+    search), and the search cells take what is left. The order never changes what a cell
+    holds after a round, only which cells the deadline leaves short."""
     wanted_width = {c.cell_id: cell_precision(c.policies, *precisions) for c in cells}
     played: list[Round] = []
     while True:
@@ -165,6 +171,8 @@ def _play_to_precision(
                 due.append(Round(cell, len(held), wanted - len(held)))
         if not due:
             break
+        if deadline is not None:
+            due = cheapest_first(due)
         if deadline is None or play.backend == "ray":
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -179,3 +187,10 @@ def _play_to_precision(
         break
     widths = {c.cell_id: half_width(cell_rows_held(play.out, c)) for c in cells}
     return played, {cid: w for cid, w in widths.items() if w > wanted_width[cid]}
+
+
+def cheapest_first(due: list[Round]) -> list[Round]:
+    """The rounds of the scripted and network cells among ``due`` when there are any, else
+    ``due`` (the search cells' rounds)."""
+    cheap = [r for r in due if not is_search_cell(r.cell.policies)]
+    return cheap or due

@@ -14,8 +14,8 @@ from boardsim.core.errors import OptionError
 from boardsim.core.game import Difficulty, GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.hispania import data as D
+from boardsim.games.hispania import families, names
 from boardsim.games.hispania import layout as L
-from boardsim.games.hispania import names
 from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
 
 # the params order of the variant switches (layout.P_INGENIVM ...): the rulebook's order;
@@ -434,4 +434,5 @@ DEFINITION = GameDefinition(
     chance=True,
     perfect_information=True,
     payoffs=payoffs,
+    action_families=families.ACTION_FAMILIES,
 )

@@ -1,0 +1,229 @@
+"""Restricted play's measures (Jaffe et al. 2012): each mechanic's weight in win points,
+and the greedy-against-search gap ("how strategic is the game").
+
+Both are one measure, the **advantage** of an agent ``A`` over an opponent ``B``:
+
+    advantage(A, B) = mean_g [ s_A(g | A vs B) - s_A(g | A vs A) ]
+
+where ``s_A(g | ...)`` is A's score in game ``g`` (1 for a win, ``1/w`` for a win shared
+by ``w`` seats, 0 for a loss), A sitting in seat ``g mod k`` and every other seat played
+by the opponent (``k`` players; seats rotated, so a side's edge cancels). The games of
+the two tables are the same deals and dice (seeds ``seed + g``) and the agents the same
+seeds: common random numbers, so the difference is paired, and the 95% interval is the
+mean's normal interval over the ``n`` paired differences, ``mean +- 1.96 sd / sqrt(n)``
+(a difference identically 0 has the interval [0, 0]). Against itself A scores its fair
+share, ``1/k`` on average, so the advantage is how many win points in a hundred A gains,
+over that share, from the opponent being who it is.
+
+- **A mechanic's weight** (Jaffe's restricted play): ``advantage(A, A without F)``, A the
+  unrestricted agent and ``A without F`` the same agent forbidden the family ``F``
+  (:mod:`boardsim.agents.restricted`: never an action of ``F`` while another is legal). A
+  mechanic a good player never needs weighs 0; one the game turns on weighs much.
+- **The greedy-against-search gap**: ``advantage(S, greedy)``, ``S`` a search
+  (``mcts:N``) and ``greedy`` the one-step lookahead (``boardsim.agents.GreedyAgent``). A
+  game where looking one move ahead is as good as searching has a gap of 0: it is not
+  strategic; the larger the gap, the more planning pays.
+
+In a **cooperative** game (Hispania: every seat on one side against the game) there is
+no seat to rotate: the advantage is the side's win rate with ``A`` in every seat less its
+win rate with ``B`` in every seat, game by game on the same seeds,
+
+    advantage(A, B) = mean_g [ w(g | A in every seat) - w(g | B in every seat) ]
+
+(``w`` 1 when the side wins), so a mechanic's weight is what the side loses when its
+players may not use it, and the gap what a search wins over the greedy lookahead.
+
+Every game is played in Python, game by game (:func:`boardsim.research.players.play_lockstep`):
+restricted agents decide there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from boardsim.agents import load
+from boardsim.agents.restricted import family_mask
+from boardsim.core.errors import OptionError
+from boardsim.core.game import Game
+from boardsim.research.players import play_lockstep
+from boardsim.research.tournament import seat_scores
+
+Z95 = 1.959963984540054
+AgentMaker = Callable[[str, Game, int], Any]
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """``agent``'s advantage over ``opponent`` (module docstring): its mean score against
+    the opponent and against itself over the same ``games``, their paired difference and
+    its 95% interval. In a cooperative game, ``score_against`` is the side's win rate with
+    the opponent in every seat and ``score_self`` with the agent, and the advantage is
+    ``score_self - score_against``."""
+
+    name: str  # what is measured: a family's name, or "greedy-against-search gap"
+    agent: str
+    opponent: str
+    games: int
+    score_against: float
+    score_self: float
+    advantage: float
+    low: float
+    high: float
+
+    def row(self) -> str:
+        """A table row: name, opponent, games, the two scores and the advantage [95%]."""
+        return (
+            f"| {self.name} | `{self.opponent}` | {self.games} | {self.score_against:.3f} | "
+            f"{self.score_self:.3f} | {self.advantage:+.3f} [{self.low:+.3f}, {self.high:+.3f}] |"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+TABLE_HEAD = (
+    "| measured | opponent | games | score against it | score against itself | "
+    "advantage [95%] |\n|---|---|---|---|---|---|"
+)
+
+
+def _loaded(spec: str, game: Game, seed: int) -> Any:
+    return load(spec, game, seed=seed)
+
+
+def seat_rotated_scores(
+    game: Game,
+    agent: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    make: AgentMaker = _loaded,
+) -> np.ndarray:
+    """``agent``'s score in each of ``games`` games, in seat ``g mod k``, every other seat
+    ``opponent``; game ``g`` is seed ``seed + g``, and each seat's agents are made with
+    seeds of their own (the same for every opponent: common random numbers)."""
+    k = game.num_players
+    scores = np.zeros(games)
+    for seat in range(k):
+        idx = np.arange(seat, games, k)
+        if idx.size == 0:
+            continue
+        mine = make(agent, game, seed + 7 * seat + 1)
+        theirs = make(opponent, game, seed + 7 * seat + 2)
+        seat_agents = [theirs] * k
+        seat_agents[seat] = mine
+        returns, _ = play_lockstep(game, seat_agents, [seed + int(g) for g in idx])
+        scores[idx] = [seat_scores(r)[seat] for r in returns]
+    return scores
+
+
+def side_wins(
+    game: Game, agent: str, games: int, seed: int, make: AgentMaker = _loaded
+) -> np.ndarray:
+    """A cooperative game's side's result (1 won, 0 lost) in each of ``games`` games
+    (seeds ``seed + g``), ``agent`` (made with seed ``seed + 1``) in every seat."""
+    player = make(agent, game, seed + 1)
+    returns, _ = play_lockstep(game, [player] * game.num_players, [seed + g for g in range(games)])
+    return (returns[:, 0] > 0).astype(float)
+
+
+def advantage(
+    game: Game,
+    agent: str,
+    opponent: str,
+    games: int,
+    seed: int = 0,
+    name: str = "",
+    make: AgentMaker = _loaded,
+) -> Advantage:
+    """``agent``'s advantage over ``opponent`` in win points (module docstring)."""
+    if games < 2:
+        raise OptionError(f"games must be at least 2, got {games}")
+    if game.is_cooperative():
+        against = side_wins(game, opponent, games, seed, make)
+        itself = side_wins(game, agent, games, seed, make)
+        diff = itself - against
+    else:
+        against = seat_rotated_scores(game, agent, opponent, games, seed, make)
+        itself = seat_rotated_scores(game, agent, agent, games, seed, make)
+        diff = against - itself
+    mean = float(diff.mean())
+    half = Z95 * float(diff.std(ddof=1)) / math.sqrt(games)
+    return Advantage(
+        name or opponent,
+        agent,
+        opponent,
+        games,
+        float(against.mean()),
+        float(itself.mean()),
+        mean,
+        mean - half,
+        mean + half,
+    )
+
+
+def mechanic_weights(
+    game: Game,
+    agent: str,
+    games: int,
+    seed: int = 0,
+    families: Sequence[str] | None = None,
+    make: AgentMaker = _loaded,
+    progress: Callable[[str], None] | None = None,
+) -> list[Advantage]:
+    """Each family's weight (``families``, by default every family the game declares):
+    ``agent``'s advantage over itself forbidden that family."""
+    chosen = list(families) if families else list(game.definition.action_families)
+    family_mask(game, chosen)  # every name checked before a game is played
+    out = []
+    for family in chosen:
+        if progress is not None:
+            progress(f"{agent} without {family}")
+        opponent = f"restricted:{family}:{agent}"
+        out.append(advantage(game, agent, opponent, games, seed, family, make))
+    return out
+
+
+def greedy_search_gap(
+    game: Game,
+    search: str = "mcts:200",
+    games: int = 200,
+    seed: int = 0,
+    make: AgentMaker = _loaded,
+) -> Advantage:
+    """The greedy-against-search gap: ``search``'s advantage over the greedy agent."""
+    return advantage(game, search, "greedy", games, seed, "greedy-against-search gap", make)
+
+
+COOPERATIVE_HEAD = (
+    "| measured | in every seat instead | games | side's win rate with it | with the agent | "
+    "advantage [95%] |\n|---|---|---|---|---|---|"
+)
+
+
+def restricted_report(game: Game, agent: str, rows: Sequence[Advantage], seed: int) -> str:
+    """The measures as a markdown table, with what they mean."""
+    if game.is_cooperative():
+        text = (
+            f"Restricted play in {game.name}: the side's win rate with `{agent}` in every "
+            "seat against the same agent forbidden each mechanic (the same deals, dice and "
+            f"agent seeds: common random numbers; seed {seed}). A mechanic's weight is the "
+            "advantage: the win points in a hundred the side loses when its players may not "
+            "use the mechanic; 95% intervals of the paired differences."
+        )
+        head = COOPERATIVE_HEAD
+    else:
+        text = (
+            f"Restricted play in {game.name}: `{agent}` against itself forbidden each "
+            "mechanic (seats rotated, the same deals and seeds in both tables: common random "
+            f"numbers; seed {seed}). A mechanic's weight is the advantage: the win points in a "
+            "hundred the unrestricted agent gains, over its share against itself, when the "
+            "other seats cannot use the mechanic; 95% intervals of the paired differences."
+        )
+        head = TABLE_HEAD
+    return "\n".join([text, "", head, *(r.row() for r in rows)])
