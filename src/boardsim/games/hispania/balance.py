@@ -35,7 +35,8 @@ BALANCE_QUESTIONS = (
         "Romans the heuristic and then the shipped self-play network alone, two players of "
         "different kinds and of about the same strength (docs/agents.md). MCTS at 200 "
         "simulations, the stronger Roman, is far dearer a game: `balance docs hispania "
-        "--plan` prices the levels at it, here and on Ray. Do the five parameters order difficulty as the rulebook says, "
+        "--plan` prices the levels at it, here and on Ray. Do the five parameters order "
+        "difficulty as the rulebook says, "
         "which matters most, and do the ranking and the order hold for both players?",
         ("level=all", "skill=heuristic,alphazero"),
         share=0.1,
