@@ -39,7 +39,6 @@ restricted agents decide there.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -50,10 +49,10 @@ from boardsim.agents import load
 from boardsim.agents.restricted import family_mask
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
+from boardsim.research.metrics import mean_estimate
 from boardsim.research.players import play_lockstep
 from boardsim.research.tournament import seat_scores
 
-Z95 = 1.959963984540054
 AgentMaker = Callable[[str, Game, int], Any]
 
 
@@ -106,7 +105,11 @@ def seat_rotated_scores(
 ) -> np.ndarray:
     """``agent``'s score in each of ``games`` games, in seat ``g mod k``, every other seat
     ``opponent``; game ``g`` is seed ``seed + g``, and each seat's agents are made with
-    seeds of their own (the same for every opponent: common random numbers)."""
+    seeds of their own (the same for every opponent: common random numbers).
+
+    Always in Python: the tournament's pairs (``tournament._pair_games``) play two
+    compiled agents in compiled code, whose games would not pair with the restricted
+    agents' games played here."""
     k = game.num_players
     scores = np.zeros(games)
     for seat in range(k):
@@ -152,8 +155,7 @@ def advantage(
         against = seat_rotated_scores(game, agent, opponent, games, seed, make)
         itself = seat_rotated_scores(game, agent, agent, games, seed, make)
         diff = against - itself
-    mean = float(diff.mean())
-    half = Z95 * float(diff.std(ddof=1)) / math.sqrt(games)
+    paired = mean_estimate(diff)
     return Advantage(
         name or opponent,
         agent,
@@ -161,9 +163,9 @@ def advantage(
         games,
         float(against.mean()),
         float(itself.mean()),
-        mean,
-        mean - half,
-        mean + half,
+        paired.value,
+        paired.low,
+        paired.high,
     )
 
 
