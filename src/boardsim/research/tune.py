@@ -724,14 +724,18 @@ def markdown(
     count: int,
     leaders: Sequence[Mapping[str, Any]] = (),
     rule_changes: Sequence[Mapping[str, Any]] | None = None,
+    asked: int | None = None,
 ) -> str:
     """The tuning report: what was searched, the best settings with their intervals, and
     the trials that came closest (``leaders``; with the searched options' sources, the
-    tunings of reconstructed numbers, and the ``rule_changes`` apart)."""
+    tunings of reconstructed numbers, and the ``rule_changes`` apart); when a time budget
+    stopped the search short of the ``asked`` trials, it says so first."""
     precision = manifest.get("precision")
+    stopped = [budget_stopped(count, asked), ""] if asked is not None and count < asked else []
     lines = [
         f"# Tuning {manifest['game']}",
         "",
+        *stopped,
         f"{count} trials of {_trial_games(manifest)} (common random numbers: "
         f"games 0, 1, 2, ... of seed {manifest['seed']} in every "
         "trial); Optuna's TPE sampler; the study is in `study.db`, every trial in "
@@ -854,12 +858,10 @@ def write_outputs(
     if sources:
         leaders = leading_trials(study, keep=lambda p: not changes_rule(sources, p))
         moved = leading_trials(study, keep=lambda p: bool(changes_rule(sources, p)))
-        report = markdown(manifest, targets, best, _complete(study), leaders, moved)
+        report = markdown(manifest, targets, best, _complete(study), leaders, moved, asked)
     else:
-        report = markdown(manifest, targets, best, _complete(study), leading_trials(study))
-    if asked is not None and _complete(study) < asked:
-        head, _, rest = report.partition("\n\n")
-        report = f"{head}\n\n{budget_stopped(_complete(study), asked)}\n\n{rest}"
+        count = _complete(study)
+        report = markdown(manifest, targets, best, count, leading_trials(study), asked=asked)
     atomic_write_text(out / REPORT, report)
     if _complete(study):
         plot_search(study, keys, out / PLOT)
