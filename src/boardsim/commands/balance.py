@@ -22,14 +22,16 @@ import argparse
 import sys
 from typing import Any
 
-from boardsim.api import list_games
+from boardsim.api import list_games, make_game
 from boardsim.commands.args import seed_argument
 from boardsim.core.batch import COMPILED_POLICIES
 from boardsim.core.errors import OptionError
+from boardsim.files import atomic_write_text
 from boardsim.research.page_plan import describe_plan, plan_page
 from boardsim.research.pages import PAGES_DIR, PageRun, write_page
 from boardsim.research.precision import default_search_precision
 from boardsim.research.report import write_report
+from boardsim.research.restricted import greedy_search_gap, mechanic_weights, restricted_report
 from boardsim.research.sweep import describe_cells, parse_grid, plan_cells, run_sweep
 from boardsim.research.tune import (
     TrialBudget,
@@ -362,10 +364,6 @@ def _add_restricted(sub: Any) -> None:
 
 
 def _restricted(args: argparse.Namespace) -> int:
-    from boardsim.api import make_game
-    from boardsim.files import atomic_write_text
-    from boardsim.research.restricted import greedy_search_gap, mechanic_weights, restricted_report
-
     if args.dir not in list_games():
         raise ValueError(f"balance restricted GAME: choose one of {', '.join(list_games())}")
     game = make_game(args.dir, **base_options(args.dir, args.option))
