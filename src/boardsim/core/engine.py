@@ -18,7 +18,7 @@ from numba import prange
 from boardsim.core import header as hd
 from boardsim.core.checks import refuse
 from boardsim.core.header import S_TEMPERATURE
-from boardsim.core.jit import jit, jit_borrowing, jit_inline, jit_parallel
+from boardsim.core.jit import jit, jit_inline, jit_parallel, jit_parallel_borrowing
 from boardsim.core.nn import (
     H_FLAGS,
     H_SLOTS,
@@ -260,7 +260,7 @@ def seat_action(g, state, params, seats, mask, prng, nn):
     return policy_action(g, state, params, code, mask, prng)
 
 
-@jit_borrowing
+@jit_inline
 def play_opponents(
     g, state, params, learners, seats, rewards, tmp, before, after, outcomes, weights, mask,
     prng, nn,
@@ -270,9 +270,8 @@ def play_opponents(
     to ``rewards``.
 
     ``learners[p]`` is 1 for the players of the learning side (a seat, or a team).
-    Compiled without reference counting (``jit_borrowing``): it is every batched step's
-    inner loop (:func:`step_row`), where the atomic counts on the rows' views, shared by
-    the threads, cost more than a small game's decisions; a compiled policy's move is
+    Inlined: it is every batched step's inner loop (:func:`step_row`, inlined in turn into
+    :func:`batch_step`'s loop, which counts no references); a compiled policy's move is
     inlined, a network's is a call.
     """
     done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
@@ -442,15 +441,15 @@ def batch_reset(
         )
 
 
-@jit_borrowing
+@jit_inline
 def step_row(g, states, params, actions, i, seat, learners, seats, policy_rngs, rewards, scratch):
     """Row ``i`` of :func:`batch_step`: the learner's action, then (``seat >= 0``) the
-    other players by their seats until a learner is to decide (:func:`play_opponents`);
-    its rewards into ``rewards[i]``; returns terminal.
+    other players by their seats until a learner is to decide; its rewards into
+    ``rewards[i]``; returns terminal.
 
-    Compiled without reference counting (``jit_borrowing``): the batch owns every array,
-    and the atomic counts on the rows' views, shared by the threads, cost more than the
-    decisions of a small game."""
+    Inlined into :func:`batch_step`'s loop, which runs without reference counts
+    (``jit_parallel_borrowing``), and so is :func:`play_opponents`: a call a row, with the
+    batch's arrays passed field by field, cost more than a small game's two decisions."""
     state = states[i]
     rw = rewards[i]
     before, after, tmp = scratch.before[i], scratch.after[i], scratch.tmp[i]
@@ -459,23 +458,22 @@ def step_row(g, states, params, actions, i, seat, learners, seats, policy_rngs, 
     for p in range(rw.shape[0]):
         rw[p] = tmp[p]
     if seat >= 0 and not done:
-        nn = NetScratch(scratch.net_input[i], scratch.net_layers[i], scratch.net_probs[i])
         done = play_opponents(
             g, state, params, learners, seats, rw, tmp, before, after, outcomes, weights,
-            mask, policy_rngs[i], nn,
+            mask, policy_rngs[i], row_nn(scratch, i),
         )  # fmt: skip
     return done
 
 
-@jit_borrowing
+@jit_inline
 def observe_row(g, states, params, i, seat, learners, obs, masks):
-    """Row ``i``'s observation (``viewer``'s eyes) and mask, without reference counts."""
+    """Row ``i``'s observation (``viewer``'s eyes) and mask (inlined, as ``step_row``)."""
     state = states[i]
     g.observe(state, params, viewer(state, seat, learners), obs[i])
     g.legal_mask(state, params, masks[i])
 
 
-@jit_parallel
+@jit_parallel_borrowing
 def batch_step(
     g,
     states,
@@ -506,7 +504,9 @@ def batch_step(
 
     A row whose game goes on is observed in the same pass that stepped it (its state is
     still in the cache); only the finished rows wait for their game numbers and take a
-    second pass.
+    second pass. Compiled without reference counts and allocating nothing
+    (``jit_parallel_borrowing``): the row's work is inlined into the loop, and only a
+    restart (``restart_row``) or a network's move is a call.
     """
     n = states.shape[0]
     for i in prange(n):
@@ -519,24 +519,20 @@ def batch_step(
         if not done:
             observe_row(g, states, params, i, seat, learners, obs, masks)
     # game numbers for the rows that finished, in row order (independent of threads)
-    finished = np.empty(n, np.int64)
-    count = 0
     k = next_game
     for i in range(n):
         if terminated[i] or truncated[i]:
             game_index[i] = k
             k += 1
-            finished[count] = i
-            count += 1
-    for j in prange(count):
-        i = finished[j]
-        state = states[i]
-        g.observe(state, params, viewer(state, seat, learners), final_obs[i])
-        restart_row(
-            g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, seats,
-            scratch,
-        )  # fmt: skip
-        observe_row(g, states, params, i, seat, learners, obs, masks)
+    for i in prange(n):
+        if terminated[i] or truncated[i]:
+            state = states[i]
+            g.observe(state, params, viewer(state, seat, learners), final_obs[i])
+            restart_row(
+                g, states, params, i, master_seed, game_index, policy_rngs, seat, learners,
+                seats, scratch,
+            )  # fmt: skip
+            observe_row(g, states, params, i, seat, learners, obs, masks)
     return k
 
 
