@@ -126,8 +126,9 @@ class Outputs:
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self._take(arrays)
-        # the rows whose final_obs this buffer holds (zeroed before it is written again)
-        self.final_rows = np.zeros(0, np.int64)
+        # how many rows' games ended in the step that wrote these outputs last (their
+        # final_obs rows; the compiled step zeroes them before it writes these again)
+        self.finished = 0
         # the outputs these are rows ``span`` of (Outputs.rows), else None
         self.parent: Outputs | None = None
         self.span = (0, len(self.obs))
@@ -146,7 +147,7 @@ class Outputs:
     def __getstate__(self) -> dict[str, Any]:
         """Pickled as the arrays themselves, or, for rows of other outputs, as the parent
         and the span, so that an unpickled copy still shares the parent's memory."""
-        state: dict[str, Any] = {"final_rows": self.final_rows, "parent": self.parent}
+        state: dict[str, Any] = {"finished": self.finished, "parent": self.parent}
         state["span"] = self.span
         if self.parent is None:
             state["arrays"] = {name: getattr(self, name) for name in self.NAMES}
@@ -155,7 +156,7 @@ class Outputs:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.parent = state["parent"]
         self.span = state["span"]
-        self.final_rows = state["final_rows"]
+        self.finished = int(state.get("finished", len(state.get("final_rows", ()))))
         if self.parent is None:
             self._take(state["arrays"])
         else:
@@ -201,13 +202,7 @@ class Outputs:
         """Take ``other``'s values (the same shapes), its finished rows included."""
         for name in self.NAMES:
             getattr(self, name)[...] = getattr(other, name)
-        self.final_rows = other.final_rows.copy()
-
-    def clear_final(self) -> None:
-        """Zero the rows of ``final_obs`` written last (the others are zero already)."""
-        if self.final_rows.size:
-            self.final_obs[self.final_rows] = 0
-            self.final_rows = self.final_rows[:0]
+        self.finished = other.finished
 
 
 @contextmanager
@@ -360,7 +355,7 @@ class Batch:
             )
         for out in self.buffers:
             out.final_obs[...] = 0
-            out.final_rows = out.final_rows[:0]
+            out.finished = 0
             out.rewards[...] = 0
             out.learner_rewards[...] = 0
             out.terminated[...] = False
@@ -425,7 +420,7 @@ class Batch:
         engine = self.game.engine
         k = 1 - self.current
         out = self.buffers[k]
-        out.clear_final()
+        first = self.next_game
         with threads_used(self.threads):
             self.next_game = int(
                 engine.batch_step(
@@ -449,7 +444,7 @@ class Batch:
                 )
             )
         np.logical_or(out.terminated, out.truncated, out=out.done)
-        out.final_rows = np.flatnonzero(out.done)
+        out.finished = self.next_game - first
         if self.seat >= 0:
             np.copyto(out.learner_rewards, out.rewards[:, self.seat])
         self._bind(k)

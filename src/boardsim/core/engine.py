@@ -390,7 +390,7 @@ def row_nn(scratch, i):
     return NetScratch(scratch.net_input[i], scratch.net_layers[i], scratch.net_probs[i])
 
 
-@jit
+@jit_inline
 def restart_row(
     g, states, params, i, master_seed, game_index, policy_rngs, seat, learners, seats, scratch
 ):
@@ -496,7 +496,9 @@ def batch_step(
 ):
     """Step every row: the learner's action, then (``seat >= 0``) the opponents' policies.
 
-    ``seat < 0``: plain multi-agent stepping, one decision a row. A finished row is
+    ``seat < 0``: plain multi-agent stepping, one decision a row. The rows of ``final_obs``
+    that ``terminated``/``truncated`` mark from their last use are zeroed first (so
+    ``final_obs`` holds the rows that finish now and zeros). A finished row is
     observed into ``final_obs``, restarted as game ``next_game + k`` (k counting the
     rows that finished before it, in row order, so threads do not matter), and its
     new observation and mask are written. Everything goes to preallocated arrays;
@@ -510,6 +512,8 @@ def batch_step(
     """
     n = states.shape[0]
     for i in prange(n):
+        if terminated[i] or truncated[i]:  # this buffer's last final observation
+            final_obs[i, :] = 0
         done = step_row(
             g, states, params, actions, i, seat, learners, seats, policy_rngs, rewards, scratch
         )

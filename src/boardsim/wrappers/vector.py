@@ -156,7 +156,7 @@ class BoardsimVectorEnv(VectorEnv):
         b.step(acts)
         out = b.out
         infos: dict[str, Any] = {"action_mask": out.bool_masks}
-        if out.final_rows.size:
+        if out.finished:
             infos["final_obs"] = out.final_obs
             infos["_final_obs"] = out.done
         if self.copy:
