@@ -108,6 +108,22 @@ def test_a_search_on_ray_finds_the_local_searchs_trials(tmp_path: Path, local_ra
     ).read_text()
 
 
+def test_a_balance_page_on_ray_is_the_local_page(tmp_path: Path, local_ray) -> None:
+    """``balance docs --backend ray``: a question's sweep and the page's tuning played as
+    Ray tasks give the local page, figure for figure."""
+    from boardsim.research.pages import PageRun, write_page
+
+    only = ("The advanced rules", "Tuning the sides even")
+    pages = {}
+    for where in ("local", "ray"):
+        run = PageRun(2, backend=where)
+        page = write_page(
+            "farrapos", run, out_dir=tmp_path / where, work=tmp_path / f"{where}-work", only=only
+        )
+        pages[where] = [line for line in page.read_text().splitlines() if line.startswith("|")]
+    assert pages["ray"] == pages["local"] and len(pages["local"]) > 10
+
+
 def _eval_csv(request, **where) -> str:
     from boardsim.research.evaluation import run_eval
 

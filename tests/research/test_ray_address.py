@@ -51,6 +51,17 @@ def test_balance_on_a_missing_cluster_prints_one_line(tmp_path, no_cluster, caps
     assert "ray start --head" in err
 
 
+def test_balance_docs_on_a_missing_cluster_prints_one_line(tmp_path, no_cluster, capsys) -> None:
+    args = ["balance", "docs", "farrapos", "--question", "The advanced rules"]
+    args += ["--games-per-cell", "2", "--out", str(tmp_path / "pages"), "--no-progress"]
+    args += ["--work", str(tmp_path / "work"), "--backend", "ray", "--address", "auto"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "no Ray cluster at --address auto" in err and "ray start --head" in err
+    assert not (tmp_path / "pages" / "farrapos.md").exists()
+
+
 def test_tune_on_a_missing_cluster_prints_one_line(tmp_path, no_cluster, capsys) -> None:
     args = ["balance", "tune", "farrapos", "--target", "republic=0.5@heuristic"]
     args += ["--search", "siege=false,true", "--trials", "2", "--games-per-trial", "2"]

@@ -317,7 +317,7 @@ def _add_docs(sub: Any) -> None:
         help="play only this question (or tuning) of the page (repeatable)",
     )
     _add_plan(q)
-    _flags(q, "seed", "threads", "no-progress")
+    _flags(q, "seed", "backend", "threads", "no-progress")
 
 
 PLAN_HELP = (
@@ -450,6 +450,8 @@ def _docs(args: argparse.Namespace) -> int:
         max_games_per_cell=args.max_games_per_cell,
         seconds=args.time_budget,
         search_precision=search_precision(args),
+        backend=args.backend,
+        address=args.address,
     )
     say = None if args.no_progress else (lambda line: print(line, flush=True))
     if args.plan:
