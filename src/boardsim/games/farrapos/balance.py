@@ -146,7 +146,7 @@ BALANCE_TUNINGS = (
             "move_destinations=one,several",
             "empty_city=possessed,neutral",
         ),
-        trials=40,
+        trials=100,
         sources=TUNING_SOURCES,
         precision=0.01,
         max_games=10000,
