@@ -508,7 +508,7 @@ def batch_step(
     still in the cache); only the finished rows wait for their game numbers and take a
     second pass. Compiled without reference counts and allocating nothing
     (``jit_parallel_borrowing``): the row's work is inlined into the loop, and only a
-    restart (``restart_row``) or a network's move is a call.
+    new game (``new_game``) or a network's move is a call.
     """
     n = states.shape[0]
     for i in prange(n):
