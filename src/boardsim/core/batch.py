@@ -126,8 +126,9 @@ class Outputs:
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self._take(arrays)
-        # how many rows' games ended in the step that wrote these outputs last (their
-        # final_obs rows; the compiled step zeroes them before it writes these again)
+        # how many rows' games ended in the step that wrote these outputs last; their
+        # final_obs rows are the ones terminated/truncated mark, which the compiled step
+        # zeroes before it writes these outputs again
         self.finished = 0
         # the outputs these are rows ``span`` of (Outputs.rows), else None
         self.parent: Outputs | None = None
@@ -199,7 +200,7 @@ class Outputs:
         return view
 
     def copy_from(self, other: Outputs) -> None:
-        """Take ``other``'s values (the same shapes), its finished rows included."""
+        """Take ``other``'s values (the same shapes), its count of ended games included."""
         for name in self.NAMES:
             getattr(self, name)[...] = getattr(other, name)
         self.finished = other.finished
