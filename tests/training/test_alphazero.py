@@ -158,6 +158,8 @@ def test_the_improvement_target_leaves_the_heuristic_only_for_a_clearly_better_m
         ({"refine_simulations": 0}, "refine_simulations"),
         ({"refine_learning_rate": 0.0}, "refine_learning_rate"),
         ({"refine_iterations": -1}, "refine_iterations"),
+        ({"noise": 1.5}, "noise"),
+        ({"sample_moves": -1}, "sample_moves"),
     ):
         with pytest.raises(boardsim.OptionError, match=name):
             AlphaZeroConfig(game="liberation", run_dir="x", **bad).validate()
@@ -363,6 +365,8 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
         hint=True,
         search="puct",
         search_value_weight=0.75,
+        sample_moves=8,
+        noise=0.1,
         hidden=[32, 16],
         refine_iterations=2,
         refine_games=6,

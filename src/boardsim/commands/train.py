@@ -137,6 +137,15 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--gumbel-m", {"type": int, "help": "root actions sampled (gumbel)"}),
     ("--c-scale", {"type": float, "help": "gumbel's sigma scale"}),
     ("--c-puct", {"type": float}),
+    (
+        "--sample-moves",
+        {
+            "type": int,
+            "help": "puct: a self-play game's first decisions drawn in proportion to the "
+            "visits, the rest the most visited",
+        },
+    ),
+    ("--noise", {"type": float, "help": "puct: Dirichlet noise's share of the root prior"}),
     ("--mix", {"type": float, "help": "leaf value: weight of a rollout"}),
     ("--rollout", {"choices": ("random", "heuristic")}),
     ("--rollout-depth", {"type": int}),
@@ -376,6 +385,8 @@ ALPHAZERO_SETTINGS = {
     "gumbel_m": "gumbel_m",
     "c_scale": "c_scale",
     "c_puct": "c_puct",
+    "sample_moves": "sample_moves",
+    "noise": "noise",
     "mix": "mix",
     "rollout": "rollout",
     "rollout_depth": "rollout_depth",

@@ -258,6 +258,11 @@ class AlphaZeroConfig:
             raise OptionError(
                 f"search_value_weight must be in [0, 1], got {self.search_value_weight}"
             )
+        if not 0 <= self.noise <= 1 or self.sample_moves < 0:  # puct's, refused with gumbel too
+            raise OptionError(
+                f"noise must be in [0, 1] and sample_moves >= 0, got {self.noise}, "
+                f"{self.sample_moves}"
+            )
         if not 0 <= self.gate_threshold <= 1:
             raise OptionError(f"gate_threshold must be in [0, 1], got {self.gate_threshold}")
         if self.gate_simulations is not None and self.gate_simulations < 1:
@@ -1110,6 +1115,8 @@ _FLAGS = {
     "gumbel_m": "--gumbel-m",
     "c_scale": "--c-scale",
     "c_puct": "--c-puct",
+    "sample_moves": "--sample-moves",
+    "noise": "--noise",
     "mix": "--mix",
     "rollout": "--rollout",
     "rollout_depth": "--rollout-depth",
