@@ -343,7 +343,7 @@ def _add_restricted(sub: Any) -> None:
         "Jaffe's restricted play: AGENT against itself forbidden each of the game's action "
         "families (its mechanics), and with --gap SEARCH, SEARCH against the greedy agent; "
         "each as the advantage in win points over the agent's share against itself, seats "
-        "rotated, with a 95%% interval (docs/guides/balance-metrics.md).",
+        "rotated, with a 95% interval (docs/guides/balance-metrics.md).",
     )
     q.add_argument("--agent", default="random", help="the agent restricted (default random)")
     q.add_argument(
