@@ -11,7 +11,7 @@ from typing import Any
 
 from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
-from boardsim.games.farrapos import data, layout
+from boardsim.games.farrapos import data, families, layout
 from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, BALANCE_TUNINGS, STRENGTH_LADDER
 from boardsim.games.farrapos.names import TEXT_LEGEND, describe_action, evaluate, render_text
 
@@ -309,6 +309,7 @@ DEFINITION = GameDefinition(
     strength_matchups=STRENGTH_MATCHUPS,
     balance_questions=BALANCE_QUESTIONS,
     balance_tunings=BALANCE_TUNINGS,
+    action_families=families.ACTION_FAMILIES,
     strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
     known_lines=KNOWN_LINES,
