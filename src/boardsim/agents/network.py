@@ -20,6 +20,7 @@ Shipped networks are package data (``boardsim/shipped/<game>/<kind>.npz`` in a w
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -172,8 +173,7 @@ class NetworkAgent:
         self._act = new_scratch(network.layout)
         self._probs = np.zeros(game.num_actions, np.float64)
         self._table: SeatTable | None = None
-        if network.hint:  # its input is the heuristic's move: it cannot choose among others
-            self.act_among = None
+        self._among_table: SeatTable | None = None  # restricted play's (act_among)
 
     def __repr__(self) -> str:
         return f"NetworkAgent({self.game.name!r}, {self.label!r}, T={self.temperature})"
@@ -182,8 +182,15 @@ class NetworkAgent:
         self, observation: np.ndarray, allowed: np.ndarray, state: State | None = None
     ) -> int:
         """Restricted play (:mod:`boardsim.agents.restricted`): the network's most likely
-        action of ``allowed`` (drawn at its temperature), from the observation."""
-        return self.act(observation, allowed)
+        action of ``allowed`` (drawn at its temperature), from the observation. A network
+        that reads the heuristic's move decides from ``state``, as its compiled seat does
+        forbidden every action outside ``allowed`` (where the game's ``search_prune`` leaves
+        none of them, that seat plays its usual move)."""
+        if state is None or not self.network.hint:
+            return self.act(observation, allowed)  # which refuses a hint without the state
+        table = self._seats()
+        table.forbidden[:] = ~np.asarray(allowed, bool)
+        return self._seat_action(state, table)
 
     def compiled_seat(self) -> Seat:
         """This network as a compiled seat, at this agent's temperature."""
@@ -233,15 +240,25 @@ class NetworkAgent:
 
     def act_state(self, state: State) -> int:
         """The compiled seat's action for the player to move in ``state`` (left unchanged)."""
-        if state.is_terminal() or state.is_chance_node():
-            raise ValueError("a network acts at decision nodes only (not terminal, not chance)")
         if self._table is None:
             self._table = seat_table(self.game, [self.compiled_seat()] * self.game.max_players)
+        return self._seat_action(state, self._table)
+
+    def _seats(self) -> SeatTable:
+        """This network in every seat, each with a row of restrictions to fill in."""
+        if self._among_table is None:
+            seat = replace(self.compiled_seat(), forbidden=np.zeros(self.game.num_actions, bool))
+            self._among_table = seat_table(self.game, [seat] * self.game.max_players)
+        return self._among_table
+
+    def _seat_action(self, state: State, table: SeatTable) -> int:
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("a network acts at decision nodes only (not terminal, not chance)")
         nn = self.game.engine.net_scratch(*self._act.shape)
         mask = np.zeros(self.game.num_actions, np.uint8)
         return int(
             self.game.engine.seat_action(
-                state.array.copy(), self.game.params, self._table, mask, self._prng, nn
+                state.array.copy(), self.game.params, table, mask, self._prng, nn
             )
         )
 

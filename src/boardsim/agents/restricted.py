@@ -13,25 +13,31 @@ How each agent chooses among the allowed actions (``act_among``):
 - ``greedy``: its one-step lookahead over them alone;
 - ``mcts:N``: the search as usual, then the most visited allowed action at the root (the
   search plans as if its later moves were free; only the moves played are restricted);
-- ``alphazero`` / ``net:PATH`` without the heuristic's hint: the network's most likely
-  allowed action.
+- ``alphazero`` / ``net:PATH``: the network's most likely allowed action (one that reads
+  the heuristic's move as well decides from the state, as its compiled seat does).
 
-The heuristic picks one move by its own logic and ranks none, and a network trained on
-the heuristic's hint needs the heuristic's move: neither can be restricted, and asking
-for it is refused. Restricted agents decide in Python (``boardsim eval`` plays them
-game by game); :mod:`boardsim.research.restricted` measures each mechanic's weight with
-them.
+The heuristic picks one move by its own logic and ranks none: it cannot be restricted,
+and asking for it is refused.
+
+Random, network and ``mcts:N`` (UCT) agents restricted also play in compiled code
+(:meth:`RestrictedAgent.compiled_seat`: the seat's ``forbidden`` row of the seat table,
+``core/seats.py``), deciding as in Python, so :mod:`boardsim.research.restricted` plays
+thousands of games a mechanic; a network search restricted at its root decides in
+Python only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
 
+from boardsim.core import header as hd
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game, State
+from boardsim.core.seats import Seat
 
 
 class Restrictable(Protocol):
@@ -76,7 +82,7 @@ class RestrictedAgent:
             raise OptionError(
                 f"{getattr(base, 'name', type(base).__name__)} cannot be restricted: it picks "
                 "one move by its own logic and ranks none; restricted play takes random, "
-                "greedy, mcts:N and networks without the heuristic's hint"
+                "greedy, mcts:N and networks"
             )
         self.game = game
         self.base = base
@@ -94,6 +100,23 @@ class RestrictedAgent:
             return None
         left = legal & ~self.forbidden
         return left if left.any() else None
+
+    def compiled_seat(self) -> Seat:
+        """The base agent's compiled seat, forbidden the families (``core/seats.py``): it
+        plays whole games in compiled code, deciding as :meth:`act` does. Random, network
+        and UCT seats only (:func:`boardsim.core.seats.forbidden_rows`); for the others a
+        :class:`OptionError`, and the games are played in Python."""
+        make = getattr(self.base, "compiled_seat", None)
+        if make is None:
+            raise OptionError(f"{self.name} plays in Python only: its agent has no compiled seat")
+        seat = make()
+        uct = seat.code == hd.POLICY_MCTS and seat.settings.get(hd.S_SEARCH, 0) == hd.SEARCH_UCT
+        if seat.code not in (hd.POLICY_RANDOM, hd.POLICY_NETWORK) and not uct:
+            raise OptionError(
+                f"{self.name} plays in Python only: a network search restricted at its root "
+                "is not compiled (random, networks and mcts:N are)"
+            )
+        return replace(seat, forbidden=self.forbidden.copy(), label=self.name)
 
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None

@@ -173,6 +173,40 @@ def policy_action(g, state, params, policy, mask, prng):
     return random_legal(g, state, params, mask, prng)
 
 
+@jit_inline
+def restrict_legal(mask, forbidden, player, n):
+    """Restricted play (Jaffe's rule, :mod:`boardsim.agents.restricted`): the legal actions
+    of ``mask`` (``n`` of them) less those ``forbidden[player]`` forbids, when that leaves
+    one; else ``mask`` unchanged. Returns how many are left. A seat table without
+    restrictions has ``forbidden`` of width 0, and nothing is read."""
+    if forbidden.shape[1] == 0:
+        return n
+    legal = 0
+    kept = 0
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            legal += 1
+            if forbidden[player, a] == 0:
+                kept += 1
+    if kept == 0 or kept == legal:
+        return legal
+    for a in range(mask.shape[0]):
+        if forbidden[player, a] != 0:
+            mask[a] = 0
+    return kept
+
+
+@jit_inline
+def seat_policy_action(g, state, params, seats, player, code, mask, prng):
+    """:func:`policy_action` for ``player``'s seat of ``seats``: a random seat draws among
+    the actions its restriction leaves (:func:`restrict_legal`), from the same words of
+    ``prng`` as an unrestricted one."""
+    if code == hd.POLICY_HEURISTIC:
+        return g.heuristic_action(state, params, mask, prng)
+    n = restrict_legal(mask, seats.forbidden, player, g.legal_mask(state, params, mask))
+    return pick_legal(mask, n, prng)
+
+
 HINT_SEED = 0x5EED  # the heuristic's generator when it is a network's input (a fixed one)
 
 
@@ -231,7 +265,8 @@ def network_action(g, state, params, seats, player, mask, prng, nn):
     action, or one drawn from its policy at the seat's temperature (from ``prng``).
 
     The mask is the legal one, less what the game's ``search_prune`` clears when the
-    network was trained on the search's mask (``NET_PRUNE``).
+    network was trained on the search's mask (``NET_PRUNE``), less what the seat's
+    restriction forbids (:func:`restrict_legal`).
     """
     weights, layout = seats.weights, seats.layout
     base = seats.nets[player]
@@ -240,6 +275,7 @@ def network_action(g, state, params, seats, player, mask, prng, nn):
     g.legal_mask(state, params, mask)
     if layout[base, H_FLAGS] & NET_PRUNE:
         g.search_prune(state, params, mask)
+    restrict_legal(mask, seats.forbidden, player, 0)
     forward_legal(weights, layout, base, obs, act, USE_POLICY, mask)
     logits = policy_logits(act, layout, base)
     return pick(logits, mask, seats.settings[player, S_TEMPERATURE], probs, prng)
@@ -254,10 +290,10 @@ def seat_action(g, state, params, seats, mask, prng, nn):
     player = state[hd.H_ACTOR]
     code = seats.codes[player]
     if nn is None:
-        return policy_action(g, state, params, code, mask, prng)
+        return seat_policy_action(g, state, params, seats, player, code, mask, prng)
     if code == hd.POLICY_NETWORK:
         return network_action(g, state, params, seats, player, mask, prng, nn)
-    return policy_action(g, state, params, code, mask, prng)
+    return seat_policy_action(g, state, params, seats, player, code, mask, prng)
 
 
 @jit_inline
@@ -281,7 +317,7 @@ def play_opponents(
         if code == hd.POLICY_NETWORK:
             a = network_action(g, state, params, seats, player, mask, prng, nn)
         else:
-            a = policy_action(g, state, params, code, mask, prng)
+            a = seat_policy_action(g, state, params, seats, player, code, mask, prng)
         done = advance_rewarded(g, state, params, a, tmp, before, after, outcomes, weights)
         for p in range(rewards.shape[0]):
             rewards[p] += tmp[p]

@@ -2,17 +2,20 @@
 
 The compiled loops (:mod:`boardsim.core.engine`'s batches and single steps,
 :mod:`boardsim.core.search`'s whole games, searched or not, and self-play) take one
-*seat table*, a named tuple of six arrays of fixed types whatever is playing, so one
+*seat table*, a named tuple of seven arrays of fixed types whatever is playing, so one
 compiled specialization serves every mix of players (:class:`SeatTable`):
 
-``(codes, nets, settings, teams, weights, layout)``
+``(codes, nets, settings, teams, weights, layout, forbidden)``
 
 - ``codes[p]``: the ``POLICY_*`` code of player ``p`` (``core/header.py``);
 - ``nets[p]``: the header row of player ``p``'s network in ``layout`` (-1: none);
 - ``settings[p, S_*]``: the player's settings (below), ``float64``;
 - ``teams[p]``: the side of player ``p`` (a network with one value shares it with the side);
 - ``weights``, ``layout``: every network of the table, concatenated
-  (:func:`boardsim.core.nn.concatenate`).
+  (:func:`boardsim.core.nn.concatenate`);
+- ``forbidden[p, a]``: 1 where player ``p`` may not take action ``a`` while another is
+  legal (restricted play, :mod:`boardsim.agents.restricted`); a table where no seat is
+  restricted has it ``[players, 0]``, and the compiled loops skip it.
 
 :class:`Seat` describes one player from Python; :func:`seat_table` builds the table.
 Names (``"random"``, ``"heuristic"``) are resolved here; agents that play in compiled
@@ -64,6 +67,7 @@ class SeatTable(NamedTuple):
     teams: np.ndarray  # [players] side
     weights: np.ndarray  # every network's weights, concatenated
     layout: np.ndarray  # every network's layout, concatenated
+    forbidden: np.ndarray  # [players, actions or 0] uint8: restricted play's forbidden actions
 
 
 @dataclass
@@ -74,6 +78,9 @@ class Seat:
     network: Network | None = None
     settings: Mapping[int, float] = field(default_factory=dict)
     label: str = ""
+    # restricted play (boardsim.agents.restricted): bool[num_actions], the actions this
+    # seat never takes while another is legal; None: unrestricted
+    forbidden: np.ndarray | None = None
 
     @classmethod
     def named(cls, name: str) -> Seat:
@@ -141,7 +148,35 @@ def seat_table(game: Any, players: SeatLike | Sequence[SeatLike]) -> SeatTable:
     nets = np.array([bases[k] if k >= 0 else -1 for k in owner], np.int32)
     n = game.num_players
     teams = np.array([game.teams[p] if p < n else n + p for p in range(len(seats))], np.int32)
-    return SeatTable(codes, nets, settings, teams, weights, layout)
+    return SeatTable(codes, nets, settings, teams, weights, layout, forbidden_rows(game, seats))
+
+
+def forbidden_rows(game: Any, seats: Sequence[Seat]) -> np.ndarray:
+    """The table's ``forbidden`` (module docstring): one row a seat, or none at all when no
+    seat is restricted. A restriction needs a seat that chooses among its legal actions:
+    a random one, a network, or UCT (the most visited allowed action at the root); the
+    heuristic picks one move and a network search's root is not UCT's, so
+    :class:`ValueError` for those."""
+    if all(seat.forbidden is None for seat in seats):
+        return np.zeros((len(seats), 0), np.uint8)
+    rows = np.zeros((len(seats), game.num_actions), np.uint8)
+    for p, seat in enumerate(seats):
+        if seat.forbidden is None:
+            continue
+        forbidden = np.asarray(seat.forbidden)
+        if forbidden.shape != (game.num_actions,):
+            raise ValueError(
+                f"seat {p}: forbidden must be one flag an action ({game.num_actions}), got "
+                f"shape {forbidden.shape}"
+            )
+        uct = seat.code == hd.POLICY_MCTS and seat.settings.get(hd.S_SEARCH, 0) == hd.SEARCH_UCT
+        if seat.code not in (hd.POLICY_RANDOM, hd.POLICY_NETWORK) and not uct:
+            raise ValueError(
+                f"seat {p} ({seat.label or seat.code}) cannot be restricted in compiled code: "
+                "restricted seats are random, a network, or UCT"
+            )
+        rows[p] = forbidden != 0
+    return rows
 
 
 def _check_network(game: Any, network: Network) -> None:

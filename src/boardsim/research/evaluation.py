@@ -30,7 +30,7 @@ from boardsim.api import make_game
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.core.options import option_words
-from boardsim.research.players import NETWORK_FAMILIES, AgentMaker, family, make_agent
+from boardsim.research.players import NETWORK_FAMILIES, AgentMaker, make_agent, seat_family
 from boardsim.research.ray_backend import play_ahead_on_ray
 from boardsim.research.reuse import PriorResults
 from boardsim.research.tournament import GamesAhead, TournamentResult, cooperative, round_robin
@@ -154,11 +154,11 @@ class EvalRequest:
 
         def make(spec: str, game: Game, seed: int) -> Any:
             extra: dict[str, Any] = {}
-            if family(spec) == "ppo":
+            if seat_family(spec) == "ppo":
                 # sampled from the policy: a deterministic one can choose and cancel a
                 # composite decision forever (the same observation, the same argmax)
                 extra["deterministic"] = self.ppo_deterministic
-            if family(spec) in NETWORK_FAMILIES and self.any_options:
+            if seat_family(spec) in NETWORK_FAMILIES and self.any_options:
                 extra["strict_options"] = False
             try:
                 return make_agent(spec, game, seed, **extra)

@@ -43,6 +43,9 @@ AgentMaker = Callable[[str, Game, int], Any]
 
 # agent families that play in compiled code (their agents have compiled_seat())
 COMPILED_FAMILIES = ("random", "heuristic", "mcts", "ppo", "alphazero", "alphazero-mcts", "net")
+# the families whose agents, restricted (``restricted:FAMILIES:SPEC``), still play in
+# compiled code (boardsim.agents.restricted.RestrictedAgent.compiled_seat)
+RESTRICTED_COMPILED = ("random", "mcts", "ppo", "alphazero", "net")
 # the network families, which may play at options other than their training's
 NETWORK_FAMILIES = ("ppo", "alphazero", "alphazero-mcts", "net")
 SEARCH_CHUNK = 20  # games a compiled search call (progress is reported after each)
@@ -55,6 +58,22 @@ def family(spec: str) -> str:
     return spec.partition(":")[0]
 
 
+def seat_family(spec: str) -> str:
+    """The family of the agent that decides for a spec: :func:`family`, but that of
+    ``SPEC`` for a restricted agent (``alphazero`` of ``restricted:pass:alphazero``)."""
+    if family(spec) == "restricted":
+        return family(spec.split(":", 2)[-1])
+    return family(spec)
+
+
+def plays_compiled(spec: str) -> bool:
+    """Whether a spec's agent plays in compiled code (a restricted one as well, when its
+    agent is of :data:`RESTRICTED_COMPILED`)."""
+    if family(spec) == "restricted":
+        return spec.count(":") >= 2 and seat_family(spec) in RESTRICTED_COMPILED
+    return family(spec) in COMPILED_FAMILIES
+
+
 def make_agent(spec: str, game: Game, seed: int, **options: Any) -> Any:
     """An agent from its spec, as :func:`boardsim.agents.load` makes it."""
     return load(spec, game, seed, **options)
@@ -63,7 +82,7 @@ def make_agent(spec: str, game: Game, seed: int, **options: Any) -> Any:
 def any_options_maker(spec: str, game: Game, seed: int) -> Any:
     """An agent from its spec; a network plays at any options of the game (not only those
     it was trained with), as a sweep plays it at every cell's."""
-    extra = {"strict_options": False} if family(spec) in NETWORK_FAMILIES else {}
+    extra = {"strict_options": False} if seat_family(spec) in NETWORK_FAMILIES else {}
     return make_agent(spec, game, seed, **extra)
 
 
@@ -84,7 +103,7 @@ def mcts_simulations(spec: str) -> int | None:
 def compiled_together(specs: Sequence[Any]) -> bool:
     """Whether seats with these specs can play whole games in compiled code: each is a
     compiled policy, a search or a network (every one plays with its own settings)."""
-    return all(isinstance(s, str) and family(s) in COMPILED_FAMILIES for s in specs)
+    return all(isinstance(s, str) and plays_compiled(s) for s in specs)
 
 
 def check_compiled(specs: Sequence[str]) -> tuple[str, ...]:
@@ -94,11 +113,12 @@ def check_compiled(specs: Sequence[str]) -> tuple[str, ...]:
         raise OptionError("give at least one agent")
     for spec in specs:
         mcts_simulations(spec)  # a search's budget, checked
-        if family(spec) not in COMPILED_FAMILIES:
+        if not plays_compiled(spec):
             raise OptionError(
                 f"sweeps play compiled policies ({', '.join(COMPILED_POLICIES)}, mcts:SIMS, "
-                f"ppo:PATH, alphazero[:PATH], alphazero-mcts:SIMS); {spec!r} is not one (Python "
-                "agents such as greedy are for `boardsim eval`/tournaments)"
+                f"ppo:PATH, alphazero[:PATH], alphazero-mcts:SIMS, and restricted:FAMILY:SPEC "
+                f"of random, mcts, ppo, alphazero or net); {spec!r} is not one (Python agents "
+                "such as greedy are for `boardsim eval`/tournaments)"
             )
     return tuple(specs)
 

@@ -33,8 +33,12 @@ win rate with ``B`` in every seat, game by game on the same seeds,
 (``w`` 1 when the side wins), so a mechanic's weight is what the side loses when its
 players may not use it, and the gap what a search wins over the greedy lookahead.
 
-Every game is played in Python, game by game (:func:`boardsim.research.players.play_lockstep`):
-restricted agents decide there.
+Where every agent of a table plays in compiled code (random, networks and ``mcts:N``,
+restricted or not: :func:`boardsim.research.players.plays_compiled`), its games are
+played entirely compiled (:func:`boardsim.research.players.play_compiled`), game ``g``
+of both tables the same game of the run ``seed``: thousands of games a mechanic. The
+others (``greedy``, a network search restricted at its root) play in Python, game by
+game (:func:`boardsim.research.players.play_lockstep`), on seeds ``seed + g``.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from boardsim.agents.restricted import family_mask
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.research.metrics import mean_estimate
-from boardsim.research.players import play_lockstep
+from boardsim.research.players import compiled_together, play_compiled, play_lockstep
 from boardsim.research.tournament import seat_scores
 
 AgentMaker = Callable[[str, Game, int], Any]
@@ -104,23 +108,30 @@ def seat_rotated_scores(
     make: AgentMaker = _loaded,
 ) -> np.ndarray:
     """``agent``'s score in each of ``games`` games, in seat ``g mod k``, every other seat
-    ``opponent``; game ``g`` is seed ``seed + g``, and each seat's agents are made with
-    seeds of their own (the same for every opponent: common random numbers).
+    ``opponent``, and each seat's agents made with seeds of their own (the same for every
+    opponent: common random numbers).
 
-    Always in Python: the tournament's pairs (``tournament._pair_games``) play two
-    compiled agents in compiled code, whose games would not pair with the restricted
-    agents' games played here."""
+    Compiled when both agents play there (module docstring): game ``g`` is game
+    ``seat * games + g // k`` of the run ``seed``, whoever the opponent; else in Python,
+    game ``g`` the seed ``seed + g``."""
     k = game.num_players
     scores = np.zeros(games)
+    compiled = compiled_together([agent, opponent])
     for seat in range(k):
         idx = np.arange(seat, games, k)
         if idx.size == 0:
             continue
-        mine = make(agent, game, seed + 7 * seat + 1)
-        theirs = make(opponent, game, seed + 7 * seat + 2)
-        seat_agents = [theirs] * k
-        seat_agents[seat] = mine
-        returns, _ = play_lockstep(game, seat_agents, [seed + int(g) for g in idx])
+        if compiled:
+            policies = [opponent] * k
+            policies[seat] = agent
+            out = play_compiled(game, policies, idx.size, seed, seat * games, agent_maker=make)
+            returns = out["returns"]
+        else:
+            mine = make(agent, game, seed + 7 * seat + 1)
+            theirs = make(opponent, game, seed + 7 * seat + 2)
+            seat_agents = [theirs] * k
+            seat_agents[seat] = mine
+            returns, _ = play_lockstep(game, seat_agents, [seed + int(g) for g in idx])
         scores[idx] = [seat_scores(r)[seat] for r in returns]
     return scores
 
@@ -128,10 +139,16 @@ def seat_rotated_scores(
 def side_wins(
     game: Game, agent: str, games: int, seed: int, make: AgentMaker = _loaded
 ) -> np.ndarray:
-    """A cooperative game's side's result (1 won, 0 lost) in each of ``games`` games
-    (seeds ``seed + g``), ``agent`` (made with seed ``seed + 1``) in every seat."""
-    player = make(agent, game, seed + 1)
-    returns, _ = play_lockstep(game, [player] * game.num_players, [seed + g for g in range(games)])
+    """A cooperative game's side's result (1 won, 0 lost) in each of ``games`` games,
+    ``agent`` in every seat: compiled when it plays there
+    (game ``g`` of the run ``seed``), else in Python (seeds ``seed + g``, the agent made
+    with seed ``seed + 1``)."""
+    k = game.num_players
+    if compiled_together([agent]):
+        returns = play_compiled(game, [agent] * k, games, seed, agent_maker=make)["returns"]
+    else:
+        player = make(agent, game, seed + 1)
+        returns, _ = play_lockstep(game, [player] * k, [seed + g for g in range(games)])
     return (returns[:, 0] > 0).astype(float)
 
 

@@ -26,8 +26,9 @@ from boardsim.core.engine import (
     advance_decision,
     net_scratch,
     new_game,
-    policy_action,
+    restrict_legal,
     seat_action,
+    seat_policy_action,
     seats_scratch_size,
 )
 from boardsim.core.header import (
@@ -48,7 +49,13 @@ from boardsim.core.search.guided import (
     nws_nn,
     search_network,
 )
-from boardsim.core.search.tree import only_action, root_visits, search, workspace
+from boardsim.core.search.tree import (
+    more_visited,
+    only_action,
+    root_visits,
+    search,
+    workspace,
+)
 
 
 @jit_inline
@@ -118,10 +125,39 @@ def seat_move(g, state, params, seats, search_base, ws, nws, mask, prng, root_ma
     if code == hd.POLICY_MCTS:
         s = derive_seed(search_base, state[hd.H_DECISIONS])
         p = state[hd.H_ACTOR]
-        return seat_search(g, state, params, seats, p, s, ws, nws, root_mask, target)
+        a = seat_search(g, state, params, seats, p, s, ws, nws, root_mask, target)
+        if seats.forbidden.shape[1] > 0:
+            a = allowed_search_move(g, state, params, seats.forbidden, p, a, ws, mask)
+        return a
     if nws is None:  # seat_action's move for a seat that is not a network
-        return policy_action(g, state, params, code, mask, prng)
+        p = state[hd.H_ACTOR]
+        return seat_policy_action(g, state, params, seats, p, code, mask, prng)
     return seat_action(g, state, params, seats, mask, prng, nws_nn(nws))
+
+
+@jit
+def allowed_search_move(g, state, params, forbidden, p, a, ws, mask):
+    """Restricted play for a UCT seat (``core/seats.py`` refuses the network searches): its
+    search's move ``a`` when the restriction allows it, else the allowed root action the
+    search visited most (ties: the higher mean value for ``p``), else the first allowed
+    one; as :meth:`boardsim.agents.mcts.MCTSAgent.act_among` decides in Python."""
+    legal = g.legal_mask(state, params, mask)
+    if a < 0 or restrict_legal(mask, forbidden, p, legal) == legal or mask[a] != 0:
+        return a
+    best = -1
+    child = ws.first[0]
+    while child >= 0:
+        if mask[ws.action[child]] != 0 and (
+            best < 0 or more_visited(ws.visits, ws.value, child, best, p)
+        ):
+            best = child
+        child = ws.sibling[child]
+    if best >= 0:
+        return ws.action[best]
+    for b in range(mask.shape[0]):
+        if mask[b] != 0:
+            return b
+    return a
 
 
 class Trace(NamedTuple):
