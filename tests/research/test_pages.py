@@ -17,6 +17,7 @@ from boardsim.research.pages import (
     anchor,
     finished_tuning,
     play_tuning,
+    restricted_command,
     rungs_note,
     slug,
     sweep_command,
@@ -100,6 +101,9 @@ def test_the_committed_page_is_the_command_s_and_asks_every_question(name: str) 
     for t in definition.balance_tunings:
         assert f"## {t.title}\n" in text
         assert "`" + tune_command(name, t, PageRun(1)).split(" --trials")[0] in text
+    for r in definition.restricted_play:
+        assert f"## {r.title}\n" in text
+        assert "`" + restricted_command(name, r, PageRun(1)).split(" --games")[0] in text
 
 
 def test_a_section_reads_its_questions_cells_only_not_an_earlier_grids(tmp_path: Path) -> None:
@@ -245,6 +249,9 @@ def test_a_page_s_time_budget_is_shared_so_a_late_question_keeps_its_share(
     monkeypatch.setattr(pages, "play_tuning", tuning_spends)
     monkeypatch.setattr(pages, "section", lambda *a: "section")
     monkeypatch.setattr(pages, "tuning_section", lambda *a: "tuning")
+    # restricted play is played to its fixed games, outside the budget's shares
+    monkeypatch.setattr(pages, "play_restricted", lambda *a: [])
+    monkeypatch.setattr(pages, "restricted_section", lambda *a: "restricted")
     run = PageRun(4, precision=0.1, seconds=1200)
     write_page("farrapos", run, out_dir=tmp_path / "pages", work=tmp_path / "work")
     items = [q.title for q in pages.questions("farrapos")]

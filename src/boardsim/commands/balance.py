@@ -359,6 +359,13 @@ def _add_restricted(sub: Any) -> None:
         help="also the greedy-against-search gap, SEARCH against the greedy agent (mcts:200)",
     )
     q.add_argument("--games", type=int, default=200, help="games a measure (default 200)")
+    q.add_argument(
+        "--gap-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games of the gap, whose search plays in Python (default: --games)",
+    )
     q.add_argument("--out", default=None, metavar="FILE", help="also write the table there")
     _flags(q, "seed", "option", "no-progress")
 
@@ -368,10 +375,13 @@ def _restricted(args: argparse.Namespace) -> int:
         raise ValueError(f"balance restricted GAME: choose one of {', '.join(list_games())}")
     game = make_game(args.dir, **base_options(args.dir, args.option))
     families = args.families.split(",") if args.families else None
+    if args.gap_games is not None and not args.gap:
+        raise OptionError("--gap-games goes with --gap SEARCH")
     say = None if args.no_progress else (lambda line: print(line, flush=True))
     rows = mechanic_weights(game, args.agent, args.games, args.seed, families, progress=say)
     if args.gap:
-        rows.append(greedy_search_gap(game, args.gap, args.games, args.seed))
+        gap_games = args.games if args.gap_games is None else args.gap_games
+        rows.append(greedy_search_gap(game, args.gap, gap_games, args.seed))
     table = restricted_report(game, args.agent, rows, args.seed)
     print(table)
     if args.out:

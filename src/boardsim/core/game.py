@@ -133,16 +133,18 @@ class GameDefinition:
     # validator once refused: (options, seed, the actions from the start, chance outcomes
     # included); boardsim.fuzz starts some of its tries from them
     known_lines: tuple[tuple[Mapping[str, Any], int, tuple[int, ...]], ...] = ()
-    # the default of ``max_decisions``: a cap on a game's length well above the longest
-    # games its random, heuristic and MCTS players play, measured and documented in its
-    # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
-    # max_episode_steps. 0: no default limit
     # the game's mechanics as named families of action ids (Jaffe et al. 2012's restricted
     # play: an agent asked to play without one family), each a tuple of ids in
     # [0, num_actions), no id in two families (:func:`action_family_problems`); ids in no
     # family belong to no mechanic that can be forbidden. Empty: the game declares none,
     # and no restricted agent can be asked of it
     action_families: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # the restricted-play sections of the balance page, after its tunings
+    restricted_play: tuple[RestrictedPlay, ...] = ()
+    # the default of ``max_decisions``: a cap on a game's length well above the longest
+    # games its random, heuristic and MCTS players play, measured and documented in its
+    # rules ledger (scripts/decision_lengths.py); also the Gymnasium id's
+    # max_episode_steps. 0: no default limit
     decision_limit: int = 0
     # what the text board's notation means (``render_text``'s abbreviations and marks),
     # shown by ``boardsim play``'s ``help``; empty: the board needs none
@@ -327,6 +329,27 @@ class BalanceTuning:
     # the most games a trial plays at each skill (its budget); None: a fixed size
     precision: float | None = None
     max_games: int | None = None
+
+
+@dataclass(frozen=True)
+class RestrictedPlay:
+    """A restricted-play section of a game's balance page (``boardsim balance restricted``,
+    :mod:`boardsim.research.restricted`): each family's weight for ``agent`` (``families``;
+    empty: every family the game declares) and, with ``gap``, that search's advantage over
+    the greedy agent, in a game with ``options``, and what it asks, in a sentence.
+
+    A page played to a precision plays ``games`` games a measure and ``gap_games`` for the
+    gap (the gap's search plays in Python against the greedy agent, so it gets fewer); a
+    page of fixed cells plays its games per cell for each."""
+
+    title: str
+    asks: str
+    agent: str
+    families: tuple[str, ...] = ()
+    gap: str | None = None
+    games: int = 2000
+    gap_games: int = 200
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from boardsim.core.game import BalanceQuestion, BalanceTuning
+from boardsim.api import make_game
+from boardsim.core.game import BalanceQuestion, BalanceTuning, RestrictedPlay
 from boardsim.research.cells import Cell, make_cell, parse_grid, plan_cells, play_cell
 from boardsim.research.metrics import winners
 from boardsim.research.pages import (
@@ -35,10 +36,13 @@ from boardsim.research.pages import (
     check_titles,
     question_agents,
     questions,
+    restricted,
+    restricted_games,
     trial_precision,
     tunings,
 )
 from boardsim.research.precision import cell_precision, is_search_cell
+from boardsim.research.restricted import advantage, greedy_search_gap
 from boardsim.research.stats import Z95
 from boardsim.research.tune import parse_target
 
@@ -175,6 +179,36 @@ def plan_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, games: int)
     return plans
 
 
+def _timed(measure: Callable[[int, int], Any], games: int) -> float:
+    """The seconds a game of ``measure(games, seed)``'s two tables, on this core (after a
+    call of 2 games that loads the compiled code)."""
+    measure(2, 0)
+    start = time.process_time()
+    measure(max(2, games), 1)
+    return (time.process_time() - start) / (2 * max(2, games))
+
+
+def plan_restricted(
+    game_name: str, play: RestrictedPlay, run: PageRun, games: int
+) -> list[RungPlan]:
+    """The plan of one restricted-play section: its tables (the agent against itself and
+    against itself forbidden each family; the gap's two) of a fixed number of games, each
+    table's cost from ``games`` pilot games of one family's measure (of the gap's)."""
+    game = make_game(game_name, **play.options)
+    families = list(play.families) or list(game.definition.action_families)
+    per_measure, per_gap = restricted_games(play, run)
+    first = f"restricted:{families[0]}:{play.agent}"
+    cost = _timed(lambda n, seed: advantage(game, play.agent, first, n, seed), games)
+    plans = [RungPlan(play.title, play.agent, False, len(families) + 1, None, per_measure, cost)]
+    if play.gap is not None:
+        gap = play.gap
+        cost = _timed(lambda n, seed: greedy_search_gap(game, gap, n, seed), games)
+        plans.append(RungPlan(play.title, f"{gap} and greedy", True, 2, None, per_gap, cost))
+    for plan in plans:
+        plan.longest_cell = plan.games_per_cell * plan.seconds_per_game
+    return plans
+
+
 def plan_page(
     game_name: str,
     run: PageRun,
@@ -183,7 +217,8 @@ def plan_page(
     say: Callable[[str], None] | None = None,
 ) -> list[RungPlan]:
     """The plan of ``game_name``'s page (or of the sections ``only`` names): every rung of
-    every question and tuning, priced from ``games`` pilot games on this machine."""
+    every question and tuning, and every restricted-play section's tables, priced from
+    ``games`` pilot games on this machine."""
     check_titles(game_name, only)
     plans: list[RungPlan] = []
     for q in questions(game_name):
@@ -196,6 +231,11 @@ def plan_page(
             if say is not None:
                 say(f"{game_name}: piloting {t.title}")
             plans += plan_tuning(game_name, t, run, games)
+    for r in restricted(game_name):
+        if not only or r.title in only:
+            if say is not None:
+                say(f"{game_name}: piloting {r.title}")
+            plans += plan_restricted(game_name, r, run, games)
     return plans
 
 

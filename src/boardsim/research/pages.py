@@ -14,6 +14,7 @@ copying a number.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -25,9 +26,15 @@ from typing import Any
 
 from boardsim.api import make_game
 from boardsim.core.errors import OptionError
-from boardsim.core.game import BalanceQuestion, BalanceTuning
+from boardsim.core.game import BalanceQuestion, BalanceTuning, RestrictedPlay
 from boardsim.files import atomic_write_text
 from boardsim.research.report import markdown, summarize
+from boardsim.research.restricted import (
+    Advantage,
+    greedy_search_gap,
+    mechanic_weights,
+    restricted_report,
+)
 from boardsim.research.sweep import finished_sweep, parse_grid, plan_cells, run_sweep
 from boardsim.research.tune import (
     REPORT,
@@ -96,6 +103,11 @@ def tunings(game_name: str) -> tuple[BalanceTuning, ...]:
     return make_game(game_name).definition.balance_tunings
 
 
+def restricted(game_name: str) -> tuple[RestrictedPlay, ...]:
+    """The restricted-play sections ``game_name`` declares for its page (perhaps none)."""
+    return make_game(game_name).definition.restricted_play
+
+
 def slug(title: str) -> str:
     """A question's folder name: ``"Side win rates across skill"`` -> ``side-win-rates-...``."""
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
@@ -141,6 +153,32 @@ def tune_command(game_name: str, tuning: BalanceTuning, run: PageRun) -> str:
     if most is not None:
         parts.append(f"--max-games-per-trial {most}")
     parts += [f"--seed {run.seed}", "--out DIR"]
+    return " ".join(parts)
+
+
+def restricted_games(play: RestrictedPlay, run: PageRun) -> tuple[int, int]:
+    """The games a measure of ``play`` and its gap play on a page played with ``run``:
+    the section's own on a page played to a precision, the games per cell (at least 2)
+    on a page of fixed cells (:class:`boardsim.core.game.RestrictedPlay`)."""
+    if run.precision is None:
+        n = max(2, run.games_per_cell)
+        return n, n
+    return play.games, play.gap_games
+
+
+def restricted_command(game_name: str, play: RestrictedPlay, run: PageRun) -> str:
+    """The ``boardsim balance restricted`` command that plays ``play`` alone."""
+    games, gap_games = restricted_games(play, run)
+    parts = [f"boardsim balance restricted {game_name} --agent {play.agent}"]
+    if play.families:
+        parts.append(f"--families {','.join(play.families)}")
+    parts.append(f"--games {games}")
+    if play.gap is not None:
+        parts.append(f"--gap {play.gap}")
+        if gap_games != games:
+            parts.append(f"--gap-games {gap_games}")
+    parts += [f"-o {k}={_word(v)}" for k, v in play.options.items()]
+    parts.append(f"--seed {run.seed}")
     return " ".join(parts)
 
 
@@ -270,6 +308,130 @@ def finished_tuning(game_name: str, tuning: BalanceTuning, run: PageRun, work: P
     return (out / REPORT).read_text()
 
 
+RESTRICTED_FILE = "restricted.json"  # a restricted-play section's measures, in its folder
+
+
+def _restricted_settings(game_name: str, play: RestrictedPlay, run: PageRun) -> dict[str, Any]:
+    """What a restricted-play section's measures were played with: a file of other
+    settings is not read back (and is played again)."""
+    games, gap_games = restricted_games(play, run)
+    definition = make_game(game_name).definition
+    return {
+        "game": game_name,
+        "version": definition.version,
+        "agent": play.agent,
+        "families": list(play.families) or list(definition.action_families),
+        "gap": play.gap,
+        "games": games,
+        "gap_games": gap_games,
+        "options": {k: _word(v) for k, v in play.options.items()},
+        "seed": run.seed,
+    }
+
+
+def _restricted_rows(
+    game_name: str, play: RestrictedPlay, run: PageRun, work: Path
+) -> list[Advantage]:
+    """The measures of ``play`` already in ``work/<slug>`` with ``run``'s settings
+    (none: not played, or played with others). A file that is not the measures'
+    is refused with its path (it was written whole or not at all, so something else
+    wrote it)."""
+    path = work / slug(play.title) / RESTRICTED_FILE
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text())
+        if data["settings"] != _restricted_settings(game_name, play, run):
+            return []
+        return [Advantage(**row) for row in data["rows"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise OptionError(
+            f"{path} is not a restricted-play section's measures ({exc}); remove it to "
+            "play the section again"
+        ) from None
+
+
+def finished_restricted(
+    game_name: str, play: RestrictedPlay, run: PageRun, work: Path
+) -> list[Advantage] | None:
+    """``play``'s measures when every one was played in ``work`` with ``run``'s
+    settings, else None."""
+    rows = _restricted_rows(game_name, play, run, work)
+    wanted = list(play.families) or list(make_game(game_name).definition.action_families)
+    wanted += ["greedy-against-search gap"] if play.gap is not None else []
+    return rows if [r.name for r in rows] == wanted else None
+
+
+def play_restricted(
+    game_name: str,
+    play: RestrictedPlay,
+    run: PageRun,
+    work: Path,
+    say: Callable[[str], None] | None = None,
+) -> list[Advantage]:
+    """Play (or resume) ``play``'s measures into ``work/<slug>/restricted.json``, each
+    family's weight kept as soon as it is known, so that a run stopped part way resumes
+    at the next family (the table of the agent against itself is played again: it is the
+    same games)."""
+    done = finished_restricted(game_name, play, run, work)
+    if done is not None:
+        return done
+    game = make_game(game_name, **play.options)
+    games, gap_games = restricted_games(play, run)
+    settings = _restricted_settings(game_name, play, run)
+    rows = _restricted_rows(game_name, play, run, work)
+    path = work / slug(play.title) / RESTRICTED_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    def keep(row: Advantage) -> None:
+        rows.append(row)
+        text = json.dumps({"settings": settings, "rows": [r.as_dict() for r in rows]}, indent=1)
+        atomic_write_text(path, text + "\n")
+
+    families = list(play.families) or list(game.definition.action_families)
+    left = [f for f in families if f not in {r.name for r in rows}]
+    if left:
+        mechanic_weights(game, play.agent, games, run.seed, left, progress=say, on_row=keep)
+    if play.gap is not None and len(rows) == len(families):
+        if say is not None:
+            say(f"{play.gap} against greedy")
+        keep(greedy_search_gap(game, play.gap, gap_games, run.seed))
+    order = {name: k for k, name in enumerate([*families, "greedy-against-search gap"])}
+    return sorted(rows, key=lambda r: order[r.name])
+
+
+def restricted_section(
+    game_name: str, play: RestrictedPlay, rows: Sequence[Advantage], run: PageRun
+) -> str:
+    """A restricted-play section: its title, what it asks, its command, the table, and
+    which measures are clear of 0 (each interval alone, not corrected for their number)."""
+    game = make_game(game_name, **play.options)
+    clear = sorted((r for r in rows if r.low > 0 or r.high < 0), key=lambda r: -abs(r.advantage))
+    same = [r.name for r in rows if r.low == r.high == 0]
+    zero = [r.name for r in rows if r not in clear and r.name not in same]
+    reading = (
+        "Clear of 0 (each 95% interval alone; largest first): "
+        + (", ".join(f"{r.name} ({100 * r.advantage:+.1f} points)" for r in clear) or "none")
+        + ". Within their intervals of 0: "
+        + (", ".join(zero) or "none")
+        + ". Not one game changed (the agent never takes the family while another action "
+        "is legal): " + (", ".join(same) or "none") + "."
+    )
+    return "\n".join(
+        [
+            f"## {play.title}",
+            "",
+            play.asks,
+            "",
+            f"Alone: `{restricted_command(game_name, play, run)}`.",
+            "",
+            restricted_report(game, play.agent, rows, run.seed),
+            "",
+            reading,
+        ]
+    )
+
+
 def _cell_ids(
     game_name: str, grid: dict, question: BalanceQuestion, options: dict[str, Any]
 ) -> set[str]:
@@ -367,6 +529,7 @@ def check_titles(game_name: str, only: Sequence[str]) -> None:
     """:class:`OptionError` naming a title in ``only`` that is none of the page's
     questions and tunings."""
     titles = [q.title for q in questions(game_name)] + [t.title for t in tunings(game_name)]
+    titles += [r.title for r in restricted(game_name)]
     unknown = [t for t in only if t not in titles]
     if unknown:
         raise OptionError(
@@ -423,6 +586,18 @@ def write_page(
             report = play_tuning(game_name, t, run, work_dir, share.next())
         chosen.append(t.title)
         sections.append(tuning_section(game_name, t, report, run))
+    for r in restricted(game_name):  # fixed games: outside the time budget's shares
+        work_dir = Path(work) / game_name
+        if only and r.title not in only:
+            rows = finished_restricted(game_name, r, run, work_dir)
+            if rows is None:
+                continue
+        else:
+            if say is not None:
+                say(f"{game_name}: {r.title}")
+            rows = play_restricted(game_name, r, run, work_dir, say if progress else None)
+        chosen.append(r.title)
+        sections.append(restricted_section(game_name, r, rows, run))
     head = [
         GENERATED,
         "",

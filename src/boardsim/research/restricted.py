@@ -152,6 +152,16 @@ def side_wins(
     return (returns[:, 0] > 0).astype(float)
 
 
+def self_scores(
+    game: Game, agent: str, games: int, seed: int = 0, make: AgentMaker = _loaded
+) -> np.ndarray:
+    """``agent``'s scores against itself (a cooperative game: the side's results with it in
+    every seat), game by game: the table every advantage of ``agent`` is paired with."""
+    if game.is_cooperative():
+        return side_wins(game, agent, games, seed, make)
+    return seat_rotated_scores(game, agent, agent, games, seed, make)
+
+
 def advantage(
     game: Game,
     agent: str,
@@ -160,17 +170,22 @@ def advantage(
     seed: int = 0,
     name: str = "",
     make: AgentMaker = _loaded,
+    itself: np.ndarray | None = None,
 ) -> Advantage:
-    """``agent``'s advantage over ``opponent`` in win points (module docstring)."""
+    """``agent``'s advantage over ``opponent`` in win points (module docstring);
+    ``itself``: :func:`self_scores` of the same ``games`` and ``seed``, when already
+    played (:func:`mechanic_weights` plays them once for every family)."""
     if games < 2:
         raise OptionError(f"games must be at least 2, got {games}")
+    if itself is None:
+        itself = self_scores(game, agent, games, seed, make)
+    elif itself.shape != (games,):
+        raise ValueError(f"itself must hold one score a game ({games}), got {itself.shape}")
     if game.is_cooperative():
         against = side_wins(game, opponent, games, seed, make)
-        itself = side_wins(game, agent, games, seed, make)
         diff = itself - against
     else:
         against = seat_rotated_scores(game, agent, opponent, games, seed, make)
-        itself = seat_rotated_scores(game, agent, agent, games, seed, make)
         diff = against - itself
     paired = mean_estimate(diff)
     return Advantage(
@@ -194,17 +209,28 @@ def mechanic_weights(
     families: Sequence[str] | None = None,
     make: AgentMaker = _loaded,
     progress: Callable[[str], None] | None = None,
+    on_row: Callable[[Advantage], None] | None = None,
 ) -> list[Advantage]:
     """Each family's weight (``families``, by default every family the game declares):
-    ``agent``'s advantage over itself forbidden that family."""
+    ``agent``'s advantage over itself forbidden that family, every family paired with the
+    one table of ``agent`` against itself (played once). ``on_row`` is told each family's
+    measure as soon as it is known (a page keeps them, to resume)."""
     chosen = list(families) if families else list(game.definition.action_families)
     family_mask(game, chosen)  # every name checked before a game is played
+    if games < 2:
+        raise OptionError(f"games must be at least 2, got {games}")
+    if progress is not None:
+        progress(f"{agent} against itself")
+    itself = self_scores(game, agent, games, seed, make)
     out = []
     for family in chosen:
         if progress is not None:
             progress(f"{agent} without {family}")
         opponent = f"restricted:{family}:{agent}"
-        out.append(advantage(game, agent, opponent, games, seed, family, make))
+        row = advantage(game, agent, opponent, games, seed, family, make, itself)
+        out.append(row)
+        if on_row is not None:
+            on_row(row)
     return out
 
 

@@ -12,7 +12,12 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.farrapos import data, families, layout
-from boardsim.games.farrapos.balance import BALANCE_QUESTIONS, BALANCE_TUNINGS, STRENGTH_LADDER
+from boardsim.games.farrapos.balance import (
+    BALANCE_QUESTIONS,
+    BALANCE_TUNINGS,
+    RESTRICTED_PLAY,
+    STRENGTH_LADDER,
+)
 from boardsim.games.farrapos.names import TEXT_LEGEND, describe_action, evaluate, render_text
 
 REWARDS = ("win_loss", "vp_difference")
@@ -310,6 +315,7 @@ DEFINITION = GameDefinition(
     balance_questions=BALANCE_QUESTIONS,
     balance_tunings=BALANCE_TUNINGS,
     action_families=families.ACTION_FAMILIES,
+    restricted_play=RESTRICTED_PLAY,
     strength_ladder=STRENGTH_LADDER,
     sample_options=SAMPLE_OPTIONS,
     known_lines=KNOWN_LINES,

@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion, BalanceTuning, RuleSource, StrengthLadder
+from boardsim.core.game import (
+    BalanceQuestion,
+    BalanceTuning,
+    RestrictedPlay,
+    RuleSource,
+    StrengthLadder,
+)
 from boardsim.games.farrapos import data
 
 BALANCE_QUESTIONS = (
@@ -154,4 +160,22 @@ BALANCE_TUNINGS = (
 )
 
 # the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder farrapos)
+RESTRICTED_PLAY = (
+    RestrictedPlay(
+        "Which mechanics the game turns on",
+        "Jaffe's restricted play at the top rung: the shipped self-play network against "
+        "itself forbidden each action family (families.py: passing, pressing or breaking "
+        "off an attack, and the steps of every order), sides rotated; and how much MCTS at "
+        "200 simulations gains over a one-move lookahead (the greedy agent). A family the "
+        "network needs weighs much; a negative weight is a family the network uses worse "
+        "than not at all, a flaw of the network rather than of the game.",
+        "alphazero",
+        # cancel is never legal (ruling 25)
+        families=("city", "unit", "confirm", "pass", "continue", "stop"),
+        gap="mcts:200",
+        games=4000,
+        gap_games=100,
+    ),
+)
+
 STRENGTH_LADDER = StrengthLadder()

@@ -16,7 +16,7 @@ from boardsim.core.options import Option
 from boardsim.games.hispania import data as D
 from boardsim.games.hispania import families, names
 from boardsim.games.hispania import layout as L
-from boardsim.games.hispania.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
+from boardsim.games.hispania.balance import BALANCE_QUESTIONS, RESTRICTED_PLAY, STRENGTH_LADDER
 
 # the params order of the variant switches (layout.P_INGENIVM ...): the rulebook's order;
 # the Hispano variant has a params word of its own (layout.P_HISPANO)
@@ -435,4 +435,5 @@ DEFINITION = GameDefinition(
     perfect_information=True,
     payoffs=payoffs,
     action_families=families.ACTION_FAMILIES,
+    restricted_play=RESTRICTED_PLAY,
 )

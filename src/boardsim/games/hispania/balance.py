@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion, StrengthLadder
+from boardsim.core.game import BalanceQuestion, RestrictedPlay, StrengthLadder
 
 
 def _reading_question(title: str, readings: str, grid: str) -> BalanceQuestion:
@@ -98,6 +98,37 @@ BALANCE_QUESTIONS = (
         ("hispano_attacks=after_move,any_step", "skill=rungs:10"),
         options={"level": "6-5-4-5-1", "hispano": True},
         share=0.5,
+    ),
+)
+
+RESTRICTED_PLAY = (
+    RestrictedPlay(
+        "Which mechanics Rome's victory turns on",
+        "Jaffe's restricted play for the cooperative game: Rome's win rate at the default "
+        "level with the shipped self-play network in every seat, against the same network "
+        "forbidden each action family (families.py: moving generals, fleets, garrisons, "
+        "sieges, attacks, spending, roads, the Legio Hispana, the Proconsul, ...); and how "
+        "much MCTS at 200 simulations wins over a one-move lookahead (the greedy agent). A "
+        "family that weighs 0 is one the network never takes, or never needs.",
+        "alphazero",
+        # the Roman's families: the Hispano player's play only in the Hispano variant
+        families=(
+            "pass",
+            "general",
+            "fleet",
+            "garrison",
+            "besiege",
+            "attack",
+            "spend",
+            "road",
+            "select_general",
+            "legio_hispana",
+            "proconsul",
+            "assassination",
+        ),
+        gap="mcts:200",
+        games=4000,
+        gap_games=100,
     ),
 )
 

@@ -7,7 +7,7 @@ from typing import Any
 from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim.core.options import Option
 from boardsim.games.liberation import data, families, layout, names
-from boardsim.games.liberation.balance import BALANCE_QUESTIONS, STRENGTH_LADDER
+from boardsim.games.liberation.balance import BALANCE_QUESTIONS, RESTRICTED_PLAY, STRENGTH_LADDER
 
 # the contested readings' choices, index = the params word (layout.GAME_END_*, CLEARED_*,
 # INDEPENDENT_*); the first is the default, the reading before the option existed
@@ -219,6 +219,7 @@ DEFINITION = GameDefinition(
     hands=(layout.HAND, layout.P, layout.K),
     decision_limit=DECISION_LIMIT,
     action_families=families.ACTION_FAMILIES,
+    restricted_play=RESTRICTED_PLAY,
     turn_of=lambda state: int(state[layout.TURN]),
     max_turn_decisions=MAX_TURN_DECISIONS,
     # the draws are chance; the hands and the pile are hidden (ledger L17)

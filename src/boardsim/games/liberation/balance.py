@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from boardsim.core.game import BalanceQuestion, StrengthLadder
+from boardsim.core.game import BalanceQuestion, RestrictedPlay, StrengthLadder
 
 # issue 38: why the seat question of game_end needs no sweep (both L13 questions say so)
 END_OF_ROUND_NOTE = (
@@ -74,4 +74,20 @@ BALANCE_QUESTIONS = (
 )
 
 # the game's strength ladder in docs/agents.md (python -m boardsim.research.ladder liberation)
+RESTRICTED_PLAY = (
+    RestrictedPlay(
+        "Which mechanics the race turns on",
+        "Jaffe's restricted play at two players: the shipped self-play network against "
+        "itself forbidden each action family (families.py: rolling, the move cards, "
+        "passing, the revolution, jumps, counters, tucks, exchanges, the royalists), seats "
+        "rotated; and how much MCTS at 200 simulations gains over a one-move lookahead (the "
+        "greedy agent). A family the network needs weighs much; one it never takes, 0.",
+        "alphazero",
+        gap="mcts:200",
+        games=4000,
+        gap_games=100,
+        options={"num_players": 2},
+    ),
+)
+
 STRENGTH_LADDER = StrengthLadder(options={"num_players": 2})
