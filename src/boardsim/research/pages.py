@@ -21,8 +21,9 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from boardsim.api import make_game
 from boardsim.core.errors import OptionError
@@ -525,6 +526,17 @@ class BudgetShares:
         return share
 
 
+class PagePart(NamedTuple):
+    """One section of a page, as :func:`write_page` plays it: read back from its finished
+    run in the work folder (None: none with these settings), played (or resumed), and
+    written from what either gave."""
+
+    title: str
+    read_back: Callable[[], Any]
+    play: Callable[[], Any]
+    render: Callable[[Any], str]
+
+
 def check_titles(game_name: str, only: Sequence[str]) -> None:
     """:class:`OptionError` naming a title in ``only`` that is none of the page's
     questions and tunings."""
@@ -562,42 +574,45 @@ def write_page(
     share = BudgetShares(
         run.seconds, [x.title for x in (*asked, *tuned) if not only or x.title in only]
     )
-    for q in asked:
-        if only and q.title not in only:
-            summary = finished_question(game_name, q, run, Path(work) / game_name)
-            if summary is None:
+    work_dir = Path(work) / game_name
+    parts = [
+        PagePart(
+            q.title,
+            partial(finished_question, game_name, q, run, work_dir),
+            lambda q=q: play_question(game_name, q, run, work_dir, progress, share.next()),
+            lambda summary, q=q: section(game_name, q, summary, run),
+        )
+        for q in asked
+    ]
+    parts += [
+        PagePart(
+            t.title,
+            partial(finished_tuning, game_name, t, run, work_dir),
+            lambda t=t: play_tuning(game_name, t, run, work_dir, share.next()),
+            lambda report, t=t: tuning_section(game_name, t, report, run),
+        )
+        for t in tuned
+    ]
+    parts += [  # fixed games: outside the time budget's shares
+        PagePart(
+            r.title,
+            partial(finished_restricted, game_name, r, run, work_dir),
+            partial(play_restricted, game_name, r, run, work_dir, say if progress else None),
+            lambda rows, r=r: restricted_section(game_name, r, rows, run),
+        )
+        for r in restricted(game_name)
+    ]
+    for part in parts:
+        if only and part.title not in only:
+            found = part.read_back()
+            if found is None:
                 continue  # not asked, and not played before with these settings
         else:
             if say is not None:
-                say(f"{game_name}: {q.title}")
-            seconds = share.next()
-            summary = play_question(game_name, q, run, Path(work) / game_name, progress, seconds)
-        chosen.append(q.title)
-        sections.append(section(game_name, q, summary, run))
-    for t in tuned:
-        work_dir = Path(work) / game_name
-        if only and t.title not in only:
-            report = finished_tuning(game_name, t, run, work_dir)
-            if report is None:
-                continue
-        else:
-            if say is not None:
-                say(f"{game_name}: {t.title}")
-            report = play_tuning(game_name, t, run, work_dir, share.next())
-        chosen.append(t.title)
-        sections.append(tuning_section(game_name, t, report, run))
-    for r in restricted(game_name):  # fixed games: outside the time budget's shares
-        work_dir = Path(work) / game_name
-        if only and r.title not in only:
-            rows = finished_restricted(game_name, r, run, work_dir)
-            if rows is None:
-                continue
-        else:
-            if say is not None:
-                say(f"{game_name}: {r.title}")
-            rows = play_restricted(game_name, r, run, work_dir, say if progress else None)
-        chosen.append(r.title)
-        sections.append(restricted_section(game_name, r, rows, run))
+                say(f"{game_name}: {part.title}")
+            found = part.play()
+        chosen.append(part.title)
+        sections.append(part.render(found))
     head = [
         GENERATED,
         "",
