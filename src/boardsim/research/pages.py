@@ -7,7 +7,10 @@
 
 Each question is an ordinary sweep (``boardsim balance GAME --grid ...``) in its own
 folder under ``--work`` (resumed when run again with the same settings) and its
-section is that sweep's report. The page says the command that wrote it: its figures
+section is that sweep's report; then each tuning (:class:`boardsim.core.game.BalanceTuning`,
+a ``boardsim balance tune`` search) and each restricted-play section
+(:class:`boardsim.core.game.RestrictedPlay`, a ``boardsim balance restricted`` table),
+likewise in folders of their own. The page says the command that wrote it: its figures
 are regenerated, never edited by hand, so a ledger or a card cites the page instead of
 copying a number.
 """
