@@ -11,9 +11,13 @@ by the opponent (``k`` players; seats rotated, so a side's edge cancels). The ga
 the two tables are the same deals and dice (seeds ``seed + g``) and the agents the same
 seeds: common random numbers, so the difference is paired, and the 95% interval is the
 mean's normal interval over the ``n`` paired differences, ``mean +- 1.96 sd / sqrt(n)``
-(a difference identically 0 has the interval [0, 0]). Against itself A scores its fair
-share, ``1/k`` on average, so the advantage is how many win points in a hundred A gains,
-over that share, from the opponent being who it is.
+(a difference identically 0 has the interval [0, 0]). The two tables share their deals
+only when both play in the same place (below): the greedy-against-search gap's search
+against itself plays compiled and against the greedy agent in Python, so its two tables
+are independent samples; the interval over their differences is still the interval of
+the difference of the two means, but without the pairing's narrowing. Against itself A
+scores its fair share, ``1/k`` on average, so the advantage is how many win points in a
+hundred A gains, over that share, from the opponent being who it is.
 
 - **A mechanic's weight** (Jaffe's restricted play): ``advantage(A, A without F)``, A the
   unrestricted agent and ``A without F`` the same agent forbidden the family ``F``
