@@ -109,6 +109,25 @@ def test_the_centre_column_weighs_much_and_search_beats_a_one_move_lookahead(
     assert 0.0 <= gap.score_self <= 1.0 and gap.score_against > gap.score_self
 
 
+def test_a_measure_against_a_python_agent_plays_both_its_tables_in_python_on_shared_deals(
+    connect_four: Game,
+) -> None:
+    # "copy" is the random agent made in Python (no compiled seat plays it): the agent's table
+    # against itself must then be played in Python too, on the same deals and agent seeds,
+    # so that the two tables are identical game by game and the difference is exactly 0
+    def make(spec: str, game: Game, seed: int) -> object:
+        return load("random" if spec == "copy" else spec, game, seed=seed)
+
+    result = advantage(connect_four, "random", "copy", 40, seed=4, make=make)
+    assert result.score_against == result.score_self
+    assert (result.advantage, result.low, result.high) == (0.0, 0.0, 0.0)
+    # the same in a family's measure: its self table is played where its opponents play
+    with pytest.raises(ValueError, match="give compiled with itself"):
+        advantage(connect_four, "random", "copy", 4, itself=np.zeros(4))
+    with pytest.raises(OptionError, match="cannot play in compiled code"):
+        advantage(connect_four, "random", "greedy", 4, compiled=True)
+
+
 def test_restricted_play_refuses_what_it_cannot_do_with_a_clear_error(
     connect_four: Game,
 ) -> None:

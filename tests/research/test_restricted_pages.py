@@ -26,6 +26,7 @@ from boardsim.research.pages import (
     restricted_section,
     slug,
 )
+from boardsim.research.restricted import Advantage
 
 PLAY = RestrictedPlay(
     "Race mechanics",
@@ -83,7 +84,7 @@ def test_a_section_is_kept_a_measure_at_a_time_and_read_back_not_played_again(
     assert text.startswith("## Race mechanics\n\nWhat the race turns on, at two players.")
     assert f"Alone: `{command}`." in text
     assert "| roll | `restricted:roll:alphazero` | 6 |" in text
-    assert "Clear of 0 (each 95% interval alone; largest first): roll (" in text
+    assert "Clear of 0 with Holm's correction over the 3 measures of this section" in text
     # ... and that command prints the very same rows
     assert main([*shlex.split(command)[1:], "--no-progress"]) == 0
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
@@ -111,3 +112,25 @@ def test_a_section_is_priced_table_by_table() -> None:
     assert (mechanics.cells, mechanics.games_per_cell, mechanics.search) == (3, 6, False)
     assert (gap.cells, gap.games_per_cell, gap.search) == (2, 6, True)
     assert mechanics.seconds_per_game > 0 and gap.seconds_per_game > 0
+
+
+def test_a_section_reads_its_measures_with_holm_s_correction_over_their_number() -> None:
+    # four measures: p-values (normal approximation) of about 1e-13, 0.04 and 0.31, and one
+    # identically 0. Holm keeps the first (1e-13 < 0.05/4); the second is clear of 0 in its
+    # own interval but not against 0.05/3; the third holds 0; the fourth changed no game
+    def measure(name: str, value: float, half: float) -> Advantage:
+        return Advantage(name, "a", "b", 4000, 0.5 + value, 0.5, value, value - half, value + half)
+
+    rows = [
+        measure("small", 0.02, 0.0193),
+        measure("large", 0.3, 0.08),
+        measure("even", 0.01, 0.0196),
+        measure("never", 0.0, 0.0),
+    ]
+    text = restricted_section("liberation", PLAY, rows, RUN)
+    assert (
+        "Clear of 0 with Holm's correction over the 4 measures of this section (largest "
+        "first): large (+30.0 points). Clear of 0 in its own 95% interval only: small (+2.0 "
+        "points). Within their intervals of 0: even. Not one game changed (the agent never "
+        "takes the family while another action is legal): never."
+    ) in text

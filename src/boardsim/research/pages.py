@@ -39,6 +39,7 @@ from boardsim.research.restricted import (
     mechanic_weights,
     restricted_report,
 )
+from boardsim.research.skill import holm, p_value
 from boardsim.research.sweep import finished_sweep, parse_grid, plan_cells, run_sweep
 from boardsim.research.tune import (
     REPORT,
@@ -408,15 +409,24 @@ def restricted_section(
     game_name: str, play: RestrictedPlay, rows: Sequence[Advantage], run: PageRun
 ) -> str:
     """A restricted-play section: its title, what it asks, its command, the table, and
-    which measures are clear of 0 (each interval alone, not corrected for their number)."""
+    which measures are clear of 0 with Holm's correction over the section's measures, which
+    only in their own 95% interval, which hold 0, and which changed no game."""
     game = make_game(game_name, **play.options)
-    clear = sorted((r for r in rows if r.low > 0 or r.high < 0), key=lambda r: -abs(r.advantage))
+    kept = holm([p_value((r.advantage, r.low, r.high)) for r in rows])
+    clear = sorted(
+        (r for r, k in zip(rows, kept, strict=True) if k), key=lambda r: -abs(r.advantage)
+    )
+    alone = [r for r in rows if (r.low > 0 or r.high < 0) and r not in clear]
     same = [r.name for r in rows if r.low == r.high == 0]
-    zero = [r.name for r in rows if r not in clear and r.name not in same]
+    zero = [r.name for r in rows if r not in clear and r not in alone and r.name not in same]
+
+    def points(chosen: Sequence[Advantage]) -> str:
+        return ", ".join(f"{r.name} ({100 * r.advantage:+.1f} points)" for r in chosen) or "none"
+
     reading = (
-        "Clear of 0 (each 95% interval alone; largest first): "
-        + (", ".join(f"{r.name} ({100 * r.advantage:+.1f} points)" for r in clear) or "none")
-        + ". Within their intervals of 0: "
+        f"Clear of 0 with Holm's correction over the {len(rows)} measures of this section "
+        f"(largest first): {points(clear)}. Clear of 0 in its own 95% interval only: "
+        f"{points(alone)}. Within their intervals of 0: "
         + (", ".join(zero) or "none")
         + ". Not one game changed (the agent never takes the family while another action "
         "is legal): " + (", ".join(same) or "none") + "."

@@ -11,13 +11,11 @@ by the opponent (``k`` players; seats rotated, so a side's edge cancels). The ga
 the two tables are the same deals and dice (seeds ``seed + g``) and the agents the same
 seeds: common random numbers, so the difference is paired, and the 95% interval is the
 mean's normal interval over the ``n`` paired differences, ``mean +- 1.96 sd / sqrt(n)``
-(a difference identically 0 has the interval [0, 0]). The two tables share their deals
-only when both play in the same place (below): the greedy-against-search gap's search
-against itself plays compiled and against the greedy agent in Python, so its two tables
-are independent samples; the interval over their differences is still the interval of
-the difference of the two means, but without the pairing's narrowing. Against itself A
-scores its fair share, ``1/k`` on average, so the advantage is how many win points in a
-hundred A gains, over that share, from the opponent being who it is.
+(a difference identically 0 has the interval [0, 0]). Both tables of a measure play in
+the same place (below), decided once for the measure, so the pairing holds for every
+measure. Against itself A scores its fair share, ``1/k`` on average, so the advantage is
+how many win points in a hundred A gains, over that share, from the opponent being who
+it is.
 
 - **A mechanic's weight** (Jaffe's restricted play): ``advantage(A, A without F)``, A the
   unrestricted agent and ``A without F`` the same agent forbidden the family ``F``
@@ -37,12 +35,16 @@ win rate with ``B`` in every seat, game by game on the same seeds,
 (``w`` 1 when the side wins), so a mechanic's weight is what the side loses when its
 players may not use it, and the gap what a search wins over the greedy lookahead.
 
-Where every agent of a table plays in compiled code (random, networks and ``mcts:N``,
-restricted or not: :func:`boardsim.research.players.plays_compiled`), its games are
+Where every agent of a measure plays in compiled code (random, networks and ``mcts:N``,
+restricted or not: :func:`boardsim.research.players.plays_compiled`), both its tables are
 played entirely compiled (:func:`boardsim.research.players.play_compiled`), game ``g``
-of both tables the same game of the run ``seed``: thousands of games a mechanic. The
-others (``greedy``, a network search restricted at its root) play in Python, game by
-game (:func:`boardsim.research.players.play_lockstep`), on seeds ``seed + g``.
+of both tables the same game of the run ``seed``: thousands of games a mechanic. Where one
+does not (``greedy``, a network search restricted at its root), both tables play in
+Python, game by game (:func:`boardsim.research.players.play_lockstep`), on seeds
+``seed + g``: the greedy-against-search gap plays its search against itself in Python
+too, so the two tables share their deals. (Played apart, the search against itself
+compiled and against greedy in Python, the tables would be independent samples and the
+interval would lose the pairing's narrowing.)
 """
 
 from __future__ import annotations
@@ -110,17 +112,22 @@ def seat_rotated_scores(
     games: int,
     seed: int,
     make: AgentMaker = _loaded,
+    compiled: bool | None = None,
 ) -> np.ndarray:
     """``agent``'s score in each of ``games`` games, in seat ``g mod k``, every other seat
     ``opponent``, and each seat's agents made with seeds of their own (the same for every
     opponent: common random numbers).
 
-    Compiled when both agents play there (module docstring): game ``g`` is game
-    ``seat * games + g // k`` of the run ``seed``, whoever the opponent; else in Python,
-    game ``g`` the seed ``seed + g``."""
+    ``compiled`` (by default: whether both agents play there; module docstring): game
+    ``g`` is game ``seat * games + g // k`` of the run ``seed``, whoever the opponent; else
+    in Python, game ``g`` the seed ``seed + g``. A measure passes the same ``compiled`` to
+    both its tables, so that they share their deals."""
     k = game.num_players
     scores = np.zeros(games)
-    compiled = compiled_together([agent, opponent])
+    if compiled is None:
+        compiled = compiled_together([agent, opponent])
+    elif compiled and not compiled_together([agent, opponent]):
+        raise OptionError(f"{agent!r} against {opponent!r} cannot play in compiled code")
     for seat in range(k):
         idx = np.arange(seat, games, k)
         if idx.size == 0:
@@ -141,14 +148,23 @@ def seat_rotated_scores(
 
 
 def side_wins(
-    game: Game, agent: str, games: int, seed: int, make: AgentMaker = _loaded
+    game: Game,
+    agent: str,
+    games: int,
+    seed: int,
+    make: AgentMaker = _loaded,
+    compiled: bool | None = None,
 ) -> np.ndarray:
     """A cooperative game's side's result (1 won, 0 lost) in each of ``games`` games,
-    ``agent`` in every seat: compiled when it plays there
-    (game ``g`` of the run ``seed``), else in Python (seeds ``seed + g``, the agent made
-    with seed ``seed + 1``)."""
+    ``agent`` in every seat: ``compiled`` (by default: when it plays there) game ``g`` of
+    the run ``seed``, else in Python (seeds ``seed + g``, the agent made with seed
+    ``seed + 1``)."""
     k = game.num_players
-    if compiled_together([agent]):
+    if compiled is None:
+        compiled = compiled_together([agent])
+    elif compiled and not compiled_together([agent]):
+        raise OptionError(f"{agent!r} cannot play in compiled code")
+    if compiled:
         returns = play_compiled(game, [agent] * k, games, seed, agent_maker=make)["returns"]
     else:
         player = make(agent, game, seed + 1)
@@ -157,13 +173,25 @@ def side_wins(
 
 
 def self_scores(
-    game: Game, agent: str, games: int, seed: int = 0, make: AgentMaker = _loaded
+    game: Game,
+    agent: str,
+    games: int,
+    seed: int = 0,
+    make: AgentMaker = _loaded,
+    compiled: bool | None = None,
 ) -> np.ndarray:
     """``agent``'s scores against itself (a cooperative game: the side's results with it in
-    every seat), game by game: the table every advantage of ``agent`` is paired with."""
+    every seat), game by game: the table every advantage of ``agent`` is paired with,
+    played where (``compiled``) its opponents' tables are."""
     if game.is_cooperative():
-        return side_wins(game, agent, games, seed, make)
-    return seat_rotated_scores(game, agent, agent, games, seed, make)
+        return side_wins(game, agent, games, seed, make, compiled)
+    return seat_rotated_scores(game, agent, agent, games, seed, make, compiled)
+
+
+def measured_compiled(agent: str, opponents: Sequence[str]) -> bool:
+    """Whether a measure of ``agent`` against ``opponents`` plays its tables compiled: only
+    when every one of them plays there, so that all its tables share their deals."""
+    return compiled_together([agent, *opponents])
 
 
 def advantage(
@@ -175,21 +203,28 @@ def advantage(
     name: str = "",
     make: AgentMaker = _loaded,
     itself: np.ndarray | None = None,
+    compiled: bool | None = None,
 ) -> Advantage:
     """``agent``'s advantage over ``opponent`` in win points (module docstring);
     ``itself``: :func:`self_scores` of the same ``games`` and ``seed``, when already
-    played (:func:`mechanic_weights` plays them once for every family)."""
+    played (:func:`mechanic_weights` plays them once for every family), where
+    ``compiled`` says (by default :func:`measured_compiled` of the two: both tables are
+    played in the same place)."""
     if games < 2:
         raise OptionError(f"games must be at least 2, got {games}")
+    if compiled is None:
+        if itself is not None:
+            raise ValueError("give compiled with itself: where its table was played")
+        compiled = measured_compiled(agent, [opponent])
     if itself is None:
-        itself = self_scores(game, agent, games, seed, make)
+        itself = self_scores(game, agent, games, seed, make, compiled)
     elif itself.shape != (games,):
         raise ValueError(f"itself must hold one score a game ({games}), got {itself.shape}")
     if game.is_cooperative():
-        against = side_wins(game, opponent, games, seed, make)
+        against = side_wins(game, opponent, games, seed, make, compiled)
         diff = itself - against
     else:
-        against = seat_rotated_scores(game, agent, opponent, games, seed, make)
+        against = seat_rotated_scores(game, agent, opponent, games, seed, make, compiled)
         diff = against - itself
     paired = mean_estimate(diff)
     return Advantage(
@@ -217,21 +252,23 @@ def mechanic_weights(
 ) -> list[Advantage]:
     """Each family's weight (``families``, by default every family the game declares):
     ``agent``'s advantage over itself forbidden that family, every family paired with the
-    one table of ``agent`` against itself (played once). ``on_row`` is told each family's
-    measure as soon as it is known (a page keeps them, to resume)."""
+    one table of ``agent`` against itself (played once, compiled only if every restricted
+    opponent plays compiled too). ``on_row`` is told each family's measure as soon as it is
+    known (a page keeps them, to resume)."""
     chosen = list(families) if families else list(game.definition.action_families)
     family_mask(game, chosen)  # every name checked before a game is played
     if games < 2:
         raise OptionError(f"games must be at least 2, got {games}")
+    opponents = {family: f"restricted:{family}:{agent}" for family in chosen}
+    compiled = measured_compiled(agent, list(opponents.values()))
     if progress is not None:
         progress(f"{agent} against itself")
-    itself = self_scores(game, agent, games, seed, make)
+    itself = self_scores(game, agent, games, seed, make, compiled)
     out = []
     for family in chosen:
         if progress is not None:
             progress(f"{agent} without {family}")
-        opponent = f"restricted:{family}:{agent}"
-        row = advantage(game, agent, opponent, games, seed, family, make, itself)
+        row = advantage(game, agent, opponents[family], games, seed, family, make, itself, compiled)
         out.append(row)
         if on_row is not None:
             on_row(row)
