@@ -104,6 +104,48 @@ def test_the_spec_and_an_option_cannot_both_set_the_simulations() -> None:
     assert load("mcts", game).simulations == 200
 
 
+def test_a_spec_carries_the_search_s_settings_after_its_budget() -> None:
+    farrapos = boardsim.make_game("farrapos")  # its own: c_uct 0.5, heuristic rollouts, prior 5
+    agent = load("mcts:80:prior=0:rollout=random:rollout_depth=-1:c_uct=1.4", farrapos)
+    assert agent.settings == {
+        "simulations": 80,
+        "c_uct": 1.4,
+        "rollout": "random",
+        "rollout_depth": -1,
+        "prior": 0.0,
+    }
+    # its compiled seat is named by what differs from the game's own settings
+    assert agent.compiled_seat().label == (
+        "mcts:80:c_uct=1.4:rollout=random:rollout_depth=-1:prior=0.0"
+    )
+    assert load("mcts:80:prior=5", farrapos).compiled_seat().label == "mcts:80"
+    # the setting plays: no prior, the search does not expand the heuristic's move first
+    state = farrapos.new_initial_state(1)
+    plain = load("mcts:40:prior=0", farrapos, seed=1)
+    assert plain.prior == 0.0 and plain.act_state(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("mcts:80:prior", "'prior' is not a setting"),
+        ("mcts:80:depth=3", "'depth=3' is not a setting"),
+        ("mcts:80:prior=", "is not a setting"),
+        ("mcts:80:prior=much", "prior must be a number"),
+        ("mcts:80:rollout_depth=1.5", "rollout_depth must be a number"),
+        ("mcts:80:prior=1:prior=2", "prior given twice"),
+        ("mcts:80:rollout=greedy", "rollout must be one of"),
+        ("mcts:80:c_uct=-1", "c_uct must be a finite number"),
+    ],
+)
+def test_a_spec_s_bad_settings_are_refused_by_name(spec: str, words: str) -> None:
+    game = boardsim.make_game("liberation", num_players=2)
+    with pytest.raises(OptionError, match=words):
+        load(spec, game)
+    with pytest.raises(OptionError, match="prior given twice"):
+        load("mcts:10:prior=1", game, prior=2.0)
+
+
 def test_no_decision_to_search_is_a_clear_error() -> None:
     game = boardsim.make_game("liberation", num_players=2, explicit_chance=True)
     state = game.new_initial_state(0)

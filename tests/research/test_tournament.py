@@ -11,6 +11,7 @@ import pytest
 
 import boardsim
 from boardsim.agents import RandomAgent
+from boardsim.agents.mcts import MCTSAgent
 from boardsim.agents.mcts import play_games as mcts_play_games
 from boardsim.core.errors import OptionError
 from boardsim.games import definition
@@ -187,6 +188,21 @@ def test_mcts_specs_play_compiled_only_with_compiled_company() -> None:
     assert not compiled_together(["mcts:30", "greedy"])
     with pytest.raises(OptionError, match="simulations"):
         mcts_simulations("mcts:lots")
+    # a search with settings of its own: its budget is read, its settings checked
+    assert mcts_simulations("mcts:800:prior=0:rollout=random") == 800
+    assert compiled_together(["mcts:30:prior=0", "mcts:30"])
+    with pytest.raises(OptionError, match="not a setting"):
+        mcts_simulations("mcts:30:deep")
+
+
+def test_one_search_at_two_settings_plays_each_with_its_own() -> None:
+    # a spec's settings reach its compiled seat: the games are those of the seat made by hand
+    game = boardsim.make_game("liberation", num_players=2)
+    out = play_compiled(game, ["mcts:20:prior=0:rollout=random", "mcts:20"], 6, seed=2)
+    plain = MCTSAgent(game, simulations=20, prior=0.0, rollout="random").compiled_seat()
+    by_hand = play_compiled(game, [plain, "mcts:20"], 6, seed=2)
+    assert np.array_equal(out["returns"], by_hand["returns"])
+    assert plain.label == "mcts:20:rollout=random:prior=0.0"
 
 
 def test_a_compiled_mcts_run_is_the_mcts_modules_games_in_chunks() -> None:

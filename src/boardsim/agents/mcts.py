@@ -1,9 +1,11 @@
 """Monte Carlo tree search agents: the compiled UCT of ``core/search/tree.py``.
 
 ``load("mcts:200", game)`` (or :func:`make_agent`) gives an :class:`MCTSAgent`
-searching 200 simulations a decision. The search runs entirely in numba on
-copies of the state: the given state is never changed, the dice and draws it
-would meet are sampled from the agent's own generator (never the state's), and
+searching 200 simulations a decision; settings other than the game's own follow the
+budget in the spec, each ``:KEY=VALUE`` (``"mcts:800:prior=0:rollout=random"``), so that
+a tournament, a sweep or a ladder can field one search at several settings. The search
+runs entirely in numba on copies of the state: the given state is never changed, the dice
+and draws it would meet are sampled from the agent's own generator (never the state's), and
 in the liberation race the other players' hands are redealt for every
 simulation from the cards the player has not seen (determinization).
 
@@ -128,7 +130,14 @@ class MCTSAgent:
 
     def compiled_seat(self) -> Seat:
         """This search as a compiled seat (whole games in ``play_games``, sweeps, eval)."""
-        return uct_seat(self.game, f"mcts:{self.simulations}", **self.settings)
+        return uct_seat(self.game, self.label(), **self.settings)
+
+    def label(self) -> str:
+        """This search's spec: ``mcts:SIMS``, then each setting that is not the game's own
+        (``mcts:800:prior=0.0``)."""
+        own = {**GENERIC_DEFAULTS, **self.game.definition.mcts_defaults}
+        changed = [f":{k}={v}" for k, v in self.settings.items() if k in own and own[k] != v]
+        return f"mcts:{self.simulations}" + "".join(changed)
 
     def act_state(self, state: State) -> int:
         """The action the search picks for the player to move in ``state`` (left unchanged)."""
@@ -196,12 +205,42 @@ class MCTSAgent:
         return visits, values
 
 
+def spec_settings(pairs: Sequence[str]) -> dict[str, Any]:
+    """A search spec's settings after its budget (``["prior=0", "rollout=random"]`` of
+    ``"mcts:800:prior=0:rollout=random"``), each read as its option's type (checked later
+    by :func:`search_settings`); :class:`OptionError` for a pair that is not one."""
+    kinds = {"c_uct": float, "prior": float, "rollout_depth": int, "rollout": str}
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or key not in kinds or not value:
+            raise OptionError(
+                f"mcts: {pair!r} is not a setting; after the simulations give KEY=VALUE, "
+                f"each after a colon, KEY one of {', '.join(kinds)} "
+                "(e.g. 'mcts:800:prior=0:rollout=random')"
+            )
+        if key in settings:
+            raise OptionError(f"mcts: {key} given twice in the spec")
+        try:
+            settings[key] = kinds[key](value)
+        except ValueError:
+            raise OptionError(f"mcts: {key} must be a number, got {value!r}") from None
+    return settings
+
+
 def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) -> MCTSAgent:
-    """Factory of ``AGENT_FACTORIES["mcts"]``: ``arg`` is the simulations (``"mcts:200"``)."""
+    """Factory of ``AGENT_FACTORIES["mcts"]``: ``arg`` is the simulations (``"mcts:200"``),
+    then any settings (``"mcts:800:prior=0"``: :func:`spec_settings`)."""
     if arg is not None:
-        if "simulations" in options:
-            raise OptionError("mcts: simulations given twice (in the spec and as an option)")
-        options["simulations"] = parse_simulations(arg)
+        sims, *pairs = arg.split(":")
+        given = {"simulations": parse_simulations(sims), **spec_settings(pairs)}
+        twice = sorted(set(given) & set(options))
+        if twice:
+            raise OptionError(
+                f"mcts: {', '.join(twice)} given twice (in the spec and as an option)"
+            )
+        options.update(given)
     return MCTSAgent(game, seed=seed, **options)
 
 

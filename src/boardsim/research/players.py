@@ -92,12 +92,16 @@ def is_mcts(spec: str) -> bool:
 
 
 def mcts_simulations(spec: str) -> int | None:
-    """The simulations an ``mcts``/``mcts:SIMS`` spec searches (checked; the default for a
-    bare ``mcts``); None for any other agent."""
+    """The simulations an ``mcts``/``mcts:SIMS[:KEY=VALUE...]`` spec searches (checked,
+    its settings too; the default for a bare ``mcts``); None for any other agent."""
     if not is_mcts(spec):
         return None
     arg = spec.partition(":")[2]
-    return mcts.parse_simulations(arg) if arg else mcts.DEFAULT_SIMULATIONS
+    if not arg:
+        return mcts.DEFAULT_SIMULATIONS
+    sims, *pairs = arg.split(":")
+    mcts.spec_settings(pairs)
+    return mcts.parse_simulations(sims)
 
 
 def compiled_together(specs: Sequence[Any]) -> bool:
