@@ -105,7 +105,7 @@ def test_the_page_names_every_command_behind_its_figures() -> None:
 def test_write_docs_refuses_a_page_without_the_marks(tmp_path: Path) -> None:
     page = tmp_path / "agents.md"
     page.write_text("# Agents\n" + pages.marks("ladder")[0] + "\n" + pages.marks("ladder")[1])
-    with pytest.raises(ValueError, match="no heuristic, ppo, mcts, alphazero, speed block"):
+    with pytest.raises(ValueError, match="no heuristic, ppo, mcts, depth, alphazero, speed block"):
         pages.write_docs(page)
 
 
@@ -122,6 +122,12 @@ def test_every_game_declares_its_figures() -> None:
         ("[evaluations.e]\narguments = '--games 2'\ncolour = 1\n", "unknown keys ['colour']"),
         ("[evaluations.e]\nversion = 1\n", "missing keys ['arguments']"),
         ("[evaluations.e]\narguments = 'x'\n[ppo]\nevaluation = 'other'\n", "'other' is not"),
+        (
+            "[evaluations.e]\narguments = 'x'\n"
+            "[depth]\nevaluations = [{file = 'f', agents = []}]\n",
+            "'f' is not one of the file's [evaluations]",
+        ),
+        ("[evaluations]\n[depth]\nfiles = 1\n", "unknown keys ['files']"),
         ("[evaluations]\n[[alphazero.targets]]\nfile = 1\n", "missing keys"),
         ("[evaluations.e]\narguments = 'x'\nversion = 'one'\n", "whole number"),
         ("[evaluations\n", "Expected"),

@@ -15,6 +15,9 @@ command wrote and that are committed:
   ``agents/<game>/eval.json``;
 - ``mcts``: MCTS at 200 simulations against the heuristic, ``agents/<game>/mcts-eval.json``
   and ``mcts-4p-eval.json``;
+- ``depth``: whether more search helps, ``mcts:800`` against ``mcts:200`` (and searches at
+  other settings against the same ``mcts:200``, where a game asks why), each game's
+  ``[depth]`` files;
 - ``alphazero``: the shipped self-play networks (``agents/<game>/alphazero.npz``, their
   training record) and issue 16's targets, read from their evaluation files;
 - ``speed``: network, heuristic and MCTS decisions a second per core and the search
@@ -122,6 +125,7 @@ class Figures:
     ppo: str | None  # the prefix of the evaluation of the shipped PPO checkpoint
     mcts: tuple[Lines, ...]
     targets: tuple[Target, ...]  # issue 16's targets for the shipped self-play network
+    depth: tuple[Lines, ...] = ()  # more search against less: mcts:800 against mcts:200
 
 
 AGENTS = Path("agents")  # the checkout's, from its root
@@ -196,7 +200,7 @@ def read_figures(game: str, root: Path = AGENTS) -> Figures:
     except tomllib.TOMLDecodeError as exc:
         raise FiguresError(f"{path}: {exc}") from None
     w = str(path)
-    _keys(data, w, {"evaluations"}, {"heuristic", "ppo", "mcts", "alphazero"})
+    _keys(data, w, {"evaluations"}, {"heuristic", "ppo", "mcts", "alphazero", "depth"})
     evaluations: dict[str, Evaluation] = {}
     if not isinstance(data["evaluations"], dict):
         raise FiguresError(f"{w} [evaluations] must be a table of files")
@@ -242,6 +246,10 @@ def read_figures(game: str, root: Path = AGENTS) -> Figures:
     if "mcts" in data:
         _keys(data["mcts"], f"{w} [mcts]", {"evaluations"})
         mcts = _lines(game, evaluations, data["mcts"]["evaluations"], f"{w} [mcts].evaluations")
+    depth: tuple[Lines, ...] = ()
+    if "depth" in data:
+        _keys(data["depth"], f"{w} [depth]", {"evaluations"})
+        depth = _lines(game, evaluations, data["depth"]["evaluations"], f"{w} [depth].evaluations")
     targets = []
     if "alphazero" in data:
         az = _keys(data["alphazero"], f"{w} [alphazero]", {"targets"})
@@ -259,7 +267,7 @@ def read_figures(game: str, root: Path = AGENTS) -> Figures:
                     None if bound is None else _number(bound, f"{at}.bound"),
                 )
             )
-    return Figures(game, evaluations, bar, heuristic_lines, ppo, mcts, tuple(targets))
+    return Figures(game, evaluations, bar, heuristic_lines, ppo, mcts, tuple(targets), depth)
 
 
 def figure_games(root: Path = AGENTS) -> list[str]:
@@ -592,6 +600,71 @@ def mcts_block() -> str:
     return "\n".join(out)
 
 
+DEEPER, SHALLOWER = "mcts:800", "mcts:200"
+
+
+def _depth_reading(sel: Lines) -> str:
+    """Whether :data:`DEEPER` is ahead of :data:`SHALLOWER` in one file, read off the
+    intervals: a round robin's score against the fair share, a cooperative game's two
+    win rates against each other (on the same deals; apart only when the intervals are)."""
+    evaluation = _evaluation(sel.prefix)
+    data = evaluation.read()
+    where = _setting(data["game"], _command_options(evaluation.command))
+    if data["mode"] == "cooperative":
+        by_agent = {r["agent"]: r for r in data["solo"]}
+        a, b = by_agent[DEEPER], by_agent[SHALLOWER]
+        if a["ci_low"] > b["ci_high"]:
+            word = "more search wins more (the intervals apart)"
+        elif a["ci_high"] < b["ci_low"]:
+            word = "**more search wins less** (the intervals apart)"
+        else:
+            word = f"**not apart** at {a['games']:,} games (the intervals overlap)"
+        return (
+            f"{where}: Rome wins {_pct(a['win_rate'])} with `{DEEPER}` and "
+            f"{_pct(b['win_rate'])} with `{SHALLOWER}`: {word}"
+        )
+    row = next(r for r in data["pairs"] if (r["agent"], r["opponent"]) == (DEEPER, SHALLOWER))
+    score = _with_interval(row["win_rate"], row["ci_low"], row["ci_high"])
+    if row["ci_low"] > 0.5:
+        word = "more search plays better (the interval above 50%)"
+    elif row["ci_high"] < 0.5:
+        word = "**more search plays worse** (the interval below 50%)"
+    else:
+        word = f"**not apart** at {row['games']:,} games (the interval holds 50%)"
+    return f"{where}: `{DEEPER}` scores {score} against `{SHALLOWER}`: {word}"
+
+
+def depth_block() -> str:
+    """Whether more search helps: ``mcts:800`` against ``mcts:200`` in each game, and the
+    searches at other settings a game measures against the same ``mcts:200`` to say why,
+    from each game's ``[depth]`` files."""
+    begin, end = marks("depth")
+    shown = [sel for f in all_figures() for sel in f.depth]
+    if not shown:
+        return "\n".join([begin, "", "No game measures it yet.", "", end])
+    out = [
+        begin,
+        "",
+        f"`{DEEPER}` against `{SHALLOWER}` (four times the simulations, the game's default "
+        "search settings otherwise), by `boardsim eval`, seats rotated, on a seed no "
+        "training or tuning used; where a game asks why more search does or does not help, "
+        f"searches at other settings (`{DEEPER}:KEY=VALUE`: the settings that differ from "
+        f"the game's) play the same `{SHALLOWER}` in the same file. In Hispania the win is "
+        "Rome's, every Roman general the agent, on the same deals:",
+        "",
+        *_eval_table(shown),
+        "",
+        "More search against less: "
+        + "; ".join(_depth_reading(sel) for sel in shown if DEEPER in sel.agents)
+        + ".",
+        "",
+        *_eval_sources(_unique([s.prefix for s in shown])),
+        "",
+        end,
+    ]
+    return "\n".join(out)
+
+
 # ---------------------------------------------------------------- the self-play networks
 
 
@@ -740,6 +813,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ladder": ladder.ladder_section,
     "ppo": ppo_block,
     "mcts": mcts_block,
+    "depth": depth_block,
     "alphazero": alphazero_block,
     "speed": speed_block,
 }
