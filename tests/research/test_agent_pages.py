@@ -161,3 +161,88 @@ def test_the_speed_block_is_the_benchmarks_file(tmp_path: Path) -> None:
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[0] == "liberation" and cells[1] == "12,346" and cells[4] == "not measured"
     assert "2026-12-02 20:00 UTC" in block
+
+
+def _pair(agent: str, opponent: str, rate: float, low: float, high: float) -> dict:
+    wins = round(400 * rate)
+    return {
+        "agent": agent,
+        "opponent": opponent,
+        "games": 400,
+        "wins": wins,
+        "draws": 0,
+        "losses": 400 - wins,
+        "win_rate": rate,
+        "ci_low": low,
+        "ci_high": high,
+    }
+
+
+@pytest.mark.parametrize(
+    ("rate", "low", "high", "says"),
+    [
+        (0.6, 0.55, 0.65, "more search plays better (the interval above 50%)"),
+        (0.4, 0.35, 0.45, "**more search plays worse** (the interval below 50%)"),
+        (0.52, 0.47, 0.57, "**not apart** at 400 games (the interval holds 50%)"),
+    ],
+)
+def test_the_depth_block_reads_more_search_against_less_off_the_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rate: float, low: float, high: float, says: str
+) -> None:
+    folder = tmp_path / "agents" / "farrapos"
+    folder.mkdir(parents=True)
+    (folder / pages.FIGURES).write_text(
+        "[evaluations.depth-eval]\n"
+        'arguments = "--agents mcts:200,mcts:800 --games 400 --seed 4"\nversion = 2\n'
+        '[depth]\nevaluations = [{ file = "depth-eval", agents = ["mcts:800"] }]\n'
+    )
+    data = {
+        "game": "farrapos",
+        "options": {},
+        "mode": "round_robin",
+        "seconds": 60.0,
+        "pairs": [_pair("mcts:800", "mcts:200", rate, low, high)],
+    }
+    (folder / "depth-eval.json").write_text(json.dumps(data))
+    monkeypatch.chdir(tmp_path)
+    block = pages.depth_block()
+    assert "| farrapos | `mcts:800` | `mcts:200` | 400 |" in block
+    assert "More search against less: farrapos: `mcts:800` scores " in block
+    assert block.rstrip().endswith(pages.marks("depth")[1]) and says in block
+
+
+def test_the_depth_block_reads_a_cooperative_game_s_two_win_rates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "agents" / "hispania"
+    folder.mkdir(parents=True)
+    (folder / pages.FIGURES).write_text(
+        "[evaluations.depth-eval]\n"
+        'arguments = "--agents mcts:200,mcts:800 --games 400 --seed 4 --levels 6-4-3-4-2"\n'
+        "version = 1\n"
+        '[depth]\nevaluations = [{ file = "depth-eval", agents = ["mcts:200", "mcts:800"] }]\n'
+    )
+
+    def solo(agent: str, wins: int, low: float, high: float) -> dict:
+        rate = wins / 400
+        return {"agent": agent, "level": "6-4-3-4-2", "games": 400, "wins": wins} | {
+            "win_rate": rate,
+            "ci_low": low,
+            "ci_high": high,
+        }
+
+    data = {
+        "game": "hispania",
+        "options": {},
+        "mode": "cooperative",
+        "seconds": 60.0,
+        "solo": [solo("mcts:200", 92, 0.19, 0.27), solo("mcts:800", 96, 0.20, 0.28)],
+    }
+    (folder / "depth-eval.json").write_text(json.dumps(data))
+    monkeypatch.chdir(tmp_path)
+    block = pages.depth_block()
+    assert "| hispania (level=6-4-3-4-2) | `mcts:800` (every Roman general) | the game |" in block
+    assert (
+        "hispania: Rome wins 24.0% with `mcts:800` and 23.0% with `mcts:200`: **not apart** "
+        "at 400 games (the intervals overlap)"
+    ) in block
