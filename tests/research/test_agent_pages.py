@@ -178,6 +178,20 @@ def _pair(agent: str, opponent: str, rate: float, low: float, high: float) -> di
     }
 
 
+def _depth_file(root: Path, game: str, extra: str, version: int, data: dict) -> None:
+    """A game's figures under ``root`` declaring one depth file, and the file's ``data``."""
+    folder = root / "agents" / game
+    folder.mkdir(parents=True)
+    (folder / pages.FIGURES).write_text(
+        "[evaluations.depth-eval]\n"
+        f'arguments = "--agents mcts:200,mcts:800 --games 400 --seed 4{extra}"\n'
+        f"version = {version}\n"
+        '[depth]\nevaluations = [{ file = "depth-eval", agents = ["mcts:800"] }]\n'
+    )
+    data = {"game": game, "options": {}, "seconds": 60.0, **data}
+    (folder / "depth-eval.json").write_text(json.dumps(data))
+
+
 @pytest.mark.parametrize(
     ("rate", "low", "high", "says"),
     [
@@ -189,21 +203,8 @@ def _pair(agent: str, opponent: str, rate: float, low: float, high: float) -> di
 def test_the_depth_block_reads_more_search_against_less_off_the_interval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rate: float, low: float, high: float, says: str
 ) -> None:
-    folder = tmp_path / "agents" / "farrapos"
-    folder.mkdir(parents=True)
-    (folder / pages.FIGURES).write_text(
-        "[evaluations.depth-eval]\n"
-        'arguments = "--agents mcts:200,mcts:800 --games 400 --seed 4"\nversion = 2\n'
-        '[depth]\nevaluations = [{ file = "depth-eval", agents = ["mcts:800"] }]\n'
-    )
-    data = {
-        "game": "farrapos",
-        "options": {},
-        "mode": "round_robin",
-        "seconds": 60.0,
-        "pairs": [_pair("mcts:800", "mcts:200", rate, low, high)],
-    }
-    (folder / "depth-eval.json").write_text(json.dumps(data))
+    pairs = [_pair("mcts:800", "mcts:200", rate, low, high)]
+    _depth_file(tmp_path, "farrapos", "", 2, {"mode": "round_robin", "pairs": pairs})
     monkeypatch.chdir(tmp_path)
     block = pages.depth_block()
     assert "| farrapos | `mcts:800` | `mcts:200` | 400 |" in block
@@ -214,14 +215,6 @@ def test_the_depth_block_reads_more_search_against_less_off_the_interval(
 def test_the_depth_block_reads_a_cooperative_game_s_two_win_rates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = tmp_path / "agents" / "hispania"
-    folder.mkdir(parents=True)
-    (folder / pages.FIGURES).write_text(
-        "[evaluations.depth-eval]\n"
-        'arguments = "--agents mcts:200,mcts:800 --games 400 --seed 4 --levels 6-4-3-4-2"\n'
-        "version = 1\n"
-        '[depth]\nevaluations = [{ file = "depth-eval", agents = ["mcts:200", "mcts:800"] }]\n'
-    )
 
     def solo(agent: str, wins: int, low: float, high: float) -> dict:
         rate = wins / 400
@@ -231,14 +224,10 @@ def test_the_depth_block_reads_a_cooperative_game_s_two_win_rates(
             "ci_high": high,
         }
 
-    data = {
-        "game": "hispania",
-        "options": {},
-        "mode": "cooperative",
-        "seconds": 60.0,
-        "solo": [solo("mcts:200", 92, 0.19, 0.27), solo("mcts:800", 96, 0.20, 0.28)],
-    }
-    (folder / "depth-eval.json").write_text(json.dumps(data))
+    rows = [solo("mcts:200", 92, 0.19, 0.27), solo("mcts:800", 96, 0.20, 0.28)]
+    _depth_file(
+        tmp_path, "hispania", " --levels 6-4-3-4-2", 1, {"mode": "cooperative", "solo": rows}
+    )
     monkeypatch.chdir(tmp_path)
     block = pages.depth_block()
     assert "| hispania (level=6-4-3-4-2) | `mcts:800` (every Roman general) | the game |" in block

@@ -549,13 +549,18 @@ def ppo_block() -> str:
 # ---------------------------------------------------------------- MCTS
 
 
+def _read_with_setting(sel: Lines) -> tuple[dict[str, Any], str]:
+    """The file of ``sel`` and its game with the options its command sets."""
+    evaluation = _evaluation(sel.prefix)
+    data = evaluation.read()
+    return data, _setting(data["game"], _command_options(evaluation.command))
+
+
 def _mcts_bar(sel: Lines, agent: str = "mcts:200", baseline: str = "heuristic") -> str:
     """Whether ``agent`` is ahead of ``baseline`` in one file: its score's interval above
     the fair share (a round robin), or its side's win rate's interval above the
     baseline's (a cooperative game)."""
-    evaluation = _evaluation(sel.prefix)
-    data = evaluation.read()
-    where = _setting(data["game"], _command_options(evaluation.command))
+    data, where = _read_with_setting(sel)
     if data["mode"] == "cooperative":
         by_agent = {r["agent"]: r for r in data["solo"]}
         a, b = by_agent[agent], by_agent[baseline]
@@ -607,9 +612,7 @@ def _depth_reading(sel: Lines) -> str:
     """Whether :data:`DEEPER` is ahead of :data:`SHALLOWER` in one file, read off the
     intervals: a round robin's score against the fair share, a cooperative game's two
     win rates against each other (on the same deals; apart only when the intervals are)."""
-    evaluation = _evaluation(sel.prefix)
-    data = evaluation.read()
-    where = _setting(data["game"], _command_options(evaluation.command))
+    data, where = _read_with_setting(sel)
     if data["mode"] == "cooperative":
         by_agent = {r["agent"]: r for r in data["solo"]}
         a, b = by_agent[DEEPER], by_agent[SHALLOWER]
