@@ -132,7 +132,7 @@ def test_a_spec_carries_the_search_s_settings_after_its_budget() -> None:
         ("mcts:80:depth=3", "'depth=3' is not a setting"),
         ("mcts:80:prior=", "is not a setting"),
         ("mcts:80:prior=much", "prior must be a number"),
-        ("mcts:80:rollout_depth=1.5", "rollout_depth must be a number"),
+        ("mcts:80:rollout_depth=1.5", "rollout_depth must be a whole number"),
         ("mcts:80:prior=1:prior=2", "prior given twice"),
         ("mcts:80:rollout=greedy", "rollout must be one of"),
         ("mcts:80:c_uct=-1", "c_uct must be a finite number"),

@@ -225,7 +225,8 @@ def spec_settings(pairs: Sequence[str]) -> dict[str, Any]:
         try:
             settings[key] = kinds[key](value)
         except ValueError:
-            raise OptionError(f"mcts: {key} must be a number, got {value!r}") from None
+            kind = "a whole number" if kinds[key] is int else "a number"
+            raise OptionError(f"mcts: {key} must be {kind}, got {value!r}") from None
     return settings
 
 
