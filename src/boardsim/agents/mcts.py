@@ -135,8 +135,10 @@ class MCTSAgent:
     def label(self) -> str:
         """This search's spec: ``mcts:SIMS``, then each setting that is not the game's own
         (``mcts:800:prior=0.0``)."""
-        own = {**GENERIC_DEFAULTS, **self.game.definition.mcts_defaults}
-        changed = [f":{k}={v}" for k, v in self.settings.items() if k in own and own[k] != v]
+        own = search_settings(self.game)
+        changed = [
+            f":{k}={v}" for k, v in self.settings.items() if k != "simulations" and own[k] != v
+        ]
         return f"mcts:{self.simulations}" + "".join(changed)
 
     def act_state(self, state: State) -> int:
@@ -230,12 +232,18 @@ def spec_settings(pairs: Sequence[str]) -> dict[str, Any]:
     return settings
 
 
+def spec_options(arg: str) -> dict[str, Any]:
+    """What follows ``mcts:`` in a spec, read: the simulations (``"800"``), then any
+    settings (``"800:prior=0"``: :func:`spec_settings`), each checked."""
+    sims, *pairs = arg.split(":")
+    return {"simulations": parse_simulations(sims), **spec_settings(pairs)}
+
+
 def make_agent(game: Game, arg: str | None, seed: int | None, **options: Any) -> MCTSAgent:
     """Factory of ``AGENT_FACTORIES["mcts"]``: ``arg`` is the simulations (``"mcts:200"``),
-    then any settings (``"mcts:800:prior=0"``: :func:`spec_settings`)."""
+    then any settings (``"mcts:800:prior=0"``: :func:`spec_options`)."""
     if arg is not None:
-        sims, *pairs = arg.split(":")
-        given = {"simulations": parse_simulations(sims), **spec_settings(pairs)}
+        given = spec_options(arg)
         twice = sorted(set(given) & set(options))
         if twice:
             raise OptionError(

@@ -97,11 +97,7 @@ def mcts_simulations(spec: str) -> int | None:
     if not is_mcts(spec):
         return None
     arg = spec.partition(":")[2]
-    if not arg:
-        return mcts.DEFAULT_SIMULATIONS
-    sims, *pairs = arg.split(":")
-    mcts.spec_settings(pairs)
-    return mcts.parse_simulations(sims)
+    return mcts.spec_options(arg)["simulations"] if arg else mcts.DEFAULT_SIMULATIONS
 
 
 def compiled_together(specs: Sequence[Any]) -> bool:

@@ -105,6 +105,16 @@ def _loaded(spec: str, game: Game, seed: int) -> Any:
     return load(spec, game, seed=seed)
 
 
+def _played_compiled(compiled: bool | None, specs: Sequence[str]) -> bool:
+    """Where a table is played: ``compiled`` as its measure decided, by default whether
+    every agent plays compiled; :class:`OptionError` for compiled play one cannot have."""
+    if compiled is None:
+        return compiled_together(specs)
+    if compiled and not compiled_together(specs):
+        raise OptionError(f"{' against '.join(map(repr, specs))} cannot play in compiled code")
+    return compiled
+
+
 def seat_rotated_scores(
     game: Game,
     agent: str,
@@ -124,10 +134,7 @@ def seat_rotated_scores(
     both its tables, so that they share their deals."""
     k = game.num_players
     scores = np.zeros(games)
-    if compiled is None:
-        compiled = compiled_together([agent, opponent])
-    elif compiled and not compiled_together([agent, opponent]):
-        raise OptionError(f"{agent!r} against {opponent!r} cannot play in compiled code")
+    compiled = _played_compiled(compiled, [agent, opponent])
     for seat in range(k):
         idx = np.arange(seat, games, k)
         if idx.size == 0:
@@ -160,11 +167,7 @@ def side_wins(
     the run ``seed``, else in Python (seeds ``seed + g``, the agent made with seed
     ``seed + 1``)."""
     k = game.num_players
-    if compiled is None:
-        compiled = compiled_together([agent])
-    elif compiled and not compiled_together([agent]):
-        raise OptionError(f"{agent!r} cannot play in compiled code")
-    if compiled:
+    if _played_compiled(compiled, [agent]):
         returns = play_compiled(game, [agent] * k, games, seed, agent_maker=make)["returns"]
     else:
         player = make(agent, game, seed + 1)
