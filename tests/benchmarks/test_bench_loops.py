@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from boardsim.bench import bench_gymnasium, bench_pettingzoo, uniform_legal
 
@@ -50,6 +51,22 @@ def test_the_legal_sampler_draws_every_legal_action_of_each_row_and_nothing_else
     assert set(seen[0]) == {1, 3, 4} and min(seen[0].values()) > 700
     assert set(seen[1]) == {5}
     assert set(seen[2]) == set(range(6)) and min(seen[2].values()) > 300
+
+
+def test_the_legal_sampler_is_uniform_over_many_actions_too() -> None:
+    """More than 32 actions keep their keys row-major: the same draw, another layout."""
+    from boardsim.sampling import LegalSampler
+
+    masks = np.zeros((2, 338), np.uint8)
+    masks[0, [0, 7, 200, 337]] = 1
+    masks[1, 150] = 1
+    sampler = LegalSampler(2, 338, seed=3)
+    assert not sampler.action_major
+    seen = Counter(int(a) for _ in range(4000) for a in sampler.sample(masks)[:1])
+    assert set(seen) == {0, 7, 200, 337} and min(seen.values()) > 850
+    assert (sampler.sample(masks)[1], sampler.sample(masks).dtype) == (150, np.int64)
+    with pytest.raises(ValueError, match="rows and actions"):
+        LegalSampler(0, 5)
 
 
 def test_the_vector_harness_counts_steps_and_accounts_for_its_time() -> None:
