@@ -190,9 +190,28 @@ def measure_game(name: str, num_envs: int, seconds: float) -> dict[str, Any]:
     env_time = v2["compiled_share"] + v2["wrapper_share"]
     out["wrapper_share_t2"] = v2["wrapper_share"] / env_time
     out["sb3_over_vector_t2"] = out["sb3_t2"]["steps_per_second"] / v2["steps_per_second"]
+    out.update(sb3_cost_of_finished_games(v2, out["sb3_t2"], num_envs))
     if name in ISSUE_RATIOS:
         out["ratio_t2_over_issue"] = out["ratio_t2"] / ISSUE_RATIOS[name]
     return out
+
+
+def sb3_cost_of_finished_games(
+    vector: dict[str, float], sb3: dict[str, float], num_envs: int
+) -> dict[str, float]:
+    """What the SB3 ``VecEnv`` adds to a vector-env step, and per game that ended in it:
+    SB3's contract is an ``info`` dict for each finished env (its ``terminal_observation``,
+    ``TimeLimit.truncated`` and the ``episode`` dict SB3's logger keeps), so its extra
+    time grows with the games that end a step."""
+    step_us = 1e6 * num_envs / vector["steps_per_second"]
+    sb3_step_us = 1e6 * num_envs / sb3["steps_per_second"]
+    finished = num_envs * sb3["games_per_second"] / sb3["steps_per_second"]
+    extra = sb3_step_us - step_us
+    return {
+        "sb3_finished_a_step": finished,
+        "sb3_extra_us_a_step": extra,
+        "sb3_extra_us_a_finished_game": extra / finished if finished else float("nan"),
+    }
 
 
 def build_side_env() -> str | None:
@@ -253,6 +272,13 @@ def report(result: dict[str, Any]) -> str:
             f"| {'-' if uint8 is None else f'{uint8 / 1e6:.2f}M'} |"
         )
     lines.append("")
+    for name, g in result["games"].items():
+        if "sb3_finished_a_step" in g:
+            lines.append(
+                f"SB3 VecEnv, {name}: {g['sb3_finished_a_step']:.0f} games end a step; "
+                f"it adds {g['sb3_extra_us_a_step']:.0f} us to the vector env's step, "
+                f"{g['sb3_extra_us_a_finished_game']:.2f} us a finished game"
+            )
     peers = result.get("envpool")
     if peers:
         lines.append(f"EnvPool (side Python): {json.dumps(peers)[:2000]}")

@@ -215,6 +215,9 @@ def threads_used(threads: int | None) -> Iterator[None]:
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise ValueError(f"threads={threads}: choose 1..{numba.config.NUMBA_NUM_THREADS}")
     before = numba.get_num_threads()
+    if before == threads:  # a step of a batch on its usual threads: no switch to pay
+        yield
+        return
     numba.set_num_threads(threads)
     try:
         yield
