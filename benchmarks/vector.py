@@ -211,7 +211,22 @@ def sb3_cost_of_finished_games(
         "sb3_finished_a_step": finished,
         "sb3_extra_us_a_step": extra,
         "sb3_extra_us_a_finished_game": extra / finished if finished else float("nan"),
+        "sb3_episode_dicts_us_a_step": episode_dicts_us(round(finished)),
+        "sb3_tenth_of_step_us": step_us / 9,
     }
+
+
+def episode_dicts_us(finished: int, repeats: int = 2000) -> float:
+    """Microseconds a step to build ``finished`` ``episode`` dicts (``{"r", "l", "t"}``)
+    and free the last step's: the least an SB3 ``VecEnv`` pays for them, since SB3's
+    logger keeps each (``ep_info_buffer``) and so none can be reused."""
+    returns, lengths = [0.5] * finished, [7] * finished
+    kept: list[dict[str, float]] = []
+    start = time.perf_counter()
+    for _ in range(repeats):
+        kept = [{"r": r, "l": n, "t": 1.5} for r, n in zip(returns, lengths, strict=True)]
+    del kept
+    return 1e6 * (time.perf_counter() - start) / repeats
 
 
 def build_side_env() -> str | None:
@@ -277,7 +292,9 @@ def report(result: dict[str, Any]) -> str:
             lines.append(
                 f"SB3 VecEnv, {name}: {g['sb3_finished_a_step']:.0f} games end a step; "
                 f"it adds {g['sb3_extra_us_a_step']:.0f} us to the vector env's step, "
-                f"{g['sb3_extra_us_a_finished_game']:.2f} us a finished game"
+                f"{g['sb3_extra_us_a_finished_game']:.2f} us a finished game; "
+                f"their episode dicts alone take {g['sb3_episode_dicts_us_a_step']:.0f} us "
+                f"(0.9 of the vector env's speed allows {g['sb3_tenth_of_step_us']:.0f} us)"
             )
     peers = result.get("envpool")
     if peers:

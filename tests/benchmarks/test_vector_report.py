@@ -1,0 +1,42 @@
+"""benchmarks/vector.py's reading of the SB3 VecEnv: what it adds to a step of the vector
+env, per game that ended in it (the arithmetic, not a timing)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "vector.py"
+
+
+def _vector() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchmarks_vector", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_sb3_cost_is_its_extra_step_time_over_the_games_that_ended() -> None:
+    vector = _vector()
+    # 4,096 envs: 4.096M steps/s is a 1,000 us step; 2.048M is 2,000 us
+    fast = {"steps_per_second": 4.096e6, "games_per_second": 0.0}
+    sb3 = {"steps_per_second": 2.048e6, "games_per_second": 2.048e5}  # 409.6 games a step
+    got = vector.sb3_cost_of_finished_games(fast, sb3, 4096)
+    assert got["sb3_extra_us_a_step"] == pytest.approx(1000.0)
+    assert got["sb3_finished_a_step"] == pytest.approx(409.6)
+    assert got["sb3_extra_us_a_finished_game"] == pytest.approx(1000.0 / 409.6)
+    # 0.9 of the vector env's speed leaves a ninth of its step for the SB3 wrapper
+    assert got["sb3_tenth_of_step_us"] == pytest.approx(1000.0 / 9)
+    assert got["sb3_episode_dicts_us_a_step"] > 0
+
+
+def test_no_game_ended_gives_no_cost_a_game() -> None:
+    vector = _vector()
+    same = {"steps_per_second": 1e6, "games_per_second": 0.0}
+    got = vector.sb3_cost_of_finished_games(same, same, 64)
+    assert got["sb3_finished_a_step"] == 0 and math.isnan(got["sb3_extra_us_a_finished_game"])
