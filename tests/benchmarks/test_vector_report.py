@@ -40,3 +40,22 @@ def test_no_game_ended_gives_no_cost_a_game() -> None:
     same = {"steps_per_second": 1e6, "games_per_second": 0.0}
     got = vector.sb3_cost_of_finished_games(same, same, 64)
     assert got["sb3_finished_a_step"] == 0 and math.isnan(got["sb3_extra_us_a_finished_game"])
+
+
+def test_the_envs_own_scaling_leaves_the_harnesss_sampler_out() -> None:
+    """One thread: 1,000 us a step, 300 of them the sampler's; two threads: 650 us, the
+    same 300 the sampler's. The harness scales 1.54x, the env's own 700 us -> 350 us 2x."""
+    vector = _vector()
+
+    def window(step_us: float, sampler_us: float) -> dict[str, float]:
+        return {
+            "steps_per_second": 4096 / (step_us * 1e-6),
+            "sampler_share": sampler_us / step_us,
+            "compiled_share": 0.9 * (step_us - sampler_us) / step_us,
+            "wrapper_share": 0.1 * (step_us - sampler_us) / step_us,
+        }
+
+    t1, t2 = window(1000.0, 300.0), window(650.0, 300.0)
+    assert t2["steps_per_second"] / t1["steps_per_second"] == pytest.approx(1000 / 650)
+    ratio = vector.env_seconds_a_step(t1) / vector.env_seconds_a_step(t2)
+    assert ratio == pytest.approx(2.0)
