@@ -155,7 +155,10 @@ def test_a_search_cell_is_played_to_its_looser_half_width_and_the_report_says_pe
     assert summary["search_precision"] == 0.2
     text = write_report(out).read_text()
     assert "each to a half-width of 10.0 points (20.0 for search cells)" in text
-    assert "| rung | kind | asked | cells | games | widest reached | stopped by |" in text
+    assert (
+        "| rung | kind | asked | cells | games | widest reached | stopped by | core-s a game |"
+        in text
+    )
     assert "| mcts:2 | search | 20.0 | 1 |" in text
     assert "| random | scripted or network | 10.0 | 1 |" in text
     with pytest.raises(OptionError, match="search precision"):
@@ -196,3 +199,54 @@ def test_with_a_time_budget_the_cheap_cells_play_before_the_search_cells() -> No
     assert [r.cell.policies for r in cheapest_first(mixed)] == [("heuristic",), ("alphazero",)]
     searches = due(("mcts:10",), ("mcts:40", "heuristic"))
     assert cheapest_first(searches) == searches  # only searches left: they play
+
+
+def test_each_rounds_cost_is_timed_and_a_short_cell_says_what_its_precision_would_take(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 36: where the budget stops a cell, the report gives the games still wanted
+    (a half-width shrinks as one over the root of the games) and their cost, measured
+    from the rounds played here, on one core and on a Ray cluster."""
+    import json
+
+    from boardsim.research.precision import cluster_wall_seconds
+    from boardsim.research.report import games_still_wanted, rung_precision
+    from boardsim.research.sweep_folder import TIMINGS, load_timings
+
+    out = tmp_path / "s"
+    race(out, games=20, precision=0.05, max_games_per_cell=40, threads=1)
+    timed = load_timings(out)
+    held = cells_by_id(sweep.load_results(out))
+    assert set(timed) == set(held)  # every cell's rounds were timed
+    for cid, t in timed.items():
+        assert t["games"] == len(held[cid]) == 40 and t["core_seconds"] > 0
+    summary = summarize(out)
+    assert all(c["core_seconds_a_game"] > 0 for c in summary["cells"])
+    cell = summary["cells"][0]
+    # 40 games at a half-width twice the one asked want four times the games: 120 more
+    assert games_still_wanted(summary, {**cell, "half_width": 0.1}) == pytest.approx(120)
+    assert games_still_wanted(summary, {**cell, "half_width": 0.04}) == 0
+    rung = rung_precision(summary)[0]
+    assert rung["stopped"] == "the most games a cell"
+    assert rung["wanted"] == pytest.approx(
+        sum(games_still_wanted(summary, c) for c in summary["cells"])
+    )
+    text = write_report(out).read_text()
+    assert "| core-s a game |" in text and "What the cells short of their precision" in text
+    assert "more games to reach 5.0 points, at the " in text
+    assert "of one core; a Ray cluster of N cores: " in text and " on 128." in text
+    # the dearest cell bounds a cluster's time: its rounds follow one another
+    seconds = rung["wanted_seconds"]
+    assert len(seconds) == len(summary["cells"]) and cluster_wall_seconds(seconds, 128) == max(
+        seconds
+    )
+    assert cluster_wall_seconds([10.0, 10.0, 10.0], 2) == 15.0
+    # a damaged timings file is started again, never a stopped sweep; none: not timed
+    (out / TIMINGS).write_text("{not json")
+    with caplog.at_level("WARNING"):
+        assert load_timings(out) == {}
+    assert "unreadable" in caplog.text
+    (out / TIMINGS).unlink()
+    text = write_report(out).read_text()
+    assert "| not timed |" in text and "its games were not timed here" in text
+    assert json.loads((out / "sweep.json").read_text())["precision"] == 0.05

@@ -41,13 +41,17 @@ from boardsim.research.pages import (
     trial_precision,
     tunings,
 )
-from boardsim.research.precision import cell_precision, is_search_cell
+from boardsim.research.precision import (
+    CLUSTERS,
+    cell_precision,
+    duration_words,
+    is_search_cell,
+)
 from boardsim.research.restricted import advantage, greedy_search_gap
 from boardsim.research.stats import Z95
 from boardsim.research.tune import parse_target
 
 PILOT_CELLS = 3  # cells of a rung a pilot plays; the rung's other cells share their measure
-CLUSTERS = (8, 32, 128)  # the Ray clusters a plan prices (cores)
 
 
 @dataclass
@@ -239,14 +243,6 @@ def plan_page(
     return plans
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def describe_plan(
     game_name: str, plans: Sequence[RungPlan], games: int, clusters: Sequence[int] = CLUSTERS
 ) -> str:
@@ -260,19 +256,19 @@ def describe_plan(
     for p in plans:
         sections.setdefault(p.section, []).append(p)
     for title, group in sections.items():
-        lines.append(f"{title}: {_duration(sum(p.seconds for p in group))}")
+        lines.append(f"{title}: {duration_words(sum(p.seconds for p in group))}")
         for p in group:
             asked = "fixed" if p.precision is None else f"±{100 * p.precision:g} pts"
             kind = "search" if p.search else "scripted/network"
             lines.append(
                 f"  {p.rung} ({kind}, {asked}): {p.cells} cells x {p.games_per_cell} games, "
-                f"{1000 * p.seconds_per_game:.2f} ms a game, {_duration(p.seconds)}"
+                f"{1000 * p.seconds_per_game:.2f} ms a game, {duration_words(p.seconds)}"
             )
     total = sum(p.seconds for p in plans)
-    lines.append(f"total: {sum(p.games for p in plans)} games, {_duration(total)} on one core")
+    lines.append(f"total: {sum(p.games for p in plans)} games, {duration_words(total)} on one core")
     for cores in clusters:
         lines.append(
-            f"  a Ray cluster of {cores} cores: {_duration(cluster_seconds(plans, cores))}"
+            f"  a Ray cluster of {cores} cores: {duration_words(cluster_seconds(plans, cores))}"
         )
     lines.append(
         "(a cluster's figure prices the same work as Ray tasks, one a cell's round, a "

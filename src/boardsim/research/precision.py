@@ -28,6 +28,23 @@ from collections.abc import Sequence
 from boardsim.research.stats import Z95, Row, seat_win_rates
 
 GROWTH = 4  # a round takes a cell to at most this many times the games it holds
+CLUSTERS = (8, 32, 128)  # the Ray clusters a plan or a report prices (cores)
+
+
+def duration_words(seconds: float) -> str:
+    """Seconds as a reader plans them: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def cluster_wall_seconds(cell_seconds: Sequence[float], cores: int) -> float:
+    """The seconds a Ray cluster of ``cores`` takes for cells costing ``cell_seconds`` of
+    one core each: the work shared evenly, but no less than the dearest cell (a cell's
+    rounds follow one another, one task each)."""
+    return max(sum(cell_seconds) / cores, max(cell_seconds, default=0.0))
 
 
 def half_width(rows: Sequence[Row]) -> float:

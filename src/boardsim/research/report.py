@@ -24,9 +24,20 @@ from boardsim.files import atomic_write_bytes, atomic_write_text
 from boardsim.games import definition
 from boardsim.research import metagame, metrics, skill, stats
 from boardsim.research.cells import variants
-from boardsim.research.precision import half_width, is_search_cell
+from boardsim.research.precision import (
+    CLUSTERS,
+    cluster_wall_seconds,
+    duration_words,
+    half_width,
+    is_search_cell,
+)
 from boardsim.research.skill import SKILL_KEY, is_pair
-from boardsim.research.sweep_folder import METRIC_COLUMNS, load_manifest, load_results
+from boardsim.research.sweep_folder import (
+    METRIC_COLUMNS,
+    load_manifest,
+    load_results,
+    load_timings,
+)
 
 PLOTS_DIR = "plots"
 REPORT = "report.md"
@@ -87,6 +98,7 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
     keys = grid_keys(manifest, rows)
     label, won = subject(game, rows)
     by_network = set(manifest.get("valued_cells", []))
+    timings = load_timings(out)
     cells = []
     for _, group in stats.group_rows(rows, ["cell"]).items():
         first = group[0]
@@ -105,6 +117,9 @@ def summarize(out: str | os.PathLike, only: Collection[str] | None = None) -> di
             "half_width": half_width(group),
         }
         entry["search"] = is_search_cell(entry["agents"])
+        timed = timings.get(first["cell"])
+        if timed is not None:  # what its games cost where they were timed (core-seconds)
+            entry["core_seconds_a_game"] = timed["core_seconds"] / timed["games"]
         entry["metrics"] = field_metrics(game, group)
         same_agents = len(set(entry["agents"])) == 1
         if same_agents and first["num_players"] > 1 and _seatwise(game):
@@ -854,12 +869,26 @@ def rung_of(cell: Mapping[str, Any]) -> str:
     return ",".join(dict.fromkeys(cell["agents"]))
 
 
+def games_still_wanted(s: Mapping[str, Any], cell: Mapping[str, Any]) -> float:
+    """The more games a cell short of its asked half-width needs to reach it: a half-width
+    shrinks as one over the root of the games (the normal approximation), so ``n`` games
+    at half-width ``w`` want ``n (w / asked)**2`` in all."""
+    asked, reached = asked_precision(s, cell), cell["half_width"]
+    games = cell["subject"]["games"]
+    return max(0.0, games * (reached / asked) ** 2 - games) if reached > asked else 0.0
+
+
 def rung_precision(s: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per rung (the cells' agents), in the sweep's order: its kind (search, or scripted and
     network), the half-width asked, its cells, games, the widest half-width reached and
     what stopped it (the precision when every cell reached it, else what stopped the
-    cells short of it)."""
+    cells short of it); the games its cells still want (:func:`games_still_wanted`) and,
+    where its games were timed, their cost (``core_seconds_a_game``: the timed cells'
+    mean, None where none was; ``wanted_seconds``: each short cell's games still wanted
+    at its own cost, or the rung's where it was not timed)."""
     out: dict[str, dict[str, Any]] = {}
+    costs: dict[str, list[float]] = {}
+    wanted: dict[str, list[tuple[float, float | None]]] = {}
     for c in s["cells"]:
         e = out.setdefault(
             rung_of(c),
@@ -871,16 +900,69 @@ def rung_precision(s: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "games": 0,
                 "widest": 0.0,
                 "stopped": [],
+                "wanted": 0.0,
             },
         )
         e["cells"] += 1
         e["games"] += c["subject"]["games"]
         e["widest"] = max(e["widest"], c["half_width"])
         e["stopped"].append(_stopped_by(s, c))
+        more = games_still_wanted(s, c)
+        e["wanted"] += more
+        if more:
+            wanted.setdefault(e["rung"], []).append((more, c.get("core_seconds_a_game")))
+        if c.get("core_seconds_a_game") is not None:
+            costs.setdefault(e["rung"], []).append(c["core_seconds_a_game"])
     for e in out.values():
         short = sorted({w for w in e["stopped"] if w != "the precision"})
         e["stopped"] = " and ".join(short) if short else "the precision"
+        timed = costs.get(e["rung"])
+        cost = e["core_seconds_a_game"] = sum(timed) / len(timed) if timed else None
+        e["wanted_seconds"] = (
+            None
+            if cost is None
+            else [
+                games * (own if own is not None else cost)
+                for games, own in wanted.get(e["rung"], [])
+            ]
+        )
     return list(out.values())
+
+
+def wanted_cost_lines(rungs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """For each rung short of its precision: the games its cells still want and, where its
+    games were timed, what they cost on one core and on Ray clusters of
+    :data:`~boardsim.research.precision.CLUSTERS` cores (``--backend ray`` plays each
+    cell's round as a task: no less than the dearest cell's time)."""
+    lines = []
+    for e in rungs:
+        if e["wanted"] < 1:
+            continue
+        line = (
+            f"- {e['rung']}: about {round(e['wanted'])} more games to reach "
+            f"{_points(e['asked'])} points"
+        )
+        if e["core_seconds_a_game"] is None:
+            line += " (its games were not timed here: no cost to give)."
+        else:
+            seconds = e["wanted_seconds"]
+            clusters = ", ".join(
+                f"{duration_words(cluster_wall_seconds(seconds, n))} on {n}" for n in CLUSTERS
+            )
+            line += (
+                f", at the {e['core_seconds_a_game']:.3g} core-seconds a game measured here: "
+                f"{duration_words(sum(seconds))} of one core; a Ray cluster of N cores: "
+                f"{clusters}."
+            )
+        lines.append(line)
+    if not lines:
+        return []
+    intro = (
+        "What the cells short of their precision would take (a half-width shrinks as one "
+        "over the root of the games; costs are the rounds timed on this machine, wall "
+        "seconds times threads):"
+    )
+    return [intro, "", *lines, ""]
 
 
 def rung_precision_lines(s: Mapping[str, Any]) -> list[str]:
@@ -893,16 +975,18 @@ def rung_precision_lines(s: Mapping[str, Any]) -> list[str]:
         "asked a looser half-width when the sweep gives one), the games played, the widest "
         "half-width reached, in points, and what stopped its cells.",
         "",
-        "| rung | kind | asked | cells | games | widest reached | stopped by |",
-        "|---|---|---|---|---|---|---|",
+        "| rung | kind | asked | cells | games | widest reached | stopped by | core-s a game |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for e in rungs:
         kind = "search" if e["search"] else "scripted or network"
+        cost = e["core_seconds_a_game"]
         lines.append(
             f"| {e['rung']} | {kind} | {_points(e['asked'])} | {e['cells']} | {e['games']} | "
-            f"{_points(e['widest'])} | {e['stopped']} |"
+            f"{_points(e['widest'])} | {e['stopped']} "
+            f"| {'not timed' if cost is None else f'{cost:.3g}'} |"
         )
-    return [*lines, ""]
+    return [*lines, "", *wanted_cost_lines(rungs)]
 
 
 def skill_tables(s: Mapping[str, Any], key: str) -> dict[str, Any]:

@@ -5,6 +5,11 @@ On disk (``out``): ``sweep.json`` (what is swept; a re-run must match it),
 and, at the end, ``results.csv`` (every cell, one table). A re-run skips the cells
 already written, so an interrupted sweep loses nothing it finished; a cell file found
 damaged (cut short, its rows not the sweep's games) is named and played again.
+
+``timings.json`` holds what each cell's games cost where they were played here (the
+rounds' wall seconds times the threads they had: core-seconds), so that a report can say
+what a cell short of its precision would take; it is a measurement beside the games, not
+part of them (a sweep's rows never depend on it), and one found damaged is started again.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ FORMAT = 1
 MANIFEST = "sweep.json"
 CELLS_DIR = "cells"
 RESULTS = "results.csv"
+TIMINGS = "timings.json"
 # the per-game metric columns of a sweep with metrics
 METRIC_COLUMNS = PER_GAME
 
@@ -445,3 +451,30 @@ def holds_sweep(out: Path, manifest: Mapping[str, Any], cells: Sequence[Cell]) -
     if not path.exists() or _differing_keys(json.loads(path.read_text()), manifest):
         return False
     return {c.cell_id for c in cells} <= finished_cells(out)
+
+
+def load_timings(out: str | os.PathLike) -> dict[str, dict[str, float]]:
+    """Per cell id, the ``games`` timed here and the ``core_seconds`` they took (none for a
+    folder without ``timings.json``, or with a damaged one, which is logged)."""
+    path = Path(out) / TIMINGS
+    if not path.exists():
+        return {}
+    try:
+        cells = json.loads(path.read_text())["cells"]
+        return {
+            str(cid): {"games": int(t["games"]), "core_seconds": float(t["core_seconds"])}
+            for cid, t in cells.items()
+            if int(t["games"]) > 0 and float(t["core_seconds"]) >= 0
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        LOG.warning("%s: unreadable (%s); its cost estimates start again", path, exc)
+        return {}
+
+
+def record_timing(out: Path, cell_id: str, games: int, core_seconds: float) -> None:
+    """Add a round of ``games`` that took ``core_seconds`` to the cell's timings."""
+    cells = load_timings(out)
+    held = cells.setdefault(cell_id, {"games": 0, "core_seconds": 0.0})
+    held["games"] += int(games)
+    held["core_seconds"] += float(core_seconds)
+    atomic_write_text(out / TIMINGS, json.dumps({"cells": cells}, indent=1) + "\n")

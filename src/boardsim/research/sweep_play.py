@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from boardsim.core.errors import OptionError
@@ -30,6 +31,7 @@ from boardsim.research.sweep_folder import (
     cell_rows_held,
     cells_to_play,
     prepare_folder,
+    record_timing,
     write_cell,
     write_results_table,
 )
@@ -124,12 +126,19 @@ class Player:
         self.game_name, self.out, self.seed = game_name, out, seed
         self.backend, self.address, self.threads = backend, address, threads
         self.chunk, self.metrics, self.progress = chunk, metrics, progress
+        self.began = time.perf_counter()  # the start of the round being played
 
     def finish(self, done: Round, played: Mapping[str, np.ndarray]) -> None:
         write_cell(self.out, self.game_name, done.cell, played, self.seed, done.first)
+        if self.backend == "local":  # here the rounds play one after another: time each
+            now = time.perf_counter()
+            cores = self.threads or numba.config.NUMBA_NUM_THREADS
+            record_timing(self.out, done.cell.cell_id, done.games, (now - self.began) * cores)
+            self.began = now
 
     def rounds(self, rounds: Sequence[Round]) -> list[Round]:
         """Play ``rounds``; the rounds played."""
+        self.began = time.perf_counter()
         bar = Progress(sum(r.games for r in rounds), self.progress)
         args = (self.game_name, rounds, self.seed, self.finish, bar.update)
         try:
