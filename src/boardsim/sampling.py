@@ -20,7 +20,9 @@ took 90 us, the maximum of the packed keys 25 us). Two legal actions tie only wh
 random parts are equal (probability ``2**-(31 - bits)`` a pair, ``bits`` the action
 number's width: at most 2**-22 for Hispania's 338 actions); the tie goes to the higher
 action. Few actions (at most 32) are kept action-major, so the maximum runs along whole
-rows of 4,096 keys rather than 4,096 short rows.
+rows of 4,096 keys rather than 4,096 short rows; many are taken a block of rows at a time,
+so that the products a block writes are still in the cache when its maximum reads them
+(Hispania's 4,096 x 338: 850 us whole, 560 us in blocks of 256 KiB).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import numpy as np
 
 # at most this many actions: keys stored action-major (a reduction over whole rows)
 ACTION_MAJOR_UP_TO = 32
+# row-major keys are multiplied and reduced a block of about this many bytes at a time
+BLOCK_BYTES = 1 << 18
 
 
 class LegalSampler:
@@ -53,7 +57,8 @@ class LegalSampler:
             self.work = np.empty((actions, rows), np.int32)
         else:
             self.keys = keys
-            self.work = np.empty((rows, actions), np.int32)
+            self.block = min(rows, max(16, BLOCK_BYTES // (4 * actions)))
+            self.work = np.empty((self.block, actions), np.int32)
 
     def sample(self, masks: np.ndarray) -> np.ndarray:
         """``int64[rows]``: a legal action of each row of ``masks`` (booleans or 0/1 bytes;
@@ -64,6 +69,11 @@ class LegalSampler:
             np.multiply(self.keys[:, start : start + self.rows], masks.T, out=self.work)
             best = np.maximum.reduce(self.work, axis=0)
         else:
-            np.multiply(self.keys[start : start + self.rows], masks, out=self.work)
-            best = self.work.max(axis=1)
+            best = np.empty(self.rows, np.int32)
+            for first in range(0, self.rows, self.block):
+                last = min(self.rows, first + self.block)
+                work = self.work[: last - first]
+                keys = self.keys[start + first : start + last]
+                np.multiply(keys, masks[first:last], out=work)
+                np.maximum.reduce(work, axis=1, out=best[first:last])
         return np.bitwise_and(best, self.low, dtype=np.int64)
