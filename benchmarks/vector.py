@@ -221,7 +221,7 @@ def sb3_cost_of_finished_games(
         "sb3_extra_us_a_step": extra,
         "sb3_extra_us_a_finished_game": extra / finished if finished else float("nan"),
         "sb3_episode_dicts_us_a_step": episode_dicts_us(round(finished)),
-        "sb3_tenth_of_step_us": step_us / 9,
+        "sb3_allowed_us_a_step": step_us / 9,
     }
 
 
@@ -303,7 +303,7 @@ def report(result: dict[str, Any]) -> str:
                 f"it adds {g['sb3_extra_us_a_step']:.0f} us to the vector env's step, "
                 f"{g['sb3_extra_us_a_finished_game']:.2f} us a finished game; "
                 f"their episode dicts alone take {g['sb3_episode_dicts_us_a_step']:.0f} us "
-                f"(0.9 of the vector env's speed allows {g['sb3_tenth_of_step_us']:.0f} us)"
+                f"(0.9 of the vector env's speed allows {g['sb3_allowed_us_a_step']:.0f} us)"
             )
     peers = result.get("envpool")
     if peers:
