@@ -44,6 +44,7 @@ from boardsim.research.pages import (
 from boardsim.research.precision import (
     CLUSTERS,
     cell_precision,
+    cluster_time,
     duration_words,
     is_search_cell,
 )
@@ -93,8 +94,8 @@ def games_for(
 def cluster_seconds(plans: Sequence[RungPlan], cores: int) -> float:
     """The seconds a Ray cluster of ``cores`` would take: the work shared evenly, but no
     less than the dearest cell (a cell's rounds follow one another, one task each)."""
-    total = sum(p.seconds for p in plans)
-    return max(total / cores, max((p.longest_cell for p in plans), default=0.0))
+    dearest = max((p.longest_cell for p in plans), default=0.0)
+    return cluster_time(sum(p.seconds for p in plans), dearest, cores)
 
 
 def pilot(

@@ -40,11 +40,16 @@ def duration_words(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def cluster_time(total: float, dearest: float, cores: int) -> float:
+    """The seconds a Ray cluster of ``cores`` takes for ``total`` seconds of one core's
+    work: shared evenly, but no less than the ``dearest`` cell's (a cell's rounds follow
+    one another, one task each)."""
+    return max(total / cores, dearest)
+
+
 def cluster_wall_seconds(cell_seconds: Sequence[float], cores: int) -> float:
-    """The seconds a Ray cluster of ``cores`` takes for cells costing ``cell_seconds`` of
-    one core each: the work shared evenly, but no less than the dearest cell (a cell's
-    rounds follow one another, one task each)."""
-    return max(sum(cell_seconds) / cores, max(cell_seconds, default=0.0))
+    """:func:`cluster_time` of cells costing ``cell_seconds`` of one core each."""
+    return cluster_time(sum(cell_seconds), max(cell_seconds, default=0.0), cores)
 
 
 def half_width(rows: Sequence[Row]) -> float:

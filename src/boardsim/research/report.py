@@ -887,8 +887,8 @@ def rung_precision(s: Mapping[str, Any]) -> list[dict[str, Any]]:
     mean, None where none was; ``wanted_seconds``: each short cell's games still wanted
     at its own cost, or the rung's where it was not timed)."""
     out: dict[str, dict[str, Any]] = {}
-    costs: dict[str, list[float]] = {}
-    wanted: dict[str, list[tuple[float, float | None]]] = {}
+    costs: dict[str, list[float]] = {}  # per rung, its timed cells' costs a game
+    short: dict[str, list[tuple[float, float | None]]] = {}  # (games wanted, own cost)
     for c in s["cells"]:
         e = out.setdefault(
             rung_of(c),
@@ -900,31 +900,26 @@ def rung_precision(s: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "games": 0,
                 "widest": 0.0,
                 "stopped": [],
-                "wanted": 0.0,
             },
         )
         e["cells"] += 1
         e["games"] += c["subject"]["games"]
         e["widest"] = max(e["widest"], c["half_width"])
         e["stopped"].append(_stopped_by(s, c))
+        own = c.get("core_seconds_a_game")
         more = games_still_wanted(s, c)
-        e["wanted"] += more
         if more:
-            wanted.setdefault(e["rung"], []).append((more, c.get("core_seconds_a_game")))
-        if c.get("core_seconds_a_game") is not None:
-            costs.setdefault(e["rung"], []).append(c["core_seconds_a_game"])
+            short.setdefault(e["rung"], []).append((more, own))
+        if own is not None:
+            costs.setdefault(e["rung"], []).append(own)
     for e in out.values():
-        short = sorted({w for w in e["stopped"] if w != "the precision"})
-        e["stopped"] = " and ".join(short) if short else "the precision"
-        timed = costs.get(e["rung"])
+        stops = sorted({w for w in e["stopped"] if w != "the precision"})
+        e["stopped"] = " and ".join(stops) if stops else "the precision"
+        timed, wanted = costs.get(e["rung"]), short.get(e["rung"], [])
         cost = e["core_seconds_a_game"] = sum(timed) / len(timed) if timed else None
+        e["wanted"] = sum(games for games, _ in wanted)
         e["wanted_seconds"] = (
-            None
-            if cost is None
-            else [
-                games * (own if own is not None else cost)
-                for games, own in wanted.get(e["rung"], [])
-            ]
+            None if cost is None else [g * (cost if own is None else own) for g, own in wanted]
         )
     return list(out.values())
 
