@@ -30,10 +30,17 @@ from boardsim.core.nn import (
     H_VALUE_SIZE,
     H_VALUE_SLOT,
     H_WIDTH,
+    KIND_DENSE,
+    KINDS,
     L_ACT,
     L_B,
+    L_COLS,
+    L_DST,
     L_IN,
+    L_KERNEL,
+    L_KIND,
     L_OUT,
+    L_ROWS,
     L_SRC,
     L_USE,
     L_W,
@@ -55,7 +62,10 @@ def new_scratch(layout: np.ndarray, base: int = 0) -> np.ndarray:
 
 @dataclass
 class LayerSpec:
-    """One dense layer of a network being built (see :func:`build_layout`)."""
+    """One layer of a network being built (see :func:`build_layout`): dense, or a
+    convolution (``kind`` ``"conv"``, or ``"conv_planes"`` reading board planes) over a
+    board of ``board`` = ``(rows, columns)`` cells with a square ``kernel``; ``n_in`` and
+    ``n_out`` count every value (cells times channels)."""
 
     src: int
     dst: int
@@ -63,6 +73,52 @@ class LayerSpec:
     n_out: int
     activation: str = "none"
     use: int = USE_BOTH
+    kind: str = "dense"
+    board: tuple[int, int] = (0, 0)
+    kernel: int = 0
+
+    @property
+    def channels(self) -> tuple[int, int]:
+        """A convolution's ``(in, out)`` channels."""
+        cells = self.board[0] * self.board[1]
+        return self.n_in // cells, self.n_out // cells
+
+    def sizes(self) -> tuple[int, int]:
+        """``(weights, biases)`` the layer stores."""
+        if self.kind == "dense":
+            return self.n_in * self.n_out, self.n_out
+        c_in, c_out = self.channels
+        return c_in * self.kernel * self.kernel * c_out, c_out
+
+
+def row_spec(row: np.ndarray) -> LayerSpec:
+    """The :class:`LayerSpec` of a layout row."""
+    kinds = {v: k for k, v in KINDS.items()}
+    activations = {v: k for k, v in ACTIVATIONS.items()}
+    return LayerSpec(
+        int(row[L_SRC]),
+        int(row[L_DST]),
+        int(row[L_IN]),
+        int(row[L_OUT]),
+        activations.get(int(row[L_ACT]), "?"),
+        int(row[L_USE]),
+        kinds.get(int(row[L_KIND]), "?"),
+        (int(row[L_ROWS]), int(row[L_COLS])),
+        int(row[L_KERNEL]),
+    )
+
+
+def upgrade_layout(layout: np.ndarray) -> np.ndarray:
+    """A format-1 layout (dense layers, rows of 8 values) in today's format: the same
+    network, its rows padded with the dense kind."""
+    old = np.asarray(layout, np.int32)
+    if old.ndim != 2 or old.shape[1] != 8 or old.shape[0] < 1 or int(old[0, H_FORMAT]) != 1:
+        raise ValueError(f"not a format-1 network layout: shape {old.shape}")
+    new = np.zeros((old.shape[0], LAYOUT_WIDTH), np.int32)
+    new[:, :8] = old
+    new[0, H_FORMAT] = NN_FORMAT
+    new[1:, L_KIND] = KIND_DENSE
+    return new
 
 
 @dataclass
@@ -119,10 +175,14 @@ class Network:
         total = 0
         for row in self.layout[1 : 1 + int(self.layout[0, H_LAYERS])]:
             if row[L_USE] & want:
-                n_in = int(row[L_IN])
+                spec = row_spec(row)
+                n_in = spec.n_in
                 if row[L_SRC] == 0 and nonzero_inputs is not None:
                     n_in = min(n_in, nonzero_inputs)
-                total += n_in * int(row[L_OUT])
+                if spec.kind == "dense":
+                    total += n_in * spec.n_out
+                else:  # every input reaches kernel**2 cells of every output channel
+                    total += n_in * spec.kernel**2 * spec.channels[1]
         return total
 
     # evaluation from Python (one compiled call)
@@ -159,10 +219,11 @@ class Network:
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 fmt = int(z["format"][0])
-                if fmt != NN_FORMAT:
+                if fmt not in (1, NN_FORMAT):
                     raise StateFormatError(f"{where}: network format {fmt}, expected {NN_FORMAT}")
                 meta = json.loads(bytes(z["meta"]).decode()) if "meta" in z.files else {}
-                return cls(z["weights"], z["layout"], meta)
+                layout = z["layout"] if fmt == NN_FORMAT else upgrade_layout(z["layout"])
+                return cls(z["weights"], layout, meta)
         except (OSError, ValueError, KeyError) as exc:
             raise StateFormatError(f"{where} is not a boardsim network: {exc}") from None
 
@@ -203,6 +264,9 @@ def build_layout(
     for k, spec in enumerate(layers):
         if spec.activation not in ACTIVATIONS:
             raise ValueError(f"activation {spec.activation!r}: choose {', '.join(ACTIVATIONS)}")
+        if spec.kind not in KINDS:
+            raise ValueError(f"layer kind {spec.kind!r}: choose {', '.join(KINDS)}")
+        n_weights, n_biases = spec.sizes()
         row = rows[1 + k]
         row[:] = (
             spec.src,
@@ -210,16 +274,20 @@ def build_layout(
             spec.n_in,
             spec.n_out,
             offset,
-            offset + spec.n_in * spec.n_out,
+            offset + n_weights,
             ACTIVATIONS[spec.activation],
             spec.use,
+            KINDS[spec.kind],
+            spec.board[0],
+            spec.board[1],
+            spec.kernel,
         )
-        offset += spec.n_in * spec.n_out + spec.n_out
+        offset += n_weights + n_biases
         slots = max(slots, spec.dst + 1, spec.src + 1)
         width = max(width, spec.n_out)
         if spec.dst == value_slot:
             value_size = spec.n_out
-    rows[0, :] = (
+    rows[0, :8] = (
         NN_FORMAT,
         len(layers),
         policy_slot,
@@ -251,7 +319,13 @@ def check_layout(weights: np.ndarray, layout: np.ndarray) -> None:
             raise ValueError(f"layer {k} reads slot {src} before any layer writes it")
         if src != 0 and sizes[src] != n_in:
             raise ValueError(f"layer {k} reads {n_in} values of a slot holding {sizes[src]}")
-        if w < 0 or b < w + n_in * n_out or b + n_out > weights.shape[0]:
+        spec = row_spec(row)
+        if spec.kind == "?":
+            raise ValueError(f"layer {k}: unknown kind {row[L_KIND]}")
+        if spec.kind != "dense":
+            _check_board(k, spec)
+        n_weights, n_biases = spec.sizes()
+        if w < 0 or b < w + n_weights or b + n_biases > weights.shape[0]:
             raise ValueError(f"layer {k}: weights out of range ({weights.shape[0]} weights)")
         if int(row[L_ACT]) not in ACTIVATIONS.values():
             raise ValueError(f"layer {k}: unknown activation {row[L_ACT]}")
@@ -263,6 +337,22 @@ def check_layout(weights: np.ndarray, layout: np.ndarray) -> None:
             raise ValueError(f"no layer writes the {name} slot {slot}")
     if int(head[H_VALUE_SIZE]) != sizes[int(head[H_VALUE_SLOT])]:
         raise ValueError("the header's value size is not the value layer's")
+
+
+def _check_board(k: int, spec: LayerSpec) -> None:
+    """Refuse a convolution whose board, kernel or channels do not fit its sizes."""
+    rows, cols = spec.board
+    if rows < 1 or cols < 1 or spec.kernel < 1 or spec.kernel % 2 == 0:
+        raise ValueError(
+            f"layer {k}: a convolution needs a board of at least 1x1 and an odd kernel, got "
+            f"{rows}x{cols}, kernel {spec.kernel}"
+        )
+    cells = rows * cols
+    if spec.n_in % cells or spec.n_out % cells:
+        raise ValueError(
+            f"layer {k}: {spec.n_in} inputs and {spec.n_out} outputs are not whole channels "
+            f"of a {rows}x{cols} board"
+        )
 
 
 def concatenate(networks: list[Network]) -> tuple[np.ndarray, np.ndarray, list[int]]:

@@ -5,12 +5,14 @@ taking one has a single specialization (and stays in numba's on-disk cache):
 
 - ``weights``: one flat ``float32`` array of every layer's weights and biases;
 - ``layout``: an ``int32`` array ``[1 + layers, LAYOUT_WIDTH]``. Row 0 is the header
-  (:data:`H_FORMAT` ... below); each following row is one dense layer: where it reads
+  (:data:`H_FORMAT` ... below); each following row is one layer: where it reads
   (``src``, a slot; slot 0 is the observation), where it writes (``dst``), its sizes, the
   offsets of its weights (``[n_in, n_out]``, row ``i`` the weights from input ``i``) and
   its biases in ``weights``, its activation (``add``: linear, added to the slot an earlier
-  layer wrote, a skip connection), and which outputs need it (``use``: bit 1 the
-  policy, bit 2 the value).
+  layer wrote, a skip connection), which outputs need it (``use``: bit 1 the
+  policy, bit 2 the value), and its kind: dense, or a convolution over a board
+  (``L_KIND``, its rows, columns and kernel; :func:`conv`), the structured layer for
+  a game whose observation is board planes.
 
 Layers are evaluated in order; every slot is one row of the scratch array ``act``
 (:func:`new_scratch`). The policy's logits are slot ``policy_slot`` (``num_actions``
@@ -49,8 +51,8 @@ import numpy as np
 from boardsim.core.jit import jit
 from boardsim.core.rng import rng_next
 
-NN_FORMAT = 1
-LAYOUT_WIDTH = 8
+NN_FORMAT = 2  # format 1: dense layers, rows of 8 (read: boardsim.core.network.upgrade_layout)
+LAYOUT_WIDTH = 12
 
 # header (row 0 of a layout)
 H_FORMAT = 0
@@ -71,6 +73,20 @@ L_W = 4
 L_B = 5
 L_ACT = 6
 L_USE = 7
+L_KIND = 8  # KIND_DENSE, KIND_CONV (reads cells) or KIND_CONV_PLANES (reads planes)
+L_ROWS = 9  # a convolution's board: rows,
+L_COLS = 10  # columns,
+L_KERNEL = 11  # and its square kernel's side (odd; zero-padded to keep the board's size)
+
+KIND_DENSE = 0
+# a convolution over a board of L_ROWS x L_COLS cells: it reads ``n_in / cells`` channels
+# and writes ``n_out / cells``, its output cell-major (``[row, column, channel]``, the
+# channels of a cell side by side); KIND_CONV reads its input cell-major too (a slot a
+# convolution wrote), KIND_CONV_PLANES reads it plane-major (``[channel, row, column]``,
+# a game's observation of board planes)
+KIND_CONV = 1
+KIND_CONV_PLANES = 2
+KINDS = {"dense": KIND_DENSE, "conv": KIND_CONV, "conv_planes": KIND_CONV_PLANES}
 
 ACT_NONE = 0
 ACT_RELU = 1
@@ -124,6 +140,73 @@ def dense(weights, layout, row, x, y):
 
 
 @jit
+def conv(weights, layout, row, x, y):
+    """One convolution (``L_KIND``): ``y = act(conv(x) + b)`` over the layer's board, its
+    kernel zero-padded (the output has the input's cells), as torch's ``conv2d`` (a
+    cross-correlation): output cell ``(r, c)`` sums ``x[r + kr - pad, c + kc - pad, i] *
+    W[i, kr, kc, :]``. The weights are stored ``[in channel, kernel row, kernel column,
+    out channel]``; a cell's output channels are summed side by side in ``acc`` (the
+    innermost loop, vectorized) and the zeros of ``x`` skipped, as :func:`dense` does."""
+    rows = layout[row, L_ROWS]
+    cols = layout[row, L_COLS]
+    k = layout[row, L_KERNEL]
+    cells = rows * cols
+    c_in = layout[row, L_IN] // cells
+    c_out = layout[row, L_OUT] // cells
+    pad = k // 2
+    w_off = layout[row, L_W]
+    b_off = layout[row, L_B]
+    kind = layout[row, L_ACT]
+    # where channel i of a cell is: planes ``[i, cell]``, else cell-major ``[cell, i]``
+    cell_step, channel_step = (1, cells) if layout[row, L_KIND] == KIND_CONV_PLANES else (c_in, 1)
+    bias = weights[b_off : b_off + c_out]
+    acc = np.empty(c_out, np.float32)
+    for orow in range(rows):
+        for ocol in range(cols):
+            for j in range(c_out):
+                acc[j] = bias[j]
+            for kr in range(k):
+                r = orow + kr - pad
+                if r < 0 or r >= rows:
+                    continue
+                for kc in range(k):
+                    c = ocol + kc - pad
+                    if c < 0 or c >= cols:
+                        continue
+                    at = (r * cols + c) * cell_step
+                    for i in range(c_in):
+                        xi = x[at + i * channel_step]
+                        if xi == 0.0:
+                            continue
+                        w = w_off + ((i * k + kr) * k + kc) * c_out
+                        wrow = weights[w : w + c_out]
+                        for j in range(c_out):
+                            acc[j] += xi * wrow[j]
+            out = y[(orow * cols + ocol) * c_out : (orow * cols + ocol + 1) * c_out]
+            if kind == ACT_ADD:
+                for j in range(c_out):
+                    out[j] += acc[j]
+            elif kind == ACT_RELU:
+                for j in range(c_out):
+                    out[j] = acc[j] if acc[j] > 0.0 else 0.0
+            elif kind == ACT_TANH:
+                for j in range(c_out):
+                    out[j] = np.tanh(acc[j])
+            else:
+                for j in range(c_out):
+                    out[j] = acc[j]
+
+
+@jit
+def layer(weights, layout, row, x, y):
+    """Layer ``row`` of a layout, dense or convolution (``L_KIND``)."""
+    if layout[row, L_KIND] == KIND_DENSE:
+        dense(weights, layout, row, x, y)
+    else:
+        conv(weights, layout, row, x, y)
+
+
+@jit
 def forward(weights, layout, base, obs, act, want):
     """Evaluate the network whose header is ``layout[base]`` on ``obs``, into ``act``.
 
@@ -138,9 +221,9 @@ def forward(weights, layout, base, obs, act, want):
             continue
         src = layout[row, L_SRC]
         if src == 0:
-            dense(weights, layout, row, obs, act[layout[row, L_DST]])
+            layer(weights, layout, row, obs, act[layout[row, L_DST]])
         else:
-            dense(weights, layout, row, act[src], act[layout[row, L_DST]])
+            layer(weights, layout, row, act[src], act[layout[row, L_DST]])
 
 
 @jit
@@ -188,14 +271,15 @@ def forward_legal(weights, layout, base, obs, act, want, mask):
             continue
         src = layout[row, L_SRC]
         dst = layout[row, L_DST]
-        if dst == policy_slot and src == 0:
+        legal_only = dst == policy_slot and layout[row, L_KIND] == KIND_DENSE
+        if legal_only and src == 0:
             dense_legal(weights, layout, row, obs, act[dst], legal, n_legal)
-        elif dst == policy_slot:
+        elif legal_only:
             dense_legal(weights, layout, row, act[src], act[dst], legal, n_legal)
         elif src == 0:
-            dense(weights, layout, row, obs, act[dst])
+            layer(weights, layout, row, obs, act[dst])
         else:
-            dense(weights, layout, row, act[src], act[dst])
+            layer(weights, layout, row, act[src], act[dst])
 
 
 @jit
