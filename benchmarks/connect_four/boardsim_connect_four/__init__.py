@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim_connect_four import engine, names
+from boardsim_connect_four.data import COLS, ROWS
 
 DEFINITION = GameDefinition(
     name="connect_four",
@@ -25,6 +26,8 @@ DEFINITION = GameDefinition(
     render_text=names.render_text,
     # two planes of 0/1 (rules.observe): make_vec_env(..., obs_dtype="uint8") is offered
     binary_observation=True,
+    # ... the player's pieces, then the opponent's, each ROWS x COLS from the bottom row
+    board_planes=(2, ROWS, COLS),
     mcts_defaults={"c_uct": 1.0, "rollout": "random", "rollout_depth": -1, "prior": 0.0},
     strength_matchups=(
         Matchup({}, ("heuristic", "random"), 0, "heuristic first vs random"),

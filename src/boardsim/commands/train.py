@@ -15,14 +15,17 @@ from boardsim.core.options import option_words
 from boardsim.training.checkpoint import export_policy
 
 
-def parse_net_arch(text: str | None) -> list[int] | None:
-    """``"256,256"`` -> [256, 256]; None stays None (sized from the observation)."""
+def parse_net_arch(text: str | None, flag: str = "--net-arch") -> list[int] | None:
+    """``"256,256"`` -> [256, 256], ``"none"`` -> []; None stays None (sized from the
+    observation)."""
     if text is None:
         return None
+    if text == "none":
+        return []
     try:
         return [int(x) for x in text.split(",")]
     except ValueError:
-        raise ValueError(f"--net-arch takes layer sizes like 256,256, got {text!r}") from None
+        raise ValueError(f"{flag} takes layer sizes like 256,256, got {text!r}") from None
 
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +152,15 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--mix", {"type": float, "help": "leaf value: weight of a rollout"}),
     ("--rollout", {"choices": ("random", "heuristic")}),
     ("--rollout-depth", {"type": int}),
-    ("--hidden", {"help": "the trunk's hidden layers"}),
+    (
+        "--conv",
+        {
+            "help": "3x3 convolutions' channels before the hidden layers, e.g. 32,32 (a game "
+            "whose observation is board planes; with --hidden none the heads start from "
+            "1x1 convolutions)"
+        },
+    ),
+    ("--hidden", {"help": "the trunk's hidden layers (none: no dense layer after --conv)"}),
     ("--value-hidden", {"type": int}),
     (
         "--hint",
@@ -390,6 +401,7 @@ ALPHAZERO_SETTINGS = {
     "mix": "mix",
     "rollout": "rollout",
     "rollout_depth": "rollout_depth",
+    "conv": "conv",
     "hidden": "hidden",
     "value_hidden": "value_hidden",
     "hint": "hint",
@@ -427,7 +439,7 @@ ALPHAZERO_SETTINGS = {
     "max_seconds": "max_seconds",
     "no_tensorboard": "tensorboard",
 }
-LAYER_FLAGS = ("net_arch", "hidden")  # "256,256" -> [256, 256]
+LAYER_FLAGS = ("net_arch", "hidden", "conv")  # "256,256" -> [256, 256]; "none" -> []
 LIST_FLAGS = ("panel",)  # "random,mcts:200" -> ["random", "mcts:200"]; "none" -> []
 
 
@@ -455,7 +467,7 @@ def given_settings(
         elif value is None:
             continue
         elif dest in LAYER_FLAGS:
-            value = parse_net_arch(value)
+            value = parse_net_arch(value, "--" + dest.replace("_", "-"))
         elif dest in LIST_FLAGS:
             value = parse_list(value)
         values[name] = value

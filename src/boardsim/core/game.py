@@ -92,6 +92,10 @@ class GameDefinition:
     # boardsim.wrappers.spaces), e.g. "boardsim.games.farrapos.bounds"; imported on first
     # use. None: unbounded features (0 and 1 where binary_observation)
     observation_bounds: str | None = None
+    # the observation as board planes, ``(planes, rows, columns)``, plane after plane and
+    # row after row in each: a convolutional network can read it
+    # (``boardsim train --conv``); None: the observation is no board (a dense network)
+    board_planes: tuple[int, int, int] | None = None
     # the module of the game's plain-Python twin, driven by
     # boardsim.core.reference.ReferenceEngine (the differential tests and the benchmarks'
     # core / reference ratio), e.g. "boardsim.games.farrapos.reference"; None: the game

@@ -68,7 +68,7 @@ from boardsim.core import header as hd
 from boardsim.core.batch import play_games, threads_used
 from boardsim.core.compiles import compiling_notice
 from boardsim.core.errors import OptionError
-from boardsim.core.game import SEED_LIMIT, checked_seed
+from boardsim.core.game import SEED_LIMIT, Game, checked_seed
 from boardsim.core.network import Network
 from boardsim.core.rng import derive_seed
 from boardsim.core.seats import (
@@ -149,6 +149,10 @@ class AlphaZeroConfig:
     rollout_depth: int = 20
     hidden: list[int] = field(default_factory=lambda: [256, 256])
     value_hidden: int = 64
+    # 3x3 convolutions of these channels before the hidden layers, over a game whose
+    # observation is board planes (its ``board_planes``); with no hidden layers, the heads
+    # start from 1x1 convolutions of the board (AlphaZero's). []: a dense network
+    conv: list[int] = field(default_factory=list)
     hint: bool = False  # the input: the observation, then the heuristic's move (NET_HINT)
     hint_weight: float = 3.0  # the hinted move's starting logit bonus (the skip layer's)
     learning_rate: float = 1e-3
@@ -250,8 +254,12 @@ class AlphaZeroConfig:
             raise OptionError(f"search must be gumbel or puct, got {self.search!r}")
         if self.warmup_expert not in EXPERTS:
             raise OptionError(f"warmup_expert must be one of {EXPERTS}, got {self.warmup_expert!r}")
-        if not self.hidden or any(int(h) < 1 for h in self.hidden):
+        if any(int(h) < 1 for h in self.hidden) or not (self.hidden or self.conv):
             raise OptionError(f"hidden must be positive layer sizes, got {self.hidden}")
+        if any(int(c) < 1 for c in self.conv):
+            raise OptionError(f"conv must be positive numbers of channels, got {self.conv}")
+        if self.conv and self.hint:
+            raise OptionError("conv reads the board planes alone: it cannot take --hint")
         if self.learning_rate <= 0 or self.sample_reuse <= 0 or self.value_weight < 0:
             raise OptionError("learning_rate and sample_reuse must be > 0, value_weight >= 0")
         if not 0 <= self.search_value_weight <= 1:
@@ -358,6 +366,18 @@ def side_win_rate(game: Any, seat: Seat, games: int, seed: int, threads: int | N
 
 
 # ---------------------------------------------------------------- the trainer
+def board_planes(game: Game, conv: list[int]) -> tuple[int, int, int] | None:
+    """The game's observation as board planes, for a network with convolutions; an
+    :class:`OptionError` when they are asked of a game whose observation is no board."""
+    planes = game.definition.board_planes
+    if conv and planes is None:
+        raise OptionError(
+            f"{game.name}: its observation is no board of planes (no board_planes), so "
+            "--conv cannot read it; train a dense network (--hidden)"
+        )
+    return planes
+
+
 class AlphaZeroTrainer:
     """The parts of one run: the game, the torch model, the buffer, the best network."""
 
@@ -383,6 +403,8 @@ class AlphaZeroTrainer:
             config.hidden,
             config.value_hidden,
             skip=config.hint,
+            conv=config.conv,
+            board=board_planes(self.game, config.conv),
         )
         self.model = LayoutNet(layers, policy_slot, value_slot, prune=True, hint=config.hint)
         if config.hint:
@@ -413,6 +435,7 @@ class AlphaZeroTrainer:
                 "source": ALGORITHM,
                 "iteration": iteration,
                 "architecture": {
+                    "conv": list(self.config.conv),
                     "hidden": list(self.config.hidden),
                     "value_hidden": self.config.value_hidden,
                     "activation": "relu",
@@ -1120,6 +1143,7 @@ _FLAGS = {
     "mix": "--mix",
     "rollout": "--rollout",
     "rollout_depth": "--rollout-depth",
+    "conv": "--conv",
     "hidden": "--hidden",
     "value_hidden": "--value-hidden",
     "hint": "--hint",

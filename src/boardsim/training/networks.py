@@ -21,10 +21,11 @@ from torch import nn
 
 from boardsim.core import nn as cnn
 from boardsim.core.errors import OptionError
-from boardsim.core.network import LayerSpec, Network, build_layout
+from boardsim.core.network import LayerSpec, Network, build_layout, row_spec
 from boardsim.training.checkpoint import read_metadata, resolve_checkpoint
 
 _TORCH_ACTIVATIONS = {nn.Tanh: "tanh", nn.ReLU: "relu"}
+HEAD_PLANES = 2  # the planes a convolutional trunk's 1x1 head convolutions keep
 
 
 class LayoutNet(nn.Module):
@@ -46,13 +47,15 @@ class LayoutNet(nn.Module):
         self.prune = prune
         self.hint = hint
         self.meta = dict(meta or {})
-        self.linears = nn.ModuleList(nn.Linear(s.n_in, s.n_out) for s in self.specs)
+        # one module a layer (named ``linears`` since the dense networks, whose checkpoints
+        # carry the name): ``nn.Linear``, or ``nn.Conv2d`` for a convolution
+        self.linears = nn.ModuleList(_module(s) for s in self.specs)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(logits, value)`` for a batch of observations ``[batch, observation_size]``."""
         slots: dict[int, torch.Tensor] = {0: obs}
         for spec, linear in zip(self.specs, self.linears, strict=True):
-            y = linear(slots[spec.src])
+            y = _apply(spec, linear, slots[spec.src])
             if spec.activation == "relu":
                 y = torch.relu(y)
             elif spec.activation == "tanh":
@@ -69,12 +72,15 @@ class LayoutNet(nn.Module):
         )
         weights = np.zeros(size, np.float32)
         with torch.no_grad():
-            for k, linear in enumerate(self.linears):
+            for k, (spec, linear) in enumerate(zip(self.specs, self.linears, strict=True)):
                 row = layout[1 + k]
-                n_in, n_out = int(row[cnn.L_IN]), int(row[cnn.L_OUT])
-                w = linear.weight.detach().cpu().numpy().astype(np.float32).T
-                weights[row[cnn.L_W] : row[cnn.L_W] + n_in * n_out] = w.reshape(-1)
-                weights[row[cnn.L_B] : row[cnn.L_B] + n_out] = linear.bias.detach().cpu().numpy()
+                n_weights, n_biases = spec.sizes()
+                w = linear.weight.detach().cpu().numpy().astype(np.float32)
+                # dense: [in, out]; convolution: [in channel, kernel row, kernel column, out]
+                w = w.T if spec.kind == "dense" else w.transpose(1, 2, 3, 0)
+                weights[row[cnn.L_W] : row[cnn.L_W] + n_weights] = w.reshape(-1)
+                b = linear.bias.detach().cpu().numpy()
+                weights[row[cnn.L_B] : row[cnn.L_B] + n_biases] = b
         return Network(weights, layout, {**self.meta, **(meta or {})})
 
     @classmethod
@@ -82,18 +88,7 @@ class LayoutNet(nn.Module):
         """The torch twin of a compiled network, with its weights."""
         layout = network.layout
         head = layout[0]
-        inverse = {v: k for k, v in cnn.ACTIVATIONS.items()}
-        specs = [
-            LayerSpec(
-                int(r[cnn.L_SRC]),
-                int(r[cnn.L_DST]),
-                int(r[cnn.L_IN]),
-                int(r[cnn.L_OUT]),
-                inverse[int(r[cnn.L_ACT])],
-                int(r[cnn.L_USE]),
-            )
-            for r in layout[1 : 1 + int(head[cnn.H_LAYERS])]
-        ]
+        specs = [row_spec(r) for r in layout[1 : 1 + int(head[cnn.H_LAYERS])]]
         module = cls(
             specs,
             int(head[cnn.H_POLICY_SLOT]),
@@ -104,11 +99,40 @@ class LayoutNet(nn.Module):
         )
         with torch.no_grad():
             for spec, linear, row in zip(specs, module.linears, layout[1:], strict=False):
-                w = network.weights[row[cnn.L_W] : row[cnn.L_W] + spec.n_in * spec.n_out]
-                linear.weight.copy_(torch.from_numpy(w.reshape(spec.n_in, spec.n_out).T.copy()))
-                b = network.weights[row[cnn.L_B] : row[cnn.L_B] + spec.n_out]
+                n_weights, n_biases = spec.sizes()
+                w = network.weights[row[cnn.L_W] : row[cnn.L_W] + n_weights]
+                if spec.kind == "dense":
+                    w = w.reshape(spec.n_in, spec.n_out).T
+                else:
+                    c_in, c_out = spec.channels
+                    w = w.reshape(c_in, spec.kernel, spec.kernel, c_out).transpose(3, 0, 1, 2)
+                linear.weight.copy_(torch.from_numpy(w.copy()))
+                b = network.weights[row[cnn.L_B] : row[cnn.L_B] + n_biases]
                 linear.bias.copy_(torch.from_numpy(b.copy()))
         return module
+
+
+def _module(spec: LayerSpec) -> nn.Module:
+    """The torch layer of ``spec``: ``nn.Linear``, or a zero-padded ``nn.Conv2d``."""
+    if spec.kind == "dense":
+        return nn.Linear(spec.n_in, spec.n_out)
+    c_in, c_out = spec.channels
+    return nn.Conv2d(c_in, c_out, spec.kernel, padding=spec.kernel // 2)
+
+
+def _apply(spec: LayerSpec, module: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """``module`` on a batch of flat slots ``x``; a convolution reads them as board planes
+    (``conv_planes``) or cell-major (``conv``), and writes them cell-major, as
+    :func:`boardsim.core.nn.conv` does."""
+    if spec.kind == "dense":
+        return module(x)
+    rows, cols = spec.board
+    c_in, _ = spec.channels
+    if spec.kind == "conv_planes":
+        planes = x.reshape(-1, c_in, rows, cols)
+    else:
+        planes = x.reshape(-1, rows, cols, c_in).permute(0, 3, 1, 2)
+    return module(planes).permute(0, 2, 3, 1).reshape(x.shape[0], -1)
 
 
 def alphazero_layers(
@@ -119,32 +143,69 @@ def alphazero_layers(
     value_hidden: int = 64,
     activation: str = "relu",
     skip: bool = False,
+    conv: Sequence[int] = (),
+    board: tuple[int, int, int] | None = None,
 ) -> tuple[list[LayerSpec], int, int]:
-    """A shared trunk (``hidden`` layers), a linear policy head, and a value head of one
-    hidden layer and a tanh output of ``value_size`` values; returns
-    ``(layers, policy_slot, value_slot)``. With ``skip``, a linear layer from the input
-    straight to the logits is added to the head's (for a hinted input, the path by which
-    the heuristic's move reaches the policy)."""
-    if not hidden or any(int(h) < 1 for h in hidden):
+    """A shared trunk, a linear policy head, and a value head of one hidden layer and a
+    tanh output of ``value_size`` values; returns ``(layers, policy_slot, value_slot)``.
+
+    The trunk: with ``conv``, 3x3 convolutions of those channels over the observation's
+    ``board`` (``(planes, rows, columns)``, the game's ``board_planes``), then the dense
+    ``hidden`` layers (none allowed after convolutions). With ``skip``, a linear layer from
+    the input straight to the logits is added to the head's (for a hinted input, the path
+    by which the heuristic's move reaches the policy)."""
+    if any(int(h) < 1 for h in hidden) or not (hidden or conv):
         raise ValueError(f"hidden layers must be positive sizes, got {list(hidden)}")
+    if any(int(c) < 1 for c in conv):
+        raise ValueError(f"convolutions need a positive number of channels, got {list(conv)}")
     layers: list[LayerSpec] = []
     width = observation_size
-    for k, h in enumerate(hidden):
+    if conv:
+        if board is None or board[0] * board[1] * board[2] != observation_size or skip:
+            raise ValueError(
+                "convolutions read an observation of board planes without a hint: the "
+                f"game's board_planes is {board}, its observation {observation_size} values"
+            )
+        cells = board[1] * board[2]
+        for k, channels in enumerate(conv):
+            kind = "conv_planes" if k == 0 else "conv"
+            n_out = cells * int(channels)
+            layers.append(
+                LayerSpec(k, k + 1, width, n_out, activation, cnn.USE_BOTH, kind, board[1:], 3)
+            )
+            width = n_out
+    for h in hidden:
+        k = len(layers)
         layers.append(LayerSpec(k, k + 1, width, int(h), activation, cnn.USE_BOTH))
         width = int(h)
-    trunk = len(hidden)
-    policy_slot = trunk + 1
-    layers.append(LayerSpec(trunk, policy_slot, width, num_actions, "none", cnn.USE_POLICY))
+    trunk = len(layers)
+    board_out = bool(conv) and not hidden  # the heads read the convolutions' cells
+
+    def head_input(use: int) -> tuple[int, int]:
+        """The slot and width a head starts from: the trunk, or (after convolutions) a
+        1x1 convolution of it to ``HEAD_PLANES`` planes, AlphaZero's head."""
+        if not board_out:
+            return trunk, width
+        assert board is not None
+        slot = len(layers) + 1
+        n_out = board[1] * board[2] * HEAD_PLANES
+        layers.append(LayerSpec(trunk, slot, width, n_out, activation, use, "conv", board[1:], 1))
+        return slot, n_out
+
+    src, n_in = head_input(cnn.USE_POLICY)
+    policy_slot = len(layers) + 1
+    layers.append(LayerSpec(src, policy_slot, n_in, num_actions, "none", cnn.USE_POLICY))
     if skip:
         layers.append(
             LayerSpec(0, policy_slot, observation_size, num_actions, "add", cnn.USE_POLICY)
         )
-    slot = trunk + 2
+    src, n_in = head_input(cnn.USE_VALUE)
+    slot = len(layers) + 1
     if value_hidden > 0:
-        layers.append(LayerSpec(trunk, slot, width, value_hidden, activation, cnn.USE_VALUE))
+        layers.append(LayerSpec(src, slot, n_in, value_hidden, activation, cnn.USE_VALUE))
         layers.append(LayerSpec(slot, slot + 1, value_hidden, value_size, "tanh", cnn.USE_VALUE))
         return layers, policy_slot, slot + 1
-    layers.append(LayerSpec(trunk, slot, width, value_size, "tanh", cnn.USE_VALUE))
+    layers.append(LayerSpec(src, slot, n_in, value_size, "tanh", cnn.USE_VALUE))
     return layers, policy_slot, slot
 
 
