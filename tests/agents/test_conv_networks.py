@@ -24,8 +24,8 @@ from boardsim.core.network import (
     new_scratch,
     upgrade_layout,
 )
-from boardsim.training.alphazero import AlphaZeroConfig, board_planes
-from boardsim.training.networks import LayoutNet, alphazero_layers
+from boardsim.training.alphazero import AlphaZeroConfig
+from boardsim.training.networks import LayoutNet, alphazero_layers, board_planes
 
 PLUGIN = Path(__file__).resolve().parents[2] / "benchmarks" / "connect_four"
 BOARD = (2, 6, 7)  # connect four's planes: the player's pieces, the opponent's

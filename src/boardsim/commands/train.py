@@ -102,7 +102,7 @@ def flag_default(dest: str) -> str | None:
         if dest in settings:
             value = _config_default(settings[dest], config)
             if isinstance(value, list):
-                value = ",".join(str(v) for v in value)
+                value = ",".join(str(v) for v in value) or "none"
             found.append((label, value))
     if not found:
         return None
@@ -160,7 +160,7 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
             "1x1 convolutions)"
         },
     ),
-    ("--hidden", {"help": "the trunk's hidden layers (none: no dense layer after --conv)"}),
+    ("--hidden", {"help": "the trunk's hidden layers"}),
     ("--value-hidden", {"type": int}),
     (
         "--hint",

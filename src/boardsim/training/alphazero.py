@@ -68,7 +68,7 @@ from boardsim.core import header as hd
 from boardsim.core.batch import play_games, threads_used
 from boardsim.core.compiles import compiling_notice
 from boardsim.core.errors import OptionError
-from boardsim.core.game import SEED_LIMIT, Game, checked_seed
+from boardsim.core.game import SEED_LIMIT, checked_seed
 from boardsim.core.network import Network
 from boardsim.core.rng import derive_seed
 from boardsim.core.seats import (
@@ -366,18 +366,6 @@ def side_win_rate(game: Any, seat: Seat, games: int, seed: int, threads: int | N
 
 
 # ---------------------------------------------------------------- the trainer
-def board_planes(game: Game, conv: list[int]) -> tuple[int, int, int] | None:
-    """The game's observation as board planes, for a network with convolutions; an
-    :class:`OptionError` when they are asked of a game whose observation is no board."""
-    planes = game.definition.board_planes
-    if conv and planes is None:
-        raise OptionError(
-            f"{game.name}: its observation is no board of planes (no board_planes), so "
-            "--conv cannot read it; train a dense network (--hidden)"
-        )
-    return planes
-
-
 class AlphaZeroTrainer:
     """The parts of one run: the game, the torch model, the buffer, the best network."""
 
@@ -385,7 +373,7 @@ class AlphaZeroTrainer:
         import torch  # deferred on purpose: torch is heavy, and only the trainer needs it
 
         # deferred with torch, which it imports
-        from boardsim.training.networks import LayoutNet, alphazero_layers
+        from boardsim.training.networks import LayoutNet, alphazero_layers, board_planes
 
         config.validate()
         self.config = config

@@ -135,6 +135,19 @@ def _apply(spec: LayerSpec, module: nn.Module, x: torch.Tensor) -> torch.Tensor:
     return module(planes).permute(0, 2, 3, 1).reshape(x.shape[0], -1)
 
 
+def board_planes(game: Any, conv: Sequence[int]) -> tuple[int, int, int] | None:
+    """The game's observation as board planes (its ``board_planes``), for a network with
+    convolutions; an :class:`OptionError` when they are asked of a game whose observation
+    is no board."""
+    planes = game.definition.board_planes
+    if conv and planes is None:
+        raise OptionError(
+            f"{game.name}: its observation is no board of planes (no board_planes), so "
+            "--conv cannot read it; train a dense network (--hidden)"
+        )
+    return planes
+
+
 def alphazero_layers(
     observation_size: int,
     num_actions: int,
