@@ -49,3 +49,19 @@ def test_commands_refuse_bad_arguments_with_a_message(tmp_path, capsys) -> None:
     missing = tmp_path / "nothing.zip"
     assert main(["eval", "farrapos", "--agents", f"random,ppo:{missing}", "--games", "2"]) == 2
     assert "no checkpoint" in capsys.readouterr().err
+
+
+def test_an_interrupted_training_says_how_to_resume_it(tmp_path, capsys, monkeypatch) -> None:
+    """Ctrl-C during a run: no traceback, the status a shell gives an interrupted command,
+    and a sentence naming the run folder and --resume."""
+    from boardsim.training import alphazero
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(alphazero, "train_alphazero", interrupted)
+    run_dir = tmp_path / "az"
+    argv = ["train", "liberation", "--algo", "alphazero", "--run-dir", str(run_dir)]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and str(run_dir) in err and "--resume" in err

@@ -475,7 +475,25 @@ def given_settings(
     return values, flags
 
 
+INTERRUPTED_STATUS = 130  # a shell's status for a command ended by Ctrl-C (128 + SIGINT)
+
+
 def run(args: argparse.Namespace) -> int:
+    """Train; a Ctrl-C ends it with a sentence saying how to go on, not a traceback (every
+    checkpoint is written whole before it counts, so the last one is intact)."""
+    try:
+        return _train(args)
+    except KeyboardInterrupt:
+        run_dir = args.run_dir or f"runs/{args.game}"
+        print(
+            f"\nboardsim train: interrupted; {run_dir} keeps the checkpoint of the last "
+            f"finished iteration (or rollout): the same command with --resume continues it",
+            file=sys.stderr,
+        )
+        return INTERRUPTED_STATUS
+
+
+def _train(args: argparse.Namespace) -> int:
     try:
         options = option_words(args.option)
         ppo_values, ppo_flags = given_settings(args, PPO_SETTINGS)
