@@ -57,6 +57,16 @@ CONFIGS: dict[str, list[str]] = {
         "--search", "puct", "--simulations", "64", "--gate", "none",
         "--conv", "32,32", "--hidden", "none",
     ],
+    # ... with twice the gradient steps a position (its games cost 6x the MLP's)
+    "puct64-conv-reuse8": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32", "--hidden", "none", "--sample-reuse", "8",
+    ],
+    # the MLP with fewer sampled moves and half the search's value in the target
+    "puct64-sample8-value": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--sample-moves", "8", "--search-value-weight", "0.5",
+    ],
 }  # fmt: skip
 GAME = "connect_four"
 
@@ -127,19 +137,41 @@ def run_config(name: str, out: Path, budget: float, seed: int, extra: Sequence[s
     }
 
 
-def table(results: list[dict[str, Any]]) -> str:
-    """The ablation's Markdown table."""
+def at_second(curve: list[dict[str, Any]], key: str, seconds: float) -> str:
+    """The panel's figure ``key`` measured last by ``seconds`` of the run's wall time, and
+    its iteration ("-" when none was, or the run stopped before it)."""
+    measured = [
+        (r["iteration"], figure(r, key))
+        for r in curve
+        if figure(r, key) is not None and r["wall_seconds"] <= seconds
+    ]
+    if not measured or curve[-1]["wall_seconds"] < seconds:
+        return "-"
+    iteration, value = measured[-1]
+    return f"{interval(value)} (it {iteration})"
+
+
+def table(results: list[dict[str, Any]], at: Sequence[float] = ()) -> str:
+    """The ablation's Markdown table; with ``at``, the mistake rate and the score against
+    the heuristic at those wall seconds of each run (runs of different budgets, compared
+    at equal time)."""
     head = (
         "| config | iterations | games | wall (s) | mistakes first | mistakes last "
         "| mistakes best | vs heuristic first | vs heuristic last | vs heuristic best |"
     )
-    lines = [head, "|" + "---|" * 10]
+    for t in at:
+        head += f" mistakes at {t:g} s | vs heuristic at {t:g} s |"
+    lines = [head, "|" + "---|" * (10 + 2 * len(at))]
     for r in results:
         mistakes = summary(r["curve"], "mistake_rate", lower_is_better=True)
         heuristic = summary(r["curve"], "score/heuristic", lower_is_better=False)
+        timed = [
+            at_second(r["curve"], key, t) for t in at for key in ("mistake_rate", "score/heuristic")
+        ]
         lines.append(
             f"| {r['name']} | {r['iterations']} | {r['games']:,} | {r['wall']:.0f} "
             f"| {' | '.join(mistakes)} | {' | '.join(heuristic)} |"
+            + "".join(f" {cell} |" for cell in timed)
         )
     lines.append("")
     lines += [f"- `{r['name']}`: `{r['command']}`" for r in results]
@@ -155,6 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--extra", default="", help="flags added to every command, e.g. '--panel-games 40'"
     )
+    parser.add_argument(
+        "--at",
+        default="",
+        help="wall seconds at which to compare the runs too, e.g. 1000,2000 (each run's last "
+        "panel by then)",
+    )
     args = parser.parse_args(argv)
     unknown = [c for c in args.configs if c not in CONFIGS]
     if unknown:
@@ -166,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in args.configs:
         results.append(run_config(name, out, args.budget, args.seed, args.extra.split()))
         print(f"{name}: {results[-1]['iterations']} iterations", flush=True)
-    text = table(results)
+    text = table(results, [float(t) for t in args.at.split(",") if t])
     (out / "ablation.md").write_text(text + "\n")
     print(text)
     return 0
