@@ -81,11 +81,6 @@ def command(name: str, run_dir: Path, budget: float, seed: int, extra: Sequence[
     ]  # fmt: skip
 
 
-def shown(words: Sequence[str]) -> str:
-    """The command as a user types it (``boardsim`` for the interpreter's module)."""
-    return " ".join(["boardsim", *words[3:]])
-
-
 def figure(row: dict[str, Any], key: str) -> dict[str, float] | None:
     """The panel's figure ``key`` of a curve row (None where the panel was not measured)."""
     panel = row.get("panel") or {}
@@ -110,6 +105,7 @@ def summary(curve: list[dict[str, Any]], key: str, lower_is_better: bool) -> lis
 
 def run_config(name: str, out: Path, budget: float, seed: int, extra: Sequence[str]) -> dict:
     """Train configuration ``name`` (unless its folder holds its run) and read its curve."""
+    from boardsim.training.alphazero import saved_config, train_command
     from boardsim.training.checkpoint import latest_checkpoint, read_metadata
     from boardsim.training.panel import PANEL_FILE
 
@@ -128,7 +124,9 @@ def run_config(name: str, out: Path, budget: float, seed: int, extra: Sequence[s
     meta = read_metadata(run_dir)
     return {
         "name": name,
-        "command": shown(words),
+        # the command the run recorded (a run read back may have had another budget, or
+        # been resumed with one)
+        "command": train_command(saved_config(meta["config"])),
         "iterations": meta["iteration"],
         "games": meta["games"],
         "wall": meta["wall_seconds"],
