@@ -65,3 +65,14 @@ def test_an_interrupted_training_says_how_to_resume_it(tmp_path, capsys, monkeyp
     assert main(argv) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and str(run_dir) in err and "--resume" in err
+
+
+def test_a_ppo_run_refuses_the_flags_only_alphazero_reads(tmp_path, capsys) -> None:
+    run_dir = tmp_path / "ppo"
+    argv = ["train", "liberation", "--timesteps", "1", "--run-dir", str(run_dir)]
+    assert main([*argv, "--hidden", "8", "--conv", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "--conv, --hidden are alphazero flags" in err and "--net-arch" in err
+    assert main([*argv, "--max-seconds", "60"]) == 2
+    assert "--max-seconds is an alphazero flag" in capsys.readouterr().err
+    assert not run_dir.exists()

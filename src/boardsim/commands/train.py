@@ -504,7 +504,7 @@ def _train(args: argparse.Namespace) -> int:
     if args.export_mix is not None and (args.algo != "alphazero" or args.backend == "rllib"):
         print("boardsim train: --export-mix is an alphazero flag", file=sys.stderr)
         return 2
-    problem = _backend_problem(args)
+    problem = _backend_problem(args) or _foreign_flags(args)
     if problem:
         print(f"boardsim train: {problem}", file=sys.stderr)
         return 2
@@ -542,6 +542,24 @@ def _train(args: argparse.Namespace) -> int:
         f"{result.win_rate:.3f}) in {result.wall_seconds:.0f} s; checkpoint {result.checkpoint}"
     )
     return 0
+
+
+def _foreign_flags(args: argparse.Namespace) -> str | None:
+    """The alphazero flags given to a ppo run (which would ignore them), or None; RLlib's
+    backend reads ``--iterations``."""
+    if args.algo == "alphazero" and args.backend != "rllib":
+        return None
+    allowed = set(PPO_SETTINGS) | ({"iterations"} if args.backend == "rllib" else set())
+    only = {k: v for k, v in ALPHAZERO_SETTINGS.items() if k not in allowed}
+    try:
+        values, flags = given_settings(args, only)
+    except ValueError:  # a malformed value: refused by name where it is read
+        return None
+    given = [flags[name] for name, value in values.items() if value is not False]
+    if not given:
+        return None
+    verb = "is an alphazero flag" if len(given) == 1 else "are alphazero flags"
+    return f"{', '.join(given)} {verb}: a ppo run would ignore it (its layers: --net-arch)"
 
 
 def _backend_problem(args: argparse.Namespace) -> str | None:
