@@ -3,19 +3,13 @@ wall time (the reading of their curves, not a training)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "selfplay_ablation.py"
+from tests.benchmarks.scripts import load_script
 
 
 def _ablation() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmarks_selfplay_ablation", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("selfplay_ablation")
 
 
 def _row(iteration: int, wall: float, mistakes: float | None) -> dict:

@@ -3,22 +3,16 @@ env, per game that ended in it (the arithmetic, not a timing)."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "vector.py"
+from tests.benchmarks.scripts import load_script
 
 
 def _vector() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmarks_vector", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("vector")
 
 
 def test_the_sb3_cost_is_its_extra_step_time_over_the_games_that_ended() -> None:
