@@ -75,4 +75,6 @@ def test_a_ppo_run_refuses_the_flags_only_alphazero_reads(tmp_path, capsys) -> N
     assert "--conv, --hidden are alphazero flags" in err and "--net-arch" in err
     assert main([*argv, "--max-seconds", "60"]) == 2
     assert "--max-seconds is an alphazero flag" in capsys.readouterr().err
+    assert main([*argv, "--hidden", "not,sizes"]) == 2  # refused, malformed or not
+    assert "--hidden is an alphazero flag" in capsys.readouterr().err
     assert not run_dir.exists()

@@ -550,12 +550,11 @@ def _foreign_flags(args: argparse.Namespace) -> str | None:
     if args.algo == "alphazero" and args.backend != "rllib":
         return None
     allowed = set(PPO_SETTINGS) | ({"iterations"} if args.backend == "rllib" else set())
-    only = {k: v for k, v in ALPHAZERO_SETTINGS.items() if k not in allowed}
-    try:
-        values, flags = given_settings(args, only)
-    except ValueError:  # a malformed value: refused by name where it is read
-        return None
-    given = [flags[name] for name, value in values.items() if value is not False]
+    given = [
+        "--" + dest.replace("_", "-")
+        for dest in ALPHAZERO_SETTINGS
+        if dest not in allowed and getattr(args, dest) not in (None, False)
+    ]  # read as typed: a malformed value is as foreign as a well-formed one
     if not given:
         return None
     verb = "is an alphazero flag" if len(given) == 1 else "are alphazero flags"
