@@ -30,7 +30,6 @@ from boardsim.core.nn import (
     H_VALUE_SIZE,
     H_VALUE_SLOT,
     H_WIDTH,
-    KIND_DENSE,
     KINDS,
     L_ACT,
     L_B,
@@ -116,8 +115,7 @@ def upgrade_layout(layout: np.ndarray) -> np.ndarray:
         raise ValueError(f"not a format-1 network layout: shape {old.shape}")
     new = np.zeros((old.shape[0], LAYOUT_WIDTH), np.int32)
     new[:, :8] = old
-    new[0, H_FORMAT] = NN_FORMAT
-    new[1:, L_KIND] = KIND_DENSE
+    new[0, H_FORMAT] = NN_FORMAT  # and every layer's kind 0: KIND_DENSE
     return new
 
 
