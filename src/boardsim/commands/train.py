@@ -170,6 +170,15 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
         },
     ),
     ("--hint-weight", {"type": float, "help": "the hint's starting logit"}),
+    (
+        "--init",
+        {
+            "metavar": "NETWORK",
+            "help": "start from this network (an .npz an alphazero run exported, e.g. "
+            "agents/GAME/alphazero.npz): its weights, layers and hint (default none: from "
+            "scratch)",
+        },
+    ),
     ("--weight-decay", {"type": float}),
     (
         "--search-value-weight",
@@ -406,6 +415,7 @@ ALPHAZERO_SETTINGS = {
     "value_hidden": "value_hidden",
     "hint": "hint",
     "hint_weight": "hint_weight",
+    "init": "init",
     "lr": "learning_rate",
     "weight_decay": "weight_decay",
     "search_value_weight": "search_value_weight",

@@ -51,7 +51,8 @@ from boardsim.files import atomic_write_text
 from boardsim.games import definition
 from boardsim.intervals import wilson_interval
 from boardsim.research import ladder
-from boardsim.training.alphazero import curve_markdown, export_flags
+from boardsim.training.alphazero import curve_markdown
+from boardsim.training.run_log import export_flags
 
 COMMAND = "python -m boardsim.research.agent_pages"
 DOCS_PAGE = ladder.DOCS_PAGE

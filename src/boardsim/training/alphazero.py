@@ -89,6 +89,7 @@ from boardsim.training.checkpoint import (
     read_metadata,
     read_resume_arrays,
     resume_settings,
+    set_by_caller,
     write_checkpoint,
 )
 from boardsim.training.panel import (
@@ -105,6 +106,7 @@ from boardsim.training.run_log import (
     log_row,
     progress_bar,
     tensorboard_writer,
+    train_command,
     write_curve_csv,
 )
 from boardsim.training.selfplay import (
@@ -154,6 +156,9 @@ class AlphaZeroConfig:
     # start from 1x1 convolutions of the board (AlphaZero's). []: a dense network
     conv: list[int] = field(default_factory=list)
     hint: bool = False  # the input: the observation, then the heuristic's move (NET_HINT)
+    # a network the run starts from (an .npz an alphazero run exported, e.g. a shipped
+    # one): its weights, and its layers and hint in place of conv/hidden/value_hidden/hint
+    init: str | None = None
     hint_weight: float = 3.0  # the hinted move's starting logit bonus (the skip layer's)
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
@@ -415,6 +420,24 @@ class AlphaZeroTrainer:
         self.workers: RaySelfPlay | None = None  # self-play on Ray (train_alphazero sets it)
 
     # ------------------------------------------------------------ networks and seats
+    def start_from(self, network: Network) -> None:
+        """Start from ``network``'s weights (``--init``): a network of this run's layout,
+        which becomes the best network and the first self-play's player."""
+        from boardsim.training.networks import LayoutNet  # imports torch
+
+        # the same layers, sizes and weights' places (the slots between them were numbered
+        # otherwise before the convolutions came, so the wiring's numbers are not compared)
+        mine = self.export(0).layout
+        if mine.shape != network.layout.shape or not np.array_equal(
+            mine[1:, 2:], network.layout[1:, 2:]
+        ):
+            raise OptionError(
+                f"--init {self.config.init}: its layers differ from this run's (another "
+                "observation or action count, from other game options?)"
+            )
+        self.model.load_state_dict(LayoutNet.from_network(network).state_dict())
+        self.best = self.export(0)
+
     def export(self, iteration: int) -> Network:
         """The model as a compiled network, with what it is and how it searches."""
         return self.model.export(
@@ -902,7 +925,12 @@ def train_alphazero(
         )
     if config.torch_threads is not None:
         torch.set_num_threads(config.torch_threads)
+    start = None
+    if checkpoint is None and config.init is not None:
+        start, config = _init_network(config, explicit)
     trainer = AlphaZeroTrainer(config)
+    if start is not None:
+        trainer.start_from(start)
     atomic_write_text(run_dir / "config.json", json.dumps(asdict(config), indent=2) + "\n")
     if checkpoint is not None:
         trainer.load(checkpoint)
@@ -1018,6 +1046,23 @@ RESUME_MAY_CHANGE = (
 )
 
 
+def _init_network(
+    config: AlphaZeroConfig, explicit: Mapping[str, str] | None
+) -> tuple[Network, AlphaZeroConfig]:
+    """The network ``config.init`` names, and ``config`` with its architecture; a setting
+    of the architecture the caller gave otherwise than the network's is refused, named."""
+    from boardsim.training.networks import start_network  # imports torch
+
+    network, arch = start_network(config.init or "", config.game)
+    caller = set_by_caller(config, explicit)
+    clash = [caller[k] for k in arch if k in caller and getattr(config, k) != arch[k]]
+    if clash:
+        raise OptionError(
+            f"--init {config.init} has its own layers ({arch}): leave out {', '.join(clash)}"
+        )
+    return network, replace(config, **arch)
+
+
 def _resumed_config(
     given: AlphaZeroConfig, meta: dict[str, Any], explicit: Mapping[str, str] | None = None
 ) -> AlphaZeroConfig:
@@ -1108,87 +1153,6 @@ def export_best(path: str | Path, out: str | Path, mix: float | None = None) -> 
     network.meta = {**network.meta, "search": search, "training": record}
     network.save(out)
     return network
-
-
-def export_flags(record: Mapping[str, Any]) -> str:
-    """The flags of ``boardsim train`` that exported a network with this training record,
-    besides ``--export`` (``''`` when none)."""
-    mix = record.get("export", {}).get("mix")
-    return "" if mix is None else f" --export-mix {mix:g}"
-
-
-# the command's flags of the settings a run records (what boardsim train --algo alphazero
-# takes; how often and how it runs are left out: they do not change what is learned)
-_FLAGS = {
-    "games_per_iteration": "--games-per-iteration",
-    "simulations": "--simulations",
-    "search": "--search",
-    "gumbel_m": "--gumbel-m",
-    "c_scale": "--c-scale",
-    "c_puct": "--c-puct",
-    "sample_moves": "--sample-moves",
-    "noise": "--noise",
-    "mix": "--mix",
-    "rollout": "--rollout",
-    "rollout_depth": "--rollout-depth",
-    "conv": "--conv",
-    "hidden": "--hidden",
-    "value_hidden": "--value-hidden",
-    "hint": "--hint",
-    "hint_weight": "--hint-weight",
-    "learning_rate": "--lr",
-    "weight_decay": "--weight-decay",
-    "search_value_weight": "--search-value-weight",
-    "batch_size": "--batch-size",
-    "sample_reuse": "--sample-reuse",
-    "max_steps": "--max-steps",
-    "buffer_size": "--buffer-size",
-    "playout_cap": "--playout-cap",
-    "warmup_iterations": "--warmup-iterations",
-    "warmup_expert": "--warmup-expert",
-    "warmup_simulations": "--warmup-simulations",
-    "refine_iterations": "--refine-iterations",
-    "refine_games": "--refine-games",
-    "refine_simulations": "--refine-simulations",
-    "refine_margin": "--refine-margin",
-    "refine_min_share": "--refine-min-share",
-    "refine_learning_rate": "--refine-lr",
-    "gate": "--gate",
-    "gate_games": "--gate-games",
-    "gate_threshold": "--gate-threshold",
-    "gate_simulations": "--gate-simulations",
-    "gate_openings": "--gate-openings",
-    "panel": "--panel",
-    "panel_games": "--panel-games",
-    "panel_every": "--panel-every",
-    "panel_positions": "--panel-positions",
-    "panel_seed": "--panel-seed",
-    "eval_games": "--eval-games",
-    "seed": "--seed",
-    "iterations": "--iterations",
-    "max_seconds": "--max-seconds",
-}
-
-
-def train_command(config: AlphaZeroConfig) -> str:
-    """The ``boardsim train`` command that trains ``config`` (its settings that differ
-    from the defaults; the run folder, threads and progress left to the user)."""
-    default = AlphaZeroConfig(game=config.game, run_dir=config.run_dir)
-    words = ["boardsim", "train", config.game, "--algo", "alphazero"]
-    for key, value in sorted(config.options.items()):
-        if key not in ("explicit_chance",) and value is not None:
-            words += ["-o", f"{key}={value}"]
-    for name, flag in _FLAGS.items():
-        value = getattr(config, name)
-        if value == getattr(default, name):
-            continue
-        if isinstance(value, bool):
-            words.append(flag)
-        elif isinstance(value, list):
-            words += [flag, ",".join(str(v) for v in value) or "none"]
-        else:
-            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-    return " ".join(words)
 
 
 SEARCH_DEFAULTS = NETWORK_SEARCH_DEFAULTS  # re-exported for the command's help

@@ -222,6 +222,35 @@ def alphazero_layers(
     return layers, policy_slot, slot
 
 
+# what a run's network is made of, as its settings and its metadata's "architecture" name it
+ARCHITECTURE = ("conv", "hidden", "value_hidden", "hint")
+
+
+def start_network(path: str | Path, game: str) -> tuple[Network, dict[str, Any]]:
+    """The network a self-play run starts from (``--init``) and its architecture (the
+    settings :data:`ARCHITECTURE` it was trained with): a compiled network of ``game``
+    exported by an alphazero run; an :class:`OptionError` saying what is wrong otherwise
+    (a missing or malformed file, another game, a network without that record)."""
+    if not Path(path).is_file():
+        raise OptionError(f"--init {path}: no such file (a network .npz of an alphazero run)")
+    network = Network.load(path)  # a malformed file: StateFormatError, named
+    meta = network.meta
+    if meta.get("game") != game:
+        raise OptionError(f"--init {path} is a network of {meta.get('game')!r}, not of {game!r}")
+    arch = meta.get("architecture")
+    if meta.get("source") != "alphazero" or not isinstance(arch, dict):
+        raise OptionError(
+            f"--init {path} was not exported by an alphazero run (its metadata has no "
+            "architecture): a run starts only from a network of its own layout"
+        )
+    return network, {
+        "conv": [int(c) for c in arch.get("conv", [])],
+        "hidden": [int(h) for h in arch.get("hidden", [])],
+        "value_hidden": int(arch.get("value_hidden", 0)),
+        "hint": bool(arch.get("hint", network.hint)),
+    }
+
+
 def _mlp_specs(
     sequential: nn.Module, src: int, first_slot: int, use: int
 ) -> tuple[list[LayerSpec], list[nn.Linear], int]:

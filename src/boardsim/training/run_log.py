@@ -1,6 +1,7 @@
 """What an AlphaZero-family run writes as it goes (:mod:`boardsim.training.alphazero`):
 each iteration's row made JSON-safe, its TensorBoard scalars, the line ``boardsim train``
-prints, the curve as CSV, and the progress bar."""
+prints, the curve as CSV, the progress bar, and the command that trains the run (its
+record's ``command``)."""
 
 from __future__ import annotations
 
@@ -141,3 +142,86 @@ def progress_bar(trainer: Any) -> Any:
         dynamic_ncols=True,
         desc=f"AlphaZero {trainer.game.name}",
     )
+
+
+def export_flags(record: Mapping[str, Any]) -> str:
+    """The flags of ``boardsim train`` that exported a network with this training record,
+    besides ``--export`` (``''`` when none)."""
+    mix = record.get("export", {}).get("mix")
+    return "" if mix is None else f" --export-mix {mix:g}"
+
+
+# the command's flags of the settings a run records (what boardsim train --algo alphazero
+# takes; how often and how it runs are left out: they do not change what is learned)
+_FLAGS = {
+    "games_per_iteration": "--games-per-iteration",
+    "simulations": "--simulations",
+    "search": "--search",
+    "gumbel_m": "--gumbel-m",
+    "c_scale": "--c-scale",
+    "c_puct": "--c-puct",
+    "sample_moves": "--sample-moves",
+    "noise": "--noise",
+    "mix": "--mix",
+    "rollout": "--rollout",
+    "rollout_depth": "--rollout-depth",
+    "conv": "--conv",
+    "hidden": "--hidden",
+    "value_hidden": "--value-hidden",
+    "hint": "--hint",
+    "hint_weight": "--hint-weight",
+    "init": "--init",
+    "learning_rate": "--lr",
+    "weight_decay": "--weight-decay",
+    "search_value_weight": "--search-value-weight",
+    "batch_size": "--batch-size",
+    "sample_reuse": "--sample-reuse",
+    "max_steps": "--max-steps",
+    "buffer_size": "--buffer-size",
+    "playout_cap": "--playout-cap",
+    "warmup_iterations": "--warmup-iterations",
+    "warmup_expert": "--warmup-expert",
+    "warmup_simulations": "--warmup-simulations",
+    "refine_iterations": "--refine-iterations",
+    "refine_games": "--refine-games",
+    "refine_simulations": "--refine-simulations",
+    "refine_margin": "--refine-margin",
+    "refine_min_share": "--refine-min-share",
+    "refine_learning_rate": "--refine-lr",
+    "gate": "--gate",
+    "gate_games": "--gate-games",
+    "gate_threshold": "--gate-threshold",
+    "gate_simulations": "--gate-simulations",
+    "gate_openings": "--gate-openings",
+    "panel": "--panel",
+    "panel_games": "--panel-games",
+    "panel_every": "--panel-every",
+    "panel_positions": "--panel-positions",
+    "panel_seed": "--panel-seed",
+    "eval_games": "--eval-games",
+    "seed": "--seed",
+    "iterations": "--iterations",
+    "max_seconds": "--max-seconds",
+}
+
+
+def train_command(config: Any) -> str:
+    """The ``boardsim train`` command that trains ``config`` (an ``AlphaZeroConfig``: its
+    settings that differ from the defaults; the run folder, threads and progress left to
+    the user)."""
+    default = type(config)(game=config.game, run_dir=config.run_dir)
+    words = ["boardsim", "train", config.game, "--algo", "alphazero"]
+    for key, value in sorted(config.options.items()):
+        if key not in ("explicit_chance",) and value is not None:
+            words += ["-o", f"{key}={value}"]
+    for name, flag in _FLAGS.items():
+        value = getattr(config, name)
+        if value == getattr(default, name):
+            continue
+        if isinstance(value, bool):
+            words.append(flag)
+        elif isinstance(value, list):
+            words += [flag, ",".join(str(v) for v in value) or "none"]
+        else:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return " ".join(words)
