@@ -145,11 +145,15 @@ def fma_peak(seconds: float) -> float:
 
 
 def blas_bounds(net: Network, seconds: float) -> dict[str, float]:
-    """numpy BLAS on the network's own matrices: batch 1 (one decision) and 4096."""
+    """numpy BLAS on the network's own matrices: batch 1 (one decision) and 4096. A
+    dense network's only: a convolution's weights are no ``[n_in, n_out]`` matrix, so a
+    network with one is refused (a ``ValueError``) rather than measured as if dense."""
     from boardsim.core import nn as cnn
 
     mats = []
     for row in net.layout[1 : 1 + int(net.layout[0, cnn.H_LAYERS])]:
+        if int(row[cnn.L_KIND]) != cnn.KIND_DENSE:
+            raise ValueError("blas_bounds measures dense layers only: this network convolves")
         n_in, n_out, w = int(row[cnn.L_IN]), int(row[cnn.L_OUT]), int(row[cnn.L_W])
         mats.append(net.weights[w : w + n_in * n_out].reshape(n_in, n_out))
     macs = sum(m.size for m in mats)
