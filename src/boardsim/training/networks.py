@@ -222,13 +222,10 @@ def alphazero_layers(
     return layers, policy_slot, slot
 
 
-# what a run's network is made of, as its settings and its metadata's "architecture" name it
-ARCHITECTURE = ("conv", "hidden", "value_hidden", "hint")
-
-
 def start_network(path: str | Path, game: str) -> tuple[Network, dict[str, Any]]:
     """The network a self-play run starts from (``--init``) and its architecture (the
-    settings :data:`ARCHITECTURE` it was trained with): a compiled network of ``game``
+    settings ``conv``, ``hidden``, ``value_hidden`` and ``hint`` it was trained with, as
+    its metadata's ``architecture`` records them): a compiled network of ``game``
     exported by an alphazero run; an :class:`OptionError` saying what is wrong otherwise
     (a missing or malformed file, another game, a network without that record)."""
     if not Path(path).is_file():
