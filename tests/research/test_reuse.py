@@ -58,6 +58,20 @@ def test_a_run_reusing_part_of_an_earlier_one_is_the_full_replay(tmp_path: Path)
     assert (again.reused, again.played) == (3, 0)
 
 
+def test_a_file_written_before_the_split_by_seat_is_still_read_back(tmp_path: Path) -> None:
+    data = json.loads(
+        round_robin("liberation", ["random", "heuristic"], 4, seed=3, **TWO).to_json()
+    )
+    for pair in data["pairs"]:
+        del pair["by_seat"]
+    path = tmp_path / "before.json"
+    path.write_text(json.dumps(data))
+    prior = PriorResults.load(path)
+    again = round_robin("liberation", ["random", "heuristic"], 4, seed=3, reuse=prior, **TWO)
+    assert (prior.reused, prior.played) == (1, 0)
+    assert [p.by_seat for p in again.pairs] == [[], []]
+
+
 @pytest.mark.slow
 def test_the_eval_command_reads_back_its_out_file_and_says_what_it_played(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -223,6 +237,10 @@ def _broken(tmp_path: Path, edit: Any) -> Path:
         (lambda d: d["pairs"].pop(), "pair_records[0]"),
         (lambda d: d["pairs"][0].update(wins="1"), "pairs[0].wins"),
         (lambda d: d.update(mode="league"), "mode"),
+        (lambda d: d["pairs"][0].update(by_seat={}), "pairs[0].by_seat"),
+        (lambda d: d["pairs"][0]["by_seat"][0].update(games="1"), "pairs[0].by_seat[0].games"),
+        (lambda d: d["pairs"][0]["by_seat"][0].pop("name"), "pairs[0].by_seat[0]"),
+        (lambda d: d["pairs"][0]["by_seat"][0].update(score=9.0), "pairs[0].by_seat"),
     ],
 )
 def test_a_malformed_file_is_refused_naming_it(tmp_path: Path, edit: Any, entry: str) -> None:

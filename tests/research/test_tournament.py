@@ -230,3 +230,30 @@ def test_round_robin_with_mcts_reports_progress_and_scores_every_game() -> None:
         "heuristic in seat 0: 2/2 games",
         "heuristic in seat 1: 2/2 games",
     ]
+
+
+def test_farrapos_pairs_tell_the_republic_from_the_empire(tmp_path) -> None:
+    """Seats rotated: each agent plays the Republic in the games it sits first, the Empire in
+    the others; the split adds up to the pair, is the opponent's mirror, is written to the
+    JSON (not the flat CSV) and printed under the matrix."""
+    result = round_robin("farrapos", ["random", "heuristic"], 24, seed=4)
+    by_pair = {(r.agent, r.opponent): r for r in result.pairs}
+    h, r = by_pair[("heuristic", "random")], by_pair[("random", "heuristic")]
+    assert [s["name"] for s in h.by_seat] == ["republic", "empire"]
+    assert [s["games"] for s in h.by_seat] == [12, 12]
+    assert sum(s["score"] for s in h.by_seat) == pytest.approx(h.score)
+    # random in game g sits in seat g mod 2, the heuristic in the other seat
+    for mine, theirs in zip(r.by_seat, reversed(h.by_seat), strict=True):
+        assert mine["score"] + theirs["score"] == pytest.approx(mine["games"])
+    for side in h.by_seat:
+        assert side["ci_low"] <= side["win_rate"] <= side["ci_high"]
+    assert "random against heuristic: republic" in result.table()
+    json_path, csv_path = result.write(tmp_path / "sides")
+    assert json.loads(json_path.read_text())["pairs"][0]["by_seat"] == result.pairs[0].by_seat
+    assert "by_seat" not in csv_path.read_text()
+
+
+def test_a_race_has_no_sides_to_print() -> None:
+    result = round_robin("liberation", ["random", "heuristic"], 8, seed=1, num_players=2)
+    assert [s["name"] for s in result.pairs[0].by_seat] == ["player_0", "player_1"]
+    assert "each side" not in result.table()

@@ -296,13 +296,50 @@ SOLO_FIELDS = {
 }
 
 
-def _check_result(row: Any, mode: str, where: str, name: str) -> None:
-    fields = PAIR_FIELDS if mode == "round_robin" else SOLO_FIELDS
-    if not isinstance(row, dict) or set(row) != set(fields):
-        raise DataError(where, name, f"must have exactly the fields {', '.join(fields)}")
+# a pair's split by seat (tournament.PairResult.by_seat), absent from files written before it
+SEAT_FIELDS = {
+    "seat": int,
+    "name": str,
+    "games": int,
+    "score": (int, float),
+    "win_rate": (int, float),
+    "ci_low": (int, float),
+    "ci_high": (int, float),
+}
+
+
+def _check_fields(row: Any, fields: Mapping[str, Any], where: str, name: str) -> None:
     for key, kind in fields.items():
         if not isinstance(row[key], kind) or isinstance(row[key], bool):
             raise DataError(where, f"{name}.{key}", f"has the wrong type: {row[key]!r}")
+
+
+def _check_result(row: Any, mode: str, where: str, name: str) -> None:
+    fields = PAIR_FIELDS if mode == "round_robin" else SOLO_FIELDS
+    optional = {"by_seat"} if mode == "round_robin" else set()
+    if not isinstance(row, dict) or not set(fields) <= set(row) <= set(fields) | optional:
+        raise DataError(where, name, f"must have exactly the fields {', '.join(fields)}")
+    _check_fields(row, fields, where, name)
+    if "by_seat" in row:
+        _check_seats(row, where, f"{name}.by_seat")
+
+
+def _check_seats(row: Mapping[str, Any], where: str, name: str) -> None:
+    """A pair's ``by_seat``: a list of seats whose games and scores add up to the pair's."""
+    seats = row["by_seat"]
+    if not isinstance(seats, list):
+        raise DataError(where, name, f"must be a list, got {type(seats).__name__}")
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or set(seat) != set(SEAT_FIELDS):
+            raise DataError(
+                where, f"{name}[{i}]", f"must have exactly the fields {', '.join(SEAT_FIELDS)}"
+            )
+        _check_fields(seat, SEAT_FIELDS, where, f"{name}[{i}]")
+    if seats and (
+        sum(s["games"] for s in seats) != row["games"]
+        or abs(sum(s["score"] for s in seats) - row["score"]) > 1e-6 * max(1, row["games"])
+    ):
+        raise DataError(where, name, "its seats' games and scores do not add up to the pair's")
 
 
 SETTINGS_FIELDS = ("game", "version", "options", "players", "decision_limit", "games", "seed")

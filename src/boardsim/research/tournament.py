@@ -250,6 +250,10 @@ class PairResult:
     ci_low: float
     ci_high: float
     truncated: int
+    # the agent's games in each seat it took (seats rotated: game g in seat g mod players),
+    # {"seat", "name" (the game's agent name), "games", "score", "win_rate", "ci_low",
+    # "ci_high"}: in an asymmetric game each side's share; empty in a file written before
+    by_seat: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -313,13 +317,14 @@ class TournamentResult:
         """The result as CSV: one row a pair (with Elo ratings) or a solo matchup."""
         rows = self.pairs if self.mode == "round_robin" else self.solo
         out = io.StringIO()
-        names = list(asdict(rows[0])) if rows else []
+        names = [n for n in asdict(rows[0]) if n != "by_seat"] if rows else []
         if self.mode == "round_robin":
             names += ["elo", "elo_low", "elo_high"]
         writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
         writer.writeheader()
         for r in rows:
             row = asdict(r)
+            row.pop("by_seat", None)
             if self.mode == "round_robin":
                 row["elo"] = round(self.elo[r.agent], 1)
                 row["elo_low"] = self.elo_low.get(r.agent, "")
@@ -371,7 +376,29 @@ def _matrix_table(result: TournamentResult) -> str:
             "(one row agent against a table of column agents: "
             f"fair share 1/{result.options['num_players']})"
         )
-    return "\n".join(lines)
+    return "\n".join(lines + _sides_lines(result))
+
+
+def _sides_lines(result: TournamentResult) -> list[str]:
+    """Each pair's row agent side by side, where the seats are sides with names of their
+    own (Farrapos's republic and empire; not the race's player_0, player_1, ...)."""
+    rows = [
+        r
+        for r in result.pairs
+        if r.by_seat
+        and result.agents.index(r.agent) < result.agents.index(r.opponent)
+        and not all(s["name"].startswith(("player_", "seat ")) for s in r.by_seat)
+    ]
+    if not rows:
+        return []
+    lines = ["each side: the row agent's win rate in each seat it took, 95% Wilson intervals"]
+    for r in rows:
+        sides = ", ".join(
+            f"{s['name']} {_cell(s['win_rate'], s['ci_low'], s['ci_high'])} ({s['games']})"
+            for s in r.by_seat
+        )
+        lines.append(f"  {r.agent} against {r.opponent}: {sides}")
+    return lines
 
 
 def _elo_cell(result: TournamentResult, agent: str) -> str:
@@ -460,8 +487,37 @@ def _pair_games(
     return scores, truncated
 
 
+def seat_split(scores: np.ndarray, seats: np.ndarray, names: Sequence[str]) -> list[dict[str, Any]]:
+    """An agent's score in each seat it played (``seats[g]``: its seat in game ``g``), with
+    95% Wilson intervals: an asymmetric game's sides told apart."""
+    out = []
+    for seat in range(len(names)):
+        mine = scores[seats == seat]
+        if mine.size == 0:
+            continue
+        total = float(mine.sum())
+        low, high = wilson_interval(total, mine.size)
+        out.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "games": int(mine.size),
+                "score": round(total, 6),
+                "win_rate": total / mine.size,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    return out
+
+
 def _pair_result(
-    agent: str, opponent: str, scores: np.ndarray, truncated: np.ndarray
+    agent: str,
+    opponent: str,
+    scores: np.ndarray,
+    truncated: np.ndarray,
+    seats: np.ndarray | None = None,
+    names: Sequence[str] = (),
 ) -> PairResult:
     n = len(scores)
     wins = int(np.sum(scores >= 1 - 1e-9))
@@ -480,6 +536,7 @@ def _pair_result(
         ci_low=low,
         ci_high=high,
         truncated=int(truncated.sum()),
+        by_seat=seat_split(scores, seats, names) if seats is not None else [],
     )
 
 
@@ -574,13 +631,19 @@ def _play_pair(
     A pair's games depend on the seed, the seats and the game numbers, never on the
     pair's index in the round robin (``boardsim.research.reuse.DEALS``)."""
     s_ab, t_ab = _pair_games(game, a, b, games, seed, agent_maker, progress, ahead)
-    if game.num_players == 2:
-        s_ba, t_ba = 1.0 - s_ab, t_ab
+    k = game.num_players
+    seat_a = np.arange(games) % k  # the first agent's seat in each game
+    if k == 2:
+        s_ba, t_ba, seat_b = 1.0 - s_ab, t_ab, 1 - seat_a
     else:
         s_ba, t_ba = _pair_games(game, b, a, games, seed, agent_maker, progress, ahead)
+        seat_b = seat_a
+    names = game.agent_names()
+    if len(names) != k:  # players mapped onto fewer agents: name the seats by number
+        names = [f"seat {i}" for i in range(k)]
     return (
-        _pair_result(a, b, s_ab, t_ab),
-        _pair_result(b, a, s_ba, t_ba),
+        _pair_result(a, b, s_ab, t_ab, seat_a, names),
+        _pair_result(b, a, s_ba, t_ba, seat_b, names),
         float(s_ab.sum()),
         float(s_ba.sum()),
     )
