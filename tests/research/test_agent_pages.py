@@ -13,6 +13,7 @@ from boardsim.agents import heuristic
 from boardsim.cli import build_parser
 from boardsim.commands.args import split_list
 from boardsim.commands.eval import request_of
+from boardsim.core.network import Network
 from boardsim.core.options import option_words
 from boardsim.research import agent_pages as pages
 from boardsim.research import ladder
@@ -235,3 +236,25 @@ def test_the_depth_block_reads_a_cooperative_game_s_two_win_rates(
         "hispania: Rome wins 24.0% with `mcts:800` and 23.0% with `mcts:200`: **not apart** "
         "at 400 games (the intervals overlap)"
     ) in block
+
+
+def test_a_network_trained_from_another_shows_the_training_it_started_from(
+    tmp_path: Path,
+) -> None:
+    """Farrapos's shipped network is self-play from the warm-up network: the page gives the
+    warm-up's command and budget too, read from that file's own record."""
+    warmup = "benchmarks/results/farrapos-selfplay/warmup.npz"
+    for command in (f"boardsim train farrapos --init {warmup}", f"boardsim train --init={warmup}"):
+        lines = pages._started_from({"command": command})
+        assert lines[0] == f"It started from `{warmup}`, itself trained by:"
+        assert "--warmup-iterations 3" in "\n".join(lines)
+        assert (
+            "(3 iterations, 384 self-play games, 50 minutes; its iteration 3.) This run:" in lines
+        )
+    assert pages._started_from({"command": "boardsim train farrapos --seed 1"}) == []
+    assert pages._started_from({"command": f"boardsim train --init {tmp_path}/none.npz"}) == []
+    bare = Network.load(warmup)
+    bare.meta = {k: v for k, v in bare.meta.items() if k != "training"}
+    bare.save(tmp_path / "bare.npz")
+    assert pages._started_from({"command": f"boardsim train --init {tmp_path}/bare.npz"}) == []
+    assert "itself trained by" in pages.alphazero_block()

@@ -703,6 +703,40 @@ def shipped_alphazero(game: str) -> Any:
     return Network.load(path) if path.is_file() else None
 
 
+def _init_path(command: str) -> str | None:
+    """The network a training command started from (its ``--init PATH``), if any."""
+    words = shlex.split(command)
+    for i, word in enumerate(words):
+        if word == "--init" and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith("--init="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _started_from(record: Mapping[str, Any]) -> list[str]:
+    """A run that started from another network (``--init``): that network's own training,
+    from its record, so the page shows every stage (nothing when it has no record)."""
+    path = _init_path(record["command"])
+    if path is None or not Path(path).is_file():
+        return []
+    before = Network.load(path).meta.get("training", {})
+    if not before:
+        return []
+    minutes = before["wall_seconds"] / 60
+    return [
+        f"It started from `{path}`, itself trained by:",
+        "",
+        "```bash",
+        before["command"] + export_flags(before),
+        "```",
+        "",
+        f"({before['iterations']} iterations, {before['games']:,} self-play games, "
+        f"{minutes:.0f} minutes; its iteration {before['best_iteration']}.) This run:",
+        "",
+    ]
+
+
 def alphazero_block() -> str:
     """The shipped self-play networks: how each was trained (the command, the budget and
     the curve, from the network's own training record) and issue 16's targets, measured
@@ -725,6 +759,7 @@ def alphazero_block() -> str:
                 record["command"] + export_flags(record) + f" --export agents/{game}/alphazero.npz",
                 "```",
                 "",
+                *_started_from(record),
                 f"{record['iterations']} iterations, {record['games']:,} self-play games, "
                 f"{record['positions']:,} positions, {minutes:.0f} minutes of wall time; the "
                 f"shipped network is iteration {record['best_iteration']}'s. The curve (the "

@@ -76,7 +76,8 @@ class PooledPair:
         text = (
             f"{self.agent} against {self.opponent}: {self.win_rate:.4f} "
             f"[{self.ci_low:.3f}, {self.ci_high:.3f}], {self.games:,} games from "
-            f"{len(self.files)} file{'s' if len(self.files) > 1 else ''} (seeds {seeds})"
+            f"{len(self.files)} file{'s' if len(self.files) > 1 else ''} "
+            f"(seed{'s' if len(self.seeds) > 1 else ''} {seeds})"
         )
         sides = [
             f"{s['name']} {s['win_rate']:.3f} [{s['ci_low']:.3f}, {s['ci_high']:.3f}] "
