@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from boardsim.core import header as hd
-from boardsim.core.errors import DataError
+from boardsim.core.errors import DataError, OptionError
 from boardsim.core.options import COMMON_OPTIONS, Option, with_later_defaults
 
 # How tournament.py derives a pair's (a cell's) games from its settings. Change the
@@ -93,6 +93,35 @@ def agent_fingerprint(agent: Any) -> dict[str, Any] | None:
     if hasattr(agent, "compiled_seat"):
         out["seat"] = seat_fingerprint(agent.compiled_seat())
     return out
+
+
+def networks_played(
+    game_name: str, seats: Sequence[tuple[str, Mapping[str, Any]]]
+) -> dict[str, list[str]]:
+    """``{spec: [network SHA-256, ...]}`` for the ``(spec, options)`` seats that play a
+    network file (``alphazero``, ``alphazero-mcts:N``, ``ppo``, ``net:PATH``; nothing for
+    the others, or a spec the library cannot make): what a sweep or a tuning with them
+    played, so that a folder played by another network (the shipped one replaced) is told
+    apart rather than read back as this one's. A spec can play several networks (one a
+    player count in the race)."""
+    from boardsim.api import make_game  # deferred: reuse is imported by the players' floor
+    from boardsim.research.players import NETWORK_FAMILIES, any_options_maker, seat_family
+
+    out: dict[str, set[str]] = {}
+    done: set[tuple[str, str]] = set()
+    for spec, options in seats:
+        key = (spec, json.dumps(options, sort_keys=True, default=str))
+        if seat_family(spec) not in NETWORK_FAMILIES or key in done:
+            continue
+        done.add(key)
+        try:  # at any options of the game, as a sweep plays a network at every cell's
+            agent = any_options_maker(spec, make_game(game_name, **options), 0)
+        except (OptionError, DataError):
+            continue  # no network it could play there (the race's at 4 players): none
+        seat = (agent_fingerprint(agent) or {}).get("seat", {})
+        if "network_sha256" in seat:
+            out.setdefault(spec, set()).add(seat["network_sha256"])
+    return {spec: sorted(shas) for spec, shas in sorted(out.items())}
 
 
 def _as_json(value: Any) -> Any:

@@ -32,7 +32,7 @@ from boardsim.files import atomic_write_text
 from boardsim.research.cells import Cell, canonical
 from boardsim.research.metrics import PER_GAME, winners
 from boardsim.research.precision import is_search_cell
-from boardsim.research.reuse import network_sha256
+from boardsim.research.reuse import network_sha256, networks_played
 
 LOG = logging.getLogger(__name__)
 FORMAT = 1
@@ -293,7 +293,10 @@ def sweep_manifest(
     values, valued = tension_values(game_name, cells) if metrics else (None, [])
     if precision is None or not any(is_search_cell(c.policies) for c in cells):
         search_precision = None  # no search cell: the setting changes no game
+    plays = cells_networks(game_name, cells)
     return {
+        # the networks its agents play ({} for none): another network is another sweep
+        "plays": plays,
         "precision": precision,
         "max_games_per_cell": max_games,
         "search_precision": search_precision,
@@ -313,7 +316,14 @@ def sweep_manifest(
     }
 
 
+def cells_networks(game_name: str, cells: Sequence[Cell]) -> dict[str, list[str]]:
+    """The networks the cells' seats play, each at its cell's options
+    (:func:`~boardsim.research.reuse.networks_played`)."""
+    return networks_played(game_name, [(p, c.options) for c in cells for p in c.policies])
+
+
 SAME_SWEEP_KEYS = (
+    "plays",
     "precision",
     "max_games_per_cell",
     "search_precision",
@@ -340,15 +350,31 @@ MANIFEST_DEFAULTS = {
 
 def _old_default(old: Mapping[str, Any], key: str) -> Any:
     """The value of ``key`` in a folder written before it: a sweep with metrics then
-    valued its positions by the game's progress measure."""
+    valued its positions by the game's progress measure; the networks its agents played
+    were not written down (``"unknown"``: a sweep with a network agent is not read back as
+    this network's, one without any is the same sweep)."""
     if key == "values":
         return {"source": "progress"} if old.get("metrics") else None
+    if key == "plays":
+        return "unknown"
     return MANIFEST_DEFAULTS.get(key)
+
+
+def _same_plays(old: Any, new: Any) -> bool:
+    return old == new or (old == "unknown" and new == {})
 
 
 def _differing_keys(old: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str]:
     """The settings that make ``old`` (a folder's manifest) another sweep than ``manifest``."""
-    return [k for k in SAME_SWEEP_KEYS if old.get(k, _old_default(old, k)) != manifest[k]]
+    return [
+        k
+        for k in SAME_SWEEP_KEYS
+        if not (
+            _same_plays(old.get(k, "unknown"), manifest[k])
+            if k == "plays"
+            else old.get(k, _old_default(old, k)) == manifest[k]
+        )
+    ]
 
 
 def _write_manifest(out: Path, manifest: dict[str, Any]) -> None:

@@ -51,6 +51,7 @@ from boardsim.research.cells import Cell, grid_option, make_cell, play_cell, typ
 from boardsim.research.players import check_compiled
 from boardsim.research.precision import check_precision, games_wanted
 from boardsim.research.report import pyplot
+from boardsim.research.reuse import networks_played
 
 STUDY_DB = "study.db"
 MANIFEST = "tune.json"
@@ -309,6 +310,9 @@ def _manifest(
     budget: TrialBudget | None = None,
 ) -> dict[str, Any]:
     extra = {} if budget is None else budget.manifest()
+    plays = networks_played(game_name, [(t.skill, dict(base_options)) for t in targets])
+    if plays:  # the networks its skills play: another network is another search
+        extra = {**extra, "plays": plays}
     return {
         **extra,
         "game": game_name,
