@@ -13,7 +13,8 @@ from boardsim import OptionError
 from boardsim.research import sweep
 from boardsim.research.pages import set_aside_other_networks
 from boardsim.research.reuse import networks_played
-from boardsim.research.sweep_folder import MANIFEST
+from boardsim.research.sweep_folder import MANIFEST, cells_networks, retire_network_cells
+from boardsim.research.tune import MANIFEST as TUNE_MANIFEST
 from boardsim.research.tune import _manifest, parse_target
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,18 +77,39 @@ def test_a_folder_written_before_the_networks_were_recorded(tmp_path: Path) -> N
         assert sweep.finished_sweep("farrapos", grid, [agent], 4, out, 1) is still
 
 
-def test_a_page_sets_aside_a_section_another_network_played(tmp_path: Path, request) -> None:
-    out = tmp_path / "section"
-    sweep.run_sweep("farrapos", {"victory_vp": [20]}, ["alphazero"], 4, out, seed=1)
-    now = networks_played("farrapos", _seats("alphazero"))
-    assert set_aside_other_networks(out, MANIFEST, now) is None and out.is_dir()
+def test_a_page_replays_only_the_cells_another_network_played(tmp_path: Path, request) -> None:
+    """The shipped network replaced: the section's skill=alphazero cells move aside and are
+    played again; the heuristic's cells are read back, not played."""
+    out, grid = tmp_path / "section", sweep.parse_grid("farrapos", ["skill=heuristic,alphazero"])
+    cells, _ = sweep.plan_cells("farrapos", grid, ["ignored"], {}, False)
+    first = sweep.run_sweep("farrapos", grid, ["ignored"], 4, out, seed=1)
+    assert first.played == 2
+    heuristic = next(f for f in (out / "cells").iterdir() if "heuristic" in f.name)
+    stamp = heuristic.stat().st_mtime_ns
+    assert retire_network_cells(out, cells, cells_networks("farrapos", cells)) is None
     request.getfixturevalue("other_network")
-    later = networks_played("farrapos", _seats("alphazero"))
-    assert later != now
-    aside = set_aside_other_networks(out, MANIFEST, later)
-    assert aside == tmp_path / "section.other-network" and not out.exists()
-    assert (aside / "results.csv").is_file()  # the earlier games are kept
-    assert set_aside_other_networks(out, MANIFEST, later) is None  # nothing left to move
+    later = cells_networks("farrapos", cells)
+    aside = retire_network_cells(out, cells, later)
+    assert aside == tmp_path / "section.other-network"
+    assert [f.name for f in (aside / "cells").iterdir()] == [
+        c.cell_id + ".csv" for c in cells if "alphazero" in c.policies
+    ]
+    assert json.loads((out / MANIFEST).read_text())["plays"] == later
+    again = sweep.run_sweep("farrapos", grid, ["ignored"], 4, out, seed=1)
+    assert (again.played, again.skipped) == (1, 1)
+    assert heuristic.stat().st_mtime_ns == stamp  # read back, not played
+    assert retire_network_cells(out, cells, later) is None  # nothing left to move
+
+
+def test_a_tuning_played_by_another_network_is_set_aside_whole(tmp_path: Path) -> None:
+    out = tmp_path / "tuning"
+    out.mkdir()
+    (out / TUNE_MANIFEST).write_text(json.dumps({"plays": {"alphazero": ["0" * 64]}}))
+    now = networks_played("farrapos", _seats("alphazero"))
+    aside = set_aside_other_networks(out, TUNE_MANIFEST, now)
+    assert aside == tmp_path / "tuning.other-network" and not out.exists()
+    assert (aside / TUNE_MANIFEST).is_file()
+    assert set_aside_other_networks(out, TUNE_MANIFEST, now) is None
 
 
 def test_a_tuning_with_a_network_skill_records_the_network() -> None:

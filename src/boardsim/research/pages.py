@@ -43,8 +43,7 @@ from boardsim.research.restricted import (
 from boardsim.research.reuse import networks_played
 from boardsim.research.skill import holm, p_value
 from boardsim.research.sweep import finished_sweep, parse_grid, plan_cells, run_sweep
-from boardsim.research.sweep_folder import MANIFEST as SWEEP_MANIFEST
-from boardsim.research.sweep_folder import cells_networks
+from boardsim.research.sweep_folder import cells_networks, retire_network_cells
 from boardsim.research.tune import (
     MANIFEST as TUNE_MANIFEST,
 )
@@ -214,7 +213,7 @@ def play_question(
     grid = parse_grid(game_name, list(question.grid), options)
     out = work / slug(question.title)
     cells, _ = plan_cells(game_name, grid, question_agents(question), options, False)
-    set_aside_other_networks(out, SWEEP_MANIFEST, cells_networks(game_name, cells))
+    retire_network_cells(out, cells, cells_networks(game_name, cells))
     run_sweep(
         game_name,
         grid,
@@ -312,10 +311,12 @@ def play_tuning(
 
 
 def set_aside_other_networks(out: Path, manifest: str, plays: dict[str, list[str]]) -> Path | None:
-    """Move ``out`` aside (to ``<out>.other-network``, ``-2``, ...; returned) when its sweep
-    or search was played by other networks than ``plays`` (the shipped network replaced
-    since, or a folder written before the networks were recorded), so the section is
-    played afresh while the earlier games stay on disk; None when there is nothing to move."""
+    """Move ``out`` aside (to ``<out>.other-network``, ``-2``, ...; returned) when its
+    search (a tuning: one study, whose trials cannot be split by network) was played by
+    other networks than ``plays`` (the shipped network replaced since, or a folder written
+    before the networks were recorded), so the section is played afresh while the earlier
+    trials stay on disk; None when there is nothing to move. A sweep's cells are retired
+    one by one instead (:func:`~boardsim.research.sweep_folder.retire_network_cells`)."""
     path = out / manifest
     if not path.is_file():
         return None

@@ -31,6 +31,7 @@ from boardsim.core.errors import DataError, OptionError
 from boardsim.files import atomic_write_text
 from boardsim.research.cells import Cell, canonical
 from boardsim.research.metrics import PER_GAME, winners
+from boardsim.research.players import NETWORK_FAMILIES, seat_family
 from boardsim.research.precision import is_search_cell
 from boardsim.research.reuse import network_sha256, networks_played
 
@@ -320,6 +321,53 @@ def cells_networks(game_name: str, cells: Sequence[Cell]) -> dict[str, list[str]
     """The networks the cells' seats play, each at its cell's options
     (:func:`~boardsim.research.reuse.networks_played`)."""
     return networks_played(game_name, [(p, c.options) for c in cells for p in c.policies])
+
+
+def retire_network_cells(
+    out: Path, cells: Sequence[Cell], plays: Mapping[str, list[str]]
+) -> Path | None:
+    """When the sweep in ``out`` was played by other networks than ``plays`` (the shipped
+    network replaced since, or a folder written before the networks were recorded): move
+    the files of its cells with a network seat (those of ``cells``, and any the manifest's
+    points name a network skill in) to ``<out>.other-network/cells`` (``-2``, ... when
+    taken; returned), so they are played again with today's network while the other
+    cells' games, which no network played, are still read back; then record ``plays``.
+    None when the folder holds no sweep or the same networks."""
+    path = out / MANIFEST
+    if not path.is_file():
+        return None
+    manifest = json.loads(path.read_text())
+    if _same_plays(manifest.get("plays", "unknown"), dict(plays)):
+        return None
+    networked = {c.cell_id for c in cells if any(_is_network(p) for p in c.policies)}
+    for cid, point in manifest.get("points", {}).items():
+        if any(isinstance(v, str) and _is_network(v) for v in point.values()):
+            networked.add(cid)
+    aside, n = out.with_name(out.name + ".other-network"), 1
+    while aside.exists():
+        n += 1
+        aside = out.with_name(f"{out.name}.other-network-{n}")
+    moved = [f for f in (out / CELLS_DIR).glob("*.csv") if f.stem in networked]
+    if moved:
+        (aside / CELLS_DIR).mkdir(parents=True)
+        atomic_write_text(aside / MANIFEST, path.read_text())  # what they were played as
+        for f in moved:
+            f.rename(aside / CELLS_DIR / f.name)
+    atomic_write_text(path, json.dumps({**manifest, "plays": dict(plays)}, indent=1) + "\n")
+    LOG.warning(
+        "%s was played by other networks (%s, now %s): its %d cells with a network seat "
+        "moved to %s, to be played again",
+        out,
+        manifest.get("plays", "not recorded"),
+        dict(plays),
+        len(moved),
+        aside,
+    )
+    return aside if moved else None
+
+
+def _is_network(spec: str) -> bool:
+    return seat_family(spec) in NETWORK_FAMILIES
 
 
 SAME_SWEEP_KEYS = (
