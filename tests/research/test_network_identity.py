@@ -118,3 +118,20 @@ def test_a_tuning_with_a_network_skill_records_the_network() -> None:
     assert manifest["plays"] == networks_played("farrapos", _seats("alphazero"))
     heuristic = [parse_target("farrapos", "republic=0.5@heuristic")]
     assert "plays" not in _manifest("farrapos", heuristic, [], 40, 0, {})
+
+
+def test_a_grid_may_grow_a_network_skill_and_the_folder_records_it(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    sweep.run_sweep("farrapos", sweep.parse_grid("farrapos", ["skill=heuristic"]), ["x"], 4, out)
+    assert json.loads((out / MANIFEST).read_text())["plays"] == {}
+    grown = sweep.parse_grid("farrapos", ["skill=heuristic,alphazero"])
+    result = sweep.run_sweep("farrapos", grown, ["x"], 4, out)
+    assert (result.played, result.skipped) == (1, 1)
+    plays = json.loads((out / MANIFEST).read_text())["plays"]
+    assert plays == networks_played("farrapos", _seats("alphazero"))
+    # the heuristic's cells alone, read back from a folder that also holds the network's
+    again = sweep.run_sweep(
+        "farrapos", sweep.parse_grid("farrapos", ["skill=heuristic"]), ["x"], 4, out
+    )
+    assert again.played == 0
+    assert json.loads((out / MANIFEST).read_text())["plays"] == plays

@@ -44,9 +44,7 @@ from boardsim.research.reuse import networks_played
 from boardsim.research.skill import holm, p_value
 from boardsim.research.sweep import finished_sweep, parse_grid, plan_cells, run_sweep
 from boardsim.research.sweep_folder import cells_networks, retire_network_cells
-from boardsim.research.tune import (
-    MANIFEST as TUNE_MANIFEST,
-)
+from boardsim.research.tune import MANIFEST as TUNE_MANIFEST
 from boardsim.research.tune import (
     REPORT,
     TrialBudget,

@@ -30,9 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from boardsim.api import make_game
 from boardsim.core import header as hd
 from boardsim.core.errors import DataError, OptionError
 from boardsim.core.options import COMMON_OPTIONS, Option, with_later_defaults
+from boardsim.research.players import NETWORK_FAMILIES, any_options_maker, seat_family
 
 # How tournament.py derives a pair's (a cell's) games from its settings. Change the
 # string whenever that derivation changes: results recorded under another one are
@@ -104,9 +106,6 @@ def networks_played(
     played, so that a folder played by another network (the shipped one replaced) is told
     apart rather than read back as this one's. A spec can play several networks (one a
     player count in the race)."""
-    from boardsim.api import make_game  # deferred: reuse is imported by the players' floor
-    from boardsim.research.players import NETWORK_FAMILIES, any_options_maker, seat_family
-
     out: dict[str, set[str]] = {}
     done: set[tuple[str, str]] = set()
     for spec, options in seats:

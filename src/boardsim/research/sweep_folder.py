@@ -353,7 +353,9 @@ def retire_network_cells(
         atomic_write_text(aside / MANIFEST, path.read_text())  # what they were played as
         for f in moved:
             f.rename(aside / CELLS_DIR / f.name)
-    atomic_write_text(path, json.dumps({**manifest, "plays": dict(plays)}, indent=1) + "\n")
+    kept = manifest.get("plays")
+    kept = {s: v for s, v in kept.items() if s not in plays} if isinstance(kept, dict) else {}
+    atomic_write_text(path, json.dumps({**manifest, "plays": {**kept, **plays}}, indent=1) + "\n")
     LOG.warning(
         "%s was played by other networks (%s, now %s): its %d cells with a network seat "
         "moved to %s, to be played again",
@@ -408,8 +410,22 @@ def _old_default(old: Mapping[str, Any], key: str) -> Any:
     return MANIFEST_DEFAULTS.get(key)
 
 
-def _same_plays(old: Any, new: Any) -> bool:
-    return old == new or (old == "unknown" and new == {})
+def _same_plays(old: Any, new: Mapping[str, list[str]]) -> bool:
+    """Whether a folder that recorded ``old`` networks holds games of the ``new`` ones: no
+    agent of both played another network (a grid may add agents; a folder written before
+    networks were recorded holds none of a sweep with no network)."""
+    if old == "unknown":
+        return not new
+    return all(
+        set(new[s]) <= set(old[s]) or set(old[s]) <= set(new[s]) for s in set(old) & set(new)
+    )
+
+
+def _merged_plays(old: Any, new: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """The networks a folder holds games of once ``new``'s are added (today's replacing an
+    agent's earlier ones)."""
+    kept = old if isinstance(old, dict) else {}
+    return {**kept, **{s: sorted(set(v) | set(kept.get(s, []))) for s, v in new.items()}}
 
 
 def _differing_keys(old: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str]:
@@ -442,6 +458,7 @@ def _write_manifest(out: Path, manifest: dict[str, Any]) -> None:
         valued += [c for c in manifest["valued_cells"] if c not in valued]
         manifest = {
             **manifest,
+            "plays": _merged_plays(old.get("plays", "unknown"), manifest["plays"]),
             "cells": cells,
             "valued_cells": valued,
             "points": {**old.get("points", {}), **manifest["points"]},
