@@ -135,3 +135,16 @@ def test_a_grid_may_grow_a_network_skill_and_the_folder_records_it(tmp_path: Pat
     )
     assert again.played == 0
     assert json.loads((out / MANIFEST).read_text())["plays"] == plays
+
+
+def test_a_restricted_play_section_names_the_network_its_agent_plays(request) -> None:
+    """Farrapos's "Which mechanics the game turns on" plays the shipped network: its measures
+    of another network are not read back."""
+    from boardsim.games import definition
+    from boardsim.research.pages import PageRun, _restricted_settings
+
+    (play,) = definition("farrapos").restricted_play
+    now = _restricted_settings("farrapos", play, PageRun(40))
+    assert now["plays"] == networks_played("farrapos", _seats("alphazero"))
+    request.getfixturevalue("other_network")
+    assert _restricted_settings("farrapos", play, PageRun(40)) != now

@@ -362,7 +362,10 @@ def _restricted_settings(game_name: str, play: RestrictedPlay, run: PageRun) -> 
     settings is not read back (and is played again)."""
     games, gap_games = restricted_games(play, run)
     definition = make_game(game_name).definition
+    plays = networks_played(game_name, [(play.agent, dict(play.options))])
+    # the network its agent plays, when one: another network's measures are played again
     return {
+        **({"plays": plays} if plays else {}),
         "game": game_name,
         "version": definition.version,
         "agent": play.agent,
