@@ -43,7 +43,11 @@ from boardsim.research.restricted import (
 from boardsim.research.reuse import networks_played
 from boardsim.research.skill import holm, p_value
 from boardsim.research.sweep import finished_sweep, parse_grid, plan_cells, run_sweep
-from boardsim.research.sweep_folder import cells_networks, retire_network_cells
+from boardsim.research.sweep_folder import (
+    cells_networks,
+    other_network_path,
+    retire_network_cells,
+)
 from boardsim.research.tune import MANIFEST as TUNE_MANIFEST
 from boardsim.research.tune import (
     REPORT,
@@ -321,11 +325,7 @@ def set_aside_other_networks(out: Path, manifest: str, plays: dict[str, list[str
     recorded = json.loads(path.read_text()).get("plays", "unknown" if plays else {})
     if recorded == plays:
         return None
-    aside = out.with_name(out.name + ".other-network")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = out.with_name(f"{out.name}.other-network-{n}")
+    aside = other_network_path(out)
     out.rename(aside)
     LOG.warning(
         "%s was played by other networks (%s, now %s): kept as %s, played again",

@@ -343,10 +343,7 @@ def retire_network_cells(
     for cid, point in manifest.get("points", {}).items():
         if any(isinstance(v, str) and _is_network(v) for v in point.values()):
             networked.add(cid)
-    aside, n = out.with_name(out.name + ".other-network"), 1
-    while aside.exists():
-        n += 1
-        aside = out.with_name(f"{out.name}.other-network-{n}")
+    aside = other_network_path(out)
     moved = [f for f in (out / CELLS_DIR).glob("*.csv") if f.stem in networked]
     if moved:
         (aside / CELLS_DIR).mkdir(parents=True)
@@ -366,6 +363,16 @@ def retire_network_cells(
         aside,
     )
     return aside if moved else None
+
+
+def other_network_path(out: Path) -> Path:
+    """Where a folder's games of a replaced network are kept: ``<out>.other-network``, or
+    ``-2``, ``-3``, ... when taken."""
+    aside, n = out.with_name(out.name + ".other-network"), 1
+    while aside.exists():
+        n += 1
+        aside = out.with_name(f"{out.name}.other-network-{n}")
+    return aside
 
 
 def _is_network(spec: str) -> bool:
