@@ -53,3 +53,16 @@ def test_the_envs_own_scaling_leaves_the_harnesss_sampler_out() -> None:
     assert t2["steps_per_second"] / t1["steps_per_second"] == pytest.approx(1000 / 650)
     ratio = vector.env_seconds_a_step(t1) / vector.env_seconds_a_step(t2)
     assert ratio == pytest.approx(2.0)
+
+
+def test_the_report_says_when_sb3s_own_dicts_exceed_what_09_allows() -> None:
+    """375 finished games of 4,096 a step build 375 info and 375 episode dicts: when they
+    alone cost more than the ninth of the vector env's step that 0.9 leaves, the line
+    says the target is beyond any VecEnv that builds them in Python."""
+    vector = _vector()
+    over = {"sb3_episode_dicts_us_a_step": 80.0, "sb3_allowed_us_a_step": 36.0}
+    under = {"sb3_episode_dicts_us_a_step": 13.0, "sb3_allowed_us_a_step": 305.0}
+    assert "own dicts alone take more" in vector._beyond_contract(over)
+    assert vector._beyond_contract(under) == ""
+    # more finished games, more dicts: the floor grows with them
+    assert vector.episode_dicts_us(400, repeats=50) > vector.episode_dicts_us(4, repeats=50)
