@@ -13,11 +13,13 @@ from boardsim.agents import load
 from boardsim.core.network import Network
 from boardsim.training.alphazero import (
     AlphaZeroConfig,
+    AlphaZeroTrainer,
     best_network,
     curve_markdown,
     improvement_targets,
     rotated_score,
     seat_scores,
+    side_scores,
     train_alphazero,
     value_targets,
 )
@@ -135,6 +137,45 @@ def test_refinement_relabels_the_networks_own_positions_and_resumes_exactly(tmp_
         assert game.kernels.legal_mask(st, game.params, mask) > 1  # a choice
     record = read_metadata(tmp_path / "b")["config"]
     assert record["refine_iterations"] == 2 and record["refine_simulations"] == 8
+
+
+def test_refining_on_the_networks_own_move_keeps_it_where_the_search_finds_nothing_better(
+    tmp_path,
+) -> None:
+    """``refine_baseline="network"``: an untrained network's targets are its own moves
+    wherever the search does not clearly beat them, not its teacher's: few targets leave
+    its move, many leave the heuristic's (which it does not play)."""
+    config = _config(
+        tmp_path / "own",
+        1,
+        refine_iterations=1,
+        refine_simulations=8,
+        refine_games=4,
+        refine_baseline="network",
+    )
+    trainer = AlphaZeroTrainer(config)
+    play = trainer.selfplay()
+    assert play["expert"] == "network, relabelled by mcts:8, else its own move"
+    states = trainer.buffer.states[: trainer.buffer.added]
+    targets = trainer.buffer.policies[: trainer.buffer.added].astype(np.float32).argmax(axis=1)
+    own = trainer.greedy_moves(states)
+    np.testing.assert_array_equal(trainer.refine_baseline_moves(states), own)
+    kept = float((targets == own).mean())
+    assert play["off_baseline"] == pytest.approx(1 - kept)
+    assert kept > 0.5 and play["off_heuristic"] > play["off_baseline"]
+    with pytest.raises(boardsim.OptionError, match="refine_baseline"):
+        AlphaZeroConfig(game="liberation", run_dir="x", refine_baseline="teacher").validate()
+
+
+def test_a_cooperative_sides_refinement_score_is_its_win_rate() -> None:
+    """Hispania's generals share one return: every general is "best" in a lost game too,
+    so the side's score is whether it won, not its share of the best return."""
+    hispania = boardsim.make_game("hispania")
+    returns = np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, -1.0]])
+    mine = np.ones(3, bool)
+    assert list(side_scores(hispania, returns, mine)) == [1.0, 0.0]
+    race = boardsim.make_game("liberation", num_players=2)
+    assert list(side_scores(race, np.array([[1.0, -1.0]]), np.array([True, False]))) == [1.0]
 
 
 def test_the_improvement_target_leaves_the_heuristic_only_for_a_clearly_better_move() -> None:

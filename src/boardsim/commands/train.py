@@ -220,6 +220,15 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--refine-min-share", {"type": float, "help": "visit share of such a move (0.1)"}),
     ("--refine-lr", {"type": float, "help": "the refinement's lr"}),
     (
+        "--refine-baseline",
+        {
+            "choices": ("heuristic", "network"),
+            "help": "a refinement target where no searched move is clearly better: the "
+            "heuristic's move (DAgger towards the teacher) or the network's own (policy "
+            "improvement on itself alone)",
+        },
+    ),
+    (
         "--gate",
         {
             "choices": ("search", "none"),
@@ -433,6 +442,7 @@ ALPHAZERO_SETTINGS = {
     "refine_margin": "refine_margin",
     "refine_min_share": "refine_min_share",
     "refine_lr": "refine_learning_rate",
+    "refine_baseline": "refine_baseline",
     "gate_games": "gate_games",
     "gate_threshold": "gate_threshold",
     "gate_simulations": "gate_simulations",

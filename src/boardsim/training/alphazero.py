@@ -21,10 +21,13 @@ Each iteration of :func:`train_alphazero`:
    afresh (:func:`boardsim.core.search.relabel.search_positions`), and the target is the
    heuristic's move unless a searched move, visited at least ``refine_min_share`` of
    the time, has a mean value higher by more than ``refine_margin``: then that move
-   (:func:`improvement_targets`). The visit distribution of a search that wanders in a
-   game of dice and hidden cards is noise where the moves are close, and a network
-   fitted to it left its teacher's good moves; only a move the search values clearly
-   better moves the target off the heuristic. The buffer is emptied when refinement
+   (:func:`improvement_targets`); with ``refine_baseline="network"`` the target keeps
+   the network's own move instead, so that nothing pulls it back to its teacher and the
+   search is the only source of change (policy improvement on itself). The visit
+   distribution of a search that wanders in a game of dice and hidden cards is noise
+   where the moves are close, and a network fitted to it left its teacher's good moves;
+   only a move the search values clearly better moves the target off the baseline
+   move. The buffer is emptied when refinement
    starts, so the network learns from the positions it reaches itself; refinement
    iterations are not gated (their network alone against the heuristic is the curve).
 2. Every decision with a choice becomes a position of the replay buffer
@@ -121,6 +124,8 @@ from boardsim.training.selfplay import (
 
 ALGORITHM = "alphazero"
 EXPERTS = ("heuristic", "mcts")
+# what a refinement target is when the search finds no clearly better move
+REFINE_BASELINES = ("heuristic", "network")
 GATES = ("search", "none")
 CURVE_CSV = "curve.csv"
 PANEL_SEED_OFFSET = 424_242_424_243  # the panel's deals and positions: no self-play game's
@@ -185,6 +190,9 @@ class AlphaZeroConfig:
     refine_margin: float = 0.05  # how much better a searched move's mean value must be
     refine_min_share: float = 0.1  # ... among the moves visited this share of the time
     refine_learning_rate: float | None = None  # None: learning_rate
+    # the target where no searched move is clearly better: the heuristic's move (DAgger
+    # towards the teacher) or the network's own (policy improvement on itself alone)
+    refine_baseline: str = "heuristic"
     gate: str = "search"  # "search": the candidate must beat the best; "none": no gate
     gate_games: int = 64
     gate_threshold: float = 0.55
@@ -257,6 +265,10 @@ class AlphaZeroConfig:
             raise OptionError(f"gate must be one of {GATES}, got {self.gate!r}")
         if self.search not in ("gumbel", "puct"):
             raise OptionError(f"search must be gumbel or puct, got {self.search!r}")
+        if self.refine_baseline not in REFINE_BASELINES:
+            raise OptionError(
+                f"refine_baseline must be one of {REFINE_BASELINES}, got {self.refine_baseline!r}"
+            )
         if self.warmup_expert not in EXPERTS:
             raise OptionError(f"warmup_expert must be one of {EXPERTS}, got {self.warmup_expert!r}")
         if any(int(h) < 1 for h in self.hidden) or not (self.hidden or self.conv):
@@ -567,7 +579,7 @@ class AlphaZeroTrainer:
         cap = min(c.max_positions_per_game, int(g.options.get("max_decisions") or 10**9))
         first = self.iteration * total
         start = time.perf_counter()
-        positions, deviations, score = 0, 0, 0.0
+        positions, deviations, off_teacher, score = 0, 0, 0, 0.0
         lengths = []
         for k, side in enumerate(sides):
             mine = np.array([t == side for t in g.teams])
@@ -581,11 +593,14 @@ class AlphaZeroTrainer:
                 states = np.ascontiguousarray(out["states"])
                 seed = derive_seed(c.seed, first + done)
                 searched = search_positions(g, expert, states, seed, c.threads)
-                baseline = heuristic_moves(g, states, c.threads)
+                baseline = self.refine_baseline_moves(states)
                 targets = improvement_targets(
                     baseline, searched["q"], searched["visits"], c.refine_margin, c.refine_min_share
                 )
-                deviations += int((targets.argmax(axis=1) != baseline).sum())
+                chosen = targets.argmax(axis=1)
+                deviations += int((chosen != baseline).sum())
+                if c.refine_baseline != "heuristic":
+                    off_teacher += int((chosen != heuristic_moves(g, states, c.threads)).sum())
                 self.buffer.add(
                     states,
                     targets.astype(np.float16),
@@ -594,7 +609,7 @@ class AlphaZeroTrainer:
                 )
                 positions += len(states)
                 lengths.append(out["decisions"])
-                score += float(seat_scores(out["returns"], mine).sum())
+                score += float(side_scores(g, out["returns"], mine).sum())
                 if progress is not None:
                     progress(n)
             first += games
@@ -606,10 +621,24 @@ class AlphaZeroTrainer:
             "seconds": time.perf_counter() - start,
             "decisions_mean": float(lengths_all.mean()),
             "first_side_wins": float("nan"),
-            "expert": f"network, relabelled by mcts:{sims}",
-            "network_score": score / max(total, 1),  # its games against the heuristic
-            "off_heuristic": deviations / max(positions, 1),  # targets off the heuristic's move
+            "expert": f"network, relabelled by mcts:{sims}"
+            + ("" if c.refine_baseline == "heuristic" else ", else its own move"),
+            # its games against the heuristic (a cooperative side's: its win rate)
+            "network_score": score / max(total, 1),
+            # targets off the baseline's move (refine_baseline), and off the heuristic's
+            "off_baseline": deviations / max(positions, 1),
+            "off_heuristic": (deviations if c.refine_baseline == "heuristic" else off_teacher)
+            / max(positions, 1),
         }
+
+    def refine_baseline_moves(self, states: np.ndarray) -> np.ndarray:
+        """The move a refinement target keeps where the search finds none clearly better:
+        the heuristic's (``refine_baseline="heuristic"``) or the network's own most likely
+        move (``"network"``: the model's, which is the best network's while refining, as
+        every refined candidate is taken; the move it played where it decided alone)."""
+        if self.config.refine_baseline == "network":
+            return self.greedy_moves(states)
+        return heuristic_moves(self.game, states, self.config.threads)
 
     # ------------------------------------------------------------ training
     def train_network(self) -> dict[str, float]:
@@ -821,6 +850,15 @@ def heuristic_moves(game: Any, states: np.ndarray, threads: int | None) -> np.nd
     with threads_used(threads):
         g.mcts.batch_positions(np.ascontiguousarray(states), g.params, True, obs, masks)
     return obs[:, g.observation_size :].argmax(axis=1)
+
+
+def side_scores(game: Any, returns: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    """The score of the players ``mine`` in each game: their share of the win
+    (:func:`seat_scores`), or, in a cooperative game (every player one side, the game
+    the opponent), 1 for a win and 0 for a loss."""
+    if game.is_cooperative():
+        return (returns[:, 0] > 0).astype(np.float64)
+    return seat_scores(returns, mine)
 
 
 def improvement_targets(

@@ -188,6 +188,7 @@ _FLAGS = {
     "refine_margin": "--refine-margin",
     "refine_min_share": "--refine-min-share",
     "refine_learning_rate": "--refine-lr",
+    "refine_baseline": "--refine-baseline",
     "gate": "--gate",
     "gate_games": "--gate-games",
     "gate_threshold": "--gate-threshold",
