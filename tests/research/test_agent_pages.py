@@ -258,3 +258,31 @@ def test_a_network_trained_from_another_shows_the_training_it_started_from(
     bare.save(tmp_path / "bare.npz")
     assert pages._started_from({"command": f"boardsim train --init {tmp_path}/bare.npz"}) == []
     assert "itself trained by" in pages.alphazero_block()
+
+
+def test_a_network_trained_in_stages_shows_each_stage_earliest_first(tmp_path: Path) -> None:
+    """Warm-up, then a first self-play stage from it, then the shipped run from that one:
+    the page gives both earlier stages, the warm-up first; a chain that loops back on
+    itself stops where it repeats."""
+    warmup = "benchmarks/results/farrapos-selfplay/warmup.npz"
+    middle = Network.load(warmup)
+    record = dict(middle.meta["training"])
+    record["command"] = f"boardsim train farrapos --init {warmup} --seed 7"
+    record["iterations"], record["games"], record["wall_seconds"] = 5, 320, 600.0
+    middle.meta = {**middle.meta, "training": record}
+    middle.save(tmp_path / "middle.npz")
+    lines = pages._started_from({"command": f"boardsim train --init {tmp_path}/middle.npz"})
+    text = "\n".join(lines)
+    assert lines[0] == f"Its first stage, `{warmup}`, was trained by:"
+    assert f"Then `{tmp_path}/middle.npz`, from the stage before, by:" in lines
+    assert text.index("--warmup-iterations 3") < text.index("--seed 7")
+    assert "(5 iterations, 320 self-play games, 10 minutes; its iteration 3.) This run:" in lines
+    assert text.count("This run:") == 1
+    looped = Network.load(warmup)
+    looped.meta = {
+        **looped.meta,
+        "training": {**record, "command": f"boardsim train --init {tmp_path}/loop.npz"},
+    }
+    looped.save(tmp_path / "loop.npz")
+    lines = pages._started_from({"command": f"boardsim train --init {tmp_path}/loop.npz"})
+    assert lines[0] == f"It started from `{tmp_path}/loop.npz`, itself trained by:"

@@ -716,25 +716,40 @@ def _init_path(command: str) -> str | None:
 
 def _started_from(record: Mapping[str, Any]) -> list[str]:
     """A run that started from another network (``--init``): that network's own training,
-    from its record, so the page shows every stage (nothing when it has no record)."""
+    from its record, and so on back to the first stage that did not (a network trained
+    from one trained from another), earliest first, so the page shows every stage
+    (nothing when the first network named has no record)."""
+    stages: list[tuple[str, Mapping[str, Any]]] = []
     path = _init_path(record["command"])
-    if path is None or not Path(path).is_file():
-        return []
-    before = Network.load(path).meta.get("training", {})
-    if not before:
-        return []
-    minutes = before["wall_seconds"] / 60
-    return [
-        f"It started from `{path}`, itself trained by:",
-        "",
-        "```bash",
-        before["command"] + export_flags(before),
-        "```",
-        "",
-        f"({before['iterations']} iterations, {before['games']:,} self-play games, "
-        f"{minutes:.0f} minutes; its iteration {before['best_iteration']}.) This run:",
-        "",
-    ]
+    while path is not None and Path(path).is_file() and len(stages) < 8:
+        before = Network.load(path).meta.get("training", {})
+        if not before or any(path == seen for seen, _ in stages):
+            break
+        stages.append((path, before))
+        path = _init_path(before["command"])
+    lines: list[str] = []
+    for k, (path, before) in enumerate(reversed(stages)):
+        if len(stages) == 1:
+            heading = f"It started from `{path}`, itself trained by:"
+        elif k == 0:
+            heading = f"Its first stage, `{path}`, was trained by:"
+        else:
+            heading = f"Then `{path}`, from the stage before, by:"
+        minutes = before["wall_seconds"] / 60
+        lines += [
+            heading,
+            "",
+            "```bash",
+            before["command"] + export_flags(before),
+            "```",
+            "",
+            f"({before['iterations']} iterations, {before['games']:,} self-play games, "
+            f"{minutes:.0f} minutes; its iteration {before['best_iteration']}.)",
+            "",
+        ]
+    if lines:
+        lines[-2] += " This run:"
+    return lines
 
 
 def alphazero_block() -> str:
