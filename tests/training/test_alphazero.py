@@ -167,6 +167,30 @@ def test_refining_on_the_networks_own_move_keeps_it_where_the_search_finds_nothi
         AlphaZeroConfig(game="liberation", run_dir="x", refine_baseline="teacher").validate()
 
 
+def test_the_networks_own_search_can_relabel_its_positions(tmp_path) -> None:
+    """``refine_expert="network"``: the best network's search (no noise) relabels the
+    positions; its values are searched ones and every target is one-hot, as with UCT."""
+    config = _config(
+        tmp_path / "self",
+        1,
+        refine_iterations=1,
+        refine_simulations=8,
+        refine_games=4,
+        refine_baseline="network",
+        refine_expert="network",
+    )
+    trainer = AlphaZeroTrainer(config)
+    assert trainer.relabeller(8).network is trainer.best
+    play = trainer.selfplay()
+    assert play["expert"] == "network, relabelled by alphazero-mcts:8, else its own move"
+    n = trainer.buffer.added
+    assert n > 0 and not np.isnan(trainer.buffer.search_values[:n]).any()
+    policies = trainer.buffer.policies[:n].astype(np.float32)
+    assert np.all(policies.max(axis=1) == 1) and np.all(policies.sum(axis=1) == 1)
+    with pytest.raises(boardsim.OptionError, match="refine_expert"):
+        AlphaZeroConfig(game="liberation", run_dir="x", refine_expert="oracle").validate()
+
+
 def test_a_cooperative_sides_refinement_score_is_its_win_rate() -> None:
     """Hispania's generals share one return: every general is "best" in a lost game too,
     so the side's score is whether it won, not its share of the best return."""

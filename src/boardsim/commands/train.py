@@ -220,6 +220,14 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--refine-min-share", {"type": float, "help": "visit share of such a move (0.1)"}),
     ("--refine-lr", {"type": float, "help": "the refinement's lr"}),
     (
+        "--refine-expert",
+        {
+            "choices": ("uct", "network"),
+            "help": "who relabels a refinement's positions: UCT with the game's settings, or "
+            "the network's own search (the run's settings, no noise), which improves with it",
+        },
+    ),
+    (
         "--refine-baseline",
         {
             "choices": ("heuristic", "network"),
@@ -443,6 +451,7 @@ ALPHAZERO_SETTINGS = {
     "refine_min_share": "refine_min_share",
     "refine_lr": "refine_learning_rate",
     "refine_baseline": "refine_baseline",
+    "refine_expert": "refine_expert",
     "gate_games": "gate_games",
     "gate_threshold": "gate_threshold",
     "gate_simulations": "gate_simulations",

@@ -126,6 +126,10 @@ ALGORITHM = "alphazero"
 EXPERTS = ("heuristic", "mcts")
 # what a refinement target is when the search finds no clearly better move
 REFINE_BASELINES = ("heuristic", "network")
+# who relabels a refinement's positions: UCT with the game's settings, or the best
+# network's own search (the run's search settings, no noise), which grows with it
+REFINE_EXPERTS = ("uct", "network")
+RELABELLERS = {"uct": "mcts", "network": "alphazero-mcts"}  # as the agents are named
 GATES = ("search", "none")
 CURVE_CSV = "curve.csv"
 PANEL_SEED_OFFSET = 424_242_424_243  # the panel's deals and positions: no self-play game's
@@ -193,6 +197,7 @@ class AlphaZeroConfig:
     # the target where no searched move is clearly better: the heuristic's move (DAgger
     # towards the teacher) or the network's own (policy improvement on itself alone)
     refine_baseline: str = "heuristic"
+    refine_expert: str = "uct"  # the relabelling search: "uct" or the network's ("network")
     gate: str = "search"  # "search": the candidate must beat the best; "none": no gate
     gate_games: int = 64
     gate_threshold: float = 0.55
@@ -268,6 +273,10 @@ class AlphaZeroConfig:
         if self.refine_baseline not in REFINE_BASELINES:
             raise OptionError(
                 f"refine_baseline must be one of {REFINE_BASELINES}, got {self.refine_baseline!r}"
+            )
+        if self.refine_expert not in REFINE_EXPERTS:
+            raise OptionError(
+                f"refine_expert must be one of {REFINE_EXPERTS}, got {self.refine_expert!r}"
             )
         if self.warmup_expert not in EXPERTS:
             raise OptionError(f"warmup_expert must be one of {EXPERTS}, got {self.warmup_expert!r}")
@@ -571,7 +580,7 @@ class AlphaZeroTrainer:
         if c.refine_learning_rate is not None:
             self.set_learning_rate(c.refine_learning_rate)
         sims = c.refine_simulations or c.warmup_simulations
-        expert = seat_table(g, [game_uct_seat(g, sims)] * g.num_players)
+        expert = seat_table(g, [self.relabeller(sims)] * g.num_players)
         network = self.alone(self.best)
         heuristic = Seat.named("heuristic")
         total = c.refine_games or c.games_per_iteration
@@ -621,7 +630,7 @@ class AlphaZeroTrainer:
             "seconds": time.perf_counter() - start,
             "decisions_mean": float(lengths_all.mean()),
             "first_side_wins": float("nan"),
-            "expert": f"network, relabelled by mcts:{sims}"
+            "expert": f"network, relabelled by {RELABELLERS[c.refine_expert]}:{sims}"
             + ("" if c.refine_baseline == "heuristic" else ", else its own move"),
             # its games against the heuristic (a cooperative side's: its win rate)
             "network_score": score / max(total, 1),
@@ -630,6 +639,14 @@ class AlphaZeroTrainer:
             "off_heuristic": (deviations if c.refine_baseline == "heuristic" else off_teacher)
             / max(positions, 1),
         }
+
+    def relabeller(self, simulations: int) -> Seat:
+        """The search that relabels a refinement's positions: UCT with the game's settings
+        (``refine_expert="uct"``) or the best network searching with the run's settings
+        and no noise (``"network"``: the expert improves as the network does)."""
+        if self.config.refine_expert == "network":
+            return self.search(self.best, training=False, simulations=simulations)
+        return game_uct_seat(self.game, simulations)
 
     def refine_baseline_moves(self, states: np.ndarray) -> np.ndarray:
         """The move a refinement target keeps where the search finds none clearly better:

@@ -189,6 +189,7 @@ _FLAGS = {
     "refine_min_share": "--refine-min-share",
     "refine_learning_rate": "--refine-lr",
     "refine_baseline": "--refine-baseline",
+    "refine_expert": "--refine-expert",
     "gate": "--gate",
     "gate_games": "--gate-games",
     "gate_threshold": "--gate-threshold",
