@@ -27,9 +27,10 @@ Each iteration of :func:`train_alphazero`:
    distribution of a search that wanders in a game of dice and hidden cards is noise
    where the moves are close, and a network fitted to it left its teacher's good moves;
    only a move the search values clearly better moves the target off the baseline
-   move. The buffer is emptied when refinement
-   starts, so the network learns from the positions it reaches itself; refinement
-   iterations are not gated (their network alone against the heuristic is the curve).
+   move. ``refine_expert="network"`` relabels with the best network's own search in
+   place of UCT. The buffer is emptied when refinement starts, so the network learns
+   from the positions it reaches itself; refinement iterations are not gated (their
+   network alone against the heuristic is the curve).
 2. Every decision with a choice becomes a position of the replay buffer
    (:mod:`.replay`): the state, the search's policy target (the improved policy, or the
    visit distribution) and the game's result.
