@@ -18,12 +18,11 @@ from boardsim.training.alphazero import (
     curve_markdown,
     improvement_targets,
     rotated_score,
-    seat_scores,
-    side_scores,
     train_alphazero,
     value_targets,
 )
 from boardsim.training.checkpoint import read_entry, read_metadata, read_resume_arrays
+from boardsim.training.panel import seat_scores, side_scores
 from boardsim.training.replay import ReplayBuffer
 
 TINY = {

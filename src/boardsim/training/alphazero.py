@@ -21,16 +21,11 @@ Each iteration of :func:`train_alphazero`:
    afresh (:func:`boardsim.core.search.relabel.search_positions`), and the target is the
    heuristic's move unless a searched move, visited at least ``refine_min_share`` of
    the time, has a mean value higher by more than ``refine_margin``: then that move
-   (:func:`improvement_targets`); with ``refine_baseline="network"`` the target keeps
-   the network's own move instead, so that nothing pulls it back to its teacher and the
-   search is the only source of change (policy improvement on itself). The visit
-   distribution of a search that wanders in a game of dice and hidden cards is noise
-   where the moves are close, and a network fitted to it left its teacher's good moves;
-   only a move the search values clearly better moves the target off the baseline
-   move. ``refine_expert="network"`` relabels with the best network's own search in
-   place of UCT. The buffer is emptied when refinement starts, so the network learns
-   from the positions it reaches itself; refinement iterations are not gated (their
-   network alone against the heuristic is the curve).
+   (:func:`improvement_targets`); ``refine_baseline="network"`` keeps the network's own
+   move instead, ``refine_expert="network"`` relabels with its own search. A search's
+   visits in a game of dice are noise where moves are close: only a clearly better move
+   moves a target. The buffer is emptied when refinement starts (the network learns
+   where its own play takes it); refinement iterations are not gated.
 2. Every decision with a choice becomes a position of the replay buffer
    (:mod:`.replay`): the state, the search's policy target (the improved policy, or the
    visit distribution) and the game's result.
@@ -101,7 +96,7 @@ from boardsim.training.panel import (
     make_panel,
     panel_row,
     rotated_scores,
-    seat_scores,
+    side_scores,
 )
 from boardsim.training.replay import ReplayBuffer
 from boardsim.training.run_log import (
@@ -868,15 +863,6 @@ def heuristic_moves(game: Any, states: np.ndarray, threads: int | None) -> np.nd
     with threads_used(threads):
         g.mcts.batch_positions(np.ascontiguousarray(states), g.params, True, obs, masks)
     return obs[:, g.observation_size :].argmax(axis=1)
-
-
-def side_scores(game: Any, returns: np.ndarray, mine: np.ndarray) -> np.ndarray:
-    """The score of the players ``mine`` in each game: their share of the win
-    (:func:`seat_scores`), or, in a cooperative game (every player one side, the game
-    the opponent), 1 for a win and 0 for a loss."""
-    if game.is_cooperative():
-        return (returns[:, 0] > 0).astype(np.float64)
-    return seat_scores(returns, mine)
 
 
 def improvement_targets(

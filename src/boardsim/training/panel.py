@@ -134,6 +134,15 @@ def seat_scores(returns: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return (winners & seats[None, :]).sum(axis=1) / winners.sum(axis=1)
 
 
+def side_scores(game: Any, returns: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    """The score of the players ``mine`` in each game: their share of the win
+    (:func:`seat_scores`), or, in a cooperative game (every player one side, the game
+    the opponent), 1 for a win and 0 for a loss."""
+    if game.is_cooperative():
+        return (returns[:, 0] > 0).astype(np.float64)
+    return seat_scores(returns, mine)
+
+
 def rotated_scores(
     game: Any, a: Seat, b: Seat, games: int, seed: int, threads: int | None
 ) -> np.ndarray:
