@@ -151,11 +151,11 @@ def rotated_scores(
     games ...`` of the run ``seed``); in a cooperative game, ``a`` and ``b`` each play the
     side on the same deals, and game ``i`` scores ``(1 + win_a[i] - win_b[i]) / 2``."""
     if game.is_cooperative():
-        wins = [
-            (play_games(game, games, [seat] * game.num_players, seed, 0, threads)["returns"][:, 0]
-             > 0).astype(np.float64)
-            for seat in (a, b)
-        ]  # fmt: skip
+        everyone = np.ones(game.num_players, bool)
+        wins = []
+        for seat in (a, b):
+            played = play_games(game, games, [seat] * game.num_players, seed, 0, threads)
+            wins.append(side_scores(game, played["returns"], everyone))
         return 0.5 * (1.0 + wins[0] - wins[1])
     sides = sorted(set(game.teams))
     out = []
