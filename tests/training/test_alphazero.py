@@ -138,21 +138,27 @@ def test_refinement_relabels_the_networks_own_positions_and_resumes_exactly(tmp_
     assert record["refine_iterations"] == 2 and record["refine_simulations"] == 8
 
 
+def _refining(run_dir, **kw) -> AlphaZeroTrainer:
+    """A trainer about to play one refinement iteration on the network's own move."""
+    config = _config(
+        run_dir,
+        1,
+        refine_iterations=1,
+        refine_simulations=8,
+        refine_games=4,
+        refine_baseline="network",
+        **kw,
+    )
+    return AlphaZeroTrainer(config)
+
+
 def test_refining_on_the_networks_own_move_keeps_it_where_the_search_finds_nothing_better(
     tmp_path,
 ) -> None:
     """``refine_baseline="network"``: an untrained network's targets are its own moves
     wherever the search does not clearly beat them, not its teacher's: few targets leave
     its move, many leave the heuristic's (which it does not play)."""
-    config = _config(
-        tmp_path / "own",
-        1,
-        refine_iterations=1,
-        refine_simulations=8,
-        refine_games=4,
-        refine_baseline="network",
-    )
-    trainer = AlphaZeroTrainer(config)
+    trainer = _refining(tmp_path / "own")
     play = trainer.selfplay()
     assert play["expert"] == "network, relabelled by mcts:8, else its own move"
     states = trainer.buffer.states[: trainer.buffer.added]
@@ -169,16 +175,7 @@ def test_refining_on_the_networks_own_move_keeps_it_where_the_search_finds_nothi
 def test_the_networks_own_search_can_relabel_its_positions(tmp_path) -> None:
     """``refine_expert="network"``: the best network's search (no noise) relabels the
     positions; its values are searched ones and every target is one-hot, as with UCT."""
-    config = _config(
-        tmp_path / "self",
-        1,
-        refine_iterations=1,
-        refine_simulations=8,
-        refine_games=4,
-        refine_baseline="network",
-        refine_expert="network",
-    )
-    trainer = AlphaZeroTrainer(config)
+    trainer = _refining(tmp_path / "self", refine_expert="network")
     assert trainer.relabeller(8).network is trainer.best
     play = trainer.selfplay()
     assert play["expert"] == "network, relabelled by alphazero-mcts:8, else its own move"
