@@ -111,3 +111,22 @@ def test_what_cannot_start_a_run_is_refused_by_name(tmp_path, small_network) -> 
     start, three = _init_network(three, None)
     with pytest.raises(OptionError, match="its layers differ"):
         AlphaZeroTrainer(three).start_from(start)
+
+
+def test_a_run_from_a_network_searches_as_it_does_unless_told_otherwise(tmp_path) -> None:
+    """Hispania's shipped network searches with PUCT at ``c_scale`` 0.1: a run from it
+    keeps those settings (its exports then search as the network it started from), not the
+    trainer's defaults (Gumbel, ``c_scale`` 1); a setting the command gives wins; the leaf
+    mix is the run's own."""
+    path = str(AGENTS / "hispania" / "alphazero.npz")
+    hispania = {"game": "hispania", "run_dir": str(tmp_path), "init": path}
+    _, kept = _init_network(AlphaZeroConfig(**hispania), None)
+    assert (kept.search, kept.c_scale, kept.rollout, kept.rollout_depth) == (
+        "puct",
+        0.1,
+        "heuristic",
+        20,
+    )
+    assert kept.mix == AlphaZeroConfig.mix  # the network records its export's mix, not a run's
+    _, told = _init_network(AlphaZeroConfig(**hispania, search="gumbel"), {"search": "--search"})
+    assert (told.search, told.c_scale) == ("gumbel", 0.1)

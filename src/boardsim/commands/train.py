@@ -175,8 +175,8 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
         {
             "metavar": "NETWORK",
             "help": "start from this network (an .npz an alphazero run exported, e.g. "
-            "agents/GAME/alphazero.npz): its weights, layers and hint (default none: from "
-            "scratch)",
+            "agents/GAME/alphazero.npz): its weights, layers and hint, and its search "
+            "settings where none is given (default none: from scratch)",
         },
     ),
     ("--weight-decay", {"type": float}),

@@ -637,18 +637,16 @@ class AlphaZeroTrainer:
         }
 
     def relabeller(self, simulations: int) -> Seat:
-        """The search that relabels a refinement's positions: UCT with the game's settings
-        (``refine_expert="uct"``) or the best network searching with the run's settings
-        and no noise (``"network"``: the expert improves as the network does)."""
+        """The search that relabels a refinement's positions: UCT with the game's settings,
+        or (``refine_expert="network"``) the best network's, the run's settings, no noise."""
         if self.config.refine_expert == "network":
             return self.search(self.best, training=False, simulations=simulations)
         return game_uct_seat(self.game, simulations)
 
     def refine_baseline_moves(self, states: np.ndarray) -> np.ndarray:
         """The move a refinement target keeps where the search finds none clearly better:
-        the heuristic's (``refine_baseline="heuristic"``) or the network's own most likely
-        move (``"network"``: the model's, which is the best network's while refining, as
-        every refined candidate is taken; the move it played where it decided alone)."""
+        the heuristic's, or (``refine_baseline="network"``) the model's most likely move,
+        the best network's while refining (every refined candidate is taken)."""
         if self.config.refine_baseline == "network":
             return self.greedy_moves(states)
         return heuristic_moves(self.game, states, self.config.threads)
@@ -1091,9 +1089,10 @@ RESUME_MAY_CHANGE = (
 def _init_network(
     config: AlphaZeroConfig, explicit: Mapping[str, str] | None
 ) -> tuple[Network, AlphaZeroConfig]:
-    """The network ``config.init`` names, and ``config`` with its architecture; a setting
-    of the architecture the caller gave otherwise than the network's is refused, named."""
-    from boardsim.training.networks import start_network  # imports torch
+    """The network ``config.init`` names, and ``config`` with its architecture and the
+    search settings it records that the caller did not set (``recorded_search``); a
+    layer setting given otherwise than the network's is refused, named."""
+    from boardsim.training.networks import recorded_search, start_network  # imports torch
 
     network, arch = start_network(config.init or "", config.game)
     caller = set_by_caller(config, explicit)
@@ -1102,7 +1101,8 @@ def _init_network(
         raise OptionError(
             f"--init {config.init} has its own layers ({arch}): leave out {', '.join(clash)}"
         )
-    return network, replace(config, **arch)
+    search = {k: v for k, v in recorded_search(network, config).items() if k not in caller}
+    return network, replace(config, **arch, **search)
 
 
 def _resumed_config(

@@ -248,6 +248,19 @@ def start_network(path: str | Path, game: str) -> tuple[Network, dict[str, Any]]
     }
 
 
+# the search settings a run from --init keeps from its network unless told otherwise (not
+# the leaf mix: a network records the mix its searches export with, not its run's)
+INIT_SEARCH = ("search", "gumbel_m", "c_visit", "c_scale", "c_puct", "fpu", "rollout")
+INIT_SEARCH += ("rollout_depth",)
+
+
+def recorded_search(network: Network, config: Any) -> dict[str, Any]:
+    """The settings of :data:`INIT_SEARCH` that ``network``'s metadata records, each of
+    the type of ``config``'s (an ``AlphaZeroConfig``) field of that name."""
+    recorded = network.meta.get("search", {})
+    return {k: type(getattr(config, k))(recorded[k]) for k in INIT_SEARCH if k in recorded}
+
+
 def _mlp_specs(
     sequential: nn.Module, src: int, first_slot: int, use: int
 ) -> tuple[list[LayerSpec], list[nn.Linear], int]:
