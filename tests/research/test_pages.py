@@ -17,6 +17,7 @@ from boardsim.research.pages import (
     anchor,
     finished_tuning,
     play_tuning,
+    questions,
     restricted_command,
     rungs_note,
     slug,
@@ -78,6 +79,7 @@ def test_the_command_line_writes_the_page_and_refuses_a_question_it_lacks(
     assert "no balance question 'no such question'" in capsys.readouterr().err
     assert main([*args, "--question", "The advanced rules"]) == 0
     assert (tmp_path / "farrapos.md").exists()
+    assert "warning: " in capsys.readouterr().err  # the other sections, left out
     assert main(["balance", "docs", "chess"]) == 2
 
 
@@ -190,8 +192,15 @@ def test_the_ledgers_cite_the_pages_sections_that_exist() -> None:
 def test_a_page_to_a_precision_names_it_and_is_read_back(tmp_path: Path) -> None:
     run = PageRun(4, precision=0.3, max_games_per_cell=8)
     kw = {"out_dir": tmp_path / "pages", "work": tmp_path / "work"}
-    text = write_page("farrapos", run, only=["The advanced rules"], **kw).read_text()
+    warned: list[str] = []
+    page = write_page("farrapos", run, only=["The advanced rules"], warn=warned.append, **kw)
+    text = page.read_text()
     assert "--games-per-cell 4 --seed 0 --precision 0.3 --max-games-per-cell 8" in text
+    # a new work folder holds none of the other sections: the page leaves them out, and
+    # says so rather than quietly publishing one section
+    others = [q.title for q in questions("farrapos") if q.title != "The advanced rules"]
+    assert len(warned) == 1 and all(title in warned[0] for title in others)
+    assert f"Questions: [The advanced rules](#{anchor('The advanced rules')})." in text
     folder = tmp_path / "work" / "farrapos" / slug("The advanced rules")
     held = {len(p.read_text().splitlines()) - 1 for p in (folder / "cells").glob("*.csv")}
     assert held <= {4, 8}  # a first round of 4, then at most 8 a cell

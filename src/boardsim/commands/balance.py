@@ -314,7 +314,8 @@ def _add_docs(sub: Any) -> None:
         action="append",
         default=[],
         metavar="TITLE",
-        help="play only this question (or tuning) of the page (repeatable)",
+        help="play only this question (or tuning) of the page (repeatable); the others "
+        "are read back from --work, and those not found there are left out, with a warning",
     )
     _add_plan(q)
     _flags(q, "seed", "backend", "threads", "no-progress")
@@ -475,6 +476,7 @@ def _docs(args: argparse.Namespace) -> int:
             only=args.questions,
             progress=not args.no_progress,
             say=say,
+            warn=lambda line: print(f"warning: {line}", file=sys.stderr),
         )
     except OptionError as exc:
         raise ValueError(str(exc)) from exc

@@ -614,11 +614,14 @@ def write_page(
     only: Sequence[str] = (),
     progress: bool = False,
     say: Callable[[str], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Path:
     """Play every question and tuning of ``game_name`` (or those whose titles ``only``
     names: the others' sections are read back from their finished sweeps and searches in
     ``work``, when played with the same settings) and write ``out_dir/<game>.md``
-    atomically; return its path."""
+    atomically; return its path. A section neither named nor found in ``work`` is left
+    out of the page, and ``warn`` is told which (a page written from a new work folder
+    with ``only`` holds only the sections played)."""
     if run.games_per_cell < 1:
         raise OptionError("games per cell must be at least 1")
     if run.precision is None and run.seconds is not None:
@@ -659,11 +662,13 @@ def write_page(
         )
         for r in restricted(game_name)
     ]
+    left_out = []
     for part in parts:
         if only and part.title not in only:
             found = part.read_back()
-            if found is None:
-                continue  # not asked, and not played before with these settings
+            if found is None:  # not asked, and not played before with these settings
+                left_out.append(part.title)
+                continue
         else:
             if say is not None:
                 say(f"{game_name}: {part.title}")
@@ -690,4 +695,9 @@ def write_page(
     path = Path(out_dir) / f"{game_name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, "\n".join([*head, "", *("\n\n".join(sections).splitlines()), ""]))
+    if left_out and warn is not None:
+        warn(
+            f"{path} leaves out {len(left_out)} of its {len(parts)} sections, not played "
+            f"with these settings in {work_dir}: {'; '.join(left_out)}"
+        )
     return path
