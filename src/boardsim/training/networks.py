@@ -250,8 +250,16 @@ def start_network(path: str | Path, game: str) -> tuple[Network, dict[str, Any]]
 
 # the search settings a run from --init keeps from its network unless told otherwise (not
 # the leaf mix: a network records the mix its searches export with, not its run's)
-INIT_SEARCH = ("search", "gumbel_m", "c_visit", "c_scale", "c_puct", "fpu", "rollout")
-INIT_SEARCH += ("rollout_depth",)
+INIT_SEARCH = (
+    "search",
+    "gumbel_m",
+    "c_visit",
+    "c_scale",
+    "c_puct",
+    "fpu",
+    "rollout",
+    "rollout_depth",
+)
 
 
 def recorded_search(network: Network, config: Any) -> dict[str, Any]:
