@@ -14,9 +14,12 @@ from boardsim.core.game import BalanceTuning
 from boardsim.research.pages import (
     GENERATED,
     PageRun,
+    SectionCost,
     anchor,
     finished_tuning,
+    page_cost_lines,
     play_tuning,
+    question_cost,
     questions,
     restricted_command,
     rungs_note,
@@ -201,6 +204,9 @@ def test_a_page_to_a_precision_names_it_and_is_read_back(tmp_path: Path) -> None
     others = [q.title for q in questions("farrapos") if q.title != "The advanced rules"]
     assert len(warned) == 1 and all(title in warned[0] for title in others)
     assert f"Questions: [The advanced rules](#{anchor('The advanced rules')})." in text
+    # its games were timed as they were played: the page says what they cost
+    cost = next(line for line in text.splitlines() if line.startswith("What the page's games"))
+    assert "of one core in all (The advanced rules " in cost and "on 128" in cost
     folder = tmp_path / "work" / "farrapos" / slug("The advanced rules")
     held = {len(p.read_text().splitlines()) - 1 for p in (folder / "cells").glob("*.csv")}
     assert held <= {4, 8}  # a first round of 4, then at most 8 a cell
@@ -280,3 +286,24 @@ def test_a_page_s_time_budget_is_shared_so_a_late_question_keeps_its_share(
     given.clear()
     write_page("farrapos", PageRun(4), out_dir=tmp_path / "pages", work=tmp_path / "work")
     assert set(given.values()) == {None}
+
+
+def test_a_page_says_what_its_games_cost_here_on_two_cores_and_on_ray() -> None:
+    """Twenty cells of 10 minutes of one core and one of 50: 4.2 hours in all, 2.1 on two
+    cores, and no Ray cluster faster than the dearest cell, whose rounds follow one
+    another."""
+    summary = {
+        "cells": [
+            {"core_seconds_a_game": 0.5, "subject": {"games": 1200}},
+            {"subject": {"games": 40}},  # played before the sweep kept its timings
+        ]
+    }
+    assert question_cost("Levels", summary) == SectionCost("Levels", (600.0,), 1)
+    costs = [SectionCost("Levels", (600.0,) * 20, 1), SectionCost("Variants", (3000.0,), 0)]
+    _, text = page_cost_lines(costs, ["The mechanics"])
+    assert "4.2 h of one core in all (Levels 3.3 h; Variants 50.0 min)" in text
+    assert "about 2.1 h on two cores" in text
+    assert "50.0 min on 8, 50.0 min on 32, 50.0 min on 128" in text
+    assert "1 cell was not timed" in text
+    assert text.endswith("Not timed, not counted: The mechanics.")
+    assert page_cost_lines([SectionCost("Levels", (), 3)], []) == []  # nothing timed

@@ -23,7 +23,7 @@ import os
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -33,6 +33,7 @@ from boardsim.api import make_game
 from boardsim.core.errors import OptionError
 from boardsim.core.game import BalanceQuestion, BalanceTuning, RestrictedPlay
 from boardsim.files import atomic_write_text
+from boardsim.research.precision import CLUSTERS, cluster_wall_seconds, duration_words
 from boardsim.research.report import markdown, summarize
 from boardsim.research.restricted import (
     Advantage,
@@ -583,15 +584,80 @@ class BudgetShares:
         return share
 
 
+class SectionCost(NamedTuple):
+    """What a section's games cost where they were timed (each round's wall seconds times
+    its threads, the sweep folder's ``timings.json``): per timed cell, its core-seconds a
+    game times its games; and how many of its cells were not timed."""
+
+    title: str
+    cell_seconds: tuple[float, ...]
+    untimed: int
+
+
+def question_cost(title: str, summary: Mapping[str, Any]) -> SectionCost:
+    """The :class:`SectionCost` of a question's sweep, from its summary's cells."""
+    timed, untimed = [], 0
+    for cell in summary["cells"]:
+        own = cell.get("core_seconds_a_game")
+        if own is None:
+            untimed += 1
+        else:
+            timed.append(own * cell["subject"]["games"])
+    return SectionCost(title, tuple(timed), untimed)
+
+
+def not_timed(found: Any) -> SectionCost | None:
+    """A section whose games are not timed (a tuning, a restricted-play table)."""
+    return None
+
+
+def page_cost_lines(costs: Sequence[SectionCost], untimed_sections: Sequence[str]) -> list[str]:
+    """The paragraph that says what the page's games cost where they were played, and what
+    playing them from nothing would take on two cores and on Ray clusters of
+    :data:`~boardsim.research.precision.CLUSTERS` cores (no less than the dearest cell,
+    whose rounds follow one another); nothing when no game was timed."""
+    every = [seconds for cost in costs for seconds in cost.cell_seconds]
+    if not every:
+        return []
+    parts = "; ".join(
+        f"{cost.title} {duration_words(sum(cost.cell_seconds))}"
+        for cost in costs
+        if cost.cell_seconds
+    )
+    clusters = ", ".join(
+        f"{duration_words(cluster_wall_seconds(every, n))} on {n}" for n in CLUSTERS
+    )
+    text = (
+        "What the page's games cost, as timed where they were played (per cell, its "
+        "core-seconds a game, its rounds' wall seconds times their threads, times its "
+        f"games): {duration_words(sum(every))} of one core in all ({parts}). Played from "
+        f"nothing, that is about {duration_words(cluster_wall_seconds(every, 2))} on two "
+        f"cores and, on a Ray cluster of N cores, {clusters} (no less than the dearest "
+        "cell, whose rounds follow one another); reading the sweeps back and writing the "
+        "page add to it."
+    )
+    untimed = sum(cost.untimed for cost in costs)
+    if untimed:
+        cells = "1 cell was" if untimed == 1 else f"{untimed} cells were"
+        text += (
+            f" {cells} not timed (played on Ray, whose tasks overlap, or "
+            "before the sweep kept its timings) and are not counted."
+        )
+    if untimed_sections:
+        text += f" Not timed, not counted: {'; '.join(untimed_sections)}."
+    return ["", text]
+
+
 class PagePart(NamedTuple):
     """One section of a page, as :func:`write_page` plays it: read back from its finished
-    run in the work folder (None: none with these settings), played (or resumed), and
-    written from what either gave."""
+    run in the work folder (None: none with these settings), played (or resumed), written
+    from what either gave, and what its games cost (None: not timed)."""
 
     title: str
     read_back: Callable[[], Any]
     play: Callable[[], Any]
     render: Callable[[Any], str]
+    cost: Callable[[Any], SectionCost | None] = not_timed
 
 
 def check_titles(game_name: str, only: Sequence[str]) -> None:
@@ -641,6 +707,7 @@ def write_page(
             partial(finished_question, game_name, q, run, work_dir),
             lambda q=q: play_question(game_name, q, run, work_dir, progress, share.next()),
             lambda summary, q=q: section(game_name, q, summary, run),
+            partial(question_cost, q.title),
         )
         for q in asked
     ]
@@ -662,7 +729,9 @@ def write_page(
         )
         for r in restricted(game_name)
     ]
-    left_out = []
+    left_out: list[str] = []
+    costs: list[SectionCost] = []
+    untimed: list[str] = []
     for part in parts:
         if only and part.title not in only:
             found = part.read_back()
@@ -675,6 +744,11 @@ def write_page(
             found = part.play()
         chosen.append(part.title)
         sections.append(part.render(found))
+        cost = part.cost(found)
+        if cost is None:
+            untimed.append(part.title)
+        else:
+            costs.append(cost)
     head = [
         GENERATED,
         "",
@@ -689,6 +763,7 @@ def write_page(
         "tuning search), whose command is given to play it alone; intervals are 95% "
         "Wilson intervals.",
         *rungs_note(run),
+        *page_cost_lines(costs, untimed),
         "",
         "Questions: " + "; ".join(f"[{t}](#{anchor(t)})" for t in chosen) + ".",
     ]
