@@ -201,6 +201,22 @@ def test_with_a_time_budget_the_cheap_cells_play_before_the_search_cells() -> No
     assert cheapest_first(searches) == searches  # only searches left: they play
 
 
+def test_with_a_time_budget_the_cells_farthest_from_their_precision_play_first() -> None:
+    """Hispania's variants at MCTS@200: six cells at 5.4 points and one at 9.5, a budget
+    that cannot finish them all goes to the 9.5 first (3 points asked)."""
+    from types import SimpleNamespace
+
+    from boardsim.research.sweep_play import widest_first
+
+    rounds = [
+        SimpleNamespace(cell=SimpleNamespace(cell_id=c)) for c in ("none", "terror", "pirates")
+    ]
+    gaps = {"none": 0.054 / 0.03, "terror": 0.095 / 0.03, "pirates": 0.054 / 0.03}
+    assert [r.cell.cell_id for r in widest_first(rounds, gaps)] == ["terror", "none", "pirates"]
+    unplayed = {**gaps, "none": float("inf")}  # a cell with no game yet is the farthest
+    assert widest_first(rounds, unplayed)[0].cell.cell_id == "none"
+
+
 def test_each_rounds_cost_is_timed_and_a_short_cell_says_what_its_precision_would_take(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

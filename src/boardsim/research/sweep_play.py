@@ -167,21 +167,24 @@ def _play_to_precision(
 
     With a deadline the budget goes by cost: while a scripted or network cell still needs
     games, only those cells play (they are hundreds of times cheaper a game than a
-    search), and the search cells take what is left. The order never changes what a cell
-    holds after a round, only which cells the deadline leaves short."""
+    search), and the search cells take what is left; in each pass over the cells, the
+    farthest from its precision plays first. The order never changes what a cell holds
+    after a round, only which cells the deadline leaves short."""
     wanted_width = {c.cell_id: cell_precision(c.policies, *precisions) for c in cells}
     played: list[Round] = []
     while True:
-        due = []
+        due, gaps = [], {}
         for cell in cells:
             held = cell_rows_held(play.out, cell)
             wanted = games_wanted(held, wanted_width[cell.cell_id], first, most)
             if wanted > len(held):
                 due.append(Round(cell, len(held), wanted - len(held)))
+                if deadline is not None:
+                    gaps[cell.cell_id] = half_width(held) / wanted_width[cell.cell_id]
         if not due:
             break
         if deadline is not None:
-            due = cheapest_first(due)
+            due = widest_first(cheapest_first(due), gaps)
         if deadline is None or play.backend == "ray":
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -196,6 +199,14 @@ def _play_to_precision(
         break
     widths = {c.cell_id: half_width(cell_rows_held(play.out, c)) for c in cells}
     return played, {cid: w for cid, w in widths.items() if w > wanted_width[cid]}
+
+
+def widest_first(due: list[Round], gaps: Mapping[str, float]) -> list[Round]:
+    """``due`` ordered by how far each cell is from its precision (``gaps``: its half-width
+    over the one asked, by cell id), the farthest first, ties in their order: a budget
+    that cannot finish every cell narrows the widest ones first, so the widest interval
+    a page reports falls fastest."""
+    return sorted(due, key=lambda r: -gaps[r.cell.cell_id])
 
 
 def cheapest_first(due: list[Round]) -> list[Round]:
