@@ -132,22 +132,23 @@ def bench_reference(game_name: str, seconds: float) -> float | None:
     return _timed(one_game, seconds)
 
 
-class _TimedStep:
-    """Stands in for a batch's ``step`` and adds up the time of its compiled call."""
+class _Timed:
+    """Stands in for ``owner.name`` (a method) and adds up the time of its calls."""
 
-    def __init__(self, batch: Any) -> None:
-        self.batch = batch
-        self.inner = batch.step
+    def __init__(self, owner: Any, name: str) -> None:
+        self.owner, self.name = owner, name
+        self.inner = getattr(owner, name)
         self.seconds = 0.0
-        batch.step = self
+        setattr(owner, name, self)
 
-    def __call__(self, actions: np.ndarray) -> None:
+    def __call__(self, *args: Any) -> Any:
         t0 = time.perf_counter()
-        self.inner(actions)
+        result = self.inner(*args)
         self.seconds += time.perf_counter() - t0
+        return result
 
     def remove(self) -> None:
-        del self.batch.step  # the class's own method again
+        delattr(self.owner, self.name)  # the class's own method again
 
 
 def bench_vector(
@@ -166,7 +167,10 @@ def bench_vector(
     Returns the best window's learner ``steps_per_second`` (a learner step carries the
     other seats' decisions and the observation) and ``games_per_second``, and where its
     time went: ``compiled_share`` (the batch's compiled step), ``sampler_share`` (the
-    harness's sampling) and ``wrapper_share`` (the env's own Python work, the rest)."""
+    harness's sampling) and ``wrapper_share`` (the env's own Python work, the rest); with
+    ``sb3``, also ``infos_share``, the part of the wrapper's spent on SB3's episode
+    contract (the finished envs' returns and lengths, each one's ``info`` and ``episode``
+    dicts), timed in place."""
     g = make_game(game) if isinstance(game, str) else game
     venv = BoardsimVectorEnv(g, num_envs, threads=threads, seed=0, **env_options)
     sampler = LegalSampler(num_envs, g.num_actions, seed=0)
@@ -191,7 +195,8 @@ def bench_vector(
         step(sampler.sample(masks()))
     best: dict[str, float] = {}
     for _ in range(windows):
-        timed = _TimedStep(venv.batch)
+        timed = _Timed(venv.batch, "step")
+        infos = _Timed(env, "_report_episodes") if sb3 else None
         sampling = 0.0
         steps = games = 0
         start = time.perf_counter()
@@ -205,6 +210,8 @@ def bench_vector(
             if elapsed >= seconds / windows:
                 break
         timed.remove()
+        if infos is not None:
+            infos.remove()
         if steps / elapsed > best.get("steps_per_second", 0.0):
             best = {
                 "steps_per_second": steps / elapsed,
@@ -213,6 +220,8 @@ def bench_vector(
                 "sampler_share": sampling / elapsed,
                 "wrapper_share": (elapsed - timed.seconds - sampling) / elapsed,
             }
+            if infos is not None:
+                best["infos_share"] = infos.seconds / elapsed
     return best
 
 

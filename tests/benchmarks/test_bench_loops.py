@@ -77,6 +77,9 @@ def test_the_vector_harness_counts_steps_and_accounts_for_its_time() -> None:
         assert r["steps_per_second"] > 0 and r["games_per_second"] >= 0
         shares = r["compiled_share"] + r["sampler_share"] + r["wrapper_share"]
         assert abs(shares - 1.0) < 1e-9 and 0 < r["compiled_share"] <= 1
+        # the SB3 step's episode contract is timed inside the wrapper's own share
+        assert ("infos_share" in r) == sb3
+        assert 0 < r.get("infos_share", 1e-9) <= r["wrapper_share"]
 
 
 def test_the_reference_bench_takes_the_twin_the_game_declares(monkeypatch) -> None:

@@ -27,6 +27,14 @@ def test_the_sb3_cost_is_its_extra_step_time_over_the_games_that_ended() -> None
     # 0.9 of the vector env's speed leaves a ninth of its step for the SB3 wrapper
     assert got["sb3_allowed_us_a_step"] == pytest.approx(1000.0 / 9)
     assert got["sb3_episode_dicts_us_a_step"] > 0
+    assert math.isnan(got["sb3_infos_us_a_step"])  # the harness did not time them in place
+    # timed in place: a tenth of the SB3 step (2,000 us) went to the finished envs' infos
+    got = vector.sb3_cost_of_finished_games(fast, {**sb3, "infos_share": 0.1}, 4096)
+    assert got["sb3_infos_us_a_step"] == pytest.approx(200.0)
+    assert "timed in place, the finished envs' returns, lengths and dicts took 200 us" in (
+        vector._in_place(got)
+    )
+    assert vector._in_place({}) == ""
 
 
 def test_no_game_ended_gives_no_cost_a_game() -> None:
