@@ -9,9 +9,21 @@ on identical work measures the engine's overhead.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from boardsim.core.game import GameDefinition, Matchup, Payoffs
 from boardsim_connect_four import engine, names
 from boardsim_connect_four.data import COLS, ROWS
+
+
+def mirror(options: dict[str, Any]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The board in a mirror, the game's one symmetry: column ``c`` becomes ``COLS - 1 - c``
+    in both planes of the observation and in the moves (a move is its column)."""
+    cells = np.arange(2 * ROWS * COLS).reshape(2, ROWS, COLS)
+    return ((cells[:, :, ::-1].ravel(), np.arange(COLS)[::-1].copy()),)
+
 
 DEFINITION = GameDefinition(
     name="connect_four",
@@ -28,6 +40,7 @@ DEFINITION = GameDefinition(
     binary_observation=True,
     # ... the player's pieces, then the opponent's, each ROWS x COLS from the bottom row
     board_planes=(2, ROWS, COLS),
+    symmetries=mirror,
     mcts_defaults={"c_uct": 1.0, "rollout": "random", "rollout_depth": -1, "prior": 0.0},
     strength_matchups=(
         Matchup({}, ("heuristic", "random"), 0, "heuristic first vs random"),

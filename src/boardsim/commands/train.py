@@ -192,6 +192,14 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--max-steps", {"type": int, "help": "gradient steps an iteration"}),
     ("--buffer-size", {"type": int, "help": "positions kept"}),
     (
+        "--symmetries",
+        {
+            "action": "store_true",
+            "help": "learn each position in one of its symmetric forms drawn at random (a game "
+            "that declares them: connect four's mirror)",
+        },
+    ),
+    (
         "--playout-cap",
         {
             "metavar": "FULL:CHEAP:P",
@@ -440,6 +448,7 @@ ALPHAZERO_SETTINGS = {
     "sample_reuse": "sample_reuse",
     "max_steps": "max_steps",
     "buffer_size": "buffer_size",
+    "symmetries": "symmetries",
     "playout_cap": "playout_cap",
     "warmup_iterations": "warmup_iterations",
     "warmup_expert": "warmup_expert",

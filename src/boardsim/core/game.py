@@ -96,6 +96,13 @@ class GameDefinition:
     # row after row in each: a convolutional network can read it
     # (``boardsim train --conv``); None: the observation is no board (a dense network)
     board_planes: tuple[int, int, int] | None = None
+    # options -> the game's symmetries besides the identity, each a pair of index maps
+    # ``(observation_map, action_map)``: the symmetric position's observation is
+    # ``obs[observation_map]``, and its move ``b`` is the original's move ``action_map[b]``
+    # (legal exactly where that one is; every player's value unchanged). Self-play training
+    # may learn each position in a form drawn at random (``boardsim train --symmetries``;
+    # connect four's mirror). None: no symmetry
+    symmetries: Callable[[dict[str, Any]], tuple[tuple[np.ndarray, np.ndarray], ...]] | None = None
     # the module of the game's plain-Python twin, driven by
     # boardsim.core.reference.ReferenceEngine (the differential tests and the benchmarks'
     # core / reference ratio), e.g. "boardsim.games.farrapos.reference"; None: the game

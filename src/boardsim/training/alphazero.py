@@ -53,7 +53,7 @@ import json
 import math
 import time
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -176,6 +176,10 @@ class AlphaZeroConfig:
     # dice and hidden cards); positions no search chose keep the result
     search_value_weight: float = 0.0
     buffer_size: int = 200_000
+    # each position of a minibatch in one of its symmetric forms, drawn at random (the
+    # identity among them): a game that declares symmetries (GameDefinition.symmetries:
+    # connect four's mirror) learns them from every game at no cost of self-play
+    symmetries: bool = False
     # playout-cap randomization (KataGo), "FULL:CHEAP:P": a self-play decision is searched
     # with FULL simulations with probability P and trained on for the policy, else with
     # CHEAP and not (its values kept); None: every decision with --simulations
@@ -282,6 +286,11 @@ class AlphaZeroConfig:
             raise OptionError(f"conv must be positive numbers of channels, got {self.conv}")
         if self.conv and self.hint:
             raise OptionError("conv reads the board planes alone: it cannot take --hint")
+        if self.symmetries and self.hint:
+            raise OptionError(
+                "--symmetries cannot take --hint: the heuristic's move in a symmetric position "
+                "is not always the symmetric move (its ties are broken one way)"
+            )
         if self.learning_rate <= 0 or self.sample_reuse <= 0 or self.value_weight < 0:
             raise OptionError("learning_rate and sample_reuse must be > 0, value_weight >= 0")
         if not 0 <= self.search_value_weight <= 1:
@@ -423,6 +432,7 @@ class AlphaZeroTrainer:
             self.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
         self.buffer = ReplayBuffer(config.buffer_size, g.state_size, g.num_actions, g.num_players)
+        self.symmetries = symmetry_maps(g) if config.symmetries else ()
         self.rng = np.random.default_rng(config.seed)  # minibatches
         self._trained_upto = 0  # positions of the buffer the training has taken in
         self.iteration = 0
@@ -670,9 +680,12 @@ class AlphaZeroTrainer:
             states = np.ascontiguousarray(self.buffer.states[idx])
             with threads_used(c.threads):
                 g.mcts.batch_positions(states, g.params, c.hint, obs, masks)
+            policies = self.buffer.policies[idx].astype(np.float32)
+            if self.symmetries:
+                symmetric_forms(obs, masks, policies, self.symmetries, self.rng)
             x = torch.from_numpy(obs)
             legal = torch.from_numpy(masks.astype(bool))
-            target = torch.from_numpy(self.buffer.policies[idx].astype(np.float32))
+            target = torch.from_numpy(policies)
             target = target * legal
             target = target / target.sum(dim=1, keepdim=True).clamp_min(1e-12)
             z = torch.from_numpy(value_targets(self.buffer, idx, c.search_value_weight))
@@ -881,6 +894,50 @@ def improvement_targets(
     out = np.zeros(q.shape, np.float32)
     out[rows, pick] = 1.0
     return out
+
+
+def symmetry_maps(game: Any) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The game's symmetries (``GameDefinition.symmetries``) as checked index maps: each a
+    permutation of the observation's features and one of the actions; a clear error for a
+    game that declares none or a map that is not such a permutation."""
+    declared = game.definition.symmetries
+    if declared is None:
+        raise OptionError(f"{game.name} declares no symmetries: leave out --symmetries")
+    maps = []
+    for k, (observation_map, action_map) in enumerate(declared(dict(game.options))):
+        pair = (np.asarray(observation_map, np.int64), np.asarray(action_map, np.int64))
+        for what, index, size in zip(
+            ("observation", "action"), pair, (game.observation_size, game.num_actions), strict=True
+        ):
+            if index.shape != (size,) or not np.array_equal(np.sort(index), np.arange(size)):
+                raise OptionError(
+                    f"{game.name}: symmetry {k}'s {what} map is not a permutation of its "
+                    f"{size} {what} indices"
+                )
+        maps.append(pair)
+    return tuple(maps)
+
+
+def symmetric_forms(
+    obs: np.ndarray,
+    masks: np.ndarray,
+    policies: np.ndarray,
+    symmetries: Sequence[tuple[np.ndarray, np.ndarray]],
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Turn each row of a minibatch, in place, into one of its forms drawn uniformly: the
+    identity or one of ``symmetries`` (:func:`symmetry_maps`), its observation, legal mask
+    and policy target alike (its value target is the same in every form). Returns the form
+    of each row (0: the identity, ``k``: ``symmetries[k - 1]``)."""
+    forms = rng.integers(0, len(symmetries) + 1, size=len(obs))
+    width = len(symmetries[0][0]) if symmetries else 0
+    for k, (observation_map, action_map) in enumerate(symmetries, start=1):
+        rows = np.flatnonzero(forms == k)
+        if rows.size:
+            obs[rows, :width] = obs[rows][:, observation_map]
+            masks[rows] = masks[rows][:, action_map]
+            policies[rows] = policies[rows][:, action_map]
+    return forms
 
 
 def policy_cross_entropy(target: Any, logp: Any) -> Any:

@@ -178,6 +178,7 @@ _FLAGS = {
     "sample_reuse": "--sample-reuse",
     "max_steps": "--max-steps",
     "buffer_size": "--buffer-size",
+    "symmetries": "--symmetries",
     "playout_cap": "--playout-cap",
     "warmup_iterations": "--warmup-iterations",
     "warmup_expert": "--warmup-expert",
