@@ -62,6 +62,11 @@ CONFIGS: dict[str, list[str]] = {
         "--search", "puct", "--simulations", "64", "--gate", "none",
         "--conv", "32,32", "--hidden", "none", "--sample-reuse", "8",
     ],
+    # ... each position also learnt in its mirror image (connect four's one symmetry)
+    "puct64-conv-reuse8-sym": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",
