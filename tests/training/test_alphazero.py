@@ -16,14 +16,13 @@ from boardsim.training.alphazero import (
     AlphaZeroTrainer,
     best_network,
     curve_markdown,
-    improvement_targets,
     rotated_score,
     train_alphazero,
-    value_targets,
 )
 from boardsim.training.checkpoint import read_entry, read_metadata, read_resume_arrays
 from boardsim.training.panel import seat_scores, side_scores
 from boardsim.training.replay import ReplayBuffer
+from boardsim.training.targets import improvement_targets, value_targets
 
 TINY = {
     "games_per_iteration": 4,

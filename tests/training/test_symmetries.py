@@ -16,13 +16,9 @@ from boardsim.api import make_game
 from boardsim.core.errors import OptionError
 from boardsim.core.game import Game
 from boardsim.training import alphazero
-from boardsim.training.alphazero import (
-    AlphaZeroConfig,
-    AlphaZeroTrainer,
-    symmetric_forms,
-    symmetry_maps,
-)
+from boardsim.training.alphazero import AlphaZeroConfig, AlphaZeroTrainer
 from boardsim.training.run_log import train_command
+from boardsim.training.targets import symmetric_forms, symmetry_maps
 from tests.training.test_alphazero import TINY
 
 PLUGIN = Path(__file__).resolve().parents[2] / "benchmarks" / "connect_four"
