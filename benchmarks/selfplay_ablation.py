@@ -67,6 +67,13 @@ CONFIGS: dict[str, list[str]] = {
         "--search", "puct", "--simulations", "64", "--gate", "none",
         "--conv", "32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
     ],
+    # ... each game begun with 0-16 uniformly random moves (the positions the mistake
+    # rate samples, 10-16 random plies, are far from self-play's own)
+    "puct64-conv-reuse8-sym-open16": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",

@@ -209,6 +209,15 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
         },
     ),
     (
+        "--random-opening",
+        {
+            "type": int,
+            "metavar": "N",
+            "help": "a self-play game begins with up to N uniformly random moves (how many: "
+            "uniform in 0..N), not searched or trained on (default 0: none)",
+        },
+    ),
+    (
         "--warmup-iterations",
         {"type": int, "help": "first iterations played by an expert instead of the network"},
     ),
@@ -450,6 +459,7 @@ ALPHAZERO_SETTINGS = {
     "buffer_size": "buffer_size",
     "symmetries": "symmetries",
     "playout_cap": "playout_cap",
+    "random_opening": "random_opening",
     "warmup_iterations": "warmup_iterations",
     "warmup_expert": "warmup_expert",
     "warmup_simulations": "warmup_simulations",

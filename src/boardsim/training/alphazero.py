@@ -191,6 +191,9 @@ class AlphaZeroConfig:
     # with FULL simulations with probability P and trained on for the policy, else with
     # CHEAP and not (its values kept); None: every decision with --simulations
     playout_cap: str | None = None
+    # a self-play game begins with k uniformly random moves, k uniform in [0, N], neither
+    # searched nor recorded: it learns the positions random play reaches (0: none)
+    random_opening: int = 0
     max_positions_per_game: int = 4096
     warmup_iterations: int = 0
     warmup_expert: str = "heuristic"
@@ -271,6 +274,7 @@ class AlphaZeroConfig:
             "warmup_iterations",
             "refine_iterations",
             "value_hidden",
+            "random_opening",
         )
         _refuse_below(self, zeros, 0, ">= 0")
         if self.gate not in GATES:
@@ -543,7 +547,8 @@ class AlphaZeroTrainer:
         start = time.perf_counter()
         positions = with_policy = 0
         returns_all, lengths = [], []
-        deal, n_games = Deal(table, cheap, share, record, c.seed, cap), c.games_per_iteration
+        deal = Deal(table, cheap, share, record, c.seed, cap, c.random_opening)
+        n_games = c.games_per_iteration
         if self.workers is None:
             played = local_selfplay(g, deal, first, n_games, c.threads)
         else:  # the same games, on Ray

@@ -180,6 +180,7 @@ _FLAGS = {
     "buffer_size": "--buffer-size",
     "symmetries": "--symmetries",
     "playout_cap": "--playout-cap",
+    "random_opening": "--random-opening",
     "warmup_iterations": "--warmup-iterations",
     "warmup_expert": "--warmup-expert",
     "warmup_simulations": "--warmup-simulations",

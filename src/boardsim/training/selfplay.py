@@ -55,10 +55,12 @@ def selfplay_games(
     threads: int | None,
     cheap: SeatTable | None = None,
     full_share: float = 1.0,
+    opening: int = 0,
 ) -> dict[str, np.ndarray]:
     """``n`` self-play games from game ``first`` of the run ``seed``; the recorded
     positions flattened (each with its game's returns). ``cheap``, ``full_share``: the
-    playout cap (:func:`boardsim.core.search.games.selfplay`; None: off)."""
+    playout cap (None: off); ``opening``: the random openings' most moves (0: none)
+    (:func:`boardsim.core.search.games.selfplay`)."""
     g = game
     states = np.zeros((n, cap, g.state_size), np.int32)
     targets = np.zeros((n, cap, g.num_actions), np.float32)
@@ -70,7 +72,8 @@ def selfplay_games(
     with threads_used(threads), numba.parallel_chunksize(1):
         g.mcts.selfplay(
             g.params, table, table if cheap is None else cheap, float(full_share), record,
-            int(seed), int(first), states, targets, values, count, returns, decisions, flags,
+            int(opening), int(seed), int(first), states, targets, values, count, returns,
+            decisions, flags,
         )  # fmt: skip
     keep = np.arange(cap)[None, :] < count[:, None]
     game_of = np.repeat(np.arange(n), count)
@@ -102,6 +105,7 @@ class Deal(NamedTuple):
     record: np.ndarray  # the players whose decisions are kept
     seed: int  # the run's
     cap: int  # positions kept a game at most
+    opening: int = 0  # a game's random opening moves at most (0: none)
 
 
 def local_selfplay(
@@ -120,7 +124,17 @@ def play_dealt(
     """:func:`selfplay_games` of ``games`` games from ``first``, dealt by ``deal``."""
     d = deal
     return selfplay_games(
-        game, d.table, d.record, d.seed, first, games, d.cap, threads, d.cheap, d.share
+        game,
+        d.table,
+        d.record,
+        d.seed,
+        first,
+        games,
+        d.cap,
+        threads,
+        d.cheap,
+        d.share,
+        d.opening,
     )
 
 

@@ -26,6 +26,7 @@ from boardsim.core.engine import (
     advance_decision,
     net_scratch,
     new_game,
+    random_legal,
     restrict_legal,
     seat_action,
     seat_policy_action,
@@ -42,7 +43,7 @@ from boardsim.core.header import (
 )
 from boardsim.core.jit import jit, jit_inline, jit_parallel
 from boardsim.core.nn import uniform01
-from boardsim.core.rng import derive_seed, rng_seed
+from boardsim.core.rng import derive_seed, rng_below, rng_seed
 from boardsim.core.search.guided import (
     net_evaluate,
     net_workspace,
@@ -316,6 +317,23 @@ def choices_at(g, state, params, mask):
     return n
 
 
+@jit_inline
+def random_opening(g, state, params, most, seed, mask, outcomes, weights):
+    """A self-play game's opening: ``k`` uniformly random moves from the start, ``k``
+    uniform in ``[0, most]`` (drawn, with the moves, from ``seed``); fewer when the game
+    ends first. Returns whether it did."""
+    orng = np.zeros(2, np.int32)
+    rng_seed(orng, 0, seed)
+    k = rng_below(orng, 0, most + 1)
+    done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+    for _ in range(k):
+        if done:
+            break
+        a = random_legal(g, state, params, mask, orng)
+        done = advance_decision(g, state, params, a, outcomes, weights)
+    return done
+
+
 @jit_parallel
 def selfplay(
     g,
@@ -324,6 +342,7 @@ def selfplay(
     cheap,
     full_share,
     record,
+    opening,
     master_seed,
     first_game,
     out_states,
@@ -346,6 +365,10 @@ def selfplay(
     ``derive_seed(seed, 3)``), and a cheap decision is recorded without a policy target
     (its target row all zero; its values kept). ``cheap`` is a table like ``seats``
     (``seats`` itself when ``full_share >= 1``: then never used).
+    **Random openings** (``opening > 0``): a game begins with ``k`` uniformly random
+    moves, ``k`` uniform in ``[0, opening]`` (:func:`random_opening`, from the game's own
+    ``derive_seed(seed, 4)``), neither searched nor recorded: the positions played from
+    are those random play reaches as well as those self-play does.
     ``out_count[k]``: decisions recorded (at most ``out_states.shape[1]``; later ones are
     played, not recorded)."""
     cap = out_states.shape[1]
@@ -356,7 +379,12 @@ def selfplay(
         search_base = start_game(g, state, params, seed, outcomes, weights, prng)
         crng = np.zeros(2, np.int32)
         rng_seed(crng, 0, derive_seed(seed, 3))
-        done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
+        if opening > 0:
+            done = random_opening(
+                g, state, params, opening, derive_seed(seed, 4), mask, outcomes, weights
+            )
+        else:
+            done = (state[hd.H_FLAGS] & hd.FLAG_TERMINAL) != 0
         count = 0
         while not done:
             actor = state[hd.H_ACTOR]
