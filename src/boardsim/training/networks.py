@@ -113,11 +113,25 @@ class LayoutNet(nn.Module):
 
 
 def _module(spec: LayerSpec) -> nn.Module:
-    """The torch layer of ``spec``: ``nn.Linear``, or a zero-padded ``nn.Conv2d``."""
+    """The torch layer of ``spec``: ``nn.Linear``, or a zero-padded ``nn.Conv2d``
+    initialised for its ReLU (:func:`_he_initialised`)."""
     if spec.kind == "dense":
         return nn.Linear(spec.n_in, spec.n_out)
     c_in, c_out = spec.channels
-    return nn.Conv2d(c_in, c_out, spec.kernel, padding=spec.kernel // 2)
+    conv = nn.Conv2d(c_in, c_out, spec.kernel, padding=spec.kernel // 2)
+    return _he_initialised(conv) if spec.activation == "relu" else conv
+
+
+def _he_initialised(conv: nn.Conv2d) -> nn.Conv2d:
+    """He's initialisation (weights of variance 2 / fan-in, zero biases): a stack of
+    ReLU convolutions keeps its activations' scale. Torch's default (variance 1 / (3
+    fan-in)) shrinks them about threefold a layer, so behind three convolutions the
+    heads' two-plane 1x1 convolutions read almost nothing and their ReLUs die: the policy
+    and value come out the same for every position and no gradient reaches them (a
+    ``--conv 32,32,32`` connect-four run learnt nothing in 1,300 s)."""
+    nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")
+    nn.init.zeros_(conv.bias)
+    return conv
 
 
 def _apply(spec: LayerSpec, module: nn.Module, x: torch.Tensor) -> torch.Tensor:
