@@ -74,6 +74,12 @@ CONFIGS: dict[str, list[str]] = {
         "--conv", "32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
         "--random-opening", "16",
     ],
+    # ... with a third convolution (a 7x7 view of the board; He's initialisation)
+    "puct64-conv3-reuse8-sym-open16": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",
