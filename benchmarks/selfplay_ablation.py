@@ -80,6 +80,12 @@ CONFIGS: dict[str, list[str]] = {
         "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
         "--random-opening", "16",
     ],
+    # ... with half the games from the empty board (the others begun by 0-16 random moves)
+    "puct64-conv3-reuse8-sym-open16-half": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16", "--random-opening-share", "0.5",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",

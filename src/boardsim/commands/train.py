@@ -218,6 +218,15 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
         },
     ),
     (
+        "--random-opening-share",
+        {
+            "type": float,
+            "metavar": "P",
+            "help": "the share of the self-play games that begin with a random opening, the "
+            "others played from the start (default 1: every game)",
+        },
+    ),
+    (
         "--warmup-iterations",
         {"type": int, "help": "first iterations played by an expert instead of the network"},
     ),
@@ -460,6 +469,7 @@ ALPHAZERO_SETTINGS = {
     "symmetries": "symmetries",
     "playout_cap": "playout_cap",
     "random_opening": "random_opening",
+    "random_opening_share": "random_opening_share",
     "warmup_iterations": "warmup_iterations",
     "warmup_expert": "warmup_expert",
     "warmup_simulations": "warmup_simulations",

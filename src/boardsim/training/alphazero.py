@@ -192,8 +192,10 @@ class AlphaZeroConfig:
     # CHEAP and not (its values kept); None: every decision with --simulations
     playout_cap: str | None = None
     # a self-play game begins with k uniformly random moves, k uniform in [0, N], neither
-    # searched nor recorded: it learns the positions random play reaches (0: none)
+    # searched nor recorded: it learns the positions random play reaches (0: none); only
+    # a share of the games when random_opening_share < 1 (the others from the start)
     random_opening: int = 0
+    random_opening_share: float = 1.0
     max_positions_per_game: int = 4096
     warmup_iterations: int = 0
     warmup_expert: str = "heuristic"
@@ -313,8 +315,9 @@ class AlphaZeroConfig:
                 f"noise must be in [0, 1] and sample_moves >= 0, got {self.noise}, "
                 f"{self.sample_moves}"
             )
-        if not 0 <= self.gate_threshold <= 1:
-            raise OptionError(f"gate_threshold must be in [0, 1], got {self.gate_threshold}")
+        for name in ("gate_threshold", "random_opening_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise OptionError(f"{name} must be in [0, 1], got {getattr(self, name)}")
         if self.gate_simulations is not None and self.gate_simulations < 1:
             raise OptionError("gate_simulations must be at least 1")
         search_settings(None, self.simulations, **self.search_options())  # checked there
@@ -547,7 +550,8 @@ class AlphaZeroTrainer:
         start = time.perf_counter()
         positions = with_policy = 0
         returns_all, lengths = [], []
-        deal = Deal(table, cheap, share, record, c.seed, cap, c.random_opening)
+        opening = (c.random_opening, c.random_opening_share)
+        deal = Deal(table, cheap, share, record, c.seed, cap, *opening)
         n_games = c.games_per_iteration
         if self.workers is None:
             played = local_selfplay(g, deal, first, n_games, c.threads)

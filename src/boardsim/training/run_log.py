@@ -181,6 +181,7 @@ _FLAGS = {
     "symmetries": "--symmetries",
     "playout_cap": "--playout-cap",
     "random_opening": "--random-opening",
+    "random_opening_share": "--random-opening-share",
     "warmup_iterations": "--warmup-iterations",
     "warmup_expert": "--warmup-expert",
     "warmup_simulations": "--warmup-simulations",

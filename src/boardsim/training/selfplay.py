@@ -56,10 +56,12 @@ def selfplay_games(
     cheap: SeatTable | None = None,
     full_share: float = 1.0,
     opening: int = 0,
+    opening_share: float = 1.0,
 ) -> dict[str, np.ndarray]:
     """``n`` self-play games from game ``first`` of the run ``seed``; the recorded
     positions flattened (each with its game's returns). ``cheap``, ``full_share``: the
-    playout cap (None: off); ``opening``: the random openings' most moves (0: none)
+    playout cap (None: off); ``opening``: the random openings' most moves (0: none),
+    ``opening_share``: the share of the games that have one
     (:func:`boardsim.core.search.games.selfplay`)."""
     g = game
     states = np.zeros((n, cap, g.state_size), np.int32)
@@ -72,8 +74,8 @@ def selfplay_games(
     with threads_used(threads), numba.parallel_chunksize(1):
         g.mcts.selfplay(
             g.params, table, table if cheap is None else cheap, float(full_share), record,
-            int(opening), int(seed), int(first), states, targets, values, count, returns,
-            decisions, flags,
+            int(opening), float(opening_share), int(seed), int(first), states, targets, values,
+            count, returns, decisions, flags,
         )  # fmt: skip
     keep = np.arange(cap)[None, :] < count[:, None]
     game_of = np.repeat(np.arange(n), count)
@@ -106,6 +108,7 @@ class Deal(NamedTuple):
     seed: int  # the run's
     cap: int  # positions kept a game at most
     opening: int = 0  # a game's random opening moves at most (0: none)
+    opening_share: float = 1.0  # the share of the games that have a random opening
 
 
 def local_selfplay(
@@ -135,6 +138,7 @@ def play_dealt(
         d.cheap,
         d.share,
         d.opening,
+        d.opening_share,
     )
 
 

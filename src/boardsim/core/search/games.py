@@ -334,6 +334,17 @@ def random_opening(g, state, params, most, seed, mask, outcomes, weights):
     return done
 
 
+@jit_inline
+def opens(share, seed):
+    """Whether a self-play game has a random opening: always with ``share >= 1`` (no
+    draw), else with probability ``share`` (drawn from ``seed``)."""
+    if share >= 1.0:
+        return True
+    orng = np.zeros(2, np.int32)
+    rng_seed(orng, 0, seed)
+    return uniform01(orng) < share
+
+
 @jit_parallel
 def selfplay(
     g,
@@ -343,6 +354,7 @@ def selfplay(
     full_share,
     record,
     opening,
+    opening_share,
     master_seed,
     first_game,
     out_states,
@@ -368,7 +380,9 @@ def selfplay(
     **Random openings** (``opening > 0``): a game begins with ``k`` uniformly random
     moves, ``k`` uniform in ``[0, opening]`` (:func:`random_opening`, from the game's own
     ``derive_seed(seed, 4)``), neither searched nor recorded: the positions played from
-    are those random play reaches as well as those self-play does.
+    are those random play reaches as well as those self-play does. With
+    ``opening_share < 1`` only that share of the games has one (the draw from the game's
+    own ``derive_seed(seed, 5)``); the others are played from the start.
     ``out_count[k]``: decisions recorded (at most ``out_states.shape[1]``; later ones are
     played, not recorded)."""
     cap = out_states.shape[1]
@@ -379,7 +393,7 @@ def selfplay(
         search_base = start_game(g, state, params, seed, outcomes, weights, prng)
         crng = np.zeros(2, np.int32)
         rng_seed(crng, 0, derive_seed(seed, 3))
-        if opening > 0:
+        if opening > 0 and opens(opening_share, derive_seed(seed, 5)):
             done = random_opening(
                 g, state, params, opening, derive_seed(seed, 4), mask, outcomes, weights
             )
