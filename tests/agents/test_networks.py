@@ -277,8 +277,8 @@ def test_selfplay_records_the_searched_positions_and_their_targets() -> None:
     flags = np.zeros(n, np.int32)
     record = np.ones(game.max_players, np.uint8)
     game.mcts.selfplay(
-        game.params, table, table, 1.0, record, 0, 5, 0, states, targets, values, count, rets, dec,
-        flags,
+        game.params, table, table, 1.0, record, 0, 1.0, 5, 0, states, targets, values, count,
+        rets, dec, flags,
     )  # fmt: skip
     played = play_games(game, n, [agent, agent], seed=5)
     np.testing.assert_array_equal(rets[:, :2], played["returns"])  # the same games
