@@ -90,3 +90,6 @@ def test_the_run_records_the_settings_and_refuses_ones_out_of_range(tmp_path) ->
     )
     with pytest.raises(OptionError, match=r"random_opening_share must be in \[0, 1\]"):
         bad.validate()
+    bad = AlphaZeroConfig(game="liberation", run_dir=str(tmp_path), random_opening_share=0.5)
+    with pytest.raises(OptionError, match="random_opening_share needs random_opening"):
+        bad.validate()

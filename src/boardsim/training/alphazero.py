@@ -318,6 +318,8 @@ class AlphaZeroConfig:
         for name in ("gate_threshold", "random_opening_share"):
             if not 0 <= getattr(self, name) <= 1:
                 raise OptionError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.random_opening_share < 1 and self.random_opening == 0:
+            raise OptionError("random_opening_share needs random_opening (--random-opening N)")
         if self.gate_simulations is not None and self.gate_simulations < 1:
             raise OptionError("gate_simulations must be at least 1")
         search_settings(None, self.simulations, **self.search_options())  # checked there
