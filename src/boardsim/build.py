@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -262,6 +263,28 @@ def _compile_in_worker(name: str, parts: Sequence[str] | None) -> GameReport:
         return GameReport(name, error=f"{type(exc).__name__}: {exc}")
 
 
+def _die_with_parent(parent: int) -> None:
+    """A compile worker's initializer: a thread that ends the worker once ``parent`` is
+    gone. A worker compiles for minutes at a time and only reads its next task between
+    two; a parent killed by a signal would leave it compiling, an orphan, to the end."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+def compile_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` fresh processes for compiling (spawned: numba and threads do
+    not survive a fork), each of which ends when the process that made the pool does."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
+    )
+
+
 def compile_weight(name: str) -> int:
     """How much a game has to compile: the size of its kernels' sources (Hispania's are
     the largest, and its engine takes the longest)."""
@@ -287,8 +310,7 @@ def compile_games(
     count = min(workers or os.cpu_count() or 1, len(chosen)) or 1
     chosen.sort(key=compile_weight, reverse=True)
     reports: dict[str, GameReport] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(count, mp_context=context) as pool:
+    with compile_pool(count) as pool:
         running = {pool.submit(_compile_in_worker, n, parts): n for n in chosen}
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,38 @@ def test_the_command_prints_a_line_a_game(capsys: pytest.CaptureFixture) -> None
     assert main(["compile", "farrapos", "--part", "rules", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("farrapos") and "rules" in out and "1 game(s) in" in out
+
+
+KILLED_PARENT = """
+import time
+from boardsim.build import compile_pool
+
+pool = compile_pool(1)
+pool.submit(time.sleep, 600)  # a worker busy for minutes, as one compiling a game is
+while not pool._processes:
+    time.sleep(0.05)
+print(*pool._processes, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.subprocess
+def test_a_compile_worker_ends_when_its_parent_is_killed() -> None:
+    """``boardsim compile`` or the demo killed by a signal (no clean-up runs) leaves no
+    orphan: its workers, busy compiling, end on their own within seconds."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    parent = subprocess.Popen(
+        [sys.executable, "-c", KILLED_PARENT], env=env, stdout=subprocess.PIPE, text=True
+    )
+    worker = int(parent.stdout.readline())  # type: ignore[union-attr]
+    os.kill(worker, 0)  # alive while its parent is
+    parent.kill()
+    parent.wait()
+    for _ in range(100):
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, 9)
+    pytest.fail(f"worker {worker} outlived its killed parent by 10 s")

@@ -44,7 +44,7 @@ from boardsim import render
 from boardsim.agents import load
 from boardsim.api import list_games, make_game
 from boardsim.bench import bench_gymnasium, bench_pettingzoo, bench_rollout, bench_vector
-from boardsim.build import PARTS, compile_part, compile_weight
+from boardsim.build import PARTS, compile_part, compile_pool, compile_weight
 from boardsim.commands.args import add_command, seed_argument
 from boardsim.core.batch import play_games
 from boardsim.core.compiles import counting_compiles
@@ -331,16 +331,14 @@ class Compiler:
         self._thread.start()
 
     def _run(self) -> None:
-        import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, Future, wait
 
         weight = {n: -compile_weight(n) for n in self.names}  # the heaviest game first
         ready = [(weight[n], 0, n) for n in self.names]
         heapq.heapify(ready)
         running: dict[Future[str], tuple[str, int]] = {}
         try:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            with compile_pool(self.workers) as pool:
                 while running or (ready and not self._stop.is_set()):
                     while ready and len(running) < self.workers and not self._stop.is_set():
                         _, stage, name = heapq.heappop(ready)
