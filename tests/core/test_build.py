@@ -80,6 +80,20 @@ time.sleep(600)
 """
 
 
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs: gone, or ended and not yet reaped (a zombie, where
+    no init process reaps orphans, as in some containers), it does not."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (not Linux): os.kill said it exists
+
+
 @pytest.mark.subprocess
 def test_a_compile_worker_ends_when_its_parent_is_killed() -> None:
     """``boardsim compile`` or the demo killed by a signal (no clean-up runs) leaves no
@@ -89,13 +103,11 @@ def test_a_compile_worker_ends_when_its_parent_is_killed() -> None:
         [sys.executable, "-c", KILLED_PARENT], env=env, stdout=subprocess.PIPE, text=True
     )
     worker = int(parent.stdout.readline())  # type: ignore[union-attr]
-    os.kill(worker, 0)  # alive while its parent is
+    assert _running(worker)  # alive while its parent is
     parent.kill()
     parent.wait()
     for _ in range(100):
-        try:
-            os.kill(worker, 0)
-        except ProcessLookupError:
+        if not _running(worker):
             return
         time.sleep(0.1)
     os.kill(worker, 9)
