@@ -8,6 +8,9 @@ share of the positions where the agent's move is a mistake, with a 95% Wilson in
 
 ``python -m boardsim_connect_four.mistakes --positions 1000 --seed 2026 random heuristic
 mcts:200`` prints the table; agents are boardsim's agent specs (``boardsim.agents.load``).
+With ``--by-kind`` it also splits each agent's mistakes by what the position asks for
+(:data:`KINDS`): a win at once, a one-move threat to block, or neither (a quiet position),
+which tells a player that misses tactics from one that misjudges quiet positions.
 """
 
 from __future__ import annotations
@@ -16,21 +19,31 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from boardsim.intervals import wilson_interval
 from boardsim_connect_four.solver import Solver
 
+WIN_AT_ONCE = "win at once"
+BLOCK = "block"
+QUIET = "quiet"
+# what a position asks of the player to move, the first that applies: a move of theirs
+# makes four; else a move of the opponent's would make four next (a threat to block, or
+# two: then the position is lost whatever the move); else nothing at once
+KINDS = (WIN_AT_ONCE, BLOCK, QUIET)
+
 
 @dataclass(frozen=True)
 class Position:
     """A live position: its moves, each legal column's class for the player to move
-    (1 win, 0 draw, -1 loss), and the position's class (the best of them)."""
+    (1 win, 0 draw, -1 loss), the position's class (the best of them) and its kind
+    (:data:`KINDS`)."""
 
     moves: tuple[int, ...]
     outcomes: dict[int, int]
+    kind: str = QUIET
 
     @property
     def value(self) -> int:
@@ -51,10 +64,22 @@ class MistakeRate:
     low: float
     high: float
     seconds: float
+    # each kind of position (:data:`KINDS`) -> (mistakes, positions) among those of it
+    by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
         return self.mistakes / self.positions
+
+
+def position_kind(solver: Solver, moves: Sequence[int]) -> str:
+    """What the live position after ``moves`` asks of the player to move (:data:`KINDS`)."""
+    current, mask, _n = solver.position(moves)
+    if solver.winning_columns(current, mask):
+        return WIN_AT_ONCE
+    if solver.winning_columns(current ^ mask, mask):
+        return BLOCK
+    return QUIET
 
 
 def random_positions(
@@ -89,7 +114,8 @@ def random_positions(
                 break
         if over:
             continue
-        out.append(Position(tuple(moves), solver.move_outcomes(moves)))
+        kind = position_kind(solver, moves)
+        out.append(Position(tuple(moves), solver.move_outcomes(moves), kind))
     return out
 
 
@@ -107,6 +133,7 @@ def mistake_rate(agent_spec: str, positions: Sequence[Position], seed: int = 0) 
     agent = agents.load(agent_spec, game, seed=seed)
     start = time.perf_counter()
     mistakes = 0
+    by_kind = {kind: [0, 0] for kind in KINDS}
     for position in positions:
         state = game.new_initial_state(seed)
         for col in position.moves:
@@ -114,9 +141,15 @@ def mistake_rate(agent_spec: str, positions: Sequence[Position], seed: int = 0) 
         move = int(agent.act_state(state))
         if move not in position.outcomes:
             raise ValueError(f"{agent_spec} played illegal column {move} at {position.moves}")
-        mistakes += position.outcomes[move] < position.value
+        wrong = position.outcomes[move] < position.value
+        mistakes += wrong
+        tally = by_kind.setdefault(position.kind, [0, 0])
+        tally[0] += wrong
+        tally[1] += 1
     low, high = wilson_interval(mistakes, len(positions))
-    return MistakeRate(agent_spec, mistakes, len(positions), low, high, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    kinds = {kind: (m, n) for kind, (m, n) in by_kind.items()}
+    return MistakeRate(agent_spec, mistakes, len(positions), low, high, seconds, kinds)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,6 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--agent-seed", type=int, default=0)
     parser.add_argument("--min-plies", type=int, default=10)
     parser.add_argument("--max-plies", type=int, default=16)
+    parser.add_argument(
+        "--by-kind",
+        action="store_true",
+        help="also each agent's mistakes among the positions with a win at once, with a "
+        "threat to block, and the quiet rest",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
@@ -145,14 +184,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"random plies), solved in {solved:.0f} s: {classes[0]} won, {classes[1]} drawn, "
         f"{classes[2]} lost for the player to move; {erring} allow a mistake"
     )
-    print(f"{'agent':<28} {'mistakes':>9} {'rate':>7} {'95% interval':>16} {'seconds':>8}")
+    if args.by_kind:
+        counts = ", ".join(f"{sum(p.kind == k for p in positions)} {k}" for k in KINDS)
+        print(f"kinds (what the position asks of the player to move): {counts}")
+    head = f"{'agent':<28} {'mistakes':>9} {'rate':>7} {'95% interval':>16} {'seconds':>8}"
+    if args.by_kind:
+        head += "".join(f" {k:>14}" for k in KINDS)
+    print(head)
     for spec in args.agents:
         r = mistake_rate(spec, positions, args.agent_seed)
-        print(
+        line = (
             f"{spec:<28} {r.mistakes:>9} {r.rate:>7.3f} "
             f"{f'[{r.low:.3f}, {r.high:.3f}]':>16} {r.seconds:>8.1f}"
         )
+        if args.by_kind:
+            line += "".join(f" {by_kind_cell(*r.by_kind.get(k, (0, 0))):>14}" for k in KINDS)
+        print(line)
     return 0
+
+
+def by_kind_cell(mistakes: int, positions: int) -> str:
+    """``mistakes/positions`` of one kind, with the rate (``-`` where there were none)."""
+    if positions == 0:
+        return "-"
+    return f"{mistakes}/{positions} {mistakes / positions:.2f}"
 
 
 if __name__ == "__main__":

@@ -195,6 +195,17 @@ class Solver:
     def _wins(self, current: int, mask: int, move: int) -> bool:
         return bool(_winning_cells(current, mask, self.height, self.board) & move)
 
+    def winning_columns(self, stones: int, mask: int) -> list[int]:
+        """The columns where a stone would make four for the player owning ``stones`` (the
+        player to move's, or with ``current ^ mask`` the opponent's threats)."""
+        cells = _winning_cells(stones, mask, self.height, self.board)
+        out = []
+        for col in range(self.width):
+            move = (mask + (1 << (col * (self.height + 1)))) & self._column(col)
+            if move & cells:
+                out.append(col)
+        return out
+
     def children(self, current: int, mask: int) -> dict[int, tuple[int, int, bool]]:
         """Each legal column -> ``(current, mask, wins)`` after it (``wins``: it makes four)."""
         out = {}
