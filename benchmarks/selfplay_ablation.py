@@ -86,6 +86,13 @@ CONFIGS: dict[str, list[str]] = {
         "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
         "--random-opening", "16", "--random-opening-share", "0.5",
     ],
+    # ... with moves sampled for the first 8 decisions only, the rest the most visited
+    # (the results the value head learns from are those of the search's own best play)
+    "puct64-conv3-reuse8-sym-open16-half-sample8": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16", "--random-opening-share", "0.5", "--sample-moves", "8",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",
