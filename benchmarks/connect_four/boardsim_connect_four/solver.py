@@ -182,7 +182,7 @@ class Solver:
             top = 1 << (col * (self.height + 1) + self.height - 1)
             if mask & top:
                 raise ValueError(f"move {i}: column {col} is full")
-            move = (mask + (1 << (col * (self.height + 1)))) & self._column(col)
+            move = self._drop(mask, col)
             if self._wins(current, mask, move) and i != len(moves) - 1:
                 raise ValueError(f"move {i}: the game is already won")
             current ^= mask
@@ -191,6 +191,10 @@ class Solver:
 
     def _column(self, col: int) -> int:
         return ((1 << self.height) - 1) << (col * (self.height + 1))
+
+    def _drop(self, mask: int, col: int) -> int:
+        """The cell a stone dropped in ``col`` takes (0 when the column is full)."""
+        return (mask + (1 << (col * (self.height + 1)))) & self._column(col)
 
     def _wins(self, current: int, mask: int, move: int) -> bool:
         return bool(_winning_cells(current, mask, self.height, self.board) & move)
@@ -201,7 +205,7 @@ class Solver:
         cells = _winning_cells(stones, mask, self.height, self.board)
         out = []
         for col in range(self.width):
-            move = (mask + (1 << (col * (self.height + 1)))) & self._column(col)
+            move = self._drop(mask, col)
             if move & cells:
                 out.append(col)
         return out
@@ -212,7 +216,7 @@ class Solver:
         for col in range(self.width):
             if mask & (1 << (col * (self.height + 1) + self.height - 1)):
                 continue
-            move = (mask + (1 << (col * (self.height + 1)))) & self._column(col)
+            move = self._drop(mask, col)
             out[col] = (current ^ mask, mask | move, self._wins(current, mask, move))
         return out
 
