@@ -39,11 +39,11 @@ KINDS = (WIN_AT_ONCE, BLOCK, QUIET)
 class Position:
     """A live position: its moves, each legal column's class for the player to move
     (1 win, 0 draw, -1 loss), the position's class (the best of them) and its kind
-    (:data:`KINDS`)."""
+    (:data:`KINDS`; None where it was not classified, as :func:`random_positions` does)."""
 
     moves: tuple[int, ...]
     outcomes: dict[int, int]
-    kind: str = QUIET
+    kind: str | None = None
 
     @property
     def value(self) -> int:
@@ -65,6 +65,7 @@ class MistakeRate:
     high: float
     seconds: float
     # each kind of position (:data:`KINDS`) -> (mistakes, positions) among those of it
+    # (positions of no kind are counted in the total only)
     by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
@@ -143,9 +144,9 @@ def mistake_rate(agent_spec: str, positions: Sequence[Position], seed: int = 0) 
             raise ValueError(f"{agent_spec} played illegal column {move} at {position.moves}")
         wrong = position.outcomes[move] < position.value
         mistakes += wrong
-        tally = by_kind.setdefault(position.kind, [0, 0])
-        tally[0] += wrong
-        tally[1] += 1
+        if position.kind in by_kind:
+            by_kind[position.kind][0] += wrong
+            by_kind[position.kind][1] += 1
     low, high = wilson_interval(mistakes, len(positions))
     seconds = time.perf_counter() - start
     kinds = {kind: (m, n) for kind, (m, n) in by_kind.items()}

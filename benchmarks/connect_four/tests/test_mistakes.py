@@ -38,6 +38,8 @@ def test_a_player_who_always_wins_at_once_makes_no_mistake() -> None:
     assert position.value == 1 and position.outcomes[3] == 1
     result = mistake_rate("heuristic", [position])
     assert result.mistakes == 0 and result.low == 0.0
+    # made without a kind, the position counts in the total and in no kind
+    assert position.kind is None and all(n == 0 for _m, n in result.by_kind.values())
 
 
 def test_a_position_is_kinded_by_what_it_asks_at_once() -> None:
