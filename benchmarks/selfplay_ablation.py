@@ -93,6 +93,13 @@ CONFIGS: dict[str, list[str]] = {
         "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
         "--random-opening", "16", "--random-opening-share", "0.5", "--sample-moves", "8",
     ],
+    # ... with three games in four from a random opening (the positions of the mistake
+    # rate's kind), not one in two
+    "puct64-conv3-reuse8-sym-open16-3q-sample8": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16", "--random-opening-share", "0.75", "--sample-moves", "8",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",

@@ -434,6 +434,7 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
         refine_margin=0.1,
         refine_min_share=0.2,
         refine_learning_rate=3e-4,
+        lr_drops="2:5e-4,3:2e-4",
     )
     words = shlex.split(train_command(config))
     assert words[:5] == ["boardsim", "train", "liberation", "--algo", "alphazero"]

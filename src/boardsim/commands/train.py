@@ -179,6 +179,14 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
             "settings where none is given (default none: from scratch)",
         },
     ),
+    (
+        "--lr-drops",
+        {
+            "metavar": "ITER:RATE,...",
+            "help": "the learning rate's step drops: from iteration ITER on (counted from 1) "
+            "the rate is RATE, e.g. 800:3e-4,1000:1e-4 (default none: --lr throughout)",
+        },
+    ),
     ("--weight-decay", {"type": float}),
     (
         "--search-value-weight",
@@ -460,6 +468,7 @@ ALPHAZERO_SETTINGS = {
     "hint_weight": "hint_weight",
     "init": "init",
     "lr": "learning_rate",
+    "lr_drops": "lr_drops",
     "weight_decay": "weight_decay",
     "search_value_weight": "search_value_weight",
     "batch_size": "batch_size",

@@ -173,6 +173,10 @@ class AlphaZeroConfig:
     init: str | None = None
     hint_weight: float = 3.0  # the hinted move's starting logit bonus (the skip layer's)
     learning_rate: float = 1e-3
+    # the learning rate's step drops (AlphaZero's and KataGo's schedule), "ITER:RATE,...":
+    # from iteration ITER on (counted from 1, the warm-up's among them) the rate is RATE;
+    # None: learning_rate throughout
+    lr_drops: str | None = None
     weight_decay: float = 1e-4
     batch_size: int = 256
     sample_reuse: float = 4.0
@@ -205,7 +209,7 @@ class AlphaZeroConfig:
     refine_simulations: int | None = None  # the relabelling UCT's; None: warmup_simulations
     refine_margin: float = 0.05  # how much better a searched move's mean value must be
     refine_min_share: float = 0.1  # ... among the moves visited this share of the time
-    refine_learning_rate: float | None = None  # None: learning_rate
+    refine_learning_rate: float | None = None  # None: the schedule's (learning_rate_at)
     # the target where no searched move is clearly better: the heuristic's move (DAgger
     # towards the teacher) or the network's own (policy improvement on itself alone)
     refine_baseline: str = "heuristic"
@@ -306,6 +310,7 @@ class AlphaZeroConfig:
             )
         if self.learning_rate <= 0 or self.sample_reuse <= 0 or self.value_weight < 0:
             raise OptionError("learning_rate and sample_reuse must be > 0, value_weight >= 0")
+        self.learning_rate_drops()  # checked there
         if not 0 <= self.search_value_weight <= 1:
             raise OptionError(
                 f"search_value_weight must be in [0, 1], got {self.search_value_weight}"
@@ -343,6 +348,37 @@ class AlphaZeroConfig:
                 f"share 0 < P <= 1 searched fully), got {self.playout_cap!r}"
             )
         return full, cheap, share
+
+    def learning_rate_drops(self) -> list[tuple[int, float]]:
+        """``lr_drops`` as ``(iteration, rate)`` pairs ([] when off); an
+        :class:`OptionError` when it is not ``ITER:RATE,...`` with iterations of at least 1
+        rising from one drop to the next and finite rates above 0."""
+        if self.lr_drops is None:
+            return []
+        drops: list[tuple[int, float]] = []
+        for word in str(self.lr_drops).split(","):
+            parts = word.split(":")
+            try:
+                iteration, rate = int(parts[0]), float(parts[1])
+            except (ValueError, IndexError):
+                iteration, rate = 0, 0.0
+            after = drops[-1][0] if drops else 0
+            if len(parts) != 2 or iteration <= after or not 0 < rate < math.inf:
+                raise OptionError(
+                    "lr_drops must be ITER:RATE,... (from iteration ITER on, counted from 1, "
+                    f"the learning rate RATE > 0; iterations rising), got {self.lr_drops!r}"
+                )
+            drops.append((iteration, rate))
+        return drops
+
+    def learning_rate_at(self, iteration: int) -> float:
+        """The learning rate iteration ``iteration`` (counted from 1) trains at: the
+        last of ``lr_drops`` at or before it, else ``learning_rate``."""
+        rate = self.learning_rate
+        for start, dropped in self.learning_rate_drops():
+            if start <= iteration:
+                rate = dropped
+        return rate
 
     def search_options(self, training: bool = True, openings: int = 0) -> dict[str, Any]:
         """The network search's settings (``core/seats.py``), with training's noise or not;
@@ -534,8 +570,9 @@ class AlphaZeroTrainer:
         g = self.game
         if self.refining(self.iteration + 1):
             return self.refine(progress)
-        if c.refine_learning_rate is not None:  # the refinement's rate ends with it
-            self.set_learning_rate(c.learning_rate)
+        # the schedule's rate (:meth:`AlphaZeroConfig.learning_rate_at`); the
+        # refinement's own, when it has one, ends with it
+        self.set_learning_rate(c.learning_rate_at(self.iteration + 1))
         warm = self.iteration < c.warmup_iterations
         budgets = None if warm else c.playout_budgets()
         full_sims = budgets[0] if budgets else None
@@ -601,8 +638,8 @@ class AlphaZeroTrainer:
         if self.iteration == c.warmup_iterations:
             self.buffer.clear()  # from here on, the positions the network reaches itself
             self._trained_upto = self.buffer.added
-        if c.refine_learning_rate is not None:
-            self.set_learning_rate(c.refine_learning_rate)
+        own = c.refine_learning_rate
+        self.set_learning_rate(own if own is not None else c.learning_rate_at(self.iteration + 1))
         sims = c.refine_simulations or c.warmup_simulations
         expert = seat_table(g, [self.relabeller(sims)] * g.num_players)
         network = self.alone(self.best)
@@ -720,7 +757,8 @@ class AlphaZeroTrainer:
             totals["value"] += value_loss.item()
             totals["entropy_target"] += ent.item()
         self.model.eval()
-        return {k: v / steps for k, v in totals.items()} | {"steps": steps}
+        rate = float(self.optimizer.param_groups[0]["lr"])
+        return {k: v / steps for k, v in totals.items()} | {"steps": steps, "learning_rate": rate}
 
     # ------------------------------------------------------------ gating and the curve
     def gate(self, candidate: Network) -> float:
