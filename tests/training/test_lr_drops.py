@@ -5,12 +5,13 @@ malformed schedule is refused by name."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from boardsim.core.errors import OptionError
 from boardsim.training.alphazero import AlphaZeroConfig, train_alphazero
 from boardsim.training.run_log import train_command
-from tests.training.test_alphazero import _config
+from tests.training.test_alphazero import _config, _networks
 
 
 def test_the_rate_is_the_last_drop_at_or_before_the_iteration() -> None:
@@ -41,7 +42,7 @@ def test_a_run_trains_each_iteration_at_its_rate_and_a_resume_keeps_the_schedule
 ) -> None:
     """Three iterations, the rate dropping at the second and again at the third: the
     curve's rows say 1e-3, 3e-4, 1e-4; stopped after two and resumed, the third trains
-    at 1e-4 as in the straight run, its network the same."""
+    at 1e-4 as in the straight run, its losses and networks the same."""
     quiet = {"log": lambda *_: None}
     drops = {"learning_rate": 1e-3, "lr_drops": "2:3e-4,3:1e-4"}
     straight = train_alphazero(_config(tmp_path / "a", 3, **drops), **quiet)
@@ -50,6 +51,8 @@ def test_a_run_trains_each_iteration_at_its_rate_and_a_resume_keeps_the_schedule
     train_alphazero(_config(tmp_path / "b", 2, **drops), **quiet)
     resumed = train_alphazero(_config(tmp_path / "b", 3), resume=True, **quiet)
     assert resumed.curve[-1]["losses"] == straight.curve[-1]["losses"]
+    for x, y in zip(_networks(straight.checkpoint), _networks(resumed.checkpoint), strict=True):
+        np.testing.assert_array_equal(x.weights, y.weights)
     with pytest.raises(OptionError, match="lr_drops"):  # what it learns is not changed
         train_alphazero(_config(tmp_path / "b", 4, lr_drops="4:1e-5"), resume=True, **quiet)
 
