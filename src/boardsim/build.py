@@ -57,7 +57,7 @@ from boardsim.core.rng import rng_seed
 from boardsim.core.seats import game_uct_seat, seat_table
 from boardsim.games import definition
 from boardsim.research.traces import play_traces
-from boardsim.training.alphazero import heuristic_moves, search_positions
+from boardsim.training.positions import heuristic_moves, search_positions
 from boardsim.training.selfplay import selfplay_games
 
 PARTS: tuple[str, ...] = ("rules", "envs", "loops", "search")

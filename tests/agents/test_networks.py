@@ -358,7 +358,7 @@ def test_stored_positions_are_searched_afresh_as_the_seat_searches_them(search: 
 
 # ---------------------------------------------------------------- the heuristic's hint
 def hinted_network(game: boardsim.Game, hidden=(64, 32), seed: int = 0, weight: float = 3.0):
-    from boardsim.training.alphazero import start_from_hint
+    from boardsim.training.networks import start_from_hint
 
     torch.manual_seed(seed)
     size = game.observation_size + game.num_actions

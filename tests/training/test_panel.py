@@ -17,12 +17,12 @@ from boardsim.core.seats import Seat, seat_table
 from boardsim.training.alphazero import (
     AlphaZeroConfig,
     saved_config,
-    search_positions,
     selfplay_games,
     train_alphazero,
     train_command,
 )
 from boardsim.training.panel import make_panel, mistakes, panel_line, panel_row, rotated_scores
+from boardsim.training.positions import search_positions
 from tests.agents.test_networks import random_network
 from tests.training.test_alphazero import TINY
 

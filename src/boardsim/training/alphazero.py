@@ -58,7 +58,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
 from boardsim import __version__
@@ -74,7 +73,6 @@ from boardsim.core.seats import (
     NETWORK_SEARCH_DEFAULTS,
     S_TEMPERATURE,
     Seat,
-    SeatTable,
     game_uct_seat,
     search_seat,
     search_settings,
@@ -98,6 +96,7 @@ from boardsim.training.panel import (
     rotated_scores,
     side_scores,
 )
+from boardsim.training.positions import heuristic_moves, search_positions
 from boardsim.training.replay import ReplayBuffer
 from boardsim.training.run_log import (
     finite_row,
@@ -456,7 +455,12 @@ class AlphaZeroTrainer:
         import torch  # deferred on purpose: torch is heavy, and only the trainer needs it
 
         # deferred with torch, which it imports
-        from boardsim.training.networks import LayoutNet, alphazero_layers, board_planes
+        from boardsim.training.networks import (
+            LayoutNet,
+            alphazero_layers,
+            board_planes,
+            start_from_hint,
+        )
 
         config.validate()
         self.config = config
@@ -897,57 +901,6 @@ class AlphaZeroTrainer:
         self.best_iteration = int(meta["best_iteration"])
         self.curve = list(meta["curve"])
         self.wall_before = float(meta.get("wall_seconds", 0.0))
-
-
-def search_positions(
-    game: Any, table: SeatTable, states: np.ndarray, seed: int, threads: int | None
-) -> dict[str, np.ndarray]:
-    """Each of ``states`` searched afresh by its player's seat of ``table``
-    (:func:`boardsim.core.search.relabel.search_positions`): the move, the target, the root's values
-    (one a player), each root action's mean value for the player to move and its visits."""
-    g = game
-    n = len(states)
-    out = {
-        "targets": np.zeros((n, g.num_actions), np.float32),
-        "values": np.zeros((n, g.max_players), np.float64),
-        "q": np.zeros((n, g.num_actions), np.float64),
-        "visits": np.zeros((n, g.num_actions), np.int64),
-        "actions": np.zeros(n, np.int64),
-    }
-    with threads_used(threads), numba.parallel_chunksize(1):
-        g.mcts.search_positions(
-            g.params, table, np.ascontiguousarray(states), int(seed), out["targets"],
-            out["values"], out["q"], out["visits"], out["actions"],
-        )  # fmt: skip
-    return out
-
-
-def heuristic_moves(game: Any, states: np.ndarray, threads: int | None) -> np.ndarray:
-    """The heuristic's move at each of ``states`` (the hint a hinted network reads)."""
-    g = game
-    obs = np.zeros((len(states), g.observation_size + g.num_actions), np.float32)
-    masks = np.zeros((len(states), g.num_actions), np.uint8)
-    with threads_used(threads):
-        g.mcts.batch_positions(np.ascontiguousarray(states), g.params, True, obs, masks)
-    return obs[:, g.observation_size :].argmax(axis=1)
-
-
-def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
-    """Make the skip layer of a hinted model (:func:`alphazero_layers` with ``skip``) add
-    ``weight`` to the logit of the heuristic's move, so the untrained network already
-    plays mostly as the heuristic and learns where to leave it."""
-    import torch  # deferred on purpose: heavy, and only training needs it
-
-    skip = next(
-        lin
-        for spec, lin in zip(model.specs, model.linears, strict=True)
-        if spec.activation == "add"
-    )
-    with torch.no_grad():
-        skip.weight.zero_()
-        skip.bias.zero_()
-        n = skip.weight.shape[0]
-        skip.weight[:, observation_size : observation_size + n] = weight * torch.eye(n)
 
 
 def _zip_entries(entries: dict[str, bytes]) -> bytes:

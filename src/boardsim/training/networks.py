@@ -236,6 +236,22 @@ def alphazero_layers(
     return layers, policy_slot, slot
 
 
+def start_from_hint(model: Any, observation_size: int, weight: float) -> None:
+    """Make the skip layer of a hinted model (:func:`alphazero_layers` with ``skip``) add
+    ``weight`` to the logit of the heuristic's move, so the untrained network already
+    plays mostly as the heuristic and learns where to leave it."""
+    skip = next(
+        lin
+        for spec, lin in zip(model.specs, model.linears, strict=True)
+        if spec.activation == "add"
+    )
+    with torch.no_grad():
+        skip.weight.zero_()
+        skip.bias.zero_()
+        n = skip.weight.shape[0]
+        skip.weight[:, observation_size : observation_size + n] = weight * torch.eye(n)
+
+
 def start_network(path: str | Path, game: str) -> tuple[Network, dict[str, Any]]:
     """The network a self-play run starts from (``--init``) and its architecture (the
     settings ``conv``, ``hidden``, ``value_hidden`` and ``hint`` it was trained with, as
