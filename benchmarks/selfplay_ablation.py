@@ -100,6 +100,13 @@ CONFIGS: dict[str, list[str]] = {
         "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
         "--random-opening", "16", "--random-opening-share", "0.75", "--sample-moves", "8",
     ],
+    # ... with a wider, deeper trunk (four convolutions of 64, not three of 32): each
+    # decision costs more, so fewer games in the same time
+    "puct64-conv4x64-reuse8-sym-open16-half-sample8": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "64,64,64,64", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16", "--random-opening-share", "0.5", "--sample-moves", "8",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",
