@@ -107,6 +107,15 @@ CONFIGS: dict[str, list[str]] = {
         "--conv", "64,64,64,64", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
         "--random-opening", "16", "--random-opening-share", "0.5", "--sample-moves", "8",
     ],
+    # ... the shipped recipe (three convolutions of 32) with half the search's root value
+    # in the value target, half the game's result (the value head, the search's floor on
+    # quiet positions, learns from less noisy targets)
+    "puct64-conv3-reuse8-sym-open16-half-sample8-value": [
+        "--search", "puct", "--simulations", "64", "--gate", "none",
+        "--conv", "32,32,32", "--hidden", "none", "--sample-reuse", "8", "--symmetries",
+        "--random-opening", "16", "--random-opening-share", "0.5", "--sample-moves", "8",
+        "--search-value-weight", "0.5",
+    ],
     # the MLP with fewer sampled moves and half the search's value in the target
     "puct64-sample8-value": [
         "--search", "puct", "--simulations", "64", "--gate", "none",
