@@ -10,6 +10,7 @@ import pytest
 
 import boardsim
 from boardsim.agents import load
+from boardsim.core.errors import OptionError
 from boardsim.core.network import Network
 from boardsim.training.alphazero import (
     AlphaZeroConfig,
@@ -255,6 +256,32 @@ def test_every_step_of_an_iteration_is_reported(tmp_path) -> None:
     assert st.legal_actions_mask()[searching.act_state(st)]
 
 
+def test_no_step_is_taken_until_the_buffer_holds_min_buffer_positions(tmp_path) -> None:
+    """--min-buffer: the iterations before it play and store their games with the network
+    they started from (its weights unchanged, no loss); the first training then takes in
+    every position stored, and a buffer that can never fill is refused."""
+    result = train_alphazero(
+        _config(tmp_path / "m", 3, gate="none", min_buffer=1), log=lambda *_: None
+    )
+    assert all(row["losses"]["steps"] >= 1 for row in result.curve)
+    big = {"buffer_size": 100_000, "max_steps": 2000, "sample_reuse": 1.0}
+    trainer = AlphaZeroTrainer(_config(tmp_path / "w", 3, gate="none", **big))
+    start = trainer.export(0).weights.copy()
+    trainer.selfplay()
+    trainer.config.min_buffer = trainer.buffer.size + 1
+    waiting = trainer.train_network()
+    assert waiting["steps"] == 0 and np.isnan(waiting["policy"])
+    np.testing.assert_array_equal(trainer.export(1).weights, start)
+    trainer.selfplay()
+    assert trainer.buffer.size >= trainer.config.min_buffer
+    trained = trainer.train_network()
+    expected = -(-trainer.buffer.added // 16)  # every position stored, seen once, batch 16
+    assert trained["steps"] == expected and np.isfinite(trained["policy"])
+    assert not np.array_equal(trainer.export(2).weights, start)
+    with pytest.raises(OptionError, match="min_buffer"):
+        _config(tmp_path / "x", 1, min_buffer=3001).validate()
+
+
 def test_a_cooperative_game_trains_its_one_side(tmp_path) -> None:
     """Hispania's generals: every Roman seat plays the one network; the gate compares the
     side's wins on the same deals."""
@@ -435,6 +462,7 @@ def test_the_recorded_command_trains_the_same_settings(tmp_path) -> None:
         refine_min_share=0.2,
         refine_learning_rate=3e-4,
         lr_drops="2:5e-4,3:2e-4",
+        min_buffer=40,
     )
     words = shlex.split(train_command(config))
     assert words[:5] == ["boardsim", "train", "liberation", "--algo", "alphazero"]

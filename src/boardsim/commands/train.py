@@ -200,6 +200,13 @@ ALPHAZERO_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--max-steps", {"type": int, "help": "gradient steps an iteration"}),
     ("--buffer-size", {"type": int, "help": "positions kept"}),
     (
+        "--min-buffer",
+        {
+            "type": int,
+            "help": "no gradient step until the buffer holds this many positions (default 0)",
+        },
+    ),
+    (
         "--symmetries",
         {
             "action": "store_true",
@@ -475,6 +482,7 @@ ALPHAZERO_SETTINGS = {
     "sample_reuse": "sample_reuse",
     "max_steps": "max_steps",
     "buffer_size": "buffer_size",
+    "min_buffer": "min_buffer",
     "symmetries": "symmetries",
     "playout_cap": "playout_cap",
     "random_opening": "random_opening",

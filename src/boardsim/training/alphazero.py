@@ -186,6 +186,11 @@ class AlphaZeroConfig:
     # dice and hidden cards); positions no search chose keep the result
     search_value_weight: float = 0.0
     buffer_size: int = 200_000
+    # no gradient step until the buffer holds this many positions: the iterations before
+    # play and store their games with the network they started from (a run from --init
+    # then first trains on several iterations of its own games, not on one's); 0: from
+    # the first iteration
+    min_buffer: int = 0
     # each position of a minibatch in one of its symmetric forms, drawn at random (the
     # identity among them): a game that declares symmetries (GameDefinition.symmetries:
     # connect four's mirror) learns them from every game at no cost of self-play
@@ -280,8 +285,14 @@ class AlphaZeroConfig:
             "refine_iterations",
             "value_hidden",
             "random_opening",
+            "min_buffer",
         )
         _refuse_below(self, zeros, 0, ">= 0")
+        if self.min_buffer > self.buffer_size:
+            raise OptionError(
+                f"min_buffer ({self.min_buffer}) must not exceed buffer_size "
+                f"({self.buffer_size}): the buffer never holds more, so no step would be taken"
+            )
         if self.gate not in GATES:
             raise OptionError(f"gate must be one of {GATES}, got {self.gate!r}")
         if self.search not in ("gumbel", "puct"):
@@ -727,6 +738,14 @@ class AlphaZeroTrainer:
 
         c = self.config
         g = self.game
+        if self.buffer.size < c.min_buffer:
+            # still filling: no step, and the positions wait for the first training
+            rate = float(self.optimizer.param_groups[0]["lr"])
+            nan = float("nan")
+            return {"policy": nan, "value": nan, "entropy_target": nan} | {
+                "steps": 0,
+                "learning_rate": rate,
+            }
         new = self.buffer.added - self._trained_upto
         steps = int(min(c.max_steps, max(1, math.ceil(new * c.sample_reuse / c.batch_size))))
         self._trained_upto = self.buffer.added

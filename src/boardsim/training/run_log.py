@@ -101,6 +101,8 @@ def iteration_line(row: dict[str, Any], panel_seconds: float = 0.0) -> str:
         f"iteration {row['iteration']}: {verdict}; network alone vs heuristic "
         f"{row['candidate_vs_heuristic']:.3f}; {row['seconds']:.1f} s"
     )
+    if row["losses"].get("steps") == 0:
+        words += "; no training: the buffer holds fewer positions than --min-buffer"
     if row.get("panel"):
         words += f"; panel ({panel_seconds:.1f} s) {panel_line(row['panel'])}"
     return words
@@ -180,6 +182,7 @@ _FLAGS = {
     "sample_reuse": "--sample-reuse",
     "max_steps": "--max-steps",
     "buffer_size": "--buffer-size",
+    "min_buffer": "--min-buffer",
     "symmetries": "--symmetries",
     "playout_cap": "--playout-cap",
     "random_opening": "--random-opening",
