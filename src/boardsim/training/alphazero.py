@@ -740,12 +740,9 @@ class AlphaZeroTrainer:
         g = self.game
         if self.buffer.size < c.min_buffer:
             # still filling: no step, and the positions wait for the first training
-            rate = float(self.optimizer.param_groups[0]["lr"])
             nan = float("nan")
-            return {"policy": nan, "value": nan, "entropy_target": nan} | {
-                "steps": 0,
-                "learning_rate": rate,
-            }
+            rate = float(self.optimizer.param_groups[0]["lr"])
+            return dict(policy=nan, value=nan, entropy_target=nan, steps=0, learning_rate=rate)
         new = self.buffer.added - self._trained_upto
         steps = int(min(c.max_steps, max(1, math.ceil(new * c.sample_reuse / c.batch_size))))
         self._trained_upto = self.buffer.added
